@@ -1,0 +1,16 @@
+/*
+ * lfc/lfc.h - everything: the link word, the switch of docs/SPEC.md, its end nodes, links and
+ * the star testbed. Include this, link with -llfc (pkg-config lfc).
+ */
+#ifndef LFC_LFC_H
+#define LFC_LFC_H
+
+#include "lfc/types.h"
+#include "lfc/switch.h"
+#include "lfc/nic.h"
+#include "lfc/link.h"
+#include "lfc/star.h"
+
+#define LFC_VERSION "0.1.0"
+
+#endif /* LFC_LFC_H */

@@ -1,0 +1,91 @@
+/*
+ * lfc/star.h - a testbed: one switch, one end node (lfc/nic.h) on every port, a link of fixed
+ * delay in each direction, a seeded traffic source and a scoreboard.
+ *
+ * It is what the demonstration (`make run`), the property tests, the golden vectors and the
+ * benchmark drive. Everything is deterministic from the configuration and seed.
+ */
+#ifndef LFC_STAR_H
+#define LFC_STAR_H
+
+#include "lfc/link.h"
+#include "lfc/nic.h"
+#include "lfc/switch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  LFC_TRAFFIC_UNIFORM = 0, /* every node sends to uniformly random other nodes */
+  LFC_TRAFFIC_INCAST,      /* nodes other than incast_dst send to incast_dst (N:1) */
+  LFC_TRAFFIC_PERMUTATION, /* node i sends to (i + 1) mod N */
+  LFC_TRAFFIC_HOTSPOT,     /* like UNIFORM, but hotspot_pct % of packets go to incast_dst */
+  LFC_TRAFFIC_PATTERNS
+} lfc_traffic_pattern_t;
+
+typedef struct {
+  lfc_traffic_pattern_t pattern;
+  uint32_t load_permille;  /* offered load per sender, 1..1000 of its line rate */
+  uint32_t min_nblk;       /* packet sizes uniform in [min_nblk, max_nblk] */
+  uint32_t max_nblk;
+  uint32_t class_mask;     /* classes used, uniformly among the set bits */
+  uint32_t incast_dst;
+  uint32_t hotspot_pct;
+  uint32_t ecn_capable_pct; /* share of packets sent ECT(0) */
+  uint32_t burst_pkts;     /* > 0: on/off, bursts of this many back-to-back packets */
+  uint64_t stop_cycle;     /* no new packets from this cycle on; 0 = never */
+  uint64_t seed;
+} lfc_traffic_cfg_t;
+
+void lfc_traffic_cfg_default(lfc_traffic_cfg_t *cfg);
+
+typedef struct {
+  lfc_switch_cfg_t sw;
+  lfc_nic_cfg_t nic;      /* the same for every node */
+  uint32_t link_delay;    /* cycles, each direction */
+  lfc_traffic_cfg_t traffic;
+} lfc_star_cfg_t;
+
+/* A consistent testbed for mode/ports/classes: SPEC defaults, link delay 1, uniform traffic. */
+void lfc_star_cfg_default(lfc_star_cfg_t *cfg, lfc_mode_t mode, uint32_t ports,
+                          uint32_t classes);
+int lfc_star_cfg_check(const lfc_star_cfg_t *cfg, char *err, size_t errlen);
+
+typedef struct lfc_star lfc_star_t;
+
+lfc_star_t *lfc_star_create(const lfc_star_cfg_t *cfg, char *err, size_t errlen);
+void lfc_star_destroy(lfc_star_t *star);
+
+/* Run one cycle / n cycles. */
+void lfc_star_step(lfc_star_t *star);
+void lfc_star_run(lfc_star_t *star, uint64_t cycles);
+
+uint64_t lfc_star_cycle(const lfc_star_t *star);
+lfc_switch_t *lfc_star_switch(lfc_star_t *star);
+lfc_nic_t *lfc_star_nic(lfc_star_t *star, uint32_t port);
+
+/*
+ * The scoreboard. Every packet the sources created is, at any time, exactly one of: waiting in
+ * a node, in flight, delivered, or dropped (with a counted cause). Delivered packets must arrive
+ * once, unmodified but for ECN marking, and in order per (source, destination, class).
+ */
+typedef struct {
+  uint64_t created, delivered, dropped;
+  uint64_t delivered_blocks;
+  uint64_t errors; /* duplicates, reordering, unknown tags, corrupted fields */
+  uint64_t latency_max; /* sop sent by source node to sop received, cycles */
+  uint64_t latency_sum;
+  uint64_t max_buffered_blocks; /* largest total held by the switch in any cycle */
+} lfc_score_t;
+
+const lfc_score_t *lfc_star_score(const lfc_star_t *star);
+
+/* First scoreboard error as text ("" if none). */
+const char *lfc_star_error(const lfc_star_t *star);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LFC_STAR_H */
