@@ -42,7 +42,7 @@ void lfc_traffic_cfg_default(lfc_traffic_cfg_t *cfg);
 
 typedef struct {
   lfc_switch_cfg_t sw;
-  lfc_nic_cfg_t nic;      /* the same for every node */
+  lfc_nic_cfg_t nic;      /* the same for every node, but node p runs at sw.speed_div[p] */
   uint32_t link_delay;    /* cycles, each direction */
   lfc_traffic_cfg_t traffic;
 } lfc_star_cfg_t;
@@ -83,6 +83,13 @@ const lfc_score_t *lfc_star_score(const lfc_star_t *star);
 
 /* First scoreboard error as text ("" if none). */
 const char *lfc_star_error(const lfc_star_t *star);
+
+/*
+ * The switch's input and output words of the last cycle stepped (cfg.sw.ports entries each;
+ * all IDLE before the first step). Valid until the next step. For traces (cmodel/tools).
+ */
+void lfc_star_last_words(const lfc_star_t *star, const lfc_word_t **sw_in,
+                         const lfc_word_t **sw_out);
 
 #ifdef __cplusplus
 }

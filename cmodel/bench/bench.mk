@@ -1,0 +1,16 @@
+# cmodel/bench/bench.mk - rules for the benchmark program (scripts/bench.sh) and the golden-trace
+# tool (scripts/golden.sh). Included by the Makefile; objects are compiled by its pattern rule
+# $(BUILD)/obj/%.o: cmodel/%.c with the release CFLAGS.
+
+BENCH_BIN = $(BUILD)/bench/bench_model
+TRACE_BIN = $(BUILD)/tools/lfc_trace
+
+$(BENCH_BIN): $(BUILD)/obj/bench/bench_model.o $(BUILD)/liblfc.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(TRACE_BIN): $(BUILD)/obj/tools/lfc_trace.o $(BUILD)/liblfc.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(BUILD)/obj/bench/bench_model.d $(BUILD)/obj/tools/lfc_trace.d

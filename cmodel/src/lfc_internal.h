@@ -1,0 +1,380 @@
+/*
+ * lfc_internal.h - the state of the switch of docs/SPEC.md and the interfaces between its blocks
+ * (internal to the library).
+ *
+ * Layout. Everything is allocated once in lfc_switch_create: one lfc_port_t per port (all of the
+ * port's registers, per class in small fixed arrays), one descriptor pool shared by every
+ * pipeline and egress queue, and per-port scratch for the decisions of one cycle. Bitmasks say
+ * which classes of a port are non-empty / eligible / pending so that the per-cycle path does not
+ * scan classes.
+ *
+ * Timers. The SPEC's down-counting timers (fcp_timer, refresh_timer, pause_timer) and the
+ * watchdog counters are stored as absolute cycles (an expiry, or the start of a run) and turned
+ * back into the SPEC's register value by regs.c. Nothing then needs touching in a cycle in which
+ * a timer merely counts down, which is what makes lfc_switch_advance cheap and exact.
+ *
+ * Cycle structure (SPEC §4.1), as lfc_switch_step runs it:
+ *   1. A  port_tx: every port's transmit decision from S(t)       -> lfc_tx_dec_t, out[]
+ *   2. E  rx_framing: framing and admission decisions from S(t)    -> lfc_rx_dec_t (port order:
+ *         the shared-pool chain of SPEC §6.4)
+ *   3. G  pfc_gen: XOFF/XON evaluation from S(t)                   -> per-port flip masks
+ *   then the next state, each step applying its decision: B (port_tx), C (watchdog),
+ *   D (credit/pfc receive), E (rx_framing), F (queue), G (pfc_gen), H (watchdog).
+ * Decisions are taken before anything is applied, so every decision reads S(t) (SPEC §1.3); the
+ * applies only add or subtract, so "frees and admissions of one cycle do not see each other".
+ */
+#ifndef LFC_INTERNAL_H
+#define LFC_INTERNAL_H
+
+#include "lfc/switch.h"
+
+#include <assert.h>
+
+/* No descriptor / end of a list. */
+#define LFC_NIL UINT32_MAX
+/* A cycle that never comes (no event, timer never expires). */
+#define LFC_NEVER UINT64_MAX
+
+#define LFC_CLASS_MASK 0xFu     /* cls is a 4-bit field (SPEC §2) */
+#define LFC_KIND_MASK 0x3u      /* kind is a 2-bit field */
+#define LFC_ECN_MASK 0x3u       /* ecn is a 2-bit field */
+#define LFC_FC_OP_MASK 0xFu     /* fc_op, fc_vl are 4-bit fields */
+#define LFC_U16_MAX 0xFFFFu
+#define LFC_HI_SENT_MAX 0xFFFFu /* hi_sent saturates at 16 bits (SPEC §5.6) */
+#define LFC_VLARB_LIMIT_UNLIMITED 255u /* vlarb_high_limit that lets high starve low (§5.6) */
+#define LFC_VLARB_LIMIT_UNIT 64u       /* blocks per unit of vlarb_high_limit (4 KB, §5.6) */
+
+/* Which vlarb table a start came from (SPEC §5.6) / which PFC scheduler (SPEC §8.2). */
+enum { LFC_SRC_NONE = 0, LFC_SRC_VL15, LFC_SRC_HIGH, LFC_SRC_LOW, LFC_SRC_STRICT, LFC_SRC_DRR };
+
+/* Transmit actions of step A (SPEC §5.2). */
+enum { LFC_TX_IDLE = 0, LFC_TX_CONT, LFC_TX_FCP, LFC_TX_PFC, LFC_TX_START };
+
+/* Receive actions of step E for a data block that is not a continuation (SPEC §7.2). */
+enum {
+  LFC_RX_STRAY = 1, /* data block with no packet open: discarded (rx_malformed) */
+  LFC_RX_ADMIT,    /* first block, admitted */
+  LFC_RX_DROP      /* first block, dropped (cause in the decision) */
+};
+
+/* A packet descriptor (SPEC §7.4), in the pipeline or an egress queue. */
+typedef struct {
+  uint32_t tag;
+  uint32_t next;  /* next descriptor of the same list, LFC_NIL at the tail */
+  uint32_t ready; /* low 32 bits of the ready cycle (SPEC §7.3); exact: ready - now < 2^32 */
+  uint16_t dst;
+  uint8_t nblk;
+  uint8_t cls;
+  uint8_t ecn;
+  uint8_t in_port;
+  uint8_t out_port;
+} lfc_desc_t;
+
+typedef struct {
+  uint32_t head, tail;
+} lfc_list_t;
+
+/* One egress queue (SPEC §7.4). */
+typedef struct {
+  lfc_list_t list;
+  uint32_t qlen;  /* blocks, 20 bits */
+  uint32_t qpkts;
+} lfc_queue_t;
+
+/* IB credit state of one (port, data VL) (SPEC §5.1). */
+typedef struct {
+  uint16_t fctbs, fccl;            /* transmitter, 12 bits */
+  uint16_t abr, occ;               /* receiver: 12 and 16 bits */
+  uint16_t sent_fctbs, sent_fccl;  /* fcp_sent_fctbs, fcp_sent_fccl */
+  uint64_t fcp_due;                /* fcp_timer = max(0, fcp_due - now) */
+  uint64_t blocked_since;          /* credit_blocked_cycles: start of the open interval */
+} lfc_vl_t;
+
+/* PFC state of one class of a port: its ingress PG and its egress queue's pause/watchdog. */
+typedef struct {
+  /* ingress PG (SPEC §6.1) */
+  uint32_t pg_min, pg_shared, pg_hdrm;
+  uint64_t refresh_due;   /* refresh_timer = max(0, refresh_due - now) (SPEC §6.6) */
+  /* egress queue pause (SPEC §6.7): paused in cycle x >= pause_from iff x < pause_until */
+  uint64_t pause_until;   /* pause_timer = max(0, pause_until - now) */
+  uint64_t pause_from;    /* paused_cycles: cycles before this are already counted */
+  /* watchdog (SPEC §6.8) */
+  uint64_t wd_run;        /* normal state: first cycle of the current paused run */
+  uint64_t wd_rbase;      /* storm state: wd_rcnt = min(now - wd_rbase, wd_restore) */
+  int16_t deficit;        /* DRR (SPEC §8.2) */
+} lfc_pcls_t;
+
+/* Everything one port holds. */
+typedef struct {
+  /* ---- transmit (SPEC §5.2, §7.4) ---- */
+  uint64_t next_slot;     /* first slot (t mod k = 0) >= now */
+  uint32_t k;             /* speed_div */
+  uint8_t tx_rem;
+  lfc_word_t tx_word;     /* the packet in flight as a continuation block (ecn as sent) */
+
+  /* ---- receive framing (SPEC §7.2) and pipeline (§7.3) ---- */
+  uint8_t rx_rem;
+  uint32_t rx_desc;       /* store-and-forward: admitted packet still being received */
+  uint64_t rx_last;       /* cycle of the last data block received (skip-ahead) */
+  lfc_list_t pipe;        /* admitted packets waiting for their ready cycle */
+
+  /* ---- egress queues (SPEC §7.4), index 15 = VL15 ---- */
+  lfc_queue_t q[LFC_MAX_CLASSES];
+  uint16_t nonempty;      /* bit c: q[c] has packets */
+
+  /* ---- IB (SPEC §5) ---- */
+  lfc_vl_t vl[LFC_IB_MAX_VLS];
+  uint16_t occ15;
+  uint16_t credit_ok;     /* data VLs that are non-empty and whose head passes the send rule */
+  uint16_t credit_blocked; /* data VLs that are non-empty and whose head fails it (§10) */
+  uint16_t fcp_dirty;     /* VLs whose FCP may be pending by a change (superset, §5.5) */
+  uint64_t fcp_min_due;   /* min over VLs of fcp_due */
+  uint8_t hi_idx, lo_idx, hi_rem, lo_rem;
+  uint16_t hi_sent;
+
+  /* ---- PFC (SPEC §6, §8, §9) ---- */
+  lfc_pcls_t pc[LFC_PFC_MAX_PRIOS];
+  uint8_t xoff;           /* bit c: PG (p, c) pauses its peer */
+  uint8_t pend;           /* pfc_pend */
+  uint8_t shared_nz;      /* PGs with pg_shared > 0 */
+  uint8_t hdrm_nz;        /* PGs with pg_hdrm > 0 */
+  uint8_t check;          /* PGs whose XOFF/XON inputs changed since their last evaluation */
+  uint8_t flip;           /* scratch: PGs that change xoff in this cycle (step G) */
+  uint64_t refresh_min_due; /* min refresh_due over PGs with xoff = 1 */
+  uint8_t drr_ptr;
+  uint32_t lfsr;
+  uint8_t storm;          /* wd_storm */
+  uint8_t wd_tripped;     /* queues that restored at least once: wd_rcnt reads wd_restore */
+  uint64_t wd_next;       /* earliest trip/restore cycle of this port's queues */
+} lfc_port_t;
+
+/* Step A decision of one port (SPEC §5.2). */
+typedef struct {
+  uint8_t action;   /* LFC_TX_* */
+  uint8_t cls;      /* START: queue; FCP: VL */
+  uint8_t src;      /* START: LFC_SRC_* */
+  uint8_t new_turn; /* START: a new vlarb/DRR turn begins */
+  uint8_t entry;    /* START from a vlarb table: entry j */
+  uint8_t mark;     /* START: ECN mark (SPEC §9) */
+  uint8_t draw;     /* START: the LFSR was drawn */
+  uint8_t pfc_en;   /* PFC: priorities carried */
+  uint16_t fccl;    /* FCP: the FCCL sent */
+  uint16_t fcp_clean; /* VLs found not pending: their fcp_dirty bits may be cleared */
+  uint32_t lfsr;    /* START with draw: the LFSR after the draw */
+} lfc_tx_dec_t;
+
+/* Step E decision of one port (SPEC §7.2, §5.4, §6.4). */
+typedef struct {
+  uint8_t action;    /* LFC_RX_* */
+  uint8_t malformed; /* an rx_malformed event (stray block, sop inside a packet, eop mismatch) */
+  uint8_t cause;     /* LFC_RX_DROP: lfc_drop_cause_t */
+  uint8_t cls;
+  uint8_t nblk;
+  uint8_t out_port;
+  uint32_t r, s, h;  /* PFC admission: blocks to reserve, shared pool, headroom */
+} lfc_rx_dec_t;
+
+struct lfc_switch {
+  lfc_switch_cfg_t cfg;
+  uint64_t now;              /* the current cycle t */
+  uint32_t ports, classes;
+  bool ib;                   /* mode == IB */
+  uint16_t class_bits;       /* (1 << classes) - 1 */
+  uint16_t rx_class_bits;    /* classes accepted at receive (adds VL15 when it exists) */
+  uint8_t lossless;          /* PFC lossless_mask */
+
+  lfc_port_t *port;
+  lfc_tx_dec_t *txd;
+  lfc_rx_dec_t *rxd;
+  lfc_word_t *out_scratch;   /* outputs when the caller passes none */
+  uint64_t tx_slow;          /* scratch: ports whose step A took a decision beyond streaming */
+  uint64_t rx_slow;          /* scratch: ports whose input is more than a continuation block */
+
+  /* descriptor pool (SPEC §7.4): capacity = buffer blocks (§3.4), every packet holds >= 1 */
+  lfc_desc_t *desc;
+  uint32_t desc_cap, desc_used_hw, desc_free;
+
+  /* shared pool (SPEC §6.1, §6.2) */
+  uint32_t shared_used;
+  uint32_t th_last;          /* T used by the last XOFF/XON evaluation (§6.5) */
+  uint64_t check_ports;      /* ports with a non-zero `check` mask */
+  /* dynamic T with band_base[p] <= T < band_base[p] + band_width[p]: no unmarked PG of port
+     p flips (pfc_gen.c) */
+  int32_t band_base[LFC_MAX_PORTS];
+  uint32_t band_width[LFC_MAX_PORTS];
+  int32_t gband_base;        /* a part of the intersection of all bands */
+  uint32_t gband_width;
+  uint64_t flip_ports;       /* scratch: ports with a non-zero `flip` mask (step G) */
+  /* pipeline timing wheel (SPEC §7.3): pipe_ring[r & pipe_ring_mask] = the ports whose
+     pipeline holds a packet with ready cycle r; ready - now <= latency < ring size */
+  uint64_t *pipe_ring;
+  uint32_t pipe_ring_mask;
+  uint64_t wd_next;          /* a lower bound of the ports' wd_next (exact after step H) */
+  uint64_t storm_ports;      /* ports with a queue in the watchdog's storm state */
+
+  /* IB vlarb tables (SPEC §5.6): per VL, the entries with weight > 0 naming it */
+  uint64_t hi_ent[LFC_IB_MAX_VLS], lo_ent[LFC_IB_MAX_VLS];
+
+  /* statistics (SPEC §10): closed intervals in stats, open ones added by the view */
+  lfc_port_stats_t *stats;
+  lfc_port_stats_t *view;
+
+  /* events of the last step */
+  lfc_event_t *ev;
+  size_t ev_count, ev_cap;
+};
+
+/* ---- switch.c ---- */
+void lfc_event_push(lfc_switch_t *sw, uint8_t kind, uint32_t port, uint32_t cls, uint8_t cause,
+                    uint32_t tag);
+static inline uint64_t lfc_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static inline uint32_t lfc_min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+/* First slot >= x of a port with speed divider k (SPEC §1.2). */
+static inline uint64_t lfc_slot_at_or_after(uint64_t x, uint32_t k) {
+  if (x == LFC_NEVER) return LFC_NEVER;
+  return k == 1u ? x : (x + k - 1u) / k * k;
+}
+/* Number of slots of a port with divider k in cycles [a, b). */
+static inline uint64_t lfc_slots_between(uint64_t a, uint64_t b, uint32_t k) {
+  return b <= a ? 0u : (lfc_slot_at_or_after(b, k) - lfc_slot_at_or_after(a, k)) / k;
+}
+static inline unsigned lfc_ctz(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
+static inline unsigned lfc_msb(uint64_t x) { return 63u - (unsigned)__builtin_clzll(x); }
+
+/* ---- queue.c: descriptors, routing, pipeline, egress queues (SPEC §7) ---- */
+bool lfc_route(const lfc_switch_t *sw, uint32_t dst, uint32_t *out_port);
+uint32_t lfc_desc_alloc(lfc_switch_t *sw);
+void lfc_desc_free(lfc_switch_t *sw, uint32_t d);
+void lfc_pipe_append(lfc_switch_t *sw, uint32_t in_port, uint32_t d, uint64_t ready);
+void lfc_pipe_exit(lfc_switch_t *sw);                   /* step F */
+uint64_t lfc_pipe_next_event(const lfc_switch_t *sw, uint32_t p);
+uint32_t lfc_queue_pop(lfc_switch_t *sw, uint32_t p, uint32_t c); /* head; the caller frees */
+void lfc_queue_reset(lfc_switch_t *sw);
+uint32_t lfc_pipe_ring_size(uint32_t latency);
+
+/*
+ * ---- The streaming fast paths of port_tx.c and rx_framing.c ----
+ * Most port-cycles at load only stream: a transmitter sends the next block of its packet, a
+ * receiver takes the next block of one. lfc_switch_step does both for all ports in one pass with
+ * these two functions; everything else is left to the blocks (lfc_tx_decide_all,
+ * lfc_rx_decide_all), for the ports the pass lists in sw->tx_slow / sw->rx_slow. The registers
+ * updated here (tx_rem, next_slot, rx_rem, rx_last) are read by no other decision of the cycle,
+ * so writing their next value in place equals writing it in step B / E.
+ */
+
+/* SPEC §5.2 steps 1, 2: IDLE off-slot, or the next block of the packet in flight. Returns
+ * true if the port is at a decision point (a slot with nothing in flight). */
+static inline bool lfc_tx_stream(lfc_port_t *pp, uint64_t now, lfc_word_t *out) {
+  static const lfc_word_t idle = {0};
+  if (now != pp->next_slot) {
+    *out = idle;
+    return false;
+  }
+  pp->next_slot = now + pp->k;
+  uint32_t rem = pp->tx_rem;
+  if (rem == 0) return true;
+  *out = pp->tx_word;
+  out->eop = rem == 1u;
+  pp->tx_rem = (uint8_t)(rem - 1u);
+  return false;
+}
+
+enum { LFC_RX_STREAMED = 0, LFC_RX_SLOW, LFC_RX_LAST, LFC_RX_BAD };
+
+/* SPEC §7.2: a continuation block counts down. Returns LFC_RX_STREAMED, LFC_RX_LAST (it was the
+ * last block), LFC_RX_BAD (a continuation with sop = 1 or a wrong eop: rx_malformed; it may be
+ * the last block too), or LFC_RX_SLOW for anything else but IDLE. */
+static inline int lfc_rx_stream(lfc_port_t *pp, uint64_t now, const lfc_word_t *w) {
+  uint32_t kind = w->kind & LFC_KIND_MASK;
+  if (kind == LFC_IDLE) return LFC_RX_STREAMED;
+  uint32_t rem = pp->rx_rem;
+  if (kind != LFC_DATA || rem == 0) return LFC_RX_SLOW;
+  pp->rx_rem = (uint8_t)(rem - 1u);
+  pp->rx_last = now;
+  if ((w->sop & 1u) != 0 || (w->eop & 1u) != (rem == 1u)) return LFC_RX_BAD;
+  return rem == 1u ? LFC_RX_LAST : LFC_RX_STREAMED;
+}
+
+/* ---- rx_framing.c (SPEC §7.2) ---- */
+void lfc_rx_stream_end(lfc_switch_t *sw, uint32_t p, int how);
+void lfc_rx_decide_all(lfc_switch_t *sw, const lfc_word_t *in);
+void lfc_rx_apply_all(lfc_switch_t *sw, const lfc_word_t *in);
+void lfc_rx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to);
+uint64_t lfc_rx_next_event(const lfc_switch_t *sw, uint32_t p);
+
+/* ---- credit_tx.c (SPEC §5.3) ---- */
+void lfc_credit_tx_update(lfc_switch_t *sw, uint32_t p, uint32_t vl);
+void lfc_credit_tx_on_fcp(lfc_switch_t *sw, uint32_t p, uint32_t vl, uint32_t fccl);
+void lfc_credit_tx_on_start(lfc_switch_t *sw, uint32_t p, uint32_t vl, uint32_t n);
+uint64_t lfc_credit_blocked_cycles(const lfc_switch_t *sw, uint32_t p, uint32_t vl);
+
+/* ---- credit_rx.c (SPEC §5.4, §5.5) ---- */
+uint32_t lfc_credit_rx_fccl(const lfc_switch_t *sw, uint32_t p, uint32_t vl);
+void lfc_credit_rx_admit(const lfc_switch_t *sw, uint32_t p, lfc_rx_dec_t *d);
+void lfc_credit_rx_charge(lfc_switch_t *sw, uint32_t p, const lfc_rx_dec_t *d);
+void lfc_credit_rx_free(lfc_switch_t *sw, uint32_t in_port, uint32_t cls, uint32_t n);
+void lfc_credit_rx_on_fcp(lfc_switch_t *sw, uint32_t p, uint32_t vl, uint32_t fctbs);
+bool lfc_fcp_pick(const lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d);
+void lfc_fcp_word(const lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d, lfc_word_t *w);
+void lfc_fcp_sent(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d);
+uint64_t lfc_fcp_next_event(const lfc_switch_t *sw, uint32_t p);
+void lfc_fcp_reset_port(lfc_switch_t *sw, uint32_t p);
+
+/* ---- vlarb.c (SPEC §5.6) ---- */
+void lfc_vlarb_init(lfc_switch_t *sw);
+bool lfc_vlarb_pick(const lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d);
+void lfc_vlarb_commit(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d, uint32_t n);
+
+/* ---- buffer.c (SPEC §6.1-§6.4) ---- */
+uint32_t lfc_buffer_threshold(const lfc_switch_t *sw);
+void lfc_buffer_admit(const lfc_switch_t *sw, uint32_t p, uint32_t *chain_used,
+                      lfc_rx_dec_t *d);
+void lfc_buffer_charge(lfc_switch_t *sw, uint32_t p, const lfc_rx_dec_t *d);
+void lfc_buffer_free(lfc_switch_t *sw, uint32_t in_port, uint32_t cls, uint32_t n);
+
+/* ---- pfc_gen.c (SPEC §6.5, §6.6) ---- */
+void lfc_pfc_gen_decide(lfc_switch_t *sw);
+void lfc_pfc_gen_apply(lfc_switch_t *sw);
+bool lfc_pfc_gen_pick(const lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d);
+void lfc_pfc_gen_word(const lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d, lfc_word_t *w);
+void lfc_pfc_gen_sent(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d);
+uint64_t lfc_pfc_gen_next_event(const lfc_switch_t *sw, uint32_t p);
+bool lfc_pfc_gen_settled(const lfc_switch_t *sw);
+uint8_t lfc_pfc_gen_eval_mask(const lfc_switch_t *sw, uint32_t p, uint32_t th, bool th_changed);
+void lfc_pfc_gen_reset(lfc_switch_t *sw);
+
+/* ---- pfc_rx.c (SPEC §6.7) ---- */
+void lfc_pfc_rx_frame(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w);
+uint8_t lfc_pfc_rx_paused(const lfc_switch_t *sw, uint32_t p, uint8_t candidates);
+uint64_t lfc_pfc_rx_paused_cycles(const lfc_switch_t *sw, uint32_t p, uint32_t c);
+
+/* ---- watchdog.c (SPEC §6.8) ---- */
+/* Queues of port p that discard their packets: storm with wd_action = drop (SPEC §6.8). */
+static inline uint8_t lfc_wd_drop_mask(const lfc_switch_t *sw, uint32_t p) {
+  return sw->cfg.wd_action == LFC_WD_DROP ? sw->port[p].storm : 0;
+}
+void lfc_wd_on_frame(lfc_switch_t *sw, uint32_t p, uint32_t c, bool was_paused, bool pauses);
+void lfc_wd_discard(lfc_switch_t *sw);                   /* step C */
+void lfc_wd_update(lfc_switch_t *sw);                    /* step H */
+void lfc_wd_reset(lfc_switch_t *sw);
+uint64_t lfc_wd_next_event(const lfc_switch_t *sw);
+uint32_t lfc_wd_cnt(const lfc_switch_t *sw, uint32_t p, uint32_t c);
+uint32_t lfc_wd_rcnt(const lfc_switch_t *sw, uint32_t p, uint32_t c);
+
+/* ---- sched.c (SPEC §8) ---- */
+bool lfc_sched_pick(const lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d);
+void lfc_sched_commit(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d, uint32_t n);
+uint64_t lfc_sched_next_event(const lfc_switch_t *sw, uint32_t p);
+
+/* ---- ecn.c (SPEC §9) ---- */
+void lfc_ecn_decide(const lfc_switch_t *sw, uint32_t p, const lfc_desc_t *pkt, lfc_tx_dec_t *d);
+void lfc_ecn_commit(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d);
+
+/* ---- port_tx.c (SPEC §5.2, §7.4) ---- */
+void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *out);
+void lfc_fcp_sent_all(lfc_switch_t *sw);
+void lfc_tx_apply_all(lfc_switch_t *sw);
+void lfc_tx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to);
+uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p);
+
+#endif /* LFC_INTERNAL_H */

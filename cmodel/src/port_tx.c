@@ -1,0 +1,150 @@
+/*
+ * port_tx.c - the transmitters of all ports (SPEC §5.2, §7.4).
+ *
+ * Registers tx_rem and the packet in flight, kept as the continuation block it repeats
+ * (tx_word). Step A chooses each port's word of the cycle from S(t): IDLE off-slot, else the next
+ * block of the packet in flight, else a pending flow-control word, else the first block of the
+ * packet the scheduler picks. Step B applies that choice: dequeue, credit/scheduler/LFSR state,
+ * and the free of the packet's buffer.
+ *
+ * The block loops over its ports itself, like a generate loop: streaming a packet (the common
+ * case at load) costs a compare and a word copy; only ports at a decision point (a slot with
+ * tx_rem = 0) go through the full decision, and are listed in sw->tx_slow for step B.
+ */
+#include "lfc_internal.h"
+
+static const lfc_word_t idle_word;
+
+/* The first block of packet pk as sent: sop, eop if it is also the last. */
+static void first_block(const lfc_desc_t *pk, uint8_t ecn, lfc_word_t *w) {
+  *w = idle_word;
+  w->kind = LFC_DATA;
+  w->sop = 1;
+  w->eop = pk->nblk == 1u;
+  w->cls = pk->cls;
+  w->nblk = pk->nblk;
+  w->dst = pk->dst;
+  w->tag = pk->tag;
+  w->ecn = ecn;
+}
+
+/* Step A at a decision point of port p (a slot, nothing in flight): steps 3 to 5 of §5.2. */
+static void decide(lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d, lfc_word_t *out) {
+  const lfc_port_t *pp = &sw->port[p];
+  *out = idle_word;
+  d->action = LFC_TX_IDLE;
+  d->fcp_clean = 0;
+  if (pp->nonempty == 0 && (sw->ib ? pp->fcp_dirty == 0 && pp->fcp_min_due > sw->now
+                                   : pp->pend == 0 && pp->refresh_min_due > sw->now))
+    return; /* nothing can be pending and nothing is queued: IDLE (a shortcut of 3 to 5) */
+  if (sw->ib ? lfc_fcp_pick(sw, p, d) : lfc_pfc_gen_pick(sw, p, d)) { /* 3. flow control */
+    d->action = sw->ib ? LFC_TX_FCP : LFC_TX_PFC;
+    if (sw->ib)
+      lfc_fcp_word(sw, p, d, out);
+    else
+      lfc_pfc_gen_word(sw, p, d, out);
+    return;
+  }
+  d->new_turn = d->mark = d->draw = 0;
+  bool picked;
+  if (sw->ib && (pp->nonempty & (1u << LFC_VL15))) { /* VL15 always wins (§5.6 step 1) */
+    d->cls = LFC_VL15;
+    d->src = LFC_SRC_VL15;
+    picked = true;
+  } else {
+    picked = sw->ib ? lfc_vlarb_pick(sw, p, d) : lfc_sched_pick(sw, p, d);
+  }
+  if (!picked) return; /* 5. IDLE */
+  d->action = LFC_TX_START; /* 4. a packet starts */
+  const lfc_desc_t *pk = &sw->desc[pp->q[d->cls].list.head];
+  if (!sw->ib) lfc_ecn_decide(sw, p, pk, d);
+  first_block(pk, d->mark ? LFC_ECN_CE : pk->ecn, out);
+}
+
+/* Step A of the ports at a decision point (listed in sw->tx_slow by lfc_tx_stream). */
+void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *restrict out) {
+  for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
+    decide(sw, p, &sw->txd[p], &out[p]);
+  }
+}
+
+/*
+ * Step B, first part (IB): the FCP bookkeeping of every decision point. It runs before any other
+ * apply of the cycle, so that what it records are values of S(t), and any change applied later
+ * in the cycle sets the dirty bit again.
+ */
+void lfc_fcp_sent_all(lfc_switch_t *sw) {
+  for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
+    lfc_fcp_sent(sw, p, &sw->txd[p]);
+  }
+}
+
+/* Step B of a packet start: dequeue, account, free its buffer (SPEC §5.3, §5.4, §6.3). */
+static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
+  lfc_port_t *pp = &sw->port[p];
+  uint32_t di = lfc_queue_pop(sw, p, d->cls);
+  const lfc_desc_t pk = sw->desc[di];
+  lfc_desc_free(sw, di);
+  uint32_t n = pk.nblk;
+  uint8_t ecn = d->mark ? LFC_ECN_CE : pk.ecn;
+  first_block(&pk, ecn, &pp->tx_word);
+  pp->tx_word.sop = 0; /* the template of the continuation blocks */
+  pp->tx_word.eop = 0;
+  pp->tx_rem = (uint8_t)(n - 1u);
+  lfc_class_stats_t *st = &sw->stats[p].cls[d->cls];
+  st->tx_pkts++;
+  st->tx_blocks += n; /* counted at the start, like the credits (SPEC §5.3) */
+  if (sw->ib) {
+    if (d->cls != LFC_VL15) {
+      lfc_credit_tx_on_start(sw, p, d->cls, n);
+      lfc_vlarb_commit(sw, p, d, n);
+    }
+    lfc_credit_rx_free(sw, pk.in_port, pk.cls, n);
+  } else {
+    lfc_sched_commit(sw, p, d, n);
+    lfc_ecn_commit(sw, p, d);
+    if (d->mark) {
+      st->ecn_mark++;
+      lfc_event_push(sw, LFC_EV_ECN_MARK, p, d->cls, 0, pk.tag);
+    }
+    lfc_buffer_free(sw, pk.in_port, pk.cls, n);
+  }
+}
+
+/* Step B of the ports at a decision point (after lfc_fcp_sent_all in IB mode). */
+void lfc_tx_apply_all(lfc_switch_t *sw) {
+  for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
+    const lfc_tx_dec_t *d = &sw->txd[p];
+    if (d->action == LFC_TX_START)
+      start_packet(sw, p, d);
+    else if (d->action == LFC_TX_PFC)
+      lfc_pfc_gen_sent(sw, p, d);
+  }
+}
+
+/* Skip-ahead: the slots of [now, to) only stream the packet in flight (or are idle). */
+void lfc_tx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to) {
+  lfc_port_t *pp = &sw->port[p];
+  if (pp->next_slot >= to) return;
+  uint64_t slots = (to - pp->next_slot + pp->k - 1u) / pp->k;
+  pp->tx_rem = (uint8_t)(pp->tx_rem - lfc_min_u64(pp->tx_rem, slots));
+  pp->next_slot += slots * pp->k;
+}
+
+/* The first cycle >= now in which port p would start a packet or send a control word. */
+uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p) {
+  const lfc_port_t *pp = &sw->port[p];
+  uint64_t free_slot = pp->next_slot + (uint64_t)pp->tx_rem * pp->k;
+  uint64_t fc = sw->ib ? lfc_fcp_next_event(sw, p) : lfc_pfc_gen_next_event(sw, p);
+  uint64_t sched;
+  if (sw->ib)
+    sched = (pp->nonempty & (1u << LFC_VL15)) || pp->credit_ok ? sw->now : LFC_NEVER;
+  else
+    sched = lfc_sched_next_event(sw, p);
+  uint64_t work = lfc_min_u64(fc, sched);
+  if (work == LFC_NEVER) return LFC_NEVER;
+  return lfc_slot_at_or_after(work > free_slot ? work : free_slot, pp->k);
+}

@@ -1,0 +1,138 @@
+/*
+ * queue.c - routing, the pipeline and the egress queues (SPEC §7.1, §7.3, §7.4).
+ *
+ * Descriptors live in one pool. Its capacity is the buffer size of SPEC §3.4: every packet from
+ * admission until its first block leaves holds at least one block of buffer, so the pool can
+ * never overflow. Free descriptors are chained through `next`; never-used ones are handed out
+ * from a high-water mark, so creating a switch does not touch the whole pool.
+ */
+#include "lfc_internal.h"
+
+/* SPEC §7.1: route[dst] with a table, else dst itself. */
+bool lfc_route(const lfc_switch_t *sw, uint32_t dst, uint32_t *out_port) {
+  uint32_t e = dst;
+  if (sw->cfg.route != NULL) {
+    if (dst >= sw->cfg.route_len) return false;
+    e = sw->cfg.route[dst];
+  }
+  if (e >= sw->ports) return false;
+  *out_port = e;
+  return true;
+}
+
+uint32_t lfc_desc_alloc(lfc_switch_t *sw) {
+  uint32_t d = sw->desc_free;
+  if (d != LFC_NIL) {
+    sw->desc_free = sw->desc[d].next;
+  } else {
+    assert(sw->desc_used_hw < sw->desc_cap); /* impossible: see the comment at the top */
+    d = sw->desc_used_hw++;
+  }
+  sw->desc[d].next = LFC_NIL;
+  return d;
+}
+
+void lfc_desc_free(lfc_switch_t *sw, uint32_t d) {
+  sw->desc[d].next = sw->desc_free;
+  sw->desc_free = d;
+}
+
+static void list_append(lfc_switch_t *sw, lfc_list_t *l, uint32_t d) {
+  sw->desc[d].next = LFC_NIL;
+  if (l->head == LFC_NIL)
+    l->head = d;
+  else
+    sw->desc[l->tail].next = d;
+  l->tail = d;
+}
+
+static uint32_t list_pop(lfc_switch_t *sw, lfc_list_t *l) {
+  uint32_t d = l->head;
+  l->head = sw->desc[d].next;
+  if (l->head == LFC_NIL) l->tail = LFC_NIL;
+  return d;
+}
+
+/* The pipeline's timing wheel: a power of two above the largest ready - now (latency). */
+uint32_t lfc_pipe_ring_size(uint32_t latency) {
+  uint32_t n = 1;
+  while (n <= latency) n <<= 1;
+  return n;
+}
+
+/* SPEC §7.3: an admitted packet waits in its ingress port's pipeline until cycle ready - 1. */
+void lfc_pipe_append(lfc_switch_t *sw, uint32_t in_port, uint32_t d, uint64_t ready) {
+  lfc_port_t *pp = &sw->port[in_port];
+  sw->desc[d].ready = (uint32_t)ready;
+  list_append(sw, &pp->pipe, d);
+  sw->pipe_ring[ready & sw->pipe_ring_mask] |= 1ull << in_port;
+}
+
+/* SPEC §7.4: the descriptor enters the tail of its egress queue. */
+static void queue_push(lfc_switch_t *sw, uint32_t d) {
+  const lfc_desc_t *pk = &sw->desc[d];
+  uint32_t e = pk->out_port, c = pk->cls;
+  lfc_port_t *ep = &sw->port[e];
+  lfc_queue_t *q = &ep->q[c];
+  list_append(sw, &q->list, d);
+  q->qlen += pk->nblk;
+  q->qpkts++;
+  lfc_class_stats_t *st = &sw->stats[e].cls[c];
+  if (q->qlen > st->peak_qlen) st->peak_qlen = q->qlen;
+  if ((ep->nonempty & (1u << c)) == 0) {
+    ep->nonempty |= (uint16_t)(1u << c);
+    if (sw->ib && c != LFC_VL15) lfc_credit_tx_update(sw, e, c); /* a new head, §5.3 */
+  }
+}
+
+/*
+ * Step F (SPEC §7.3): packets whose ready cycle is t + 1 enter their egress queues, ingress
+ * ports in ascending order. Ready cycles of one port strictly increase, so only heads qualify;
+ * the timing wheel says which ports have one.
+ */
+void lfc_pipe_exit(lfc_switch_t *sw) {
+  uint64_t *slot = &sw->pipe_ring[(sw->now + 1u) & sw->pipe_ring_mask];
+  uint32_t due = (uint32_t)(sw->now + 1u);
+  for (uint64_t m = *slot; m != 0; m &= m - 1u) {
+    lfc_port_t *pp = &sw->port[lfc_ctz(m)];
+    if (pp->pipe.head != LFC_NIL && sw->desc[pp->pipe.head].ready == due)
+      queue_push(sw, list_pop(sw, &pp->pipe));
+  }
+  *slot = 0;
+}
+
+/* The cycle whose step F moves the head of port p's pipeline: ready - 1. */
+uint64_t lfc_pipe_next_event(const lfc_switch_t *sw, uint32_t p) {
+  uint32_t h = sw->port[p].pipe.head;
+  if (h == LFC_NIL) return LFC_NEVER;
+  uint32_t ahead = sw->desc[h].ready - (uint32_t)sw->now; /* ready > now always */
+  return sw->now + ahead - 1u;
+}
+
+/* Remove the head packet of queue (p, c) and return its descriptor (the caller frees it). */
+uint32_t lfc_queue_pop(lfc_switch_t *sw, uint32_t p, uint32_t c) {
+  lfc_port_t *pp = &sw->port[p];
+  lfc_queue_t *q = &pp->q[c];
+  uint32_t d = list_pop(sw, &q->list);
+  q->qlen -= sw->desc[d].nblk;
+  q->qpkts--;
+  if (q->list.head == LFC_NIL) pp->nonempty &= (uint16_t)~(1u << c);
+  if (sw->ib && c != LFC_VL15) lfc_credit_tx_update(sw, p, c);
+  return d;
+}
+
+void lfc_queue_reset(lfc_switch_t *sw) {
+  sw->desc_free = LFC_NIL;
+  sw->desc_used_hw = 0;
+  for (uint32_t i = 0; i <= sw->pipe_ring_mask; i++) sw->pipe_ring[i] = 0;
+  for (uint32_t p = 0; p < sw->ports; p++) {
+    lfc_port_t *pp = &sw->port[p];
+    pp->pipe.head = pp->pipe.tail = LFC_NIL;
+    pp->rx_desc = LFC_NIL;
+    pp->nonempty = 0;
+    for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
+      pp->q[c].list.head = pp->q[c].list.tail = LFC_NIL;
+      pp->q[c].qlen = pp->q[c].qpkts = 0;
+    }
+  }
+}

@@ -1,0 +1,487 @@
+/*
+ * switch.c - the switch top (SPEC §3, §4): configuration, life cycle, the cycle order of §4.1,
+ * skip-ahead, statistics and events.
+ */
+#include "lfc_internal.h"
+
+#include "lfc_rules.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* SPEC §3 ranges. */
+#define PORTS_MIN 2u
+#define SPEED_DIV_MAX 16u
+#define LATENCY_MAX 4095u
+#define DEFAULT_PORTS 4u
+#define DEFAULT_CLASSES 2u
+#define DEFAULT_MTU 65u
+#define DEFAULT_VL_BLOCKS 256u
+#define DEFAULT_FCP_PERIOD 1024u
+#define DEFAULT_VLARB_WEIGHT 4u
+#define DEFAULT_SHARED 1024u
+#define DEFAULT_HEADROOM 256u
+#define DEFAULT_XOFF_TH 128u
+#define DEFAULT_XON_OFFSET 8u
+#define DEFAULT_PAUSE_QUANTA 65535u
+#define DEFAULT_REFRESH 32768u
+#define DEFAULT_WD_CYCLES 65536u
+#define DEFAULT_KMIN 16u
+#define DEFAULT_KMAX 64u
+#define DEFAULT_PMAX 655u
+#define ALPHA_LOG2_MAX 7
+#define DRR_QUANTUM_MAX 4095u
+#define PMAX_MAX 65536u
+#define ROUTE_LEN_MAX 65536u /* dst is 16 bits */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Configuration (SPEC §3)                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+void lfc_switch_cfg_default(lfc_switch_cfg_t *cfg, lfc_mode_t mode, uint32_t ports,
+                            uint32_t classes) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->mode = mode;
+  cfg->ports = ports;
+  cfg->classes = classes;
+  for (uint32_t p = 0; p < LFC_MAX_PORTS; p++) cfg->speed_div[p] = 1;
+  cfg->latency = 1;
+  cfg->cut_through = false;
+  cfg->mtu_blocks = DEFAULT_MTU;
+  cfg->seed = 1;
+  /* IB */
+  for (uint32_t c = 0; c < LFC_IB_MAX_VLS; c++) cfg->vl_blocks[c] = DEFAULT_VL_BLOCKS;
+  cfg->vl15_blocks = 0;
+  cfg->fcp_period = DEFAULT_FCP_PERIOD;
+  uint32_t vls = classes < LFC_IB_MAX_VLS ? classes : LFC_IB_MAX_VLS;
+  for (uint32_t c = 0; c < vls; c++) {
+    cfg->vlarb_low[c].vl = (uint8_t)c;
+    cfg->vlarb_low[c].weight = DEFAULT_VLARB_WEIGHT;
+  }
+  cfg->vlarb_low_len = vls;
+  cfg->vlarb_high_len = 0;
+  cfg->vlarb_high_limit = 0;
+  /* PFC */
+  uint32_t prios = classes < LFC_PFC_MAX_PRIOS ? classes : LFC_PFC_MAX_PRIOS;
+  cfg->lossless_mask = (uint8_t)((1u << prios) - 1u);
+  cfg->reserve_blocks = 0;
+  cfg->shared_blocks = DEFAULT_SHARED;
+  cfg->headroom_blocks = DEFAULT_HEADROOM;
+  cfg->dynamic_th = false;
+  cfg->xoff_th = DEFAULT_XOFF_TH;
+  cfg->alpha_log2 = 0;
+  cfg->xon_offset = DEFAULT_XON_OFFSET;
+  cfg->pause_quanta = DEFAULT_PAUSE_QUANTA;
+  cfg->refresh_cycles = DEFAULT_REFRESH;
+  cfg->strict_mask = 0;
+  for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) cfg->drr_quantum[c] = DEFAULT_MTU;
+  cfg->wd_enable = false;
+  cfg->wd_detect = DEFAULT_WD_CYCLES;
+  cfg->wd_restore = DEFAULT_WD_CYCLES;
+  cfg->wd_action = LFC_WD_DROP;
+  cfg->ecn_mask = 0;
+  cfg->kmin = DEFAULT_KMIN;
+  cfg->kmax = DEFAULT_KMAX;
+  cfg->pmax = DEFAULT_PMAX;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+  if (err != NULL && errlen > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+/* A range check with the standard message "name = v is outside lo..hi". */
+#define CHECK_RANGE(name, v, lo, hi)                                                           \
+  do {                                                                                         \
+    if ((int64_t)(v) < (int64_t)(lo) || (int64_t)(v) > (int64_t)(hi))                          \
+      return fail(err, errlen, "%s = %lld is outside %lld..%lld", name, (long long)(v),        \
+                  (long long)(lo), (long long)(hi));                                           \
+  } while (0)
+
+static int check_vlarb(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
+  const char *names[2] = {"vlarb_high", "vlarb_low"};
+  const lfc_vlarb_entry_t *tbl[2] = {cfg->vlarb_high, cfg->vlarb_low};
+  uint32_t len[2] = {cfg->vlarb_high_len, cfg->vlarb_low_len};
+  uint32_t weighted = 0;
+  for (int t = 0; t < 2; t++) {
+    if (len[t] > LFC_VLARB_MAX_ENTRIES)
+      return fail(err, errlen, "%s_len = %u is outside 0..%u", names[t], len[t],
+                  LFC_VLARB_MAX_ENTRIES);
+    for (uint32_t e = 0; e < len[t]; e++) {
+      uint32_t vl = tbl[t][e].vl;
+      if (vl >= LFC_IB_MAX_VLS)
+        return fail(err, errlen, "%s[%u].vl = %u is outside 0..%u", names[t], e, vl,
+                    LFC_IB_MAX_VLS - 1u);
+      if (vl >= cfg->classes)
+        return fail(err, errlen,
+                    "%s[%u].vl = %u is not a data VL: classes = %u, so VLs are 0..%u",
+                    names[t], e, vl, cfg->classes, cfg->classes - 1u);
+      if (tbl[t][e].weight > 0) weighted |= 1u << vl;
+    }
+  }
+  for (uint32_t vl = 0; vl < cfg->classes; vl++)
+    if (!((weighted >> vl) & 1u))
+      return fail(err, errlen,
+                  "VL %u has no vlarb_high or vlarb_low entry with weight > 0: it could never "
+                  "be scheduled",
+                  vl);
+  CHECK_RANGE("vlarb_high_limit", cfg->vlarb_high_limit, 0, LFC_VLARB_LIMIT_UNLIMITED);
+  return 0;
+}
+
+static int check_ib(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
+  CHECK_RANGE("classes", cfg->classes, 1, LFC_IB_MAX_VLS);
+  for (uint32_t c = 0; c < cfg->classes; c++) {
+    if (cfg->vl_blocks[c] > LFC_U16_MAX)
+      return fail(err, errlen, "vl_blocks[%u] = %u is outside mtu_blocks..65535", c,
+                  cfg->vl_blocks[c]);
+    if (cfg->vl_blocks[c] < cfg->mtu_blocks)
+      return fail(err, errlen,
+                  "vl_blocks[%u] = %u is below mtu_blocks = %u: a full-size packet could never "
+                  "get credit",
+                  c, cfg->vl_blocks[c], cfg->mtu_blocks);
+  }
+  CHECK_RANGE("vl15_blocks", cfg->vl15_blocks, 0, LFC_U16_MAX);
+  CHECK_RANGE("fcp_period", cfg->fcp_period, 1, LFC_U16_MAX);
+  return check_vlarb(cfg, err, errlen);
+}
+
+/* A PFC priority mask must name classes only. */
+static int check_mask(const char *name, uint32_t mask, uint32_t classes, char *err,
+                      size_t errlen) {
+  if (mask >> classes)
+    return fail(err, errlen,
+                "%s = 0x%02x names priority %u, but classes = %u: priorities are 0..%u", name,
+                mask, lfc_msb(mask), classes, classes - 1u);
+  return 0;
+}
+
+static int check_pfc(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
+  CHECK_RANGE("classes", cfg->classes, 1, LFC_PFC_MAX_PRIOS);
+  if (check_mask("lossless_mask", cfg->lossless_mask, cfg->classes, err, errlen)) return -1;
+  if (check_mask("strict_mask", cfg->strict_mask, cfg->classes, err, errlen)) return -1;
+  if (check_mask("ecn_mask", cfg->ecn_mask, cfg->classes, err, errlen)) return -1;
+  CHECK_RANGE("reserve_blocks", cfg->reserve_blocks, 0, LFC_U16_MAX);
+  if (cfg->shared_blocks == 0)
+    return fail(err, errlen,
+                "shared_blocks = 0 is not allowed: the shared pool needs at least 1 block "
+                "(1..1048575)");
+  CHECK_RANGE("shared_blocks", cfg->shared_blocks, 1, LFC_COUNTER20_MAX);
+  CHECK_RANGE("headroom_blocks", cfg->headroom_blocks, 0, LFC_U16_MAX);
+  CHECK_RANGE("xoff_th", cfg->xoff_th, 0, LFC_COUNTER20_MAX);
+  CHECK_RANGE("alpha_log2", cfg->alpha_log2, -ALPHA_LOG2_MAX, ALPHA_LOG2_MAX);
+  CHECK_RANGE("xon_offset", cfg->xon_offset, 0, LFC_U16_MAX);
+  CHECK_RANGE("pause_quanta", cfg->pause_quanta, 1, LFC_U16_MAX);
+  CHECK_RANGE("refresh_cycles", cfg->refresh_cycles, 1, LFC_U16_MAX);
+  if (cfg->refresh_cycles >= cfg->pause_quanta)
+    return fail(err, errlen,
+                "refresh_cycles = %u is not below pause_quanta = %u: the peer's pause would "
+                "lapse before the refresh (it must come within one pause time even at k = 1)",
+                cfg->refresh_cycles, cfg->pause_quanta);
+  for (uint32_t c = 0; c < cfg->classes; c++) {
+    if (cfg->drr_quantum[c] > DRR_QUANTUM_MAX)
+      return fail(err, errlen, "drr_quantum[%u] = %u is outside mtu_blocks..%u", c,
+                  cfg->drr_quantum[c], DRR_QUANTUM_MAX);
+    if (cfg->drr_quantum[c] < cfg->mtu_blocks)
+      return fail(err, errlen,
+                  "drr_quantum[%u] = %u is below mtu_blocks = %u: a new DRR turn must always "
+                  "be able to send a packet (SPEC §8.2)",
+                  c, cfg->drr_quantum[c], cfg->mtu_blocks);
+  }
+  CHECK_RANGE("wd_detect", cfg->wd_detect, 1, LFC_COUNTER20_MAX);
+  CHECK_RANGE("wd_restore", cfg->wd_restore, 1, LFC_COUNTER20_MAX);
+  if (cfg->wd_action != LFC_WD_DROP && cfg->wd_action != LFC_WD_FORWARD)
+    return fail(err, errlen, "wd_action = %d is neither drop (0) nor forward (1)",
+                (int)cfg->wd_action);
+  CHECK_RANGE("kmin", cfg->kmin, 0, LFC_COUNTER20_MAX);
+  CHECK_RANGE("kmax", cfg->kmax, 0, LFC_COUNTER20_MAX);
+  if (cfg->kmin >= cfg->kmax)
+    return fail(err, errlen,
+                "kmin = %u is not below kmax = %u: the WRED band kmin < q <= kmax would be "
+                "empty",
+                cfg->kmin, cfg->kmax);
+  CHECK_RANGE("pmax", cfg->pmax, 0, PMAX_MAX);
+  return 0;
+}
+
+int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
+  if (err != NULL && errlen > 0) err[0] = '\0';
+  if (cfg == NULL) return fail(err, errlen, "cfg is NULL");
+  if (cfg->mode != LFC_MODE_IB && cfg->mode != LFC_MODE_PFC)
+    return fail(err, errlen, "mode = %d is neither IB (0) nor PFC (1)", (int)cfg->mode);
+  CHECK_RANGE("ports", cfg->ports, PORTS_MIN, LFC_MAX_PORTS);
+  for (uint32_t p = 0; p < cfg->ports; p++)
+    if (cfg->speed_div[p] < 1 || cfg->speed_div[p] > SPEED_DIV_MAX)
+      return fail(err, errlen, "speed_div[%u] = %u is outside 1..%u", p, cfg->speed_div[p],
+                  SPEED_DIV_MAX);
+  CHECK_RANGE("latency", cfg->latency, 1, LATENCY_MAX);
+  CHECK_RANGE("mtu_blocks", cfg->mtu_blocks, 1, LFC_MAX_NBLK);
+  if (cfg->cut_through)
+    for (uint32_t p = 1; p < cfg->ports; p++)
+      if (cfg->speed_div[p] != cfg->speed_div[0])
+        return fail(err, errlen,
+                    "cut_through = 1 with speed_div[0] = %u but speed_div[%u] = %u: a slower "
+                    "ingress would underrun a faster egress; use equal speeds or "
+                    "store-and-forward",
+                    cfg->speed_div[0], p, cfg->speed_div[p]);
+  if (cfg->route != NULL) {
+    if (cfg->route_len == 0 || cfg->route_len > ROUTE_LEN_MAX)
+      return fail(err, errlen, "route_len = %u is outside 1..%u (dst is 16 bits)",
+                  cfg->route_len, ROUTE_LEN_MAX);
+    for (uint32_t i = 0; i < cfg->route_len; i++)
+      if (cfg->route[i] >= cfg->ports)
+        return fail(err, errlen, "route[%u] = %u names a port >= ports = %u", i,
+                    (unsigned)cfg->route[i], cfg->ports);
+  }
+  return cfg->mode == LFC_MODE_IB ? check_ib(cfg, err, errlen) : check_pfc(cfg, err, errlen);
+}
+
+uint64_t lfc_switch_cfg_buffer_blocks(const lfc_switch_cfg_t *cfg) {
+  uint64_t ports = cfg->ports;
+  if (cfg->mode == LFC_MODE_IB) {
+    uint64_t per_port = cfg->vl15_blocks;
+    for (uint32_t c = 0; c < cfg->classes && c < LFC_IB_MAX_VLS; c++)
+      per_port += cfg->vl_blocks[c];
+    return ports * per_port;
+  }
+  return ports * cfg->classes * cfg->reserve_blocks + cfg->shared_blocks +
+         ports * (uint64_t)__builtin_popcount(cfg->lossless_mask) * cfg->headroom_blocks;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Life cycle                                                                               */
+/* ---------------------------------------------------------------------------------------- */
+
+/* The most events one cycle can produce (SPEC §13: one per stat pulse). */
+static size_t event_capacity(uint32_t ports) {
+  /* per port: an admission drop, an ECN mark, rx_malformed; per (port, class): a watchdog
+     discard, an xoff/xon, a trip/restore */
+  return (size_t)ports * (3u + 3u * LFC_MAX_CLASSES);
+}
+
+lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
+  if (lfc_switch_cfg_check(cfg, err, errlen) != 0) return NULL;
+  uint64_t blocks = lfc_switch_cfg_buffer_blocks(cfg);
+  if (blocks >= LFC_NIL) {
+    fail(err, errlen, "buffer of %llu blocks is too large for the model (max %u)",
+         (unsigned long long)blocks, LFC_NIL - 1u);
+    return NULL;
+  }
+  lfc_switch_t *sw = calloc(1, sizeof *sw);
+  if (sw == NULL) {
+    fail(err, errlen, "out of memory");
+    return NULL;
+  }
+  sw->cfg = *cfg;
+  sw->ports = cfg->ports;
+  sw->classes = cfg->classes;
+  sw->ib = cfg->mode == LFC_MODE_IB;
+  sw->class_bits = (uint16_t)((1u << cfg->classes) - 1u);
+  sw->rx_class_bits = sw->class_bits;
+  if (sw->ib && cfg->vl15_blocks > 0) sw->rx_class_bits |= (uint16_t)(1u << LFC_VL15);
+  sw->lossless = sw->ib ? 0 : cfg->lossless_mask;
+  sw->desc_cap = (uint32_t)blocks;
+  sw->ev_cap = event_capacity(cfg->ports);
+  sw->port = calloc(cfg->ports, sizeof *sw->port);
+  sw->txd = calloc(cfg->ports, sizeof *sw->txd);
+  sw->rxd = calloc(cfg->ports, sizeof *sw->rxd);
+  sw->stats = calloc(cfg->ports, sizeof *sw->stats);
+  sw->view = calloc(cfg->ports, sizeof *sw->view);
+  sw->out_scratch = calloc(cfg->ports, sizeof *sw->out_scratch);
+  sw->pipe_ring_mask = lfc_pipe_ring_size(cfg->latency) - 1u;
+  sw->pipe_ring = calloc(sw->pipe_ring_mask + 1u, sizeof *sw->pipe_ring);
+  sw->ev = calloc(sw->ev_cap, sizeof *sw->ev);
+  /* Not calloc: the pool is used from a high-water mark, untouched pages cost nothing. */
+  sw->desc = malloc((size_t)sw->desc_cap * sizeof *sw->desc);
+  if (!sw->port || !sw->txd || !sw->rxd || !sw->stats || !sw->view || !sw->out_scratch || !sw->pipe_ring || !sw->ev || !sw->desc) {
+    lfc_switch_destroy(sw);
+    fail(err, errlen, "out of memory (buffer of %llu blocks)", (unsigned long long)blocks);
+    return NULL;
+  }
+  lfc_vlarb_init(sw);
+  lfc_switch_reset(sw);
+  return sw;
+}
+
+void lfc_switch_destroy(lfc_switch_t *sw) {
+  if (sw == NULL) return;
+  free(sw->port);
+  free(sw->txd);
+  free(sw->rxd);
+  free(sw->stats);
+  free(sw->view);
+  free(sw->out_scratch);
+  free(sw->pipe_ring);
+  free(sw->ev);
+  free(sw->desc);
+  free(sw);
+}
+
+void lfc_switch_reset(lfc_switch_t *sw) {
+  sw->now = 0;
+  sw->ev_count = 0;
+  memset(sw->port, 0, sw->ports * sizeof *sw->port);
+  memset(sw->stats, 0, sw->ports * sizeof *sw->stats);
+  for (uint32_t p = 0; p < sw->ports; p++) {
+    lfc_port_t *pp = &sw->port[p];
+    pp->k = sw->cfg.speed_div[p];
+    pp->next_slot = 0;
+    pp->lfsr = lfc_rule_lfsr_seed(sw->cfg.seed, p);
+    pp->drr_ptr = (uint8_t)(sw->classes - 1u);
+    lfc_fcp_reset_port(sw, p);
+  }
+  lfc_queue_reset(sw);
+  lfc_wd_reset(sw);
+  lfc_pfc_gen_reset(sw);
+}
+
+const lfc_switch_cfg_t *lfc_switch_cfg(const lfc_switch_t *sw) { return &sw->cfg; }
+
+uint64_t lfc_switch_cycle(const lfc_switch_t *sw) { return sw->now; }
+
+/* ---------------------------------------------------------------------------------------- */
+/* Events (SPEC §13)                                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+void lfc_event_push(lfc_switch_t *sw, uint8_t kind, uint32_t port, uint32_t cls, uint8_t cause,
+                    uint32_t tag) {
+  assert(sw->ev_count < sw->ev_cap);
+  if (sw->ev_count >= sw->ev_cap) return;
+  lfc_event_t *e = &sw->ev[sw->ev_count++];
+  e->kind = kind;
+  e->port = (uint8_t)port;
+  e->cls = (uint8_t)cls;
+  e->cause = cause;
+  e->tag = tag;
+}
+
+static uint32_t event_key(const lfc_event_t *e) {
+  return (uint32_t)e->kind << 16 | (uint32_t)e->port << 8 | e->cls;
+}
+
+/* Stable insertion sort by (kind, port, class): events are produced nearly in that order. */
+static void sort_events(lfc_switch_t *sw) {
+  for (size_t i = 1; i < sw->ev_count; i++) {
+    lfc_event_t e = sw->ev[i];
+    uint32_t key = event_key(&e);
+    size_t j = i;
+    while (j > 0 && event_key(&sw->ev[j - 1]) > key) {
+      sw->ev[j] = sw->ev[j - 1];
+      j--;
+    }
+    sw->ev[j] = e;
+  }
+}
+
+size_t lfc_switch_events(const lfc_switch_t *sw, const lfc_event_t **ev) {
+  if (ev != NULL) *ev = sw->ev;
+  return sw->ev_count;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* One cycle (SPEC §4.1)                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/* The input of a switch whose caller has none: every port IDLE. */
+static const lfc_word_t idle_inputs[LFC_MAX_PORTS];
+
+void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
+  sw->ev_count = 0;
+  if (in == NULL) in = idle_inputs;
+  if (out == NULL) out = sw->out_scratch;
+
+  /* Streaming (A and E of most ports at load), in one pass; see lfc_tx_stream. */
+  lfc_port_t *const port = sw->port;
+  const uint64_t now = sw->now;
+  uint64_t tx_slow = 0, rx_slow = 0, rx_last = 0, rx_bad = 0;
+  for (uint32_t p = 0; p < sw->ports; p++) {
+    lfc_port_t *pp = &port[p];
+    uint64_t bit = 1ull << p;
+    if (lfc_tx_stream(pp, now, &out[p])) tx_slow |= bit;
+    int how = lfc_rx_stream(pp, now, &in[p]);
+    if (how == LFC_RX_STREAMED) continue;
+    if (how == LFC_RX_SLOW) rx_slow |= bit;
+    if (how == LFC_RX_LAST) rx_last |= bit;
+    if (how == LFC_RX_BAD) rx_bad |= bit;
+  }
+  sw->tx_slow = tx_slow;
+  sw->rx_slow = rx_slow;
+  for (uint64_t m = rx_last | rx_bad; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
+    lfc_rx_stream_end(sw, p, (rx_bad >> p) & 1u ? LFC_RX_BAD : LFC_RX_LAST);
+  }
+
+  /* Decisions, all from S(t): A outputs; E framing and admission; G XOFF/XON. */
+  lfc_tx_decide_all(sw, out);
+  lfc_rx_decide_all(sw, in);
+  if (!sw->ib) lfc_pfc_gen_decide(sw);
+
+  /* The next state. */
+  if (sw->ib) lfc_fcp_sent_all(sw);   /* B, FCP bookkeeping: values of S(t) */
+  lfc_tx_apply_all(sw);               /* B */
+  lfc_wd_discard(sw);                 /* C */
+  lfc_rx_apply_all(sw, in);           /* D, E */
+  lfc_pipe_exit(sw);                  /* F */
+  if (!sw->ib) lfc_pfc_gen_apply(sw); /* G */
+  lfc_wd_update(sw);                  /* H */
+  sw->now++;
+  if (sw->ev_count > 1) sort_events(sw);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Skip-ahead                                                                               */
+/* ---------------------------------------------------------------------------------------- */
+
+uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
+  if (!lfc_pfc_gen_settled(sw)) return sw->now;
+  uint64_t m = lfc_wd_next_event(sw);
+  for (uint32_t p = 0; p < sw->ports && m > sw->now; p++) {
+    m = lfc_min_u64(m, lfc_tx_next_event(sw, p));
+    m = lfc_min_u64(m, lfc_pipe_next_event(sw, p));
+    m = lfc_min_u64(m, lfc_rx_next_event(sw, p));
+  }
+  return m < sw->now ? sw->now : m;
+}
+
+void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
+  assert(to >= sw->now);
+  assert(to <= lfc_switch_next_event(sw));
+  if (to <= sw->now) return;
+  for (uint32_t p = 0; p < sw->ports; p++) {
+    lfc_tx_advance(sw, p, to);
+    lfc_rx_advance(sw, p, to);
+  }
+  /* XOFF/XON of the skipped cycles: settled (no flip) by the contract; consume the marks. */
+  if (!sw->ib) lfc_pfc_gen_decide(sw);
+  sw->flip_ports = 0;
+  sw->now = to;
+  sw->ev_count = 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Statistics (SPEC §10)                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/*
+ * The counters kept as intervals (paused_cycles, credit_blocked_cycles) are completed up to the
+ * current cycle in a view owned by the switch; the switch is logically unchanged.
+ */
+const lfc_port_stats_t *lfc_switch_stats(const lfc_switch_t *sw, uint32_t port) {
+  if (port >= sw->ports) return NULL;
+  lfc_port_stats_t *v = &sw->view[port];
+  *v = sw->stats[port];
+  for (uint32_t c = 0; c < sw->classes; c++) {
+    if (sw->ib)
+      v->cls[c].credit_blocked_cycles = lfc_credit_blocked_cycles(sw, port, c);
+    else
+      v->cls[c].paused_cycles = lfc_pfc_rx_paused_cycles(sw, port, c);
+  }
+  return v;
+}

@@ -1,0 +1,807 @@
+/*
+ * test_skip_ahead.c - lfc_switch_next_event / lfc_switch_advance are bit-identical to stepping
+ * (lfc/switch.h contract).
+ *
+ * For each scenario a random but legal input trace is generated: every port's peer sends
+ * packets contiguously, one block per speed_div cycles, with flow-control words (random FCPs or
+ * PFC frames) and malformed words between packets, and idle gaps of all lengths. Switch A is
+ * stepped every cycle. Switch B is stepped only in cycles whose input is neither IDLE nor the
+ * continuation of a well-formed packet, and in the cycle lfc_switch_next_event names; it is
+ * advanced over everything else. Whenever B has stepped or advanced, A is brought to the same
+ * cycle and every register (lfc_switch_reg over every index, port and class), every counter and
+ * the cycle are compared; B's outputs and events of a stepped cycle must equal A's, and in a
+ * skipped cycle A must have put out nothing but IDLE or continuation blocks and had no event.
+ *
+ * Two further checks run on switch A in every cycle, because the skip-ahead comparison alone
+ * cannot see a mistake that stepping and skipping share:
+ *   - shadow timers: pause_timer, wd_storm / wd_cnt / wd_rcnt, refresh_timer, fcp_timer and
+ *     paused_cycles recomputed literally from the SPEC text (§5.5, §6.6, §6.7, §6.8) out of the
+ *     inputs and outputs, against the registers the model keeps as absolute cycles;
+ *   - internal invariants (white box): the masks and minima the model caches for speed agree with
+ *     a recomputation, no PG outside the evaluation set would change xoff, and the blocks charged
+ *     to every PG / VL equal the blocks of its packets in pipelines and queues (SPEC §10).
+ *
+ * The seed is printed; LFC_SEED=<n> in the environment reruns one.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lfc/switch.h"
+
+/* White box: the invariant check below reads the switch's internal state. */
+#include "../src/lfc_internal.h"
+#include "../src/lfc_rules.h"
+
+#define DEFAULT_SEED 20240601u
+#define NUM_CLASSES 16u
+
+/* ---- a small deterministic generator (xorshift64*) ---- */
+
+typedef struct {
+  uint64_t s;
+} rng_t;
+
+static uint64_t rnd(rng_t *r) {
+  r->s ^= r->s >> 12;
+  r->s ^= r->s << 25;
+  r->s ^= r->s >> 27;
+  return r->s * 0x2545F4914F6CDD1Dull;
+}
+
+/* Uniform in 0..n-1. */
+static uint32_t below(rng_t *r, uint32_t n) { return n == 0 ? 0 : (uint32_t)(rnd(r) % n); }
+
+static bool chance(rng_t *r, uint32_t percent) { return below(r, 100) < percent; }
+
+/* ---- scenarios ---- */
+
+typedef struct {
+  const char *name;
+  void (*setup)(lfc_switch_cfg_t *cfg);
+  lfc_mode_t mode;
+  uint32_t ports, classes;
+  uint32_t cycles;
+  uint32_t busy_pct;      /* share of short gaps between a peer's words */
+  uint32_t long_pause_pct; /* PFC frames with long pause times (watchdog) */
+} scenario_t;
+
+static const uint16_t route_table[] = {3, 2, 1, 0, 0, 1};
+
+static void s_ib_cut(lfc_switch_cfg_t *c) {
+  c->cut_through = true;
+  c->latency = 3;
+  c->mtu_blocks = 16;
+  for (uint32_t v = 0; v < LFC_IB_MAX_VLS; v++) c->vl_blocks[v] = 40;
+  c->vl15_blocks = 20;
+  c->fcp_period = 200;
+}
+
+static void s_ib_speeds(lfc_switch_cfg_t *c) {
+  c->latency = 7;
+  c->mtu_blocks = 20;
+  c->speed_div[0] = 1;
+  c->speed_div[1] = 2;
+  c->speed_div[2] = 3;
+  c->speed_div[3] = 4;
+  c->vlarb_high[0] = (lfc_vlarb_entry_t){1, 2};
+  c->vlarb_high[1] = (lfc_vlarb_entry_t){0, 0};
+  c->vlarb_high[2] = (lfc_vlarb_entry_t){1, 1};
+  c->vlarb_high_len = 3;
+  c->vlarb_high_limit = 1;
+  c->fcp_period = 90;
+  c->route = route_table;
+  c->route_len = sizeof route_table / sizeof route_table[0];
+}
+
+static void s_ib_wide(lfc_switch_cfg_t *c) {
+  c->latency = 1;
+  c->mtu_blocks = 8;
+  c->fcp_period = 500;
+  c->vl15_blocks = 30;
+  c->vlarb_high_limit = 255;
+  c->vlarb_high[0] = (lfc_vlarb_entry_t){14, 3};
+  c->vlarb_high_len = 1;
+}
+
+static void s_pfc_static(lfc_switch_cfg_t *c) {
+  c->mtu_blocks = 12;
+  for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 12 + i;
+  c->lossless_mask = 0x5;
+  c->reserve_blocks = 4;
+  c->shared_blocks = 200;
+  c->headroom_blocks = 40;
+  c->xoff_th = 10;
+  c->pause_quanta = 200;
+  c->refresh_cycles = 100;
+  c->ecn_mask = 0x7;
+  c->kmin = 2;
+  c->kmax = 30;
+  c->pmax = 30000;
+}
+
+static void s_pfc_dynamic_wd_drop(lfc_switch_cfg_t *c) {
+  c->mtu_blocks = 10;
+  for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 10;
+  c->speed_div[0] = 2;
+  c->speed_div[2] = 3;
+  c->latency = 4;
+  c->lossless_mask = 0x3;
+  c->shared_blocks = 150;
+  c->headroom_blocks = 30;
+  c->dynamic_th = true;
+  c->alpha_log2 = -1;
+  c->xon_offset = 5;
+  c->pause_quanta = 300;
+  c->refresh_cycles = 120;
+  c->wd_enable = true;
+  c->wd_detect = 250;
+  c->wd_restore = 150;
+  c->wd_action = LFC_WD_DROP;
+  c->ecn_mask = 0x2;
+  c->kmin = 5;
+  c->kmax = 6;
+  c->pmax = 65536;
+}
+
+static void s_pfc_cut_t0_wd_fwd(lfc_switch_cfg_t *c) {
+  c->cut_through = true;
+  c->latency = 20;
+  c->mtu_blocks = 9;
+  for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 9;
+  c->strict_mask = 0x4;
+  c->xoff_th = 0; /* T = 0: lossless PGs toggle every cycle (SPEC §6.5) */
+  c->xon_offset = 0;
+  c->lossless_mask = 0x1;
+  c->shared_blocks = 100;
+  c->headroom_blocks = 20;
+  c->pause_quanta = 90;
+  c->refresh_cycles = 60;
+  c->wd_enable = true;
+  c->wd_detect = 100;
+  c->wd_restore = 80;
+  c->wd_action = LFC_WD_FORWARD;
+}
+
+static void s_pfc_big(lfc_switch_cfg_t *c) {
+  c->cut_through = true;
+  for (uint32_t p = 0; p < LFC_MAX_PORTS; p++) c->speed_div[p] = 2;
+  c->latency = 100;
+  c->mtu_blocks = 6;
+  for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 6 + 2 * i;
+  c->strict_mask = 0x81;
+  c->lossless_mask = 0xF0;
+  c->reserve_blocks = 2;
+  c->shared_blocks = 300;
+  c->headroom_blocks = 16;
+  c->dynamic_th = true;
+  c->alpha_log2 = -3;
+  c->xon_offset = 0;
+  c->pause_quanta = 50;
+  c->refresh_cycles = 30;
+  c->ecn_mask = 0xFF;
+  c->kmin = 0;
+  c->kmax = 12;
+  c->pmax = 40000;
+}
+
+static const scenario_t scenarios[] = {
+    {"ib cut-through latency 3", s_ib_cut, LFC_MODE_IB, 4, 3, 30000, 90, 0},
+    {"ib speeds 1..4 store-and-forward vlarb", s_ib_speeds, LFC_MODE_IB, 4, 2, 30000, 85, 0},
+    {"ib 15 VLs latency 1", s_ib_wide, LFC_MODE_IB, 5, 15, 20000, 80, 0},
+    {"pfc static threshold ecn", s_pfc_static, LFC_MODE_PFC, 4, 3, 30000, 90, 0},
+    {"pfc dynamic watchdog drop", s_pfc_dynamic_wd_drop, LFC_MODE_PFC, 4, 2, 40000, 85, 30},
+    {"pfc cut-through T=0 watchdog forward", s_pfc_cut_t0_wd_fwd, LFC_MODE_PFC, 3, 3, 30000, 40,
+     30},
+    {"pfc 8x8 cut-through latency 100", s_pfc_big, LFC_MODE_PFC, 8, 8, 20000, 92, 20},
+};
+
+/* ---- the input trace ---- */
+
+typedef struct {
+  lfc_word_t *w;     /* [cycle * ports + port] */
+  uint8_t *skippable; /* IDLE or a continuation of a well-formed packet */
+  uint32_t cycles, ports;
+} trace_t;
+
+static lfc_word_t *at(trace_t *tr, uint64_t t, uint32_t p) { return &tr->w[t * tr->ports + p]; }
+
+static uint32_t gap(rng_t *r, const scenario_t *sc) {
+  if (chance(r, sc->busy_pct)) return below(r, 3);
+  if (chance(r, 80)) return below(r, 60);
+  return 100 + below(r, 1500);
+}
+
+/* One packet of port p's peer from cycle t: blocks at t, t+k, ... Returns the next free cycle. */
+static uint64_t gen_packet(rng_t *r, const lfc_switch_cfg_t *cfg, trace_t *tr, uint32_t p,
+                           uint64_t t, bool malformed) {
+  uint32_t k = cfg->speed_div[p];
+  uint32_t n = chance(r, 50) ? 1 + below(r, 3) : 1 + below(r, cfg->mtu_blocks);
+  uint32_t cls = below(r, cfg->classes);
+  /* A hot spot on destination 0 builds queues: pauses, XOFF, ECN, credit waits. */
+  uint32_t dst = chance(r, 40) ? 0 : below(r, cfg->route != NULL ? cfg->route_len : cfg->ports);
+  if (cfg->mode == LFC_MODE_IB && cfg->vl15_blocks > 0 && chance(r, 5)) cls = LFC_VL15;
+  if (malformed) {
+    switch (below(r, 4)) {
+    case 0: n = 0; break;                                  /* nblk = 0 */
+    case 1: n = cfg->mtu_blocks + 1u; break;               /* too long */
+    case 2: cls = cfg->classes + below(r, 15 - cfg->classes); break; /* not a class here */
+    default: dst = cfg->route != NULL ? cfg->route_len : cfg->ports; break; /* no route */
+    }
+  }
+  uint32_t tag = (uint32_t)rnd(r);
+  uint32_t ecn = below(r, 4);
+  uint32_t blocks = n == 0 ? 1 : n;
+  for (uint32_t i = 0; i < blocks && t < tr->cycles; i++, t += k) {
+    lfc_word_t *w = at(tr, t, p);
+    w->kind = LFC_DATA;
+    w->sop = i == 0;
+    w->eop = i + 1u == n;
+    w->cls = (uint8_t)cls;
+    w->nblk = (uint8_t)n;
+    w->dst = (uint16_t)dst;
+    w->tag = tag;
+    w->ecn = (uint8_t)ecn;
+    tr->skippable[t * tr->ports + p] = i > 0 && !malformed;
+  }
+  return t;
+}
+
+static void gen_control(rng_t *r, const scenario_t *sc, const lfc_switch_cfg_t *cfg,
+                        lfc_word_t *w) {
+  if (cfg->mode == LFC_MODE_IB && !chance(r, 3)) {
+    w->kind = LFC_FCP;
+    w->fc_op = chance(r, 3) ? (uint8_t)below(r, 16) : (uint8_t)below(r, 2);
+    w->fc_vl = chance(r, 5) ? (uint8_t)below(r, 16) : (uint8_t)below(r, cfg->classes);
+    w->fc_fctbs = (uint16_t)(chance(r, 50) ? below(r, 64) : below(r, 4096));
+    w->fc_fccl = (uint16_t)(chance(r, 70) ? below(r, 400) : below(r, 4096));
+    return;
+  }
+  if (cfg->mode == LFC_MODE_PFC && chance(r, 3)) {
+    w->kind = LFC_FCP; /* bad control word in this mode */
+    return;
+  }
+  w->kind = LFC_PFC;
+  w->pfc_en = (uint8_t)below(r, 256);
+  for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) {
+    if (chance(r, sc->long_pause_pct))
+      w->pfc_time[c] = (uint16_t)(200 + below(r, 800));
+    else
+      w->pfc_time[c] = chance(r, 40) ? 0 : (uint16_t)below(r, 40);
+  }
+}
+
+static void gen_trace(rng_t *r, const scenario_t *sc, const lfc_switch_cfg_t *cfg,
+                      trace_t *tr) {
+  tr->cycles = sc->cycles;
+  tr->ports = cfg->ports;
+  size_t n = (size_t)tr->cycles * tr->ports;
+  tr->w = calloc(n, sizeof *tr->w);
+  tr->skippable = malloc(n);
+  assert_non_null(tr->w);
+  assert_non_null(tr->skippable);
+  memset(tr->skippable, 1, n);
+  for (uint32_t p = 0; p < cfg->ports; p++) {
+    uint32_t k = cfg->speed_div[p];
+    uint64_t t = below(r, 50);
+    while (t < tr->cycles) {
+      uint32_t kind = below(r, 100);
+      if (kind < 70) {
+        t = gen_packet(r, cfg, tr, p, t, false);
+      } else if (kind < 95) {
+        gen_control(r, sc, cfg, at(tr, t, p));
+        tr->skippable[t * tr->ports + p] = 0;
+        t += k;
+      } else if (kind < 98) {
+        t = gen_packet(r, cfg, tr, p, t, true); /* its later blocks are strays */
+      } else { /* a stray block: sop = 0 with no packet open */
+        lfc_word_t *w = at(tr, t, p);
+        w->kind = LFC_DATA;
+        w->eop = (uint8_t)below(r, 2);
+        tr->skippable[t * tr->ports + p] = 0;
+        t += k;
+      }
+      t += (uint64_t)gap(r, sc) * (chance(r, 50) ? k : 1u);
+    }
+  }
+}
+
+/* ---- internal invariants (white box) ---- */
+
+#define CHECK(cond, ...)                                                                       \
+  do {                                                                                         \
+    if (!(cond)) {                                                                             \
+      snprintf(msg, msglen, __VA_ARGS__);                                                      \
+      return false;                                                                            \
+    }                                                                                          \
+  } while (0)
+
+/* Blocks of the live packets of (ingress port, class), and count them. */
+static void count_list(const lfc_switch_t *sw, uint32_t head, uint64_t *held, uint32_t *live) {
+  for (uint32_t d = head; d != LFC_NIL; d = sw->desc[d].next) {
+    const lfc_desc_t *pk = &sw->desc[d];
+    held[pk->in_port * NUM_CLASSES + pk->cls] += pk->nblk;
+    (*live)++;
+  }
+}
+
+static bool check_queues(const lfc_switch_t *sw, uint64_t *held, uint32_t *live, char *msg,
+                         size_t msglen) {
+  for (uint32_t p = 0; p < sw->ports; p++) {
+    const lfc_port_t *pp = &sw->port[p];
+    uint64_t prev_ready = sw->now;
+    for (uint32_t d = pp->pipe.head; d != LFC_NIL; d = sw->desc[d].next) {
+      uint64_t ready = sw->now + (uint32_t)(sw->desc[d].ready - (uint32_t)sw->now);
+      CHECK(ready > prev_ready, "pipeline %u: ready %llu after %llu", p,
+            (unsigned long long)ready, (unsigned long long)prev_ready);
+      prev_ready = ready;
+    }
+    for (uint32_t d = pp->pipe.head; d != LFC_NIL; d = sw->desc[d].next)
+      CHECK((sw->pipe_ring[sw->desc[d].ready & sw->pipe_ring_mask] >> p) & 1u,
+            "pipeline %u: packet not on the timing wheel", p);
+    count_list(sw, pp->pipe.head, held, live);
+    if (pp->rx_desc != LFC_NIL) {
+      const lfc_desc_t *pk = &sw->desc[pp->rx_desc];
+      CHECK(pp->rx_rem > 0 && !sw->cfg.cut_through, "rx_desc of port %u", p);
+      held[pk->in_port * NUM_CLASSES + pk->cls] += pk->nblk;
+      (*live)++;
+    }
+    for (uint32_t c = 0; c < NUM_CLASSES; c++) {
+      const lfc_queue_t *q = &pp->q[c];
+      uint64_t blocks = 0;
+      uint32_t pkts = 0;
+      for (uint32_t d = q->list.head; d != LFC_NIL; d = sw->desc[d].next) {
+        blocks += sw->desc[d].nblk;
+        pkts++;
+        CHECK(sw->desc[d].out_port == p && sw->desc[d].cls == c, "queue %u/%u: foreign packet",
+              p, c);
+      }
+      CHECK(blocks == q->qlen && pkts == q->qpkts, "queue %u/%u: qlen %u qpkts %u, holds %llu/%u",
+            p, c, q->qlen, q->qpkts, (unsigned long long)blocks, pkts);
+      CHECK(((pp->nonempty >> c) & 1u) == (pkts > 0), "nonempty bit %u/%u", p, c);
+      count_list(sw, q->list.head, held, live);
+    }
+  }
+  uint32_t free_count = 0;
+  for (uint32_t d = sw->desc_free; d != LFC_NIL; d = sw->desc[d].next) free_count++;
+  CHECK(*live + free_count == sw->desc_used_hw, "descriptors: %u live + %u free != %u", *live,
+        free_count, sw->desc_used_hw);
+  return true;
+}
+
+static bool check_ib(const lfc_switch_t *sw, const uint64_t *held, char *msg, size_t msglen) {
+  for (uint32_t p = 0; p < sw->ports; p++) {
+    const lfc_port_t *pp = &sw->port[p];
+    uint64_t min_due = LFC_NEVER;
+    for (uint32_t v = 0; v < sw->classes; v++) {
+      const lfc_vl_t *vl = &pp->vl[v];
+      bool ok = false, blocked = false;
+      if ((pp->nonempty >> v) & 1u) {
+        ok = lfc_rule_send_ok(vl->fctbs, vl->fccl, sw->desc[pp->q[v].list.head].nblk);
+        blocked = !ok;
+      }
+      CHECK(((pp->credit_ok >> v) & 1u) == ok, "credit_ok %u/%u", p, v);
+      CHECK(((pp->credit_blocked >> v) & 1u) == blocked, "credit_blocked %u/%u", p, v);
+      uint32_t fccl = lfc_rule_fccl(vl->abr, sw->cfg.vl_blocks[v] - vl->occ);
+      bool pending = vl->fctbs != vl->sent_fctbs || fccl != vl->sent_fccl;
+      CHECK(!pending || ((pp->fcp_dirty >> v) & 1u), "FCP of %u/%u pending but not dirty", p, v);
+      CHECK(vl->occ == held[p * NUM_CLASSES + v], "occ %u/%u = %u, packets hold %llu", p, v,
+            vl->occ, (unsigned long long)held[p * NUM_CLASSES + v]);
+      CHECK(vl->occ <= sw->cfg.vl_blocks[v], "occ %u/%u above vl_blocks", p, v);
+      min_due = vl->fcp_due < min_due ? vl->fcp_due : min_due;
+    }
+    CHECK(pp->fcp_min_due == min_due, "fcp_min_due of %u", p);
+    CHECK(pp->occ15 == held[p * NUM_CLASSES + LFC_VL15], "occ15 of %u", p);
+  }
+  return true;
+}
+
+static bool check_pfc(const lfc_switch_t *sw, const uint64_t *held, char *msg, size_t msglen) {
+  const lfc_switch_cfg_t *cfg = &sw->cfg;
+  uint32_t th = lfc_buffer_threshold(sw);
+  bool th_changed = th != sw->th_last;
+  uint64_t shared = 0, storm_ports = 0, wd_min = LFC_NEVER;
+  for (uint32_t p = 0; p < sw->ports; p++) {
+    const lfc_port_t *pp = &sw->port[p];
+    uint8_t eval = lfc_pfc_gen_eval_mask(sw, p, th, th_changed);
+    CHECK(pp->check == 0 || ((sw->check_ports >> p) & 1u), "check_ports bit %u", p);
+    uint64_t refresh_min = LFC_NEVER;
+    for (uint32_t c = 0; c < sw->classes; c++) {
+      const lfc_pcls_t *pg = &pp->pc[c];
+      uint8_t bit = (uint8_t)(1u << c);
+      shared += pg->pg_shared;
+      CHECK(pg->pg_min <= cfg->reserve_blocks, "pg_min %u/%u", p, c);
+      CHECK(pg->pg_hdrm <= cfg->headroom_blocks, "pg_hdrm %u/%u", p, c);
+      CHECK((uint64_t)pg->pg_min + pg->pg_shared + pg->pg_hdrm == held[p * NUM_CLASSES + c],
+            "PG %u/%u holds %u+%u+%u, its packets %llu", p, c, pg->pg_min, pg->pg_shared,
+            pg->pg_hdrm, (unsigned long long)held[p * NUM_CLASSES + c]);
+      CHECK(((pp->shared_nz & bit) != 0) == (pg->pg_shared > 0), "shared_nz %u/%u", p, c);
+      CHECK(((pp->hdrm_nz & bit) != 0) == (pg->pg_hdrm > 0), "hdrm_nz %u/%u", p, c);
+      if (!(sw->lossless & bit)) {
+        CHECK(!(pp->xoff & bit) && !(pp->pend & bit), "lossy PG %u/%u has xoff/pend", p, c);
+        continue;
+      }
+      bool on = pp->xoff & bit;
+      bool next = on ? !lfc_rule_xon_cond(pg->pg_shared, pg->pg_hdrm, th, cfg->xon_offset)
+                     : lfc_rule_xoff_cond(pg->pg_shared, pg->pg_hdrm, th);
+      CHECK(next == on || (eval & bit), "PG %u/%u would flip but is not evaluated", p, c);
+      if (on && pg->refresh_due < refresh_min) refresh_min = pg->refresh_due;
+    }
+    CHECK(pp->refresh_min_due == refresh_min, "refresh_min_due of %u", p);
+    if (pp->storm) storm_ports |= 1ull << p;
+    uint64_t due_min = LFC_NEVER;
+    for (uint32_t c = 0; c < sw->classes && cfg->wd_enable; c++) {
+      const lfc_pcls_t *pc = &pp->pc[c];
+      uint64_t due = (pp->storm >> c) & 1u ? pc->wd_rbase + cfg->wd_restore - 1u
+                     : pc->wd_run + cfg->wd_detect - 1u < pc->pause_until
+                         ? pc->wd_run + cfg->wd_detect - 1u
+                         : LFC_NEVER;
+      CHECK(due >= sw->now, "watchdog %u/%u: due %llu passed", p, c, (unsigned long long)due);
+      due_min = due < due_min ? due : due_min;
+    }
+    if (cfg->wd_enable) CHECK(pp->wd_next == due_min, "wd_next of %u", p);
+    wd_min = due_min < wd_min ? due_min : wd_min;
+  }
+  CHECK(shared == sw->shared_used, "shared_used %u, PGs hold %llu", sw->shared_used,
+        (unsigned long long)shared);
+  CHECK(sw->shared_used <= cfg->shared_blocks, "shared_used above shared_blocks");
+  CHECK(storm_ports == sw->storm_ports, "storm_ports");
+  CHECK(sw->wd_next <= wd_min, "switch wd_next above a port's");
+  return true;
+}
+
+static bool invariants(const lfc_switch_t *sw, char *msg, size_t msglen) {
+  static uint64_t held[LFC_MAX_PORTS * NUM_CLASSES];
+  uint32_t live = 0;
+  memset(held, 0, sizeof held);
+  if (!check_queues(sw, held, &live, msg, msglen)) return false;
+  return sw->ib ? check_ib(sw, held, msg, msglen) : check_pfc(sw, held, msg, msglen);
+}
+
+/* ---- shadow timers, literally from the SPEC text ---- */
+
+typedef struct {
+  uint32_t pause[LFC_MAX_PORTS][LFC_PFC_MAX_PRIOS];
+  uint32_t refresh[LFC_MAX_PORTS][LFC_PFC_MAX_PRIOS];
+  uint32_t fcp[LFC_MAX_PORTS][LFC_IB_MAX_VLS];
+  uint8_t storm[LFC_MAX_PORTS][LFC_PFC_MAX_PRIOS];
+  uint32_t wd_cnt[LFC_MAX_PORTS][LFC_PFC_MAX_PRIOS];
+  uint32_t wd_rcnt[LFC_MAX_PORTS][LFC_PFC_MAX_PRIOS];
+  uint64_t paused_cycles[LFC_MAX_PORTS][LFC_PFC_MAX_PRIOS];
+} shadow_t;
+
+static uint32_t dec(uint32_t x) { return x > 0 ? x - 1u : 0u; }
+
+/* One cycle of the shadow: in/out of the cycle, xoff as it was in S(t). */
+static void shadow_step(shadow_t *sh, const lfc_switch_cfg_t *cfg, const lfc_word_t *in,
+                        const lfc_word_t *out, const uint8_t *xoff) {
+  for (uint32_t p = 0; p < cfg->ports; p++) {
+    if (cfg->mode == LFC_MODE_IB) {
+      for (uint32_t v = 0; v < cfg->classes; v++) /* SPEC §5.5 */
+        sh->fcp[p][v] = out[p].kind == LFC_FCP && out[p].fc_vl == v ? cfg->fcp_period - 1u
+                                                                     : dec(sh->fcp[p][v]);
+      continue;
+    }
+    bool frame = (in[p].kind & LFC_KIND_MASK) == LFC_PFC;
+    for (uint32_t c = 0; c < cfg->classes; c++) {
+      bool en = frame && ((in[p].pfc_en >> c) & 1u);
+      uint32_t q = in[p].pfc_time[c];
+      uint32_t pause = sh->pause[p][c];
+      sh->paused_cycles[p][c] += pause > 0; /* SPEC §10 */
+      if (cfg->wd_enable) { /* SPEC §6.8, from S(t) */
+        if (!sh->storm[p][c]) {
+          bool paused = pause > 0;
+          uint32_t cnt = sh->wd_cnt[p][c];
+          sh->wd_cnt[p][c] = paused ? (cnt + 1u < cfg->wd_detect ? cnt + 1u : cfg->wd_detect) : 0;
+          if (paused && cnt + 1u >= cfg->wd_detect) {
+            sh->storm[p][c] = 1;
+            sh->wd_rcnt[p][c] = 0;
+          }
+        } else {
+          bool pausing = en && q > 0;
+          uint32_t r = sh->wd_rcnt[p][c];
+          sh->wd_rcnt[p][c] = pausing ? 0 : (r + 1u < cfg->wd_restore ? r + 1u : cfg->wd_restore);
+          if (!pausing && r + 1u >= cfg->wd_restore) {
+            sh->storm[p][c] = 0;
+            sh->wd_cnt[p][c] = 0;
+          }
+        }
+      }
+      sh->pause[p][c] = en ? q * cfg->speed_div[p] : dec(pause); /* SPEC §6.7 */
+      bool sent = out[p].kind == LFC_PFC && ((out[p].pfc_en >> c) & 1u); /* SPEC §6.6 */
+      sh->refresh[p][c] =
+          sent && ((xoff[p] >> c) & 1u) ? cfg->refresh_cycles - 1u : dec(sh->refresh[p][c]);
+    }
+  }
+}
+
+static bool shadow_check(const shadow_t *sh, const lfc_switch_t *sw, char *msg, size_t msglen) {
+  const lfc_switch_cfg_t *cfg = lfc_switch_cfg(sw);
+  static int r_pause = -1, r_refresh, r_fcp, r_storm, r_cnt, r_rcnt;
+  if (r_pause < 0) {
+    r_refresh = lfc_reg_find("refresh_timer");
+    r_fcp = lfc_reg_find("fcp_timer");
+    r_storm = lfc_reg_find("wd_storm");
+    r_cnt = lfc_reg_find("wd_cnt");
+    r_rcnt = lfc_reg_find("wd_rcnt");
+    r_pause = lfc_reg_find("pause_timer");
+  }
+  for (uint32_t p = 0; p < cfg->ports; p++)
+    for (uint32_t c = 0; c < cfg->classes; c++) {
+      if (cfg->mode == LFC_MODE_IB) {
+        CHECK(lfc_switch_reg(sw, (size_t)r_fcp, p, c) == sh->fcp[p][c], "fcp_timer %u/%u", p, c);
+        continue;
+      }
+      CHECK(lfc_switch_reg(sw, (size_t)r_pause, p, c) == sh->pause[p][c], "pause_timer %u/%u",
+            p, c);
+      CHECK(lfc_switch_reg(sw, (size_t)r_refresh, p, c) == sh->refresh[p][c],
+            "refresh_timer %u/%u", p, c);
+      CHECK(lfc_switch_reg(sw, (size_t)r_storm, p, c) == sh->storm[p][c], "wd_storm %u/%u", p,
+            c);
+      CHECK(lfc_switch_reg(sw, (size_t)r_cnt, p, c) == sh->wd_cnt[p][c], "wd_cnt %u/%u: %llu",
+            p, c, (unsigned long long)lfc_switch_reg(sw, (size_t)r_cnt, p, c));
+      CHECK(lfc_switch_reg(sw, (size_t)r_rcnt, p, c) == sh->wd_rcnt[p][c], "wd_rcnt %u/%u", p,
+            c);
+      CHECK(lfc_switch_stats(sw, p)->cls[c].paused_cycles == sh->paused_cycles[p][c],
+            "paused_cycles %u/%u", p, c);
+    }
+  return true;
+}
+
+/* ---- comparison ---- */
+
+static bool cycle_skippable(const trace_t *tr, uint64_t t) {
+  for (uint32_t p = 0; p < tr->ports; p++)
+    if (!tr->skippable[t * tr->ports + p]) return false;
+  return true;
+}
+
+static void compare_state(const lfc_switch_t *a, const lfc_switch_t *b, const char *what,
+                          uint64_t seed) {
+  const lfc_switch_cfg_t *cfg = lfc_switch_cfg(a);
+  uint64_t t = lfc_switch_cycle(a);
+  assert_int_equal(t, lfc_switch_cycle(b));
+  for (size_t r = 0; r < lfc_reg_count(); r++) {
+    const lfc_reg_info_t *ri = lfc_reg_info(r);
+    uint32_t np = ri->scope == LFC_SCOPE_SWITCH ? 1u : cfg->ports;
+    uint32_t nc = ri->scope == LFC_SCOPE_PORT_CLASS ? NUM_CLASSES : 1u;
+    for (uint32_t p = 0; p < np; p++)
+      for (uint32_t c = 0; c < nc; c++) {
+        uint64_t va = lfc_switch_reg(a, r, p, c), vb = lfc_switch_reg(b, r, p, c);
+        if (va != vb) {
+          print_error("%s seed %llu cycle %llu: %s[%u][%u] stepped %llu, skipped %llu\n", what,
+                      (unsigned long long)seed, (unsigned long long)t, ri->name, p, c,
+                      (unsigned long long)va, (unsigned long long)vb);
+          fail();
+        }
+      }
+  }
+  for (uint32_t p = 0; p < cfg->ports; p++) {
+    const lfc_port_stats_t *sa = lfc_switch_stats(a, p);
+    lfc_port_stats_t copy = *sa;
+    const lfc_port_stats_t *sb = lfc_switch_stats(b, p);
+    if (memcmp(&copy, sb, sizeof copy) != 0) {
+      for (uint32_t c = 0; c < NUM_CLASSES; c++)
+        if (memcmp(&copy.cls[c], &sb->cls[c], sizeof copy.cls[c]) != 0)
+          print_error("class %u: paused %llu/%llu blocked %llu/%llu tx %llu/%llu\n", c,
+                      (unsigned long long)copy.cls[c].paused_cycles,
+                      (unsigned long long)sb->cls[c].paused_cycles,
+                      (unsigned long long)copy.cls[c].credit_blocked_cycles,
+                      (unsigned long long)sb->cls[c].credit_blocked_cycles,
+                      (unsigned long long)copy.cls[c].tx_blocks,
+                      (unsigned long long)sb->cls[c].tx_blocks);
+      print_error("%s seed %llu cycle %llu: stats of port %u differ\n", what,
+                  (unsigned long long)seed, (unsigned long long)t, p);
+      fail();
+    }
+  }
+}
+
+static void fail_at(const char *what, uint64_t seed, uint64_t t, const char *msg, uint32_t p) {
+  print_error("%s seed %llu cycle %llu port %u: %s\n", what, (unsigned long long)seed,
+              (unsigned long long)t, p, msg);
+  fail();
+}
+
+/* Step A once, checking the shadow timers and the invariants; in a cycle that B skipped, A
+ * must have put out nothing but IDLE and continuation blocks and had no event. */
+static void step_a(lfc_switch_t *a, shadow_t *sh, const trace_t *tr, lfc_word_t *out,
+                   bool skipped, const char *what, uint64_t seed) {
+  uint64_t t = lfc_switch_cycle(a);
+  uint8_t xoff[LFC_MAX_PORTS];
+  for (uint32_t p = 0; p < tr->ports; p++) xoff[p] = a->port[p].xoff;
+  lfc_switch_step(a, &tr->w[t * tr->ports], out);
+  shadow_step(sh, lfc_switch_cfg(a), &tr->w[t * tr->ports], out, xoff);
+  char msg[200];
+  if (!shadow_check(sh, a, msg, sizeof msg) || !invariants(a, msg, sizeof msg))
+    fail_at(what, seed, t, msg, 0);
+  if (!skipped) return;
+  const lfc_event_t *ev;
+  if (lfc_switch_events(a, &ev) != 0) fail_at(what, seed, t, "event in a skipped cycle", 0);
+  for (uint32_t p = 0; p < tr->ports; p++)
+    if (out[p].kind != LFC_IDLE && !(out[p].kind == LFC_DATA && !out[p].sop)) {
+      char buf[128];
+      print_error("output %s\n", lfc_word_format(&out[p], buf, sizeof buf));
+      fail_at(what, seed, t, "skipped a cycle that starts something", p);
+    }
+}
+
+static void run_scenario(const scenario_t *sc, uint64_t seed) {
+  rng_t r = {seed * 0x9E3779B97F4A7C15ull + 1u};
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, sc->mode, sc->ports, sc->classes);
+  sc->setup(&cfg);
+  char err[256];
+  lfc_switch_t *a = lfc_switch_create(&cfg, err, sizeof err);
+  if (a == NULL) print_error("%s: %s\n", sc->name, err);
+  assert_non_null(a);
+  lfc_switch_t *b = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(b);
+  trace_t tr;
+  gen_trace(&r, sc, &cfg, &tr);
+
+  shadow_t *sh = calloc(1, sizeof *sh);
+  assert_non_null(sh);
+  lfc_word_t *out_a = calloc(cfg.ports, sizeof *out_a);
+  lfc_word_t *out_b = calloc(cfg.ports, sizeof *out_b);
+  assert_non_null(out_a);
+  assert_non_null(out_b);
+  uint64_t steps_b = 0, events = 0;
+  while (lfc_switch_cycle(b) < tr.cycles) {
+    uint64_t t = lfc_switch_cycle(b);
+    uint64_t ne = lfc_switch_next_event(b);
+    assert_true(ne >= t);
+    if (!cycle_skippable(&tr, t) || ne == t) {
+      /* Step both in cycle t; outputs and events must agree. */
+      step_a(a, sh, &tr, out_a, false, sc->name, seed);
+      lfc_switch_step(b, &tr.w[t * tr.ports], out_b);
+      steps_b++;
+      for (uint32_t p = 0; p < cfg.ports; p++)
+        if (!lfc_word_equal(&out_a[p], &out_b[p])) fail_at(sc->name, seed, t, "output", p);
+      const lfc_event_t *ea, *eb;
+      size_t na = lfc_switch_events(a, &ea), nb = lfc_switch_events(b, &eb);
+      events += na;
+      assert_int_equal(na, nb);
+      for (size_t i = 0; i < na; i++)
+        if (memcmp(&ea[i], &eb[i], sizeof ea[i]) != 0) fail_at(sc->name, seed, t, "event", 0);
+    } else {
+      uint64_t to = t + 1u;
+      while (to < tr.cycles && to < ne && cycle_skippable(&tr, to)) to++;
+      lfc_switch_advance(b, to);
+      while (lfc_switch_cycle(a) < to) step_a(a, sh, &tr, out_a, true, sc->name, seed);
+    }
+    compare_state(a, b, sc->name, seed);
+  }
+  uint64_t tx = 0, rx = 0, drops = 0, ctl = 0, trips = 0, marks = 0;
+  for (uint32_t p = 0; p < cfg.ports; p++) {
+    const lfc_port_stats_t *st = lfc_switch_stats(a, p);
+    ctl += st->fcp_tx + st->pfc_tx;
+    for (uint32_t c = 0; c < NUM_CLASSES; c++) {
+      tx += st->cls[c].tx_pkts;
+      trips += st->cls[c].wd_trip;
+      marks += st->cls[c].ecn_mark;
+      rx += st->cls[c].rx_pkts;
+      for (uint32_t d = 0; d < LFC_DROP_CAUSES; d++) drops += st->cls[c].drop_pkts[d];
+    }
+  }
+  print_message("  %-40s %u cycles, B stepped %llu (%.1f%%), %llu events, rx %llu tx %llu "
+                "drop %llu fc-out %llu trips %llu marks %llu\n",
+                sc->name, tr.cycles, (unsigned long long)steps_b,
+                100.0 * (double)steps_b / tr.cycles, (unsigned long long)events,
+                (unsigned long long)rx, (unsigned long long)tx, (unsigned long long)drops,
+                (unsigned long long)ctl, (unsigned long long)trips, (unsigned long long)marks);
+  free(sh);
+  free(out_a);
+  free(out_b);
+  free(tr.w);
+  free(tr.skippable);
+  lfc_switch_destroy(a);
+  lfc_switch_destroy(b);
+}
+
+static uint64_t seed_from_env(void) {
+  const char *s = getenv("LFC_SEED");
+  return s != NULL ? strtoull(s, NULL, 0) : DEFAULT_SEED;
+}
+
+static void test_skip_ahead_matches_stepping(void **state) {
+  (void)state;
+  uint64_t seed = seed_from_env();
+  print_message("skip-ahead seed %llu (rerun: LFC_SEED=%llu)\n", (unsigned long long)seed,
+                (unsigned long long)seed);
+  for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
+    run_scenario(&scenarios[i], seed + i);
+}
+
+/* With no input at all, next_event jumps straight over idle time and the timers stay exact. */
+static void test_idle_switch_jumps(void **state) {
+  (void)state;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_IB, 2, 1);
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(sw);
+  lfc_word_t out[2];
+  assert_int_equal(lfc_switch_next_event(sw), 0); /* the reset FCPs */
+  lfc_switch_step(sw, NULL, out);
+  /* The next FCP of VL 0 is due when fcp_timer reaches 0: fcp_period cycles after the first. */
+  assert_int_equal(lfc_switch_next_event(sw), cfg.fcp_period);
+  lfc_switch_advance(sw, cfg.fcp_period - 1u);
+  assert_int_equal(lfc_switch_reg(sw, (size_t)lfc_reg_find("fcp_timer"), 0, 0), 1);
+  lfc_switch_advance(sw, cfg.fcp_period);
+  lfc_switch_step(sw, NULL, out);
+  assert_int_equal(out[0].kind, LFC_FCP);
+  lfc_switch_destroy(sw);
+
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, 2, 1);
+  sw = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(sw);
+  assert_int_equal(lfc_switch_next_event(sw), UINT64_MAX); /* nothing ever happens */
+  lfc_switch_advance(sw, 1000000);
+  assert_int_equal(lfc_switch_cycle(sw), 1000000);
+  lfc_switch_destroy(sw);
+}
+
+/*
+ * SPEC §6.8 at its edges, through skip-ahead: a pause of exactly wd_detect cycles trips in its
+ * last cycle; the restore comes wd_restore cycles after the trip; next_event names both.
+ */
+static void test_watchdog_edges_by_skipping(void **state) {
+  (void)state;
+  const uint32_t detect = 10, restore = 5, port = 1;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, 2, 1);
+  cfg.lossless_mask = 0; /* no PFC of our own */
+  cfg.wd_enable = true;
+  cfg.wd_detect = detect;
+  cfg.wd_restore = restore;
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(sw);
+  size_t r_cnt = (size_t)lfc_reg_find("wd_cnt"), r_rcnt = (size_t)lfc_reg_find("wd_rcnt");
+  size_t r_storm = (size_t)lfc_reg_find("wd_storm");
+  lfc_word_t in[2] = {{0}}, out[2];
+  in[port].kind = LFC_PFC;
+  in[port].pfc_en = 1;
+  in[port].pfc_time[0] = (uint16_t)detect; /* paused in cycles 1 .. detect */
+  lfc_switch_step(sw, in, out);
+  assert_int_equal(lfc_switch_next_event(sw), detect); /* the trip: the detect-th paused cycle */
+  lfc_switch_advance(sw, detect);
+  assert_int_equal(lfc_switch_reg(sw, r_cnt, port, 0), detect - 1u);
+  lfc_switch_step(sw, NULL, out);
+  const lfc_event_t *ev;
+  assert_int_equal(lfc_switch_events(sw, &ev), 1);
+  assert_int_equal(ev[0].kind, LFC_EV_WD_TRIP);
+  assert_int_equal(ev[0].port, port);
+  assert_int_equal(lfc_switch_reg(sw, r_storm, port, 0), 1);
+  assert_int_equal(lfc_switch_reg(sw, r_cnt, port, 0), detect);
+  assert_int_equal(lfc_switch_reg(sw, r_rcnt, port, 0), 0);
+  uint64_t trip = detect;
+  assert_int_equal(lfc_switch_next_event(sw), trip + restore);
+  lfc_switch_advance(sw, trip + restore);
+  assert_int_equal(lfc_switch_reg(sw, r_rcnt, port, 0), restore - 1u);
+  lfc_switch_step(sw, NULL, out);
+  assert_int_equal(lfc_switch_events(sw, &ev), 1);
+  assert_int_equal(ev[0].kind, LFC_EV_WD_RESTORE);
+  assert_int_equal(lfc_switch_reg(sw, r_storm, port, 0), 0);
+  assert_int_equal(lfc_switch_reg(sw, r_cnt, port, 0), 0);
+  assert_int_equal(lfc_switch_reg(sw, r_rcnt, port, 0), restore);
+  assert_int_equal(lfc_switch_stats(sw, port)->cls[0].paused_cycles, detect);
+  assert_int_equal(lfc_switch_next_event(sw), UINT64_MAX);
+  lfc_switch_destroy(sw);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_idle_switch_jumps),
+      cmocka_unit_test(test_watchdog_edges_by_skipping),
+      cmocka_unit_test(test_skip_ahead_matches_stepping),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

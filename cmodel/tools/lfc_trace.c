@@ -1,0 +1,228 @@
+/*
+ * lfc_trace.c - run a named configuration through the star testbed (lfc/star.h) and write the
+ * switch's link words and events as text, one line per non-IDLE word or event:
+ *
+ *   <cycle> <port> rx <word>     the word port <port> received in <cycle>
+ *   <cycle> <port> tx <word>     the word it sent
+ *   <cycle> <port> ev <event>    an event of lfc_switch_events for that cycle
+ *
+ * <word> is lfc_word_format's text. Format and configurations: docs/golden-traces.md.
+ * Used by scripts/golden.sh to record and check cmodel/tests/golden/<name>.trace.gz.
+ *
+ *   lfc_trace --list            the names, one per line
+ *   lfc_trace NAME [CYCLES]     the trace of NAME on standard output
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lfc/lfc.h"
+
+#define TRACE_CYCLES 20000u /* each configuration's default length */
+#define EXIT_USAGE 2
+
+typedef struct {
+  const char *name;
+  const char *what;
+  void (*setup)(lfc_star_cfg_t *cfg);
+} named_t;
+
+/* IB, 4 ports, 2 VLs, uniform random traffic of every size. */
+static void ib_4p_uniform(lfc_star_cfg_t *c) {
+  lfc_star_cfg_default(c, LFC_MODE_IB, 4, 2);
+  c->sw.vl_blocks[0] = c->sw.vl_blocks[1] = 128;
+  c->sw.fcp_period = 256;
+  c->nic.fcp_period = 256;
+  c->link_delay = 3;
+  c->traffic.load_permille = 500;
+  c->traffic.seed = 11;
+}
+
+/* IB, 3:1 incast at full load: credits hold the senders back, nothing drops. */
+static void ib_4p_incast(lfc_star_cfg_t *c) {
+  lfc_star_cfg_default(c, LFC_MODE_IB, 4, 1);
+  c->sw.vl_blocks[0] = 100;
+  c->link_delay = 5;
+  c->traffic.pattern = LFC_TRAFFIC_INCAST;
+  c->traffic.incast_dst = 0;
+  c->traffic.load_permille = 1000;
+  c->traffic.seed = 12;
+}
+
+/* PFC, 3:1 incast on two lossless priorities: XOFF/XON, headroom per SPEC §11. */
+static void pfc_4p_incast(lfc_star_cfg_t *c) {
+  lfc_star_cfg_default(c, LFC_MODE_PFC, 4, 2);
+  c->link_delay = 5;
+  c->sw.reserve_blocks = 16;
+  c->sw.shared_blocks = 512;
+  c->sw.headroom_blocks = 2u * 65u - 1u + 2u * 5u + 2u;
+  c->sw.xoff_th = 64;
+  c->sw.xon_offset = 16;
+  c->sw.refresh_cycles = 4000;
+  c->sw.pause_quanta = 8000;
+  c->traffic.pattern = LFC_TRAFFIC_INCAST;
+  c->traffic.incast_dst = 0;
+  c->traffic.load_permille = 1000;
+  c->traffic.seed = 13;
+}
+
+/* PFC, dynamic thresholds, one lossy and one lossless priority, WRED/ECN marking. */
+static void pfc_4p_dynamic_ecn(lfc_star_cfg_t *c) {
+  lfc_star_cfg_default(c, LFC_MODE_PFC, 4, 2);
+  c->link_delay = 4;
+  c->sw.lossless_mask = 0x2;
+  c->sw.dynamic_th = true;
+  c->sw.alpha_log2 = -1;
+  c->sw.reserve_blocks = 8;
+  c->sw.shared_blocks = 600;
+  c->sw.headroom_blocks = 2u * 65u - 1u + 2u * 4u + 2u;
+  c->sw.ecn_mask = 0x3;
+  c->sw.kmin = 16;
+  c->sw.kmax = 160;
+  c->sw.pmax = 6554; /* 10 % */
+  c->traffic.pattern = LFC_TRAFFIC_HOTSPOT;
+  c->traffic.hotspot_pct = 60;
+  c->traffic.incast_dst = 1;
+  c->traffic.load_permille = 900;
+  c->traffic.ecn_capable_pct = 80;
+  c->traffic.seed = 14;
+}
+
+/* PFC watchdog: slow receivers pause the switch long enough to trip it; action drop. */
+static void pfc_4p_watchdog(lfc_star_cfg_t *c) {
+  lfc_star_cfg_default(c, LFC_MODE_PFC, 4, 1);
+  c->link_delay = 2;
+  c->sw.wd_enable = true;
+  c->sw.wd_detect = 1500;
+  c->sw.wd_restore = 1000;
+  c->sw.wd_action = LFC_WD_DROP;
+  c->nic.rx_blocks = 256;
+  c->nic.rx_xoff = 128;
+  c->nic.rx_xon = 32;
+  c->nic.drain_div = 48;
+  c->nic.pause_quanta = 1000;
+  c->nic.refresh_cycles = 600;
+  c->traffic.load_permille = 600;
+  c->traffic.seed = 15;
+}
+
+/* IB, 8 ports, 4 data VLs under high/low VL arbitration, and VL15 management packets. */
+static void ib_8p_vl15_vlarb(lfc_star_cfg_t *c) {
+  lfc_star_cfg_default(c, LFC_MODE_IB, 8, 4);
+  for (uint32_t v = 0; v < 4; v++) c->sw.vl_blocks[v] = 96;
+  c->sw.vl15_blocks = 16;
+  c->sw.vlarb_high[0] = (lfc_vlarb_entry_t){.vl = 0, .weight = 8};
+  c->sw.vlarb_high[1] = (lfc_vlarb_entry_t){.vl = 1, .weight = 4};
+  c->sw.vlarb_high_len = 2;
+  c->sw.vlarb_low[0] = (lfc_vlarb_entry_t){.vl = 2, .weight = 16};
+  c->sw.vlarb_low[1] = (lfc_vlarb_entry_t){.vl = 3, .weight = 4};
+  c->sw.vlarb_low[2] = (lfc_vlarb_entry_t){.vl = 1, .weight = 0};
+  c->sw.vlarb_low_len = 3;
+  c->sw.vlarb_high_limit = 2;
+  c->link_delay = 3;
+  c->traffic.class_mask = 0x800Fu; /* VLs 0..3 and VL15 */
+  c->traffic.max_nblk = 16;
+  c->traffic.load_permille = 400;
+  c->traffic.seed = 16;
+}
+
+static const named_t NAMED[] = {
+    {"ib_4p_uniform", "IB, 4 ports, 2 VLs, uniform traffic", ib_4p_uniform},
+    {"ib_4p_incast", "IB, 4 ports, 3:1 incast at full load", ib_4p_incast},
+    {"pfc_4p_incast", "PFC, 4 ports, 3:1 incast, 2 lossless priorities", pfc_4p_incast},
+    {"pfc_4p_dynamic_ecn", "PFC, 4 ports, dynamic threshold, ECN marking, hotspot",
+     pfc_4p_dynamic_ecn},
+    {"pfc_4p_watchdog", "PFC, 4 ports, slow receivers trip the watchdog (drop)", pfc_4p_watchdog},
+    {"ib_8p_vl15_vlarb", "IB, 8 ports, 4 VLs with VL arbitration, VL15", ib_8p_vl15_vlarb},
+};
+#define NNAMED (sizeof NAMED / sizeof NAMED[0])
+
+static const char *event_name(uint8_t kind) {
+  static const char *const names[LFC_EV_KINDS] = {
+      [LFC_EV_DROP] = "DROP",
+      [LFC_EV_ECN_MARK] = "ECN_MARK",
+      [LFC_EV_XOFF] = "XOFF",
+      [LFC_EV_XON] = "XON",
+      [LFC_EV_WD_TRIP] = "WD_TRIP",
+      [LFC_EV_WD_RESTORE] = "WD_RESTORE",
+      [LFC_EV_RX_MALFORMED] = "RX_MALFORMED",
+  };
+  return kind < LFC_EV_KINDS ? names[kind] : "EVENT?";
+}
+
+static void print_words(FILE *f, uint64_t cycle, const lfc_word_t *w, uint32_t n, const char *dir) {
+  char buf[160];
+  for (uint32_t p = 0; p < n; p++)
+    if (w[p].kind != LFC_IDLE)
+      fprintf(f, "%" PRIu64 " %u %s %s\n", cycle, p, dir, lfc_word_format(&w[p], buf, sizeof buf));
+}
+
+static int trace(const named_t *nm, uint64_t cycles, FILE *f) {
+  lfc_star_cfg_t cfg;
+  nm->setup(&cfg);
+  char err[256];
+  lfc_star_t *star = lfc_star_create(&cfg, err, sizeof err);
+  if (star == NULL) {
+    fprintf(stderr, "lfc_trace: %s: %s\n", nm->name, err);
+    return 1;
+  }
+  fprintf(f, "# lfc golden trace %s: %s; %" PRIu64 " cycles, seed %" PRIu64 "\n", nm->name,
+          nm->what, cycles, cfg.traffic.seed);
+  lfc_switch_t *sw = lfc_star_switch(star);
+  uint32_t ports = cfg.sw.ports;
+  for (uint64_t t = 0; t < cycles; t++) {
+    lfc_star_step(star);
+    const lfc_word_t *in, *out;
+    lfc_star_last_words(star, &in, &out);
+    print_words(f, t, in, ports, "rx");
+    print_words(f, t, out, ports, "tx");
+    const lfc_event_t *ev;
+    size_t nev = lfc_switch_events(sw, &ev);
+    for (size_t i = 0; i < nev; i++) {
+      fprintf(f, "%" PRIu64 " %u ev %s cls=%u", t, ev[i].port, event_name(ev[i].kind), ev[i].cls);
+      if (ev[i].kind == LFC_EV_DROP)
+        fprintf(f, " cause=%s tag=0x%08x", lfc_drop_cause_name((lfc_drop_cause_t)ev[i].cause),
+                (unsigned)ev[i].tag);
+      fprintf(f, "\n");
+    }
+  }
+  const lfc_score_t *s = lfc_star_score(star);
+  fprintf(f,
+          "# end: created %" PRIu64 " delivered %" PRIu64 " dropped %" PRIu64
+          " scoreboard errors %" PRIu64 "\n",
+          s->created, s->delivered, s->dropped, s->errors);
+  int rc = s->errors == 0 ? 0 : 1;
+  if (rc != 0) fprintf(stderr, "lfc_trace: %s: scoreboard: %s\n", nm->name, lfc_star_error(star));
+  lfc_star_destroy(star);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+    for (size_t i = 0; i < NNAMED; i++) printf("%s\n", NAMED[i].name);
+    return 0;
+  }
+  if (argc < 2 || argc > 3 || argv[1][0] == '-') {
+    fprintf(stderr, "usage: %s --list | NAME [CYCLES]   (CYCLES 1..10^9, default %u)\n", argv[0],
+            TRACE_CYCLES);
+    return EXIT_USAGE;
+  }
+  uint64_t cycles = TRACE_CYCLES;
+  if (argc == 3) {
+    char *end = NULL;
+    unsigned long long v = strtoull(argv[2], &end, 10);
+    if (argv[2][0] < '0' || argv[2][0] > '9' || *end != '\0' || v < 1u || v > 1000000000u) {
+      fprintf(stderr, "lfc_trace: CYCLES '%s' is not allowed: give a whole number 1..10^9\n",
+              argv[2]);
+      return EXIT_USAGE;
+    }
+    cycles = v;
+  }
+  for (size_t i = 0; i < NNAMED; i++)
+    if (strcmp(argv[1], NAMED[i].name) == 0) return trace(&NAMED[i], cycles, stdout);
+  fprintf(stderr, "lfc_trace: no configuration named '%s'; known:", argv[1]);
+  for (size_t i = 0; i < NNAMED; i++) fprintf(stderr, " %s", NAMED[i].name);
+  fprintf(stderr, "\n");
+  return EXIT_USAGE;
+}
