@@ -14,10 +14,13 @@
  * a timer merely counts down, which is what makes lfc_switch_advance cheap and exact.
  *
  * Cycle structure (SPEC §4.1), as lfc_switch_step runs it:
- *   1. A  port_tx: every port's transmit decision from S(t)       -> lfc_tx_dec_t, out[]
- *   2. E  rx_framing: framing and admission decisions from S(t)    -> lfc_rx_dec_t (port order:
- *         the shared-pool chain of SPEC §6.4)
- *   3. G  pfc_gen: XOFF/XON evaluation from S(t)                   -> per-port flip masks
+ *   0. one pass over the ports for streaming (lfc_tx_stream, lfc_rx_stream below): the next
+ *      block of a packet in flight out, the next block of a packet being received in; it lists
+ *      the ports that need more in sw->tx_slow / sw->rx_slow;
+ *   1. A  port_tx: the transmit decisions of the listed ports, from S(t) -> lfc_tx_dec_t, out[]
+ *   2. E  rx_framing: framing and admission decisions from S(t)        -> lfc_rx_dec_t (port
+ *         order: the shared-pool chain of SPEC §6.4)
+ *   3. G  pfc_gen: XOFF/XON evaluation from S(t)                       -> per-port flip masks
  *   then the next state, each step applying its decision: B (port_tx), C (watchdog),
  *   D (credit/pfc receive), E (rx_framing), F (queue), G (pfc_gen), H (watchdog).
  * Decisions are taken before anything is applied, so every decision reads S(t) (SPEC §1.3); the
@@ -29,6 +32,7 @@
 #include "lfc/switch.h"
 
 #include <assert.h>
+#include <string.h>
 
 /* No descriptor / end of a list. */
 #define LFC_NIL UINT32_MAX
@@ -281,17 +285,27 @@ static inline bool lfc_tx_stream(lfc_port_t *pp, uint64_t now, lfc_word_t *out) 
 
 enum { LFC_RX_STREAMED = 0, LFC_RX_SLOW, LFC_RX_LAST, LFC_RX_BAD };
 
+_Static_assert(offsetof(lfc_word_t, eop) == offsetof(lfc_word_t, sop) + 1u,
+               "lfc_rx_stream reads sop and eop together");
+
 /* SPEC §7.2: a continuation block counts down. Returns LFC_RX_STREAMED, LFC_RX_LAST (it was the
  * last block), LFC_RX_BAD (a continuation with sop = 1 or a wrong eop: rx_malformed; it may be
  * the last block too), or LFC_RX_SLOW for anything else but IDLE. */
 static inline int lfc_rx_stream(lfc_port_t *pp, uint64_t now, const lfc_word_t *w) {
+  /* sop and eop are adjacent bytes: check both 1-bit fields with one 16-bit load; the
+     patterns are built from bytes, so the test does not depend on the byte order. */
+  static const uint8_t last_bytes[2] = {0u, 1u}; /* sop = 0, eop = 1 */
+  const uint16_t bit0_of_both = 0x0101u;
   uint32_t kind = w->kind & LFC_KIND_MASK;
   if (kind == LFC_IDLE) return LFC_RX_STREAMED;
   uint32_t rem = pp->rx_rem;
   if (kind != LFC_DATA || rem == 0) return LFC_RX_SLOW;
   pp->rx_rem = (uint8_t)(rem - 1u);
   pp->rx_last = now;
-  if ((w->sop & 1u) != 0 || (w->eop & 1u) != (rem == 1u)) return LFC_RX_BAD;
+  uint16_t sop_eop, last;
+  memcpy(&sop_eop, &w->sop, sizeof sop_eop);
+  memcpy(&last, last_bytes, sizeof last);
+  if ((sop_eop & bit0_of_both) != (rem == 1u ? last : 0u)) return LFC_RX_BAD;
   return rem == 1u ? LFC_RX_LAST : LFC_RX_STREAMED;
 }
 

@@ -23,9 +23,10 @@
  * It is kept as band_base = band_lo + 1 and band_width = band_hi - band_lo - 1 (0 if empty), so
  * that the test of every port is one subtraction and one comparison. The band is recomputed
  * whenever the port is evaluated, with the xoff of the next state; PGs whose counters change
- * later in the cycle are marked, so the band only has to hold for the others. Under load T changes nearly every cycle, but by little: most
- * ports stay inside their band, and a port outside it has a PG that really flips. The switch
- * also keeps a part of the intersection of all bands: while T stays in it, no port is tested.
+ * later in the cycle are marked, so the band only has to hold for the others. Under load T
+ * changes nearly every cycle, but by little: most ports stay inside their band, and a port
+ * outside it has a PG that really flips. The switch also keeps a part of the intersection of
+ * all bands: while T stays in it, no port is tested.
  */
 #include "lfc_internal.h"
 

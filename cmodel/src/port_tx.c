@@ -61,12 +61,19 @@ static void decide(lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d, lfc_word_t *ou
   first_block(pk, d->mark ? LFC_ECN_CE : pk->ecn, out);
 }
 
-/* Step A of the ports at a decision point (listed in sw->tx_slow by lfc_tx_stream). */
+/*
+ * Step A of the ports at a decision point (listed in sw->tx_slow by lfc_tx_stream). Ports that
+ * stay IDLE with nothing to record leave the list, so that step B does not visit them.
+ */
 void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *restrict out) {
+  uint64_t busy = 0;
   for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
-    decide(sw, p, &sw->txd[p], &out[p]);
+    lfc_tx_dec_t *d = &sw->txd[p];
+    decide(sw, p, d, &out[p]);
+    if (d->action != LFC_TX_IDLE || d->fcp_clean != 0) busy |= 1ull << p;
   }
+  sw->tx_slow = busy;
 }
 
 /*

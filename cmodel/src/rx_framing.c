@@ -1,14 +1,21 @@
 /*
- * rx_framing.c - the receiver of one port: framing of data words and dispatch of control words
+ * rx_framing.c - the receivers of all ports: framing of data words and dispatch of control words
  * (SPEC §7.2, §4.1 steps D and E).
  *
- * Register rx_rem. A first block is checked (length, class, route), then admitted by the block
- * of the mode (credit_rx.c for IB, buffer.c for PFC). The decision reads S(t) only and is taken
- * before any state of the cycle changes; lfc_rx_apply charges the buffer afterwards. An admitted
- * packet enters its ingress pipeline (queue.c) at its first block with cut-through, else at its
- * last block (SPEC §7.3).
+ * Register rx_rem. Continuation blocks are counted down by lfc_rx_stream (lfc_internal.h) in the
+ * switch's streaming pass. A first block is checked (length, class, route), then admitted by the
+ * block of the mode (credit_rx.c for IB, buffer.c for PFC). The decision reads S(t) only and is
+ * taken before any state of the cycle changes; lfc_rx_apply_all charges the buffer afterwards.
+ * An admitted packet enters its ingress pipeline (queue.c) at its first block with cut-through,
+ * else at its last block (SPEC §7.3).
  */
 #include "lfc_internal.h"
+
+/* A block that breaks the framing rules: one rx_malformed per block (SPEC §7.2, §13). */
+static void malformed(lfc_switch_t *sw, uint32_t p) {
+  sw->stats[p].rx_malformed++;
+  lfc_event_push(sw, LFC_EV_RX_MALFORMED, p, 0, 0, 0);
+}
 
 /* Step E decision for the first block (or a stray block) w on port p. */
 static void decide_first(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w, lfc_rx_dec_t *d,
@@ -44,8 +51,6 @@ static void complete(lfc_switch_t *sw, uint32_t p, lfc_port_t *pp) {
   pp->rx_desc = LFC_NIL;
 }
 
-static void malformed(lfc_switch_t *sw, uint32_t p);
-
 /* The end of lfc_rx_stream for port p: a malformed continuation, or the last block. */
 void lfc_rx_stream_end(lfc_switch_t *sw, uint32_t p, int how) {
   lfc_port_t *pp = &sw->port[p];
@@ -65,11 +70,6 @@ void lfc_rx_decide_all(lfc_switch_t *sw, const lfc_word_t *restrict in) {
     if ((in[p].kind & LFC_KIND_MASK) == LFC_DATA)
       decide_first(sw, p, &in[p], &sw->rxd[p], &chain_used);
   }
-}
-
-static void malformed(lfc_switch_t *sw, uint32_t p) {
-  sw->stats[p].rx_malformed++;
-  lfc_event_push(sw, LFC_EV_RX_MALFORMED, p, 0, 0, 0);
 }
 
 /* An admitted first block: a descriptor, and the pipeline now or at the last block. */

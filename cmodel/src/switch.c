@@ -300,7 +300,8 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   sw->ev = calloc(sw->ev_cap, sizeof *sw->ev);
   /* Not calloc: the pool is used from a high-water mark, untouched pages cost nothing. */
   sw->desc = malloc((size_t)sw->desc_cap * sizeof *sw->desc);
-  if (!sw->port || !sw->txd || !sw->rxd || !sw->stats || !sw->view || !sw->out_scratch || !sw->pipe_ring || !sw->ev || !sw->desc) {
+  if (!sw->port || !sw->txd || !sw->rxd || !sw->stats || !sw->view || !sw->out_scratch ||
+      !sw->pipe_ring || !sw->ev || !sw->desc) {
     lfc_switch_destroy(sw);
     fail(err, errlen, "out of memory (buffer of %llu blocks)", (unsigned long long)blocks);
     return NULL;

@@ -748,6 +748,42 @@ static void test_idle_switch_jumps(void **state) {
   lfc_switch_destroy(sw);
 }
 
+/* lfc_switch_reset returns a used switch to exactly the state of a new one. */
+static void test_reset_equals_new(void **state) {
+  (void)state;
+  const uint32_t cycles = 4000;
+  for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
+    const scenario_t *sc = &scenarios[i];
+    scenario_t short_sc = *sc;
+    short_sc.cycles = cycles;
+    rng_t r = {seed_from_env() + 77u * i};
+    lfc_switch_cfg_t cfg;
+    lfc_switch_cfg_default(&cfg, sc->mode, sc->ports, sc->classes);
+    sc->setup(&cfg);
+    char err[256];
+    lfc_switch_t *used = lfc_switch_create(&cfg, err, sizeof err);
+    lfc_switch_t *fresh = lfc_switch_create(&cfg, err, sizeof err);
+    assert_non_null(used);
+    assert_non_null(fresh);
+    trace_t tr;
+    gen_trace(&r, &short_sc, &cfg, &tr);
+    lfc_word_t out_u[LFC_MAX_PORTS], out_f[LFC_MAX_PORTS];
+    for (uint32_t t = 0; t < cycles; t++) lfc_switch_step(used, &tr.w[t * tr.ports], out_u);
+    lfc_switch_reset(used);
+    for (uint32_t t = 0; t < cycles; t++) {
+      lfc_switch_step(used, &tr.w[t * tr.ports], out_u);
+      lfc_switch_step(fresh, &tr.w[t * tr.ports], out_f);
+      for (uint32_t p = 0; p < cfg.ports; p++)
+        if (!lfc_word_equal(&out_u[p], &out_f[p])) fail_at(sc->name, i, t, "after reset", p);
+    }
+    compare_state(fresh, used, sc->name, i);
+    free(tr.w);
+    free(tr.skippable);
+    lfc_switch_destroy(used);
+    lfc_switch_destroy(fresh);
+  }
+}
+
 /*
  * SPEC §6.8 at its edges, through skip-ahead: a pause of exactly wd_detect cycles trips in its
  * last cycle; the restore comes wd_restore cycles after the trip; next_event names both.
@@ -801,6 +837,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_idle_switch_jumps),
       cmocka_unit_test(test_watchdog_edges_by_skipping),
+      cmocka_unit_test(test_reset_equals_new),
       cmocka_unit_test(test_skip_ahead_matches_stepping),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,7 +127,8 @@ static void test_ib_cut_through_latency(void **state) {
   lfc_switch_destroy(sw);
 }
 
-/* SPEC §7.3, PFC mode, store-and-forward: the packet leaves latency cycles after its last block. */
+/* SPEC §7.3, PFC mode, store-and-forward: the packet leaves `latency` cycles after its last
+ * block. */
 static void test_pfc_packet_flows(void **state) {
   (void)state;
   const uint32_t n = 4, in_port = 3, out_port = 1, tag = 77, latency = 2;
@@ -160,52 +161,58 @@ static void test_pfc_packet_flows(void **state) {
   lfc_switch_destroy(sw);
 }
 
-/* SPEC §6.5, §6.6: a PG that reaches xoff_th sends XOFF; once drained, XON. */
+/*
+ * SPEC §6.4-§6.6: a PG that reaches xoff_th sends XOFF for its priority; once the egress drains
+ * it, XON. Packets of n = 4 blocks arrive back to back from cycle 1 on a paused egress queue.
+ */
 static void test_pfc_xoff_frame_on_threshold(void **state) {
   (void)state;
-  const uint32_t in_port = 0, out_port = 1, n = 4, cls = 1;
+  const uint32_t in_port = 0, out_port = 1, n = 4, cls = 1, pkts = 3;
+  const uint32_t resume_at = 40, run = 60;
   lfc_switch_cfg_t cfg;
   lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, PORTS, 2);
-  cfg.xoff_th = 8;
+  cfg.xoff_th = 2 * n;
   cfg.xon_offset = 2;
   lfc_switch_t *sw = make(&cfg);
   lfc_word_t in[PORTS], out[PORTS];
   for (uint32_t p = 0; p < PORTS; p++) in[p] = idle;
-  /* Pause the egress queue so that the packets stay in the buffer. */
+  /* Cycle 0: the egress queue's peer pauses it, so that the packets stay in the buffer. */
   in[out_port].kind = LFC_PFC;
   in[out_port].pfc_en = 1u << cls;
   in[out_port].pfc_time[cls] = 1000;
   lfc_switch_step(sw, in, out);
   in[out_port] = idle;
-  int64_t xoff_at = -1, xon_at = -1, admitted_last = -1;
-  for (uint32_t i = 0; i < 3u * n + 40u; i++) {
-    in[in_port] = i < 3u * n ? data(cls, n, out_port, i / n, i % n) : idle;
-    uint64_t t = lfc_switch_cycle(sw);
-    if (i == 2u * n - 1u) admitted_last = (int64_t)t;
-    lfc_switch_step(sw, in, out);
-    if (out[in_port].kind == LFC_PFC && xoff_at < 0) {
-      assert_int_equal(out[in_port].pfc_en, 1u << cls);
-      assert_int_equal(out[in_port].pfc_time[cls], cfg.pause_quanta);
-      xoff_at = (int64_t)t;
-    }
-    if (i == 40u) { /* resume the egress: the buffer drains and XON follows */
+  int64_t xoff_at = -1, xon_at = -1;
+  for (uint32_t i = 0; i < run; i++) {
+    in[in_port] = i < pkts * n ? data(cls, n, out_port, i / n, i % n) : idle;
+    if (i == resume_at) { /* time 0: resume */
       in[out_port].kind = LFC_PFC;
       in[out_port].pfc_en = 1u << cls;
+    } else {
+      in[out_port] = idle;
     }
-    if (i == 41u) in[out_port] = idle;
-    if (xoff_at >= 0 && out[in_port].kind == LFC_PFC && out[in_port].pfc_time[cls] == 0 &&
-        xon_at < 0)
+    uint64_t t = lfc_switch_cycle(sw);
+    lfc_switch_step(sw, in, out);
+    if (out[in_port].kind != LFC_PFC) continue;
+    assert_int_equal(out[in_port].pfc_en, 1u << cls);
+    if (xoff_at < 0) {
+      assert_int_equal(out[in_port].pfc_time[cls], cfg.pause_quanta);
+      xoff_at = (int64_t)t;
+    } else if (xon_at < 0) {
+      assert_int_equal(out[in_port].pfc_time[cls], 0);
       xon_at = (int64_t)t;
+    }
   }
-  /* The second packet's sop (at 2n blocks... its first block) puts pg_shared at 8 = xoff_th.
-     Counters are registered at the end of that cycle, xoff in the next, the frame one later. */
-  (void)admitted_last;
-  assert_true(xoff_at >= 0);
-  assert_int_equal(xoff_at, 1 + (int64_t)n + 2);
-  assert_int_equal(lfc_switch_stats(sw, in_port)->cls[cls].xoff_tx, 1);
-  /* The third packet found pg_shared + 4 > 8: it went to headroom (lossless). */
+  /* The second packet's first block (cycle 1 + n) takes pg_shared to 2n = xoff_th in S(2 + n);
+     step G of cycle 2 + n reads it and sets xoff in S(3 + n), from which the frame goes out. */
+  assert_int_equal(xoff_at, 3 + (int64_t)n);
+  /* The third found pg_shared + n > xoff_th: lossless, so it went to headroom, not dropped. */
   assert_int_equal(lfc_switch_stats(sw, in_port)->cls[cls].drop_pkts[LFC_DROP_HEADROOM], 0);
-  assert_true(xon_at > xoff_at);
+  assert_int_equal(lfc_switch_stats(sw, in_port)->cls[cls].peak_pg, pkts * n);
+  assert_int_equal(lfc_switch_stats(sw, in_port)->cls[cls].xoff_tx, 1);
+  assert_true(xon_at > (int64_t)resume_at);
+  assert_int_equal(lfc_switch_stats(sw, in_port)->cls[cls].xon_tx, 1);
+  assert_int_equal(reg(sw, "pg_hdrm", in_port, cls), 0);
   lfc_switch_destroy(sw);
 }
 
