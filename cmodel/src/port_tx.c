@@ -7,9 +7,9 @@
  * packet the scheduler picks. Step B applies that choice: dequeue, credit/scheduler/LFSR state,
  * and the free of the packet's buffer.
  *
- * The block loops over its ports itself, like a generate loop: streaming a packet (the common
- * case at load) costs a compare and a word copy; only ports at a decision point (a slot with
- * tx_rem = 0) go through the full decision, and are listed in sw->tx_slow for step B.
+ * Streaming a packet (the common case at load) is lfc_tx_stream (lfc_internal.h), run by the
+ * switch's single pass over the ports; it lists the ports at a decision point (a slot with
+ * tx_rem = 0) in sw->tx_slow, and only those go through the full decision here.
  */
 #include "lfc_internal.h"
 

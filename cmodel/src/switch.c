@@ -177,7 +177,7 @@ static int check_pfc(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
   CHECK_RANGE("headroom_blocks", cfg->headroom_blocks, 0, LFC_U16_MAX);
   CHECK_RANGE("xoff_th", cfg->xoff_th, 0, LFC_COUNTER20_MAX);
   CHECK_RANGE("alpha_log2", cfg->alpha_log2, -ALPHA_LOG2_MAX, ALPHA_LOG2_MAX);
-  CHECK_RANGE("xon_offset", cfg->xon_offset, 0, LFC_U16_MAX);
+  CHECK_RANGE("xon_offset", cfg->xon_offset, 1, LFC_U16_MAX); /* 0 flaps: SPEC §3.2 */
   CHECK_RANGE("pause_quanta", cfg->pause_quanta, 1, LFC_U16_MAX);
   CHECK_RANGE("refresh_cycles", cfg->refresh_cycles, 1, LFC_U16_MAX);
   if (cfg->refresh_cycles >= cfg->pause_quanta)

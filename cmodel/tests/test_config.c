@@ -157,6 +157,7 @@ MUT(m_xoff_th_2p20, c->xoff_th = 1u << 20)
 MUT(m_alpha_m8, { c->dynamic_th = true; c->alpha_log2 = -8; })
 MUT(m_alpha_8, { c->dynamic_th = true; c->alpha_log2 = 8; })
 MUT(m_xon_offset_65536, c->xon_offset = 65536)
+MUT(m_xon_offset_0, c->xon_offset = 0) /* SPEC §3.2: 0 would flap XOFF/XON every cycle */
 MUT(m_pause_quanta_65536, c->pause_quanta = 65536)
 MUT(m_refresh_0, c->refresh_cycles = 0)
 MUT(m_drr_quantum_4096, c->drr_quantum[1] = 4096)
@@ -196,6 +197,7 @@ static const range_case_t range_cases[] = {
     {"alpha_log2 = -8", LFC_MODE_PFC, m_alpha_m8, "alpha_log2"},
     {"alpha_log2 = 8", LFC_MODE_PFC, m_alpha_8, "alpha_log2"},
     {"xon_offset = 65536", LFC_MODE_PFC, m_xon_offset_65536, "xon_offset"},
+    {"xon_offset = 0", LFC_MODE_PFC, m_xon_offset_0, "xon_offset"},
     {"pause_quanta = 65536", LFC_MODE_PFC, m_pause_quanta_65536, "pause_quanta"},
     {"refresh_cycles = 0", LFC_MODE_PFC, m_refresh_0, "refresh_cycles"},
     {"drr_quantum = 4096", LFC_MODE_PFC, m_drr_quantum_4096, "drr_quantum"},

@@ -157,7 +157,7 @@ static void s_pfc_cut_t0_wd_fwd(lfc_switch_cfg_t *c) {
   for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 9;
   c->strict_mask = 0x4;
   c->xoff_th = 0; /* T = 0: lossless PGs toggle every cycle (SPEC §6.5) */
-  c->xon_offset = 0;
+  c->xon_offset = 1;
   c->lossless_mask = 0x1;
   c->shared_blocks = 100;
   c->headroom_blocks = 20;
@@ -182,7 +182,7 @@ static void s_pfc_big(lfc_switch_cfg_t *c) {
   c->headroom_blocks = 16;
   c->dynamic_th = true;
   c->alpha_log2 = -3;
-  c->xon_offset = 0;
+  c->xon_offset = 1;
   c->pause_quanta = 50;
   c->refresh_cycles = 30;
   c->ecn_mask = 0xFF;
