@@ -4,12 +4,12 @@
 #
 # For each configuration:
 #   port_cycles_per_s                    wall clock, ports x cycles / seconds (release build)
-#   instructions_per_port_cycle          callgrind: inclusive instructions of lfc_switch_step
+#   instructions_per_port_cycle          callgrind: instructions in lfc_switch_step and its callees
 #                                        per port-cycle (the switch alone)
 #   testbed_instructions_per_port_cycle  the same for lfc_star_step (switch, end nodes, links,
 #                                        traffic and scoreboard)
-# Both callgrind figures count only the measured cycles (--toggle-collect=bench_measured_run),
-# after a warm-up that fills the buffers.
+# Both callgrind figures count only measured cycles, after a warm-up that fills the buffers
+# (see ipc below).
 #
 # Writes build/bench/model.json (an array of objects) and prints a table; the hot spots of the
 # 32-port, full-load runs (callgrind_annotate, exclusive cost of the switch's own functions) go
@@ -38,13 +38,21 @@ mkdir -p "$OUT"
 ports_list="8 32 64"
 [ "${BENCH_QUICK:-0}" = 1 ] && ports_list="32"
 
-# inclusive FUNCTION FILE: the inclusive Ir of FUNCTION in a callgrind output file.
-# callgrind_annotate lists a function once per source file its code came from (code inlined
-# from lfc_internal.h is a separate `lfc_internal.h:lfc_switch_step` row), so add up every row.
-inclusive() {
-  callgrind_annotate --inclusive=yes --threshold=100 "$2" 2>/dev/null |
-    awk -v f="$1" '($0 ~ (":" f " ") || $0 ~ (":" f "$")) {
-      gsub(",", "", $1); sum += $1 } END { print sum + 0 }'
+# ipc FUNCTION PORTS CYCLES MODE LOAD: instructions per port-cycle spent in FUNCTION and what
+# it calls. callgrind collects only inside FUNCTION (--toggle-collect); two runs, of CYCLES and
+# 2 x CYCLES measured cycles after the same warm-up, differ by exactly CYCLES cycles of work, so
+# their difference excludes set-up and warm-up. (callgrind_annotate's inclusive rows cannot be
+# used: inlined code splits a function into one row per source file, and the rows overlap.)
+ipc() {
+  local fn="$1" ports="$2" cycles="$3" mode="$4" load="$5" t1 t2 n
+  for n in "$cycles" $((2 * cycles)); do
+    valgrind --tool=callgrind --toggle-collect="$fn" --callgrind-out-file="$OUT/cg-ipc.out" \
+      "$BIN" --ports "$ports" --classes $CLASSES --load "$load" --mode "$mode" \
+      --cycles "$n" --warmup $CG_WARMUP >/dev/null 2>&1
+    t2="$(awk '/^totals:/ { print $2 }' "$OUT/cg-ipc.out")"
+    [ "$n" = "$cycles" ] && t1="$t2"
+  done
+  awk -v a="$t1" -v b="$t2" -v pc=$((ports * cycles)) 'BEGIN { printf "%.1f", (b - a) / pc }'
 }
 
 json="$OUT/model.json"
@@ -62,11 +70,8 @@ for ports in $ports_list; do
       valgrind --tool=callgrind --toggle-collect=bench_measured_run --callgrind-out-file="$cg" \
         "$BIN" --ports "$ports" --classes $CLASSES --load "$load" --mode "$mode" \
         --cycles "$cg_cycles" --warmup $CG_WARMUP >/dev/null 2>&1
-      sw_ir="$(inclusive lfc_switch_step "$cg")"
-      tb_ir="$(inclusive lfc_star_step "$cg")"
-      pc=$((ports * cg_cycles))
-      sw_ipc="$(awk -v a="${sw_ir:-0}" -v b="$pc" 'BEGIN { printf "%.1f", a / b }')"
-      tb_ipc="$(awk -v a="${tb_ir:-0}" -v b="$pc" 'BEGIN { printf "%.1f", a / b }')"
+      sw_ipc="$(ipc lfc_switch_step "$ports" "$cg_cycles" "$mode" "$load")"
+      tb_ipc="$(ipc lfc_star_step "$ports" "$cg_cycles" "$mode" "$load")"
       printf '%5s %7s %5s %4s %14s %10s %10s\n' "$ports" $CLASSES "$load" "$mode" "$pcps" \
         "$sw_ipc" "$tb_ipc"
       rows+=("$(printf '{"ports": %s, "classes": %s, "load": %s, "mode": "%s", ' \

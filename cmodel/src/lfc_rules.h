@@ -36,9 +36,13 @@ static inline uint32_t lfc_rule_dynamic_th(uint32_t shared_blocks, uint32_t shar
   return t > LFC_COUNTER20_MAX ? LFC_COUNTER20_MAX : (uint32_t)t;
 }
 
-/* SPEC §6.5: XOFF and XON conditions of a PG. */
+/*
+ * SPEC §6.5: XOFF and XON conditions of a PG. XOFF needs pg_shared > 0 so that the two can never
+ * hold together (with T = 0 an empty PG would otherwise flip every cycle and its PFC frames
+ * would starve the port's data: a livelock the co-simulation found).
+ */
 static inline bool lfc_rule_xoff_cond(uint32_t pg_shared, uint32_t pg_hdrm, uint32_t th) {
-  return pg_hdrm > 0u || pg_shared >= th;
+  return pg_hdrm > 0u || (pg_shared > 0u && pg_shared >= th);
 }
 static inline bool lfc_rule_xon_cond(uint32_t pg_shared, uint32_t pg_hdrm, uint32_t th,
                                      uint32_t xon_offset) {

@@ -9,9 +9,8 @@
  * evaluation leaves it unchanged too. So the PGs of a port are evaluated (all of them, in one
  * pass; evaluating a PG is never wrong) only
  *   - when one of them is marked in `check`: its pg_shared or pg_hdrm changed (buffer.c marks
- *     it), or its last evaluation flipped xoff and it may flip back with the same inputs, which
- *     §6.5 allows only with T = 0 or xon_offset = 0 (pg_shared = T): then it toggles every
- *     cycle; at reset every lossless PG is marked;
+ *     it); at reset every lossless PG is marked. (A PG that just flipped cannot flip back with
+ *     the same inputs: §6.5's two conditions exclude each other.)
  *   - when T changed (dynamic threshold) and the new T leaves the port's band.
  * The band of a port is the range of T in which none of its unmarked PGs can flip, from
  * §6.5 with pg_shared, pg_hdrm and xoff fixed:
@@ -80,8 +79,11 @@ static uint8_t evaluate(const lfc_switch_t *sw, uint32_t p, uint32_t th, int32_t
       int32_t v = shared == 0 ? 0 : (int32_t)(shared + xon_offset);
       if (hdrm == 0 && v < hi) hi = v;
     } else {
-      int32_t v = hdrm > 0 ? BAND_ALWAYS : (int32_t)shared;
-      if (v > lo) lo = v;
+      /* An empty PG never turns xoff (SPEC §6.5 needs pg_shared > 0): no bound on T. */
+      if (hdrm > 0 || shared > 0) {
+        int32_t v = hdrm > 0 ? BAND_ALWAYS : (int32_t)shared;
+        if (v > lo) lo = v;
+      }
     }
   }
   *band_lo = lo;
@@ -173,10 +175,6 @@ void lfc_pfc_gen_apply(lfc_switch_t *sw) {
     }
     pp->xoff ^= pp->flip;
     pp->pend |= pp->flip; /* wins over the clear of step B (SPEC §6.6) */
-    if (sw->cfg.xon_offset == 0 || sw->th_last == 0) { /* may flip back with the same inputs */
-      pp->check |= pp->flip;
-      sw->check_ports |= 1ull << p;
-    }
     pp->flip = 0;
     update_refresh_min(pp);
   }

@@ -548,7 +548,7 @@ static void random_buffer_oracle(bool dynamic, int32_t alpha_log2, uint32_t seed
         bool on = xoff[p][k] != 0, next = on;
         if (lossless) {
           const rpg_t *g = &pg[p][k];
-          bool xoff_cond = g->hdrm > 0 || g->shared >= th;
+          bool xoff_cond = g->hdrm > 0 || (g->shared > 0 && g->shared >= th);
           bool xon_cond = g->hdrm == 0 && (g->shared == 0 || g->shared + c.xon_offset <= th);
           next = on ? !xon_cond : xoff_cond;
         }

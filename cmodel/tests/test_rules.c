@@ -108,13 +108,24 @@ static void test_dynamic_th_alpha_zero_is_free_space(void **state) {
 
 /* ---- §6.5 XOFF / XON conditions ---- */
 
-/* SPEC §6.5: xoff_cond = pg_hdrm > 0 or pg_shared >= T: 15 < 16 no, 16 >= 16 yes. */
+/* SPEC §6.5: xoff_cond = pg_hdrm > 0 or (pg_shared > 0 and pg_shared >= T): 15 < 16 no, 16 yes. */
 static void test_xoff_cond_crossing(void **state) {
   (void)state;
   assert_false(lfc_rule_xoff_cond(15, 0, 16));
   assert_true(lfc_rule_xoff_cond(16, 0, 16));
   assert_true(lfc_rule_xoff_cond(0, 1, 1000)); /* any headroom use */
-  assert_true(lfc_rule_xoff_cond(0, 0, 0));    /* T = 0: 0 >= 0 */
+  assert_false(lfc_rule_xoff_cond(0, 0, 0));   /* T = 0: an empty PG stays on (no livelock) */
+  assert_true(lfc_rule_xoff_cond(1, 0, 0));    /* T = 0 and any shared use: xoff */
+}
+
+/* SPEC §6.5: xoff_cond and xon_cond never hold together (xon_offset >= 1), over a grid. */
+static void test_xoff_and_xon_cond_exclusive(void **state) {
+  (void)state;
+  for (uint32_t th = 0; th < 24; th++)
+    for (uint32_t sh = 0; sh < 24; sh++)
+      for (uint32_t hd = 0; hd < 3; hd++)
+        for (uint32_t off = 1; off < 4; off++)
+          assert_false(lfc_rule_xoff_cond(sh, hd, th) && lfc_rule_xon_cond(sh, hd, th, off));
 }
 
 /* SPEC §6.5: xon_cond = pg_hdrm = 0 and (pg_shared = 0 or pg_shared + xon_offset <= T):
@@ -337,6 +348,7 @@ int main(void) {
       cmocka_unit_test(test_dynamic_th_alpha_positive_saturates),
       cmocka_unit_test(test_dynamic_th_alpha_zero_is_free_space),
       cmocka_unit_test(test_xoff_cond_crossing),
+      cmocka_unit_test(test_xoff_and_xon_cond_exclusive),
       cmocka_unit_test(test_xon_hysteresis_xon_offset),
       cmocka_unit_test(test_lfsr_seed_per_port),
       cmocka_unit_test(test_lfsr_first_values_match_independent_implementation),
