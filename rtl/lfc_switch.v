@@ -1,0 +1,1173 @@
+// lfc_switch - the N-port lossless switch of docs/SPEC.md, cycle for cycle (SPEC §4, §13).
+//
+// Wires one instance per SPEC §4 block: per port receive framing, pipeline and transmit; per
+// (egress port, class) an egress queue; in IB mode per port and VL the credit counters, FCP
+// generation and VL arbitration; in PFC mode the switch-wide buffer accounting and per port PFC
+// generation and reception, watchdog, scheduler and ECN. The blocks of the other mode are not
+// built and their registers read 0 on the debug port.
+//
+// Cycle order (SPEC §4.1): every block computes its outputs of step A and its next state of
+// steps B-H from its registers (S(t)) and the inputs (I(t)). The only chains within a cycle
+// are the shared-pool admission across ports (§6.4, inside lfc_buffer) and a pipeline exit in
+// the cycle of admission when Latency = 1 (§7.3). Frees (steps B, C) and admissions (step E) of
+// one cycle are separate terms of each counter's next value, so they do not see each other.
+//
+// tx_* are functions of the registers only (§1.3); stat_* describe the events of this cycle
+// (functions of S(t) and I(t)); dbg_val_o reads any register of SPEC §13.1 combinationally.
+
+`default_nettype none
+`timescale 1ns / 1ps
+
+`include "lfc_defs.vh"
+
+module lfc_switch #(
+  // Common (SPEC §3.1).
+  parameter integer     Mode           = 0,     // 0 IB, 1 PFC
+  parameter integer     Ports          = 4,     // 2..16
+  parameter integer     Classes        = 2,     // PFC 1..8, IB 1..15
+  parameter integer     Latency        = 1,     // 1..4095
+  parameter integer     CutThrough     = 0,
+  parameter integer     MtuBlocks      = 65,    // 1..255
+  parameter [31:0]      Seed           = 32'd1,
+  // IB (SPEC §3.2, §5).
+  parameter [15*16-1:0] VlBlocks       = {15{16'd256}},  // per data VL, VL 0 in the low bits
+  parameter integer     Vl15Blocks     = 0,
+  parameter integer     FcpPeriod      = 1024,
+  parameter integer     VlarbHighLen   = 0,
+  parameter [64*12-1:0] VlarbHigh      = {(64 * 12){1'b0}},  // {vl[3:0], weight[7:0]}
+  parameter integer     VlarbLowLen    = Classes,
+  parameter [64*12-1:0] VlarbLow       = 768'he04d04c04b04a04904804704604504404304204104004,
+  parameter integer     VlarbHighLimit = 0,
+  // PFC (SPEC §3.2, §6, §8, §9).
+  parameter [7:0]       LosslessMask   = (1 << Classes) - 1,
+  parameter integer     ReserveBlocks  = 0,
+  parameter integer     SharedBlocks   = 1024,
+  parameter integer     HeadroomBlocks = 256,
+  parameter integer     DynamicTh      = 0,
+  parameter integer     XoffTh         = 128,
+  parameter integer     AlphaLog2      = 0,     // -7..7
+  parameter integer     XonOffset      = 8,
+  parameter integer     PauseQuanta    = 65535,
+  parameter integer     RefreshCycles  = 32768,
+  parameter [7:0]       StrictMask     = 8'h00,
+  parameter [8*12-1:0]  DrrQuantum     = MtuBlocks * 96'h001001001001001001001001,
+  parameter integer     WdEnable       = 0,
+  parameter integer     WdDetect       = 65536,
+  parameter integer     WdRestore      = 65536,
+  parameter integer     WdAction       = 0,     // 0 drop, 1 forward
+  parameter [7:0]       EcnMask        = 8'h00,
+  parameter integer     Kmin           = 16,
+  parameter integer     Kmax           = 64,
+  parameter integer     Pmax           = 655,
+  parameter [16*5-1:0]  SpeedDiv       = {16{5'd1}},  // per port, port 0 in the low bits
+  // RTL only: descriptors per egress queue; 0 = the buffer size of SPEC §3.4.
+  parameter integer     QueueDepth     = 0
+) (
+  input  wire               clk_i,
+  input  wire               rst_ni,
+
+  // Received link words (SPEC §2), port p at [p*W +: W].
+  input  wire [Ports*2-1:0]   rx_kind_i,
+  input  wire [Ports-1:0]     rx_sop_i,
+  input  wire [Ports-1:0]     rx_eop_i,
+  input  wire [Ports*4-1:0]   rx_cls_i,
+  input  wire [Ports*8-1:0]   rx_nblk_i,
+  input  wire [Ports*16-1:0]  rx_dst_i,
+  input  wire [Ports*32-1:0]  rx_tag_i,
+  input  wire [Ports*2-1:0]   rx_ecn_i,
+  input  wire [Ports*4-1:0]   rx_fc_op_i,
+  input  wire [Ports*4-1:0]   rx_fc_vl_i,
+  input  wire [Ports*12-1:0]  rx_fc_fctbs_i,
+  input  wire [Ports*12-1:0]  rx_fc_fccl_i,
+  input  wire [Ports*8-1:0]   rx_pfc_en_i,
+  input  wire [Ports*128-1:0] rx_pfc_time_i,
+
+  // Transmitted link words.
+  output wire [Ports*2-1:0]   tx_kind_o,
+  output wire [Ports-1:0]     tx_sop_o,
+  output wire [Ports-1:0]     tx_eop_o,
+  output wire [Ports*4-1:0]   tx_cls_o,
+  output wire [Ports*8-1:0]   tx_nblk_o,
+  output wire [Ports*16-1:0]  tx_dst_o,
+  output wire [Ports*32-1:0]  tx_tag_o,
+  output wire [Ports*2-1:0]   tx_ecn_o,
+  output wire [Ports*4-1:0]   tx_fc_op_o,
+  output wire [Ports*4-1:0]   tx_fc_vl_o,
+  output wire [Ports*12-1:0]  tx_fc_fctbs_o,
+  output wire [Ports*12-1:0]  tx_fc_fccl_o,
+  output wire [Ports*8-1:0]   tx_pfc_en_o,
+  output wire [Ports*128-1:0] tx_pfc_time_o,
+
+  // Events of this cycle (SPEC §10, §13); (p, c) at bit p*16 + c.
+  output wire [Ports-1:0]     stat_drop_o,
+  output wire [Ports*3-1:0]   stat_drop_cause_o,
+  output wire [Ports*16-1:0]  stat_wd_drop_o,
+  output wire [Ports-1:0]     stat_ecn_mark_o,
+  output wire [Ports*16-1:0]  stat_xoff_o,
+  output wire [Ports*16-1:0]  stat_xon_o,
+  output wire [Ports*16-1:0]  stat_wd_trip_o,
+  output wire [Ports*16-1:0]  stat_wd_restore_o,
+  output wire [Ports-1:0]     stat_rx_malformed_o,
+
+  // Debug port: register dbg_reg_i (SPEC §13.1) of (dbg_port_i, dbg_cls_i) in S(t).
+  input  wire [7:0]           dbg_reg_i,
+  input  wire [7:0]           dbg_port_i,
+  input  wire [3:0]           dbg_cls_i,
+  output reg  [31:0]          dbg_val_o
+);
+
+  // ---------------------------------------------------------------------------------------
+  // Derived configuration
+  // ---------------------------------------------------------------------------------------
+
+  localparam integer IB     = (Mode == 0) ? 1 : 0;
+  localparam integer PFC    = (Mode == 1) ? 1 : 0;
+  localparam integer VL15EN = ((IB != 0) && (Vl15Blocks > 0)) ? 1 : 0;
+  localparam integer PDW    = `LFC_PD_W;
+  localparam integer QDW    = `LFC_QD_W;
+  localparam [4:0]   NCLS   = Classes[4:0];
+  localparam [7:0]   NPORT  = Ports[7:0];
+
+  // Sum of the data VLs' buffers (SPEC §3.4).
+  function integer vl_blocks_sum;
+    input [15*16-1:0] blocks;
+    input integer     n;
+    integer           v;
+    begin
+      vl_blocks_sum = 0;
+      for (v = 0; v < 15; v = v + 1) begin
+        if (v < n) begin
+          vl_blocks_sum = vl_blocks_sum + {16'd0, blocks[v*16 +: 16]};
+        end
+      end
+    end
+  endfunction
+
+  function integer popcount8;
+    input [7:0] m;
+    integer     b;
+    begin
+      popcount8 = 0;
+      for (b = 0; b < 8; b = b + 1) begin
+        popcount8 = popcount8 + {31'd0, m[b]};
+      end
+    end
+  endfunction
+
+  // Buffer size in blocks (SPEC §3.4): a bound on the packets anywhere in the switch.
+  localparam integer BUF_BLOCKS = (IB != 0) ?
+      Ports * (vl_blocks_sum(VlBlocks, Classes) + Vl15Blocks) :
+      Ports * Classes * ReserveBlocks + SharedBlocks +
+      Ports * popcount8(LosslessMask) * HeadroomBlocks;
+  localparam integer Q_DEPTH    = (QueueDepth == 0) ? BUF_BLOCKS : QueueDepth;
+  localparam integer PIPE_DEPTH = (Latency - 1 < 1) ? 1 :
+                                  (Latency - 1 < BUF_BLOCKS) ? Latency - 1 : BUF_BLOCKS;
+
+  // ---------------------------------------------------------------------------------------
+  // Elaboration-time checks (SPEC §3, §3.3): an illegal configuration is never built.
+  // ---------------------------------------------------------------------------------------
+
+  // The checks compare parameter fields of every width with integer limits; the widths are
+  // irrelevant there (Verilog extends both sides to 32 bits), so Verilator's WIDTH is waived
+  // for this section. Each check is a constant (parameters and constant functions only), so
+  // that simulators and Yosys evaluate it identically at elaboration.
+  /* verilator lint_off WIDTH */
+
+  // The first port whose speed divider is outside 1..16, or -1.
+  function integer first_bad_speed;
+    input [16*5-1:0] k;
+    input integer    n;
+    integer          p;
+    begin
+      first_bad_speed = -1;
+      for (p = 15; p >= 0; p = p - 1) begin
+        if (p < n && (k[p*5 +: 5] < 1 || k[p*5 +: 5] > 16)) begin
+          first_bad_speed = p;
+        end
+      end
+    end
+  endfunction
+
+  // The first port whose speed divider differs from port 0's, or -1.
+  function integer first_other_speed;
+    input [16*5-1:0] k;
+    input integer    n;
+    integer          p;
+    begin
+      first_other_speed = -1;
+      for (p = 15; p >= 1; p = p - 1) begin
+        if (p < n && k[p*5 +: 5] != k[4:0]) begin
+          first_other_speed = p;
+        end
+      end
+    end
+  endfunction
+
+  // The first of the n fields of w bits (at most 15) that is below min, or -1.
+  function integer first_below;
+    input [15*16-1:0] v;
+    input integer     w;
+    input integer     n;
+    input integer     min;
+    integer           i;
+    begin
+      first_below = -1;
+      for (i = 14; i >= 0; i = i - 1) begin
+        if (i < n && ((v >> (i * w)) & ((1 << w) - 1)) < min) begin
+          first_below = i;
+        end
+      end
+    end
+  endfunction
+
+  // The first of the len entries of a VL arbitration table naming a VL >= classes, or -1.
+  function integer first_bad_entry;
+    input [64*12-1:0] tbl;
+    input integer     len;
+    input integer     classes;
+    integer           e;
+    begin
+      first_bad_entry = -1;
+      for (e = 63; e >= 0; e = e - 1) begin
+        if (e < len && tbl[e*12 + 8 +: 4] >= classes) begin
+          first_bad_entry = e;
+        end
+      end
+    end
+  endfunction
+
+  // The first data VL with no entry of weight > 0 in either table, or -1.
+  function integer first_unarbitrated_vl;
+    input [64*12-1:0] hi;
+    input integer     hi_len;
+    input [64*12-1:0] lo;
+    input integer     lo_len;
+    input integer     classes;
+    integer           v;
+    integer           e;
+    integer           used;
+    begin
+      first_unarbitrated_vl = -1;
+      for (v = 14; v >= 0; v = v - 1) begin
+        used = 0;
+        for (e = 0; e < 64; e = e + 1) begin
+          if ((e < hi_len && hi[e*12 + 8 +: 4] == v && hi[e*12 +: 8] != 0) ||
+              (e < lo_len && lo[e*12 + 8 +: 4] == v && lo[e*12 +: 8] != 0)) begin
+            used = 1;
+          end
+        end
+        if (v < classes && used == 0) begin
+          first_unarbitrated_vl = v;
+        end
+      end
+    end
+  endfunction
+
+  localparam integer BAD_SPEED    = first_bad_speed(SpeedDiv, Ports);
+  localparam integer OTHER_SPEED  = first_other_speed(SpeedDiv, Ports);
+  localparam integer LOW_VL       = first_below(VlBlocks, 16, Classes, MtuBlocks);
+  localparam integer BAD_HI_ENTRY = first_bad_entry(VlarbHigh, VlarbHighLen, Classes);
+  localparam integer BAD_LO_ENTRY = first_bad_entry(VlarbLow, VlarbLowLen, Classes);
+  localparam integer UNARB_VL     = first_unarbitrated_vl(VlarbHigh, VlarbHighLen, VlarbLow,
+                                                          VlarbLowLen, Classes);
+  localparam integer LOW_QUANTUM  = first_below({144'd0, DrrQuantum}, 12, Classes, MtuBlocks);
+
+  // Where to read the offending field in the messages (0 when there is none).
+  localparam integer BAD_SPEED_AT   = (BAD_SPEED < 0) ? 0 : BAD_SPEED;
+  localparam integer OTHER_SPEED_AT = (OTHER_SPEED < 0) ? 0 : OTHER_SPEED;
+  localparam integer LOW_VL_AT      = (LOW_VL < 0) ? 0 : LOW_VL;
+  localparam integer LOW_QUANTUM_AT = (LOW_QUANTUM < 0) ? 0 : LOW_QUANTUM;
+
+  localparam CHK_MODE     = (Mode != 0 && Mode != 1);
+  localparam CHK_PORTS    = (Ports < 2 || Ports > 16);
+  localparam CHK_CLASSES  = (Classes < 1 || (IB != 0 && Classes > 15) ||
+                             (PFC != 0 && Classes > 8));
+  localparam CHK_LATENCY  = (Latency < 1 || Latency > 4095);
+  localparam CHK_CUT      = (CutThrough != 0 && CutThrough != 1);
+  localparam CHK_MTU      = (MtuBlocks < 1 || MtuBlocks > 255);
+  localparam CHK_SPEED    = (BAD_SPEED >= 0);
+  localparam CHK_CUT_SPD  = (CutThrough != 0 && OTHER_SPEED >= 0);
+  // IB (SPEC §3.2, §3.3).
+  localparam CHK_VL_BLK   = (IB != 0 && LOW_VL >= 0);
+  localparam CHK_VL15     = (IB != 0 && (Vl15Blocks < 0 || Vl15Blocks > 65535));
+  localparam CHK_FCP      = (IB != 0 && (FcpPeriod < 1 || FcpPeriod > 65535));
+  localparam CHK_TBL_LEN  = (IB != 0 && (VlarbHighLen < 0 || VlarbHighLen > 64 ||
+                                         VlarbLowLen < 0 || VlarbLowLen > 64));
+  localparam CHK_LIMIT    = (IB != 0 && (VlarbHighLimit < 0 || VlarbHighLimit > 255));
+  localparam CHK_ENTRY    = (IB != 0 && (BAD_HI_ENTRY >= 0 || BAD_LO_ENTRY >= 0));
+  localparam CHK_UNARB    = (IB != 0 && UNARB_VL >= 0);
+  // PFC (SPEC §3.2, §3.3).
+  localparam CHK_MASKS    = (PFC != 0 && ((LosslessMask >> Classes) != 0 ||
+                                          (StrictMask >> Classes) != 0 ||
+                                          (EcnMask >> Classes) != 0));
+  localparam CHK_BLOCKS   = (PFC != 0 && (ReserveBlocks < 0 || ReserveBlocks > 65535 ||
+                                          HeadroomBlocks < 0 || HeadroomBlocks > 65535 ||
+                                          XonOffset < 0 || XonOffset > 65535));
+  localparam CHK_SHARED   = (PFC != 0 && (SharedBlocks < 1 || SharedBlocks > 1048575));
+  localparam CHK_DYN      = (PFC != 0 && DynamicTh != 0 && DynamicTh != 1);
+  localparam CHK_XOFF_TH  = (PFC != 0 && (XoffTh < 0 || XoffTh > 1048575));
+  localparam CHK_ALPHA    = (PFC != 0 && (AlphaLog2 < -7 || AlphaLog2 > 7));
+  localparam CHK_QUANTA   = (PFC != 0 && (PauseQuanta < 1 || PauseQuanta > 65535 ||
+                                          RefreshCycles < 1 || RefreshCycles > 65535));
+  localparam CHK_REFRESH  = (PFC != 0 && RefreshCycles >= PauseQuanta);
+  localparam CHK_QUANTUM  = (PFC != 0 && LOW_QUANTUM >= 0);
+  localparam CHK_WD       = (PFC != 0 && ((WdEnable != 0 && WdEnable != 1) ||
+                                          (WdAction != 0 && WdAction != 1) ||
+                                          WdDetect < 1 || WdDetect > 1048575 ||
+                                          WdRestore < 1 || WdRestore > 1048575));
+  localparam CHK_K        = (PFC != 0 && (Kmin < 0 || Kmin >= Kmax || Kmax > 1048575));
+  localparam CHK_PMAX     = (PFC != 0 && (Pmax < 0 || Pmax > 65536));
+  // RTL only.
+  localparam CHK_QDEPTH   = (QueueDepth != 0 && QueueDepth < BUF_BLOCKS);
+
+  localparam CFG_BAD = CHK_MODE || CHK_PORTS || CHK_CLASSES || CHK_LATENCY || CHK_CUT ||
+                       CHK_MTU || CHK_SPEED || CHK_CUT_SPD || CHK_VL_BLK || CHK_VL15 ||
+                       CHK_FCP || CHK_TBL_LEN || CHK_LIMIT || CHK_ENTRY || CHK_UNARB ||
+                       CHK_MASKS || CHK_BLOCKS || CHK_SHARED || CHK_DYN || CHK_XOFF_TH ||
+                       CHK_ALPHA || CHK_QUANTA || CHK_REFRESH || CHK_QUANTUM || CHK_WD ||
+                       CHK_K || CHK_PMAX || CHK_QDEPTH;
+
+  initial begin
+    if (CHK_MODE) begin
+      $display("lfc_switch: Mode = %0d: 0 (IB) or 1 (PFC)", Mode);
+    end
+    if (CHK_PORTS) begin
+      $display("lfc_switch: Ports = %0d: the RTL supports 2..16 (SPEC §3)", Ports);
+    end
+    if (CHK_CLASSES) begin
+      $display("lfc_switch: Classes = %0d: IB 1..15, PFC 1..8 (SPEC §3.1)", Classes);
+    end
+    if (CHK_LATENCY) begin
+      $display("lfc_switch: Latency = %0d: 1..4095 (SPEC §3.1)", Latency);
+    end
+    if (CHK_CUT) begin
+      $display("lfc_switch: CutThrough = %0d: 0 or 1", CutThrough);
+    end
+    if (CHK_MTU) begin
+      $display("lfc_switch: MtuBlocks = %0d: 1..255 (SPEC §3.1)", MtuBlocks);
+    end
+    if (CHK_SPEED) begin
+      $display("lfc_switch: SpeedDiv[%0d] = %0d: 1..16 (SPEC §1.2)", BAD_SPEED,
+               SpeedDiv[BAD_SPEED_AT*5 +: 5]);
+    end
+    if (CHK_CUT_SPD) begin
+      $display("lfc_switch: CutThrough = 1 with SpeedDiv[%0d] = %0d != SpeedDiv[0] = %0d: %0s",
+               OTHER_SPEED, SpeedDiv[OTHER_SPEED_AT*5 +: 5], SpeedDiv[4:0],
+               "a slower ingress would underrun a faster egress (SPEC §3.3)");
+    end
+    if (CHK_VL_BLK) begin
+      $display("lfc_switch: VlBlocks[%0d] = %0d is below MtuBlocks = %0d: %0s", LOW_VL,
+               VlBlocks[LOW_VL_AT*16 +: 16], MtuBlocks,
+               "a full-size packet could never get credit (SPEC §3.3)");
+    end
+    if (CHK_VL15) begin
+      $display("lfc_switch: Vl15Blocks = %0d: 0..65535", Vl15Blocks);
+    end
+    if (CHK_FCP) begin
+      $display("lfc_switch: FcpPeriod = %0d: 1..65535", FcpPeriod);
+    end
+    if (CHK_TBL_LEN) begin
+      $display("lfc_switch: VlarbHighLen = %0d, VlarbLowLen = %0d: each 0..64 entries",
+               VlarbHighLen, VlarbLowLen);
+    end
+    if (CHK_LIMIT) begin
+      $display("lfc_switch: VlarbHighLimit = %0d: 0..255", VlarbHighLimit);
+    end
+    if (CHK_ENTRY) begin
+      $display("lfc_switch: VlarbHigh entry %0d, VlarbLow entry %0d (-1: none) %0s %0d %0s",
+               BAD_HI_ENTRY, BAD_LO_ENTRY, "names a VL >= Classes =", Classes, "(SPEC §3.3)");
+    end
+    if (CHK_UNARB) begin
+      $display("lfc_switch: data VL %0d has no VL arbitration entry with weight > 0: %0s",
+               UNARB_VL, "it could never be scheduled (SPEC §3.3)");
+    end
+    if (CHK_MASKS) begin
+      $display("lfc_switch: LosslessMask = 0x%02x, StrictMask = 0x%02x, EcnMask = 0x%02x: %0s",
+               LosslessMask, StrictMask, EcnMask,
+               "a mask names a priority >= Classes (SPEC §3.3)");
+    end
+    if (CHK_BLOCKS) begin
+      $display("lfc_switch: ReserveBlocks = %0d, HeadroomBlocks = %0d, XonOffset = %0d: %0s",
+               ReserveBlocks, HeadroomBlocks, XonOffset, "each 0..65535");
+    end
+    if (CHK_SHARED) begin
+      $display("lfc_switch: SharedBlocks = %0d: 1..2^20-1 (SPEC §3.3)", SharedBlocks);
+    end
+    if (CHK_DYN) begin
+      $display("lfc_switch: DynamicTh = %0d: 0 or 1", DynamicTh);
+    end
+    if (CHK_XOFF_TH) begin
+      $display("lfc_switch: XoffTh = %0d: 0..2^20-1", XoffTh);
+    end
+    if (CHK_ALPHA) begin
+      $display("lfc_switch: AlphaLog2 = %0d: -7..7", AlphaLog2);
+    end
+    if (CHK_QUANTA) begin
+      $display("lfc_switch: PauseQuanta = %0d, RefreshCycles = %0d: each 1..65535",
+               PauseQuanta, RefreshCycles);
+    end
+    if (CHK_REFRESH) begin
+      $display("lfc_switch: RefreshCycles = %0d >= PauseQuanta = %0d: %0s", RefreshCycles,
+               PauseQuanta, "the peer's pause would lapse before a refresh (SPEC §3.3)");
+    end
+    if (CHK_QUANTUM) begin
+      $display("lfc_switch: DrrQuantum[%0d] = %0d is below MtuBlocks = %0d (SPEC §3.3)",
+               LOW_QUANTUM, DrrQuantum[LOW_QUANTUM_AT*12 +: 12], MtuBlocks);
+    end
+    if (CHK_WD) begin
+      $display("lfc_switch: WdEnable = %0d, WdAction = %0d, WdDetect = %0d, WdRestore = %0d: %0s",
+               WdEnable, WdAction, WdDetect, WdRestore,
+               "enable and action 0/1, detect and restore 1..2^20-1");
+    end
+    if (CHK_K) begin
+      $display("lfc_switch: Kmin = %0d, Kmax = %0d: need 0 <= Kmin < Kmax <= 2^20-1 (SPEC §3.3)",
+               Kmin, Kmax);
+    end
+    if (CHK_PMAX) begin
+      $display("lfc_switch: Pmax = %0d: 0..65536", Pmax);
+    end
+    if (CHK_QDEPTH) begin
+      $display("lfc_switch: QueueDepth = %0d is below the buffer size, %0d blocks: %0s",
+               QueueDepth, BUF_BLOCKS, "a queue could overflow (0 selects the buffer size)");
+    end
+    if (CFG_BAD) begin
+      $display("lfc_switch: illegal configuration, stopping");
+      $finish;
+    end
+  end
+  /* verilator lint_on WIDTH */
+
+  // ---------------------------------------------------------------------------------------
+  // Signals between the ports. Vectors that cross ports are assembled from one chunk per port
+  // (a Verilator model then copies each chunk once instead of rebuilding the whole vector
+  // per bit-slice assignment).
+  // ---------------------------------------------------------------------------------------
+
+  // Receive framing (§7.2) and admission (§5.4, §6.4), per ingress port.
+  wire [Ports-1:0]        fr_first;
+  wire [Ports-1:0]        fr_malformed;
+  wire [Ports-1:0]        fr_last;
+  wire [Ports-1:0]        fr_rx_malformed;
+  wire [Ports-1:0]        adm_ok;
+  wire [Ports-1:0]        adm_drop;
+  wire [Ports*3-1:0]      adm_cause;
+
+  // Pipeline exits (§7.3), per ingress port: the packets entering egress queues (step F).
+  wire [Ports-1:0]        px_valid;
+  wire [Ports*PDW-1:0]    px_desc;
+
+  // Queue pops (steps B, C), per egress queue (p, c) at (p*16 + c)*13: {pop, ingress, nblk}.
+  wire [Ports*16*13-1:0]  pop_info;
+
+  // Blocks leaving each (ingress port, class) in this cycle, [(i*16 + c)*12 +: 12].
+  wire [Ports*16*12-1:0]  free_blk;
+
+  // Egress queues (p, c) in the watchdog's drop state (§6.8), bit p*16 + c.
+  wire [Ports*16-1:0]     wd_drop_state;
+
+  // The debug value of each port for (dbg_reg_i, dbg_cls_i).
+  wire [Ports*32-1:0]     dbg_pv;
+
+  // PFC buffer accounting (lfc_buffer): PG (p, c) at p*Classes + c, shared_used, threshold T.
+  wire [Ports*Classes*16-1:0] pg_min;
+  wire [Ports*Classes*20-1:0] pg_shared;
+  wire [Ports*Classes*16-1:0] pg_hdrm;
+  wire [19:0]                 shared_used;
+  wire [19:0]                 th;
+
+  // Cycle number modulo 4096, for the pipeline's ready cycles (§7.3).
+  reg [11:0] cyc_d, cyc_q;
+
+  always @* begin
+    cyc_d = cyc_q + 12'd1;
+  end
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cyc_q <= 12'd0;
+    end else begin
+      cyc_q <= cyc_d;
+    end
+  end
+
+  genvar gp;
+  genvar gc;
+
+  // ---------------------------------------------------------------------------------------
+  // Steps B and C: the blocks leaving each (ingress port, class), summed over the egress
+  // ports (§6.3: several frees of one PG in one cycle are applied as their sum).
+  // ---------------------------------------------------------------------------------------
+
+  generate
+    for (gp = 0; gp < Ports; gp = gp + 1) begin : g_free
+      localparam [3:0] IIDX = gp;
+
+      reg [16*12-1:0] sum;
+      integer         fp;
+      integer         fc;
+
+      always @* begin
+        sum = {(16 * 12){1'b0}};
+        for (fc = 0; fc < 16; fc = fc + 1) begin
+          for (fp = 0; fp < Ports; fp = fp + 1) begin
+            if (pop_info[(fp*16 + fc)*13 + 12] &&
+                (pop_info[(fp*16 + fc)*13 + 8 +: 4] == IIDX)) begin
+              sum[fc*12 +: 12] = sum[fc*12 +: 12] + {4'd0, pop_info[(fp*16 + fc)*13 +: 8]};
+            end
+          end
+        end
+      end
+
+      assign free_blk[gp*16*12 +: 16*12] = sum;
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------------------------------
+  // Per port: framing, pipeline, egress queues, transmit and the blocks of the mode
+  // ---------------------------------------------------------------------------------------
+
+  generate
+    for (gp = 0; gp < Ports; gp = gp + 1) begin : g_port
+      localparam integer K    = {27'd0, SpeedDiv[gp*5 +: 5]};
+      localparam [3:0]   PIDX = gp;
+
+      // The received word of this port.
+      wire [1:0]   rk   = rx_kind_i[gp*2 +: 2];
+      wire [3:0]   rcls = rx_cls_i[gp*4 +: 4];
+      wire [7:0]   rn   = rx_nblk_i[gp*8 +: 8];
+      wire [15:0]  rdst = rx_dst_i[gp*16 +: 16];
+
+      // This port's egress queues, class c (VL15 at 15) at [c*W +: W].
+      wire [15:0]       q_empty;
+      wire [15:0]       q_pop;
+      wire [16*QDW-1:0] q_head;
+      wire [16*20-1:0]  q_len;
+      wire [16*20-1:0]  q_pkts;
+      wire [15:0]       wd_disc;   // step C: the head of (p, c) is discarded
+      wire [16*13-1:0]  pops;      // {pop, ingress, nblk} per class
+
+      // Flow-control word pending on this port, the scheduler's pick and the transmit state.
+      wire         fc_pend;
+      wire [1:0]   fc_kind;
+      wire [3:0]   fc_vl;
+      wire [11:0]  fc_fctbs;
+      wire [11:0]  fc_fccl;
+      wire [7:0]   pfc_en;
+      wire [127:0] pfc_time;
+      wire         fc_sent;
+      wire         pick_valid;
+      wire [3:0]   pick_cls;
+      wire [1:0]   pick_ecn;   // after ECN marking (§9)
+      wire         tx_start;
+      wire [7:0]   tx_rem;
+      wire [7:0]   rx_rem;
+      wire [31:0]  dbg_mode;   // the debug value of a register of the mode's blocks
+
+      wire [QDW-1:0] pick_head = q_head[pick_cls*QDW +: QDW];
+      // The ingress port of the packet that starts matters only for the frees.
+      wire unused_pick_ing = ^pick_head[`LFC_QD_ING];
+
+      // §7.2 receive framing.
+      lfc_rx_framing #(
+        .Mode      (Mode),
+        .Ports     (Ports),
+        .Classes   (Classes),
+        .MtuBlocks (MtuBlocks),
+        .Vl15En    (VL15EN)
+      ) u_rx_framing (
+        .clk_i          (clk_i),
+        .rst_ni         (rst_ni),
+        .kind_i         (rk),
+        .sop_i          (rx_sop_i[gp]),
+        .eop_i          (rx_eop_i[gp]),
+        .cls_i          (rcls),
+        .nblk_i         (rn),
+        .dst_i          (rdst),
+        .first_o        (fr_first[gp]),
+        .malformed_o    (fr_malformed[gp]),
+        .last_o         (fr_last[gp]),
+        .rx_malformed_o (fr_rx_malformed[gp]),
+        .rx_rem_o       (rx_rem)
+      );
+
+      assign stat_drop_o[gp]              = fr_malformed[gp] || adm_drop[gp];
+      assign stat_drop_cause_o[gp*3 +: 3] = fr_malformed[gp] ? `LFC_DROP_MALFORMED :
+                                            adm_drop[gp]     ? adm_cause[gp*3 +: 3] : 3'd0;
+      assign stat_rx_malformed_o[gp]      = fr_rx_malformed[gp];
+
+      // §7.3 pipeline.
+      lfc_pipeline #(
+        .Latency    (Latency),
+        .CutThrough (CutThrough),
+        .Depth      (PIPE_DEPTH)
+      ) u_pipeline (
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .cyc_i       (cyc_q),
+        .first_i     (fr_first[gp]),
+        .admit_i     (adm_ok[gp]),
+        .last_i      (fr_last[gp]),
+        .desc_i      ({rdst[3:0], rcls, rx_ecn_i[gp*2 +: 2], rx_tag_i[gp*32 +: 32], rn}),
+        .exit_o      (px_valid[gp]),
+        .exit_desc_o (px_desc[gp*PDW +: PDW])
+      );
+
+      // §7.4 egress queues: data classes, and VL15 in IB mode.
+      for (gc = 0; gc < 16; gc = gc + 1) begin : g_queue
+        localparam [3:0] CIDX = gc;
+
+        if ((gc < Classes) || ((gc == 15) && (VL15EN != 0))) begin : g_on
+          // Step F: the pipelines whose exiting packet is for this queue, and their
+          // descriptors {ingress, ecn, tag, nblk}.
+          reg [Ports-1:0]     wr_valid;
+          reg [Ports*QDW-1:0] wr_desc;
+          integer             wi;
+
+          always @* begin
+            for (wi = 0; wi < Ports; wi = wi + 1) begin
+              wr_valid[wi] = px_valid[wi] &&
+                             (px_desc[wi*PDW + 46 +: 4] == PIDX) &&
+                             (px_desc[wi*PDW + 42 +: 4] == CIDX);
+              wr_desc[wi*QDW +: QDW] = {wi[3:0], px_desc[wi*PDW +: 42]};
+            end
+          end
+
+          lfc_queue #(
+            .Ports (Ports),
+            .Depth (Q_DEPTH)
+          ) u_queue (
+            .clk_i      (clk_i),
+            .rst_ni     (rst_ni),
+            .wr_valid_i (wr_valid),
+            .wr_desc_i  (wr_desc),
+            .pop_i      (q_pop[gc]),
+            .empty_o    (q_empty[gc]),
+            .head_o     (q_head[gc*QDW +: QDW]),
+            .qlen_o     (q_len[gc*20 +: 20]),
+            .qpkts_o    (q_pkts[gc*20 +: 20])
+          );
+        end else begin : g_off
+          assign q_empty[gc]             = 1'b1;
+          assign q_head[gc*QDW +: QDW]   = {QDW{1'b0}};
+          assign q_len[gc*20 +: 20]      = 20'd0;
+          assign q_pkts[gc*20 +: 20]     = 20'd0;
+        end
+
+        // Step B dequeue or step C watchdog discard (never both: §6.8, §8.1).
+        assign q_pop[gc]            = (tx_start && (pick_cls == CIDX)) || wd_disc[gc];
+        assign pops[gc*13 +: 13]    = {q_pop[gc], q_head[gc*QDW + 42 +: 4],
+                                       q_head[gc*QDW +: 8]};
+      end
+
+      assign pop_info[gp*16*13 +: 16*13] = pops;
+
+      // §5.2 transmit.
+      lfc_port_tx #(
+        .Port     (gp),
+        .SpeedDiv (K)
+      ) u_port_tx (
+        .clk_i         (clk_i),
+        .rst_ni        (rst_ni),
+        .fc_pend_i     (fc_pend),
+        .fc_kind_i     (fc_kind),
+        .fc_vl_i       (fc_vl),
+        .fc_fctbs_i    (fc_fctbs),
+        .fc_fccl_i     (fc_fccl),
+        .pfc_en_i      (pfc_en),
+        .pfc_time_i    (pfc_time),
+        .pick_valid_i  (pick_valid),
+        .pick_cls_i    (pick_cls),
+        .pick_nblk_i   (pick_head[`LFC_QD_NBLK]),
+        .pick_tag_i    (pick_head[`LFC_QD_TAG]),
+        .pick_ecn_i    (pick_ecn),
+        .start_o       (tx_start),
+        .fc_sent_o     (fc_sent),
+        .tx_kind_o     (tx_kind_o[gp*2 +: 2]),
+        .tx_sop_o      (tx_sop_o[gp]),
+        .tx_eop_o      (tx_eop_o[gp]),
+        .tx_cls_o      (tx_cls_o[gp*4 +: 4]),
+        .tx_nblk_o     (tx_nblk_o[gp*8 +: 8]),
+        .tx_dst_o      (tx_dst_o[gp*16 +: 16]),
+        .tx_tag_o      (tx_tag_o[gp*32 +: 32]),
+        .tx_ecn_o      (tx_ecn_o[gp*2 +: 2]),
+        .tx_fc_op_o    (tx_fc_op_o[gp*4 +: 4]),
+        .tx_fc_vl_o    (tx_fc_vl_o[gp*4 +: 4]),
+        .tx_fc_fctbs_o (tx_fc_fctbs_o[gp*12 +: 12]),
+        .tx_fc_fccl_o  (tx_fc_fccl_o[gp*12 +: 12]),
+        .tx_pfc_en_o   (tx_pfc_en_o[gp*8 +: 8]),
+        .tx_pfc_time_o (tx_pfc_time_o[gp*128 +: 128]),
+        .tx_rem_o      (tx_rem)
+      );
+
+      // The debug value of this port (SPEC §13.1): the registers of every mode here, the
+      // others from the mode's blocks.
+      reg [31:0] pv;
+
+      always @* begin
+        case (dbg_reg_i)
+          8'd1:    pv = {24'd0, rx_rem};
+          8'd2:    pv = {24'd0, tx_rem};
+          8'd29:   pv = {12'd0, q_len[dbg_cls_i*20 +: 20]};
+          8'd30:   pv = {12'd0, q_pkts[dbg_cls_i*20 +: 20]};
+          default: pv = dbg_mode;
+        endcase
+      end
+
+      assign dbg_pv[gp*32 +: 32] = pv;
+
+      if (IB != 0) begin : g_ib
+        // ---- IB: credits (§5.3, §5.4), FCP generation (§5.5), VL arbitration (§5.6) ----
+        wire         fcp_ok = (rk == `LFC_KIND_FCP) && (rx_fc_op_i[gp*4 +: 4] <= 4'd1) &&
+                              ({1'b0, rx_fc_vl_i[gp*4 +: 4]} < NCLS);
+        wire [3:0]   fcp_vl = rx_fc_vl_i[gp*4 +: 4];
+        wire [Classes*12-1:0] fctbs;
+        wire [Classes*12-1:0] fccl_tx;
+        wire [Classes*12-1:0] fccl_rx;
+        wire [Classes*12-1:0] abr;
+        wire [Classes*16-1:0] occ;
+        wire [15:0]           occ15;
+        wire [Classes*12-1:0] fcp_sent_fctbs;
+        wire [Classes*12-1:0] fcp_sent_fccl;
+        wire [Classes*16-1:0] fcp_timer;
+        wire [14:0]           elig;
+        wire [15:0]           admit;
+
+        for (gc = 0; gc < 16; gc = gc + 1) begin : g_vl
+          localparam [3:0] VIDX = gc;
+
+          if (gc < Classes) begin : g_data
+            wire send_ok;
+
+            lfc_credit_tx u_credit_tx (
+              .clk_i       (clk_i),
+              .rst_ni      (rst_ni),
+              .fcp_valid_i (fcp_ok && (fcp_vl == VIDX)),
+              .fcp_fccl_i  (rx_fc_fccl_i[gp*12 +: 12]),
+              .head_nblk_i (q_head[gc*QDW +: 8]),
+              .start_i     (tx_start && (pick_cls == VIDX)),
+              .send_ok_o   (send_ok),
+              .fctbs_o     (fctbs[gc*12 +: 12]),
+              .fccl_o      (fccl_tx[gc*12 +: 12])
+            );
+
+            assign elig[gc] = send_ok && !q_empty[gc];
+
+            lfc_credit_rx #(
+              .Blocks ({16'd0, VlBlocks[gc*16 +: 16]}),
+              .IsVl15 (0)
+            ) u_credit_rx (
+              .clk_i       (clk_i),
+              .rst_ni      (rst_ni),
+              .fcp_valid_i (fcp_ok && (fcp_vl == VIDX)),
+              .fcp_fctbs_i (rx_fc_fctbs_i[gp*12 +: 12]),
+              .req_i       (fr_first[gp] && (rcls == VIDX)),
+              .req_nblk_i  (rn),
+              .free_i      (free_blk[(gp*16 + gc)*12 +: 12]),
+              .admit_o     (admit[gc]),
+              .abr_o       (abr[gc*12 +: 12]),
+              .occ_o       (occ[gc*16 +: 16]),
+              .fccl_o      (fccl_rx[gc*12 +: 12])
+            );
+          end else if (gc == 15 && VL15EN != 0) begin : g_vl15
+            wire [11:0] unused_abr15;
+            wire [11:0] unused_fccl15;
+
+            lfc_credit_rx #(
+              .Blocks (Vl15Blocks),
+              .IsVl15 (1)
+            ) u_credit_rx (
+              .clk_i       (clk_i),
+              .rst_ni      (rst_ni),
+              .fcp_valid_i (1'b0),
+              .fcp_fctbs_i (12'd0),
+              .req_i       (fr_first[gp] && (rcls == 4'd15)),
+              .req_nblk_i  (rn),
+              .free_i      (free_blk[(gp*16 + 15)*12 +: 12]),
+              .admit_o     (admit[15]),
+              .abr_o       (unused_abr15),
+              .occ_o       (occ15),
+              .fccl_o      (unused_fccl15)
+            );
+          end else begin : g_none
+            if (gc < 15) begin : g_no_elig
+              assign elig[gc] = 1'b0;
+              wire unused_empty = q_empty[gc];  // no such queue
+            end else begin : g_no_vl15
+              assign occ15 = 16'd0;
+            end
+            assign admit[gc] = 1'b0;
+            // No such VL: nothing of it is ever freed.
+            wire unused_free = ^free_blk[(gp*16 + gc)*12 +: 12];
+          end
+        end
+
+        // Admission: a data VL drops with cause CREDIT, VL15 with cause VL15 (§5.4).
+        assign adm_ok[gp]           = |admit;
+        assign adm_drop[gp]         = fr_first[gp] && !(|admit);
+        assign adm_cause[gp*3 +: 3] = (rcls == 4'd15) ? `LFC_DROP_VL15 : `LFC_DROP_CREDIT;
+
+        lfc_fcp_gen #(
+          .Classes   (Classes),
+          .FcpPeriod (FcpPeriod)
+        ) u_fcp_gen (
+          .clk_i        (clk_i),
+          .rst_ni       (rst_ni),
+          .fctbs_i      (fctbs),
+          .fccl_i       (fccl_rx),
+          .sent_i       (fc_sent),
+          .pend_o       (fc_pend),
+          .vl_o         (fc_vl),
+          .fctbs_o      (fc_fctbs),
+          .fccl_o       (fc_fccl),
+          .sent_fctbs_o (fcp_sent_fctbs),
+          .sent_fccl_o  (fcp_sent_fccl),
+          .timer_o      (fcp_timer)
+        );
+
+        assign fc_kind  = `LFC_KIND_FCP;
+        assign pfc_en   = 8'd0;
+        assign pfc_time = 128'd0;
+
+        wire [5:0]  hi_idx;
+        wire [5:0]  lo_idx;
+        wire [7:0]  hi_rem;
+        wire [7:0]  lo_rem;
+        wire [15:0] hi_sent;
+
+        lfc_vlarb #(
+          .HighLen   (VlarbHighLen),
+          .High      (VlarbHigh),
+          .LowLen    (VlarbLowLen),
+          .Low       (VlarbLow),
+          .HighLimit (VlarbHighLimit)
+        ) u_vlarb (
+          .clk_i        (clk_i),
+          .rst_ni       (rst_ni),
+          .elig_i       (elig),
+          .elig15_i     (!q_empty[15]),
+          .start_i      (tx_start),
+          .nblk_i       (pick_head[`LFC_QD_NBLK]),
+          .pick_valid_o (pick_valid),
+          .pick_vl_o    (pick_cls),
+          .hi_idx_o     (hi_idx),
+          .lo_idx_o     (lo_idx),
+          .hi_rem_o     (hi_rem),
+          .lo_rem_o     (lo_rem),
+          .hi_sent_o    (hi_sent)
+        );
+
+        assign pick_ecn = pick_head[`LFC_QD_ECN];  // no ECN marking in IB mode
+
+        // The IB registers for the debug port; (port, VL) ones only for VL < Classes.
+        reg [31:0] dv;
+        integer    v;
+
+        always @* begin
+          dv = 32'd0;
+          case (dbg_reg_i)
+            8'd4:    dv = {26'd0, hi_idx};
+            8'd5:    dv = {26'd0, lo_idx};
+            8'd6:    dv = {24'd0, hi_rem};
+            8'd7:    dv = {24'd0, lo_rem};
+            8'd8:    dv = {16'd0, hi_sent};
+            8'd10:   dv = {16'd0, occ15};
+            default: begin
+              for (v = 0; v < Classes; v = v + 1) begin
+                if (dbg_cls_i == v[3:0]) begin
+                  case (dbg_reg_i)
+                    8'd11:   dv = {20'd0, fctbs[v*12 +: 12]};
+                    8'd12:   dv = {20'd0, fccl_tx[v*12 +: 12]};
+                    8'd13:   dv = {20'd0, abr[v*12 +: 12]};
+                    8'd14:   dv = {16'd0, occ[v*16 +: 16]};
+                    8'd15:   dv = {20'd0, fcp_sent_fctbs[v*12 +: 12]};
+                    8'd16:   dv = {20'd0, fcp_sent_fccl[v*12 +: 12]};
+                    8'd17:   dv = {16'd0, fcp_timer[v*16 +: 16]};
+                    default: dv = 32'd0;
+                  endcase
+                end
+              end
+            end
+          endcase
+        end
+
+        assign dbg_mode = dv;
+
+        // No PFC state in IB mode.
+        assign wd_disc                        = 16'd0;
+        assign wd_drop_state[gp*16 +: 16]     = 16'd0;
+        assign stat_wd_drop_o[gp*16 +: 16]    = 16'd0;
+        assign stat_ecn_mark_o[gp]            = 1'b0;
+        assign stat_xoff_o[gp*16 +: 16]       = 16'd0;
+        assign stat_xon_o[gp*16 +: 16]        = 16'd0;
+        assign stat_wd_trip_o[gp*16 +: 16]    = 16'd0;
+        assign stat_wd_restore_o[gp*16 +: 16] = 16'd0;
+        // PFC frames are ignored in IB mode (rx_bad_ctrl, §6.7).
+        wire unused_pfc_rx = ^{rx_pfc_en_i[gp*8 +: 8], rx_pfc_time_i[gp*128 +: 128]};
+      end else begin : g_pfc
+        // ---- PFC: reception (§6.7), watchdog (§6.8), generation (§6.5, §6.6), §8, §9 ----
+        wire                  frame = (rk == `LFC_KIND_PFC);
+        wire [Classes-1:0]    paused;
+        wire [Classes-1:0]    pause_rx;
+        wire [Classes*21-1:0] pause_timer;
+        wire [Classes-1:0]    storm;
+        wire [Classes*20-1:0] wd_cnt;
+        wire [Classes*20-1:0] wd_rcnt;
+        wire [Classes-1:0]    wd_trip;
+        wire [Classes-1:0]    wd_restore;
+        wire [Classes-1:0]    xoff;
+        wire [Classes-1:0]    pfc_pend;
+        wire [Classes*16-1:0] refresh_timer;
+        wire [Classes-1:0]    xoff_ev;
+        wire [Classes-1:0]    xon_ev;
+        wire [Classes-1:0]    elig;
+        wire [Classes-1:0]    drop_state;
+        wire [2:0]            drr_ptr;
+        wire [Classes*16-1:0] deficit;
+        wire [31:0]           lfsr;
+        wire [19:0]           pick_qlen      = q_len[pick_cls*20 +: 20];
+        wire [Classes*16-1:0] pg_min_port    = pg_min[gp*Classes*16 +: Classes*16];
+        wire [Classes*20-1:0] pg_shared_port = pg_shared[gp*Classes*20 +: Classes*20];
+        wire [Classes*16-1:0] pg_hdrm_port   = pg_hdrm[gp*Classes*16 +: Classes*16];
+
+        lfc_pfc_rx #(
+          .Classes  (Classes),
+          .SpeedDiv (K)
+        ) u_pfc_rx (
+          .clk_i      (clk_i),
+          .rst_ni     (rst_ni),
+          .frame_i    (frame),
+          .en_i       (rx_pfc_en_i[gp*8 +: 8]),
+          .time_i     (rx_pfc_time_i[gp*128 +: 128]),
+          .paused_o   (paused),
+          .pause_rx_o (pause_rx),
+          .timer_o    (pause_timer)
+        );
+
+        if (WdEnable != 0) begin : g_wd
+          lfc_watchdog #(
+            .Classes   (Classes),
+            .WdDetect  (WdDetect),
+            .WdRestore (WdRestore)
+          ) u_watchdog (
+            .clk_i      (clk_i),
+            .rst_ni     (rst_ni),
+            .paused_i   (paused),
+            .pause_rx_i (pause_rx),
+            .storm_o    (storm),
+            .trip_o     (wd_trip),
+            .restore_o  (wd_restore),
+            .cnt_o      (wd_cnt),
+            .rcnt_o     (wd_rcnt)
+          );
+        end else begin : g_no_wd
+          assign storm      = {Classes{1'b0}};
+          assign wd_trip    = {Classes{1'b0}};
+          assign wd_restore = {Classes{1'b0}};
+          assign wd_cnt     = {(Classes * 20){1'b0}};
+          assign wd_rcnt    = {(Classes * 20){1'b0}};
+          wire unused_pause_rx = ^pause_rx;
+        end
+
+        // §6.8: with wd_action = drop a storm discards (step C) and drops at admission.
+        assign drop_state = (WdAction == 0) ? storm : {Classes{1'b0}};
+
+        lfc_pfc_gen #(
+          .Classes       (Classes),
+          .LosslessMask  (LosslessMask),
+          .XonOffset     (XonOffset),
+          .PauseQuanta   (PauseQuanta),
+          .RefreshCycles (RefreshCycles)
+        ) u_pfc_gen (
+          .clk_i           (clk_i),
+          .rst_ni          (rst_ni),
+          .pg_shared_i     (pg_shared_port),
+          .pg_hdrm_i       (pg_hdrm_port),
+          .th_i            (th),
+          .sent_i          (fc_sent),
+          .pend_o          (fc_pend),
+          .en_o            (pfc_en),
+          .time_o          (pfc_time),
+          .xoff_ev_o       (xoff_ev),
+          .xon_ev_o        (xon_ev),
+          .xoff_o          (xoff),
+          .pfc_pend_o      (pfc_pend),
+          .refresh_timer_o (refresh_timer)
+        );
+
+        assign fc_kind  = `LFC_KIND_PFC;
+        assign fc_vl    = 4'd0;
+        assign fc_fctbs = 12'd0;
+        assign fc_fccl  = 12'd0;
+
+        // §8.1 eligibility: non-empty, not paused (a storm ignores the pause), not dropping.
+        assign elig = ~q_empty[Classes-1:0] & ~(paused & ~storm) & ~drop_state;
+
+        lfc_sched #(
+          .Classes    (Classes),
+          .StrictMask (StrictMask),
+          .DrrQuantum (DrrQuantum)
+        ) u_sched (
+          .clk_i        (clk_i),
+          .rst_ni       (rst_ni),
+          .elig_i       (elig),
+          .start_i      (tx_start),
+          .nblk_i       (pick_head[`LFC_QD_NBLK]),
+          .pick_valid_o (pick_valid),
+          .pick_cls_o   (pick_cls),
+          .drr_ptr_o    (drr_ptr),
+          .deficit_o    (deficit)
+        );
+
+        lfc_ecn #(
+          .Port    (gp),
+          .Seed    (Seed),
+          .EcnMask (EcnMask),
+          .Kmin    (Kmin),
+          .Kmax    (Kmax),
+          .Pmax    (Pmax)
+        ) u_ecn (
+          .clk_i   (clk_i),
+          .rst_ni  (rst_ni),
+          .start_i (tx_start),
+          .cls_i   (pick_cls),
+          .qlen_i  (pick_qlen),
+          .ecn_i   (pick_head[`LFC_QD_ECN]),
+          .ecn_o   (pick_ecn),
+          .mark_o  (stat_ecn_mark_o[gp]),
+          .lfsr_o  (lfsr)
+        );
+
+        // Step C: a queue in the drop state discards its head every cycle.
+        assign wd_disc = {{(16 - Classes){1'b0}}, drop_state & ~q_empty[Classes-1:0]};
+        assign wd_drop_state[gp*16 +: 16]     = {{(16 - Classes){1'b0}}, drop_state};
+        assign stat_wd_drop_o[gp*16 +: 16]    = wd_disc;
+        assign stat_xoff_o[gp*16 +: 16]       = {{(16 - Classes){1'b0}}, xoff_ev};
+        assign stat_xon_o[gp*16 +: 16]        = {{(16 - Classes){1'b0}}, xon_ev};
+        assign stat_wd_trip_o[gp*16 +: 16]    = {{(16 - Classes){1'b0}}, wd_trip};
+        assign stat_wd_restore_o[gp*16 +: 16] = {{(16 - Classes){1'b0}}, wd_restore};
+        // Queues of classes >= Classes do not exist in PFC mode.
+        wire unused_q_empty = ^q_empty[15:Classes];
+
+        // The PFC registers for the debug port; (port, class) ones only for c < Classes.
+        reg [31:0] dv;
+        integer    c;
+
+        always @* begin
+          dv = 32'd0;
+          case (dbg_reg_i)
+            8'd3:    dv = {29'd0, drr_ptr};
+            8'd9:    dv = lfsr;
+            default: begin
+              for (c = 0; c < Classes; c = c + 1) begin
+                if (dbg_cls_i == c[3:0]) begin
+                  case (dbg_reg_i)
+                    8'd18:   dv = {16'd0, pg_min_port[c*16 +: 16]};
+                    8'd19:   dv = {12'd0, pg_shared_port[c*20 +: 20]};
+                    8'd20:   dv = {16'd0, pg_hdrm_port[c*16 +: 16]};
+                    8'd21:   dv = {31'd0, xoff[c]};
+                    8'd22:   dv = {31'd0, pfc_pend[c]};
+                    8'd23:   dv = {16'd0, refresh_timer[c*16 +: 16]};
+                    8'd24:   dv = {11'd0, pause_timer[c*21 +: 21]};
+                    8'd25:   dv = {31'd0, storm[c]};
+                    8'd26:   dv = {12'd0, wd_cnt[c*20 +: 20]};
+                    8'd27:   dv = {12'd0, wd_rcnt[c*20 +: 20]};
+                    8'd28:   dv = {16'd0, deficit[c*16 +: 16]};
+                    default: dv = 32'd0;
+                  endcase
+                end
+              end
+            end
+          endcase
+        end
+
+        assign dbg_mode = dv;
+
+        // FCPs are ignored in PFC mode (rx_bad_ctrl, §5.3).
+        wire unused_fcp_rx = ^{rx_fc_op_i[gp*4 +: 4], rx_fc_vl_i[gp*4 +: 4],
+                               rx_fc_fctbs_i[gp*12 +: 12], rx_fc_fccl_i[gp*12 +: 12]};
+      end
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------------------------------
+  // PFC buffer accounting (§6.1-§6.4), switch-wide for the shared-pool chain
+  // ---------------------------------------------------------------------------------------
+
+  generate
+    if (PFC != 0) begin : g_buffer
+      // The watchdog drop state of each arriving packet's egress queue (§6.4).
+      wire [Ports-1:0] req_wd_drop;
+
+      for (gp = 0; gp < Ports; gp = gp + 1) begin : g_wd_drop
+        reg     hit;
+        integer bp;
+        integer bc;
+
+        always @* begin
+          hit = 1'b0;
+          for (bp = 0; bp < Ports; bp = bp + 1) begin
+            for (bc = 0; bc < Classes; bc = bc + 1) begin
+              if ((rx_dst_i[gp*16 +: 16] == bp[15:0]) && (rx_cls_i[gp*4 +: 4] == bc[3:0]) &&
+                  wd_drop_state[bp*16 + bc]) begin
+                hit = 1'b1;
+              end
+            end
+          end
+        end
+
+        assign req_wd_drop[gp] = hit;
+      end
+
+      lfc_buffer #(
+        .Ports          (Ports),
+        .Classes        (Classes),
+        .LosslessMask   (LosslessMask),
+        .ReserveBlocks  (ReserveBlocks),
+        .SharedBlocks   (SharedBlocks),
+        .HeadroomBlocks (HeadroomBlocks),
+        .DynamicTh      (DynamicTh),
+        .XoffTh         (XoffTh),
+        .AlphaLog2      (AlphaLog2)
+      ) u_buffer (
+        .clk_i          (clk_i),
+        .rst_ni         (rst_ni),
+        .req_i          (fr_first),
+        .req_cls_i      (rx_cls_i),
+        .req_nblk_i     (rx_nblk_i),
+        .req_wd_drop_i  (req_wd_drop),
+        .free_i         (free_blk),
+        .admit_o        (adm_ok),
+        .drop_o         (adm_drop),
+        .drop_cause_o   (adm_cause),
+        .pg_min_o       (pg_min),
+        .pg_shared_o    (pg_shared),
+        .pg_hdrm_o      (pg_hdrm),
+        .shared_used_o  (shared_used),
+        .th_o           (th)
+      );
+    end else begin : g_no_buffer
+      assign pg_min      = {(Ports * Classes * 16){1'b0}};
+      assign pg_shared   = {(Ports * Classes * 20){1'b0}};
+      assign pg_hdrm     = {(Ports * Classes * 16){1'b0}};
+      assign shared_used = 20'd0;
+      assign th          = 20'd0;
+      wire unused_pg = ^{pg_min, pg_shared, pg_hdrm, th, wd_drop_state};
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------------------------------
+  // Debug port (SPEC §13.1): combinational from the registers
+  // ---------------------------------------------------------------------------------------
+
+  always @* begin
+    dbg_val_o = 32'd0;
+    if (dbg_reg_i == 8'd0) begin
+      dbg_val_o = {12'd0, shared_used};
+    end else if (dbg_port_i < NPORT) begin
+      dbg_val_o = dbg_pv[dbg_port_i[3:0]*32 +: 32];
+    end
+  end
+
+endmodule
+
+`default_nettype wire

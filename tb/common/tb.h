@@ -1,0 +1,188 @@
+/*
+ * tb.h - the parts of the co-simulation test (internal to tb/common).
+ *
+ *   tb_stim.c   traffic sources behind the link partners, misbehaving-peer injection
+ *   tb_score.c  scoreboard: every packet delivered once, in order, or dropped with a cause
+ *   tb_cov.c    functional coverage of SPEC events, written as JSON
+ *   tb_main.c   the cycle loop and the lockstep checker (RTL against lfc_switch_step)
+ */
+#ifndef TB_TB_H
+#define TB_TB_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dut.h"
+#include "lfc/link.h"
+#include "lfc/nic.h"
+#include "lfc/switch.h"
+#include "tb_config.h"
+
+/* ---- deterministic random numbers (splitmix64) ---- */
+
+static inline uint64_t tb_rng_next(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n). */
+static inline uint32_t tb_rng_below(uint64_t *s, uint32_t n) {
+  return n ? (uint32_t)(tb_rng_next(s) % n) : 0u;
+}
+
+/* ---- tags: who made a packet ---- */
+
+/* bit 31: injected by the misbehaving-peer logic; bits 30..24: source port; 23..0: sequence. */
+#define TB_TAG_INJECTED 0x80000000u
+#define TB_TAG(inj, src, seq) \
+  (((inj) ? TB_TAG_INJECTED : 0u) | (((uint32_t)(src) & 0x7fu) << 24) | ((seq) & 0xffffffu))
+#define TB_TAG_SRC(tag) (((tag) >> 24) & 0x7fu)
+#define TB_TAG_SEQ(tag) ((tag) & 0xffffffu)
+#define TB_TAG_INJ(tag) (((tag) >> 31) & 1u)
+
+/* ---- coverage ---- */
+
+typedef enum {
+  COV_CREDIT_WRAP,      /* an FCTBS/ABR value carried in an FCP wrapped past 4095 (§5.1) */
+  COV_SEND_RULE_EXACT,  /* a packet started using the last credit: fccl == fctbs + n (§5.3) */
+  COV_CREDIT_BLOCKED,   /* a VL's head packet failed the send rule (§5.3, §10) */
+  COV_FCP_REPAIR,       /* an FCP's FCTBS differed from ABR: blocks repaired (§5.4) */
+  COV_FCP_RX_BAD,       /* reserved op or VL >= classes (§5.3) */
+  COV_XOFF,             /* §6.5 */
+  COV_XON,
+  COV_PFC_REFRESH,      /* an XOFF re-sent for a priority already paused (§6.6) */
+  COV_QUANTA_EXPIRY,    /* a pause of the switch's egress lapsed without XON (§6.7) */
+  COV_RESUME_QUANTA0,   /* a pause was ended by a frame with time 0 (§6.7) */
+  COV_WD_TRIP,          /* §6.8 */
+  COV_WD_RESTORE,
+  COV_ECN_MARK,         /* §9 */
+  COV_DROP_HEADROOM,    /* §6.4 */
+  COV_DROP_SHARED,
+  COV_DROP_WATCHDOG,    /* §6.4 / §6.8 */
+  COV_DROP_CREDIT,      /* §5.4 */
+  COV_DROP_VL15,
+  COV_DROP_MALFORMED,   /* §7.2 */
+  COV_RX_MALFORMED,
+  COV_VLARB_HIGH_LIMIT, /* low table used while hi_sent had reached the limit (§5.6) */
+  COV_VL15_TX,          /* a VL15 packet left the switch (§5.6 rule 1) */
+  COV_HAIRPIN,          /* a packet left by the port it came in on (§7.1) */
+  COV_MIS_NO_CREDIT,    /* misbehaviour: a packet sent without credit / while paused */
+  COV_MIS_GARBAGE,      /* misbehaviour: a garbage word */
+  COV_MIS_PFC_STORM,    /* misbehaviour: a storm pause frame */
+  COV_COUNT
+} tb_cov_t;
+
+const char *tb_cov_name(tb_cov_t c);
+
+/* ---- the whole test bench state ---- */
+
+typedef struct tb_score_rec tb_score_rec_t;
+
+typedef struct {
+  /* one source's records, indexed by sequence number, growing */
+  tb_score_rec_t *rec;
+  uint32_t count, cap;
+} tb_score_src_t;
+
+typedef struct {
+  tb_score_src_t src[TB_MAX_PORTS][2]; /* [port][injected] */
+  uint8_t rx_rem[TB_MAX_PORTS];        /* framing mirror of §7.2 on the switch inputs */
+  uint64_t arrivals[TB_MAX_PORTS];     /* accepted packets per ingress port so far */
+  uint64_t *last_arr;                  /* [src][dst][cls]: arrival index of the last delivery */
+  /* output framing mirror (§7.4) */
+  uint32_t out_rem[TB_MAX_PORTS];
+  lfc_word_t out_cur[TB_MAX_PORTS];
+  uint32_t fc_streak[TB_MAX_PORTS];   /* slots in a row with a flow-control word sent */
+  /* totals */
+  uint64_t created, offered, accepted, delivered, delivered_blocks;
+  uint64_t discarded; /* accepted, then discarded by the watchdog (also in dropped[WATCHDOG]) */
+  uint64_t dropped[LFC_DROP_CAUSES];
+} tb_score_t;
+
+typedef struct {
+  /* traffic source of one port */
+  uint64_t rng;
+  uint32_t seq, inj_seq;
+  uint64_t acc;         /* permille-blocks of offered load accumulated */
+  uint32_t next_nblk;
+  int have_pending;
+  lfc_pkt_t pending;
+  uint32_t burst_left;
+  uint32_t burst_phase;
+  /* injector on the partner's output */
+  int nic_in_pkt;       /* the partner's word stream is inside a packet */
+  int storm_due;
+} tb_stim_port_t;
+
+typedef struct {
+  tb_cfg_t cfg;
+  uint32_t seed;
+  uint64_t cycles;
+  uint64_t cycle;
+  const char *sim;
+
+  lfc_switch_t *sw;
+  lfc_nic_t *nic[TB_MAX_PORTS];
+  lfc_link_t *up[TB_MAX_PORTS];   /* partner -> switch */
+  lfc_link_t *down[TB_MAX_PORTS]; /* switch -> partner */
+
+  tb_stim_port_t stim[TB_MAX_PORTS];
+  uint64_t stop_cycle;            /* no new packets from this cycle on */
+
+  tb_score_t score;
+
+  uint64_t cov[COV_COUNT];
+  /* coverage helpers */
+  uint16_t last_fcp_fctbs_out[TB_MAX_PORTS][LFC_MAX_CLASSES];
+  uint16_t last_fcp_fctbs_in[TB_MAX_PORTS][LFC_MAX_CLASSES];
+  uint8_t fcp_seen_out[TB_MAX_PORTS][LFC_MAX_CLASSES];
+  uint8_t fcp_seen_in[TB_MAX_PORTS][LFC_MAX_CLASSES];
+  uint32_t tb_fctbs[TB_MAX_PORTS][LFC_MAX_CLASSES]; /* switch's FCTBS, from its output */
+  uint32_t tb_fccl[TB_MAX_PORTS][LFC_MAX_CLASSES];  /* FCCL the switch received */
+  uint8_t pfc_out_xoff[TB_MAX_PORTS][8];            /* last time sent > 0 for this priority */
+  uint64_t pause_until[TB_MAX_PORTS][8];            /* last cycle the switch's egress is paused */
+  uint8_t pause_active[TB_MAX_PORTS][8];
+  uint32_t hi_sent_pre[TB_MAX_PORTS];
+  uint64_t tx_words[4];                             /* words the switch sent, by kind */
+} tb_t;
+
+/* tb_stim.c */
+void tb_stim_init(tb_t *tb);
+/* Offer this cycle's new packets to the partners (before they step). */
+void tb_stim_traffic(tb_t *tb, uint64_t cycle);
+/* Replace the partner's word `in` on its way into switch port p by an injected one, if the
+   configuration asks for it and the partner is between packets. */
+void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in);
+
+/* tb_score.c */
+int tb_score_init(tb_t *tb);
+void tb_score_free(tb_t *tb);
+/* Record a packet that a source created (before it reaches the switch). */
+void tb_score_created(tb_t *tb, unsigned src, const lfc_pkt_t *pkt, uint32_t tag);
+/* One cycle of the switch: its inputs, its outputs and the model's events. Returns 0, or -1
+   after filling what/port/expected/actual of the first error. */
+typedef struct {
+  unsigned port;
+  char signal[96];
+  char expected[160];
+  char actual[160];
+} tb_err_t;
+int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_t *out,
+                   const lfc_event_t *ev, size_t nev, tb_err_t *err);
+/* End of run: the totals and the lossless checks. */
+int tb_score_end(tb_t *tb, tb_err_t *err);
+/* Is event ev (a DROP with cause WATCHDOG) an admission drop of the packet arriving on its port
+   (rather than a discard from an egress queue)? */
+int tb_is_admission_drop(const tb_t *tb, const lfc_event_t *ev, const lfc_word_t *in);
+
+/* tb_cov.c */
+/* Before lfc_switch_step of the cycle: read what coverage needs from S(t). */
+void tb_cov_pre(tb_t *tb, uint64_t cycle, const lfc_word_t *in);
+void tb_cov_post(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_t *out,
+                 const lfc_event_t *ev, size_t nev);
+void tb_cov_end(tb_t *tb);
+int tb_cov_write(const tb_t *tb, const char *path);
+
+#endif /* TB_TB_H */

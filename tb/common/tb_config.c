@@ -1,0 +1,666 @@
+/*
+ * tb_config.c - tb/configs/<name>.ini -> tb_cfg_t, with libinih.
+ *
+ * Table-driven: every key is one row of KEYS below (section, name, how to parse it, its range,
+ * where it goes). The file is read twice: the first pass takes [switch] mode/ports/classes so that
+ * the SPEC §3 defaults can be filled in (lfc_switch_cfg_default), the second pass takes every key.
+ * Errors name the file, the line, the key, the bad value and what is allowed; the caller exits 2.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tb_config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <ini.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef enum {
+  K_U32,        /* uint32_t at off, [min, max] */
+  K_I32,        /* int32_t at off */
+  K_U64,        /* uint64_t at off */
+  K_BOOL,       /* bool at off: 0/1/true/false/yes/no */
+  K_INT_BOOL,   /* int at off, 0/1 */
+  K_MODE,       /* lfc_mode_t: ib | pfc */
+  K_WD_ACTION,  /* lfc_wd_action_t: drop | forward */
+  K_TRAFFIC,    /* tb_traffic_mode_t */
+  K_SPEED_DIV,  /* uint8_t sw.speed_div[ports]: one value for all or one per port */
+  K_LIST_PORT,  /* uint32_t[ports] at off: one value or one per port */
+  K_LIST_CLASS, /* uint32_t[classes] at off: one value or one per class */
+  K_NIC_U32,    /* uint32_t at off within every lfc_nic_cfg_t */
+  K_NIC_LIST,   /* uint32_t at off within lfc_nic_cfg_t of each port: one value or per port */
+  K_VLARB_HIGH, /* "vl:weight, vl:weight, ..." */
+  K_VLARB_LOW
+} key_kind_t;
+
+typedef struct {
+  const char *section;
+  const char *name;
+  key_kind_t kind;
+  int64_t min, max;
+  size_t off;
+  const char *help; /* for the error message when not a number range */
+} key_t_;
+
+#define SW(f) (offsetof(tb_cfg_t, sw) + offsetof(lfc_switch_cfg_t, f))
+#define TR(f) (offsetof(tb_cfg_t, traffic) + offsetof(tb_traffic_cfg_t, f))
+#define MI(f) (offsetof(tb_cfg_t, mis) + offsetof(tb_misbehave_cfg_t, f))
+#define NI(f) offsetof(lfc_nic_cfg_t, f)
+#define TB(f) offsetof(tb_cfg_t, f)
+#define M20 ((1 << 20) - 1)
+
+static const key_t_ KEYS[] = {
+    /* SPEC §3.1 */
+    {"switch", "mode", K_MODE, 0, 1, SW(mode), "ib, pfc"},
+    {"switch", "ports", K_U32, 2, TB_MAX_PORTS, SW(ports), NULL},
+    {"switch", "classes", K_U32, 1, 15, SW(classes), NULL},
+    {"switch", "speed_div", K_SPEED_DIV, 1, 16, 0, NULL},
+    {"switch", "latency", K_U32, 1, 4095, SW(latency), NULL},
+    {"switch", "cut_through", K_BOOL, 0, 1, SW(cut_through), NULL},
+    {"switch", "mtu_blocks", K_U32, 1, 255, SW(mtu_blocks), NULL},
+    {"switch", "seed", K_U32, 0, UINT32_MAX, SW(seed), NULL},
+    /* SPEC §3.2, IB */
+    {"ib", "vl_blocks", K_LIST_CLASS, 1, 65535, SW(vl_blocks), NULL},
+    {"ib", "vl15_blocks", K_U32, 0, 65535, SW(vl15_blocks), NULL},
+    {"ib", "fcp_period", K_U32, 1, 65535, SW(fcp_period), NULL},
+    {"ib", "vlarb_high", K_VLARB_HIGH, 0, 0, 0, "a list of vl:weight (vl 0..14, weight 0..255)"},
+    {"ib", "vlarb_low", K_VLARB_LOW, 0, 0, 0, "a list of vl:weight (vl 0..14, weight 0..255)"},
+    {"ib", "vlarb_high_limit", K_U32, 0, 255, SW(vlarb_high_limit), NULL},
+    /* SPEC §3.2, PFC */
+    {"pfc", "lossless_mask", K_U32, 0, 255, SW(lossless_mask), NULL},
+    {"pfc", "reserve_blocks", K_U32, 0, 65535, SW(reserve_blocks), NULL},
+    {"pfc", "shared_blocks", K_U32, 1, M20, SW(shared_blocks), NULL},
+    {"pfc", "headroom_blocks", K_U32, 0, 65535, SW(headroom_blocks), NULL},
+    {"pfc", "dynamic_th", K_BOOL, 0, 1, SW(dynamic_th), NULL},
+    {"pfc", "xoff_th", K_U32, 0, M20, SW(xoff_th), NULL},
+    {"pfc", "alpha_log2", K_I32, -7, 7, SW(alpha_log2), NULL},
+    {"pfc", "xon_offset", K_U32, 0, 65535, SW(xon_offset), NULL},
+    {"pfc", "pause_quanta", K_U32, 1, 65535, SW(pause_quanta), NULL},
+    {"pfc", "refresh_cycles", K_U32, 1, 65535, SW(refresh_cycles), NULL},
+    {"pfc", "strict_mask", K_U32, 0, 255, SW(strict_mask), NULL},
+    {"pfc", "drr_quantum", K_LIST_CLASS, 1, 4095, SW(drr_quantum), NULL},
+    {"pfc", "wd_enable", K_BOOL, 0, 1, SW(wd_enable), NULL},
+    {"pfc", "wd_detect", K_U32, 1, M20, SW(wd_detect), NULL},
+    {"pfc", "wd_restore", K_U32, 1, M20, SW(wd_restore), NULL},
+    {"pfc", "wd_action", K_WD_ACTION, 0, 1, SW(wd_action), "drop, forward"},
+    {"pfc", "ecn_mask", K_U32, 0, 255, SW(ecn_mask), NULL},
+    {"pfc", "kmin", K_U32, 0, M20, SW(kmin), NULL},
+    {"pfc", "kmax", K_U32, 0, M20, SW(kmax), NULL},
+    {"pfc", "pmax", K_U32, 0, 65536, SW(pmax), NULL},
+    /* SPEC §12.1 */
+    {"link", "delay", K_LIST_PORT, 1, 1000, TB(link_delay), NULL},
+    /* SPEC §12.2: the link partners */
+    {"nic", "rx_blocks", K_NIC_LIST, 0, 1 << 20, NI(rx_blocks), NULL},
+    {"nic", "drain_div", K_NIC_LIST, 0, 65535, NI(drain_div), NULL},
+    {"nic", "tx_fifo_pkts", K_NIC_U32, 1, 65536, NI(tx_fifo_pkts), NULL},
+    {"nic", "fcp_period", K_NIC_U32, 1, 65535, NI(fcp_period), NULL},
+    {"nic", "rx_xoff", K_NIC_U32, 0, 1 << 20, NI(rx_xoff), NULL},
+    {"nic", "rx_xon", K_NIC_U32, 0, 1 << 20, NI(rx_xon), NULL},
+    {"nic", "pause_quanta", K_NIC_U32, 1, 65535, NI(pause_quanta), NULL},
+    {"nic", "refresh_cycles", K_NIC_U32, 1, 65535, NI(refresh_cycles), NULL},
+    {"nic", "response_cycles", K_NIC_LIST, 0, 65535, NI(response_cycles), NULL},
+    /* Traffic */
+    {"traffic", "pattern", K_TRAFFIC, 0, TB_TRAFFIC_MODES - 1, TR(mode),
+     "uniform, incast, hotspot, bursts, permutation"},
+    {"traffic", "load", K_U32, 0, 1000, TR(load_permille), NULL},
+    {"traffic", "min_nblk", K_U32, 1, 255, TR(min_nblk), NULL},
+    {"traffic", "max_nblk", K_U32, 1, 255, TR(max_nblk), NULL},
+    {"traffic", "class_mask", K_U32, 1, 0x7fff, TR(class_mask), NULL},
+    {"traffic", "incast_dst", K_U32, 0, TB_MAX_PORTS - 1, TR(incast_dst), NULL},
+    {"traffic", "hotspot_pct", K_U32, 0, 100, TR(hotspot_pct), NULL},
+    {"traffic", "burst_pkts", K_U32, 1, 1024, TR(burst_pkts), NULL},
+    {"traffic", "burst_gap", K_U32, 1, 1000000, TR(burst_gap), NULL},
+    {"traffic", "ecn_pct", K_U32, 0, 100, TR(ecn_pct), NULL},
+    {"traffic", "vl15_permille", K_U32, 0, 1000, TR(vl15_permille), NULL},
+    {"traffic", "stop_pct", K_U32, 0, 100, TR(stop_pct), NULL},
+    /* Misbehaving partners */
+    {"misbehave", "no_credit_ports", K_U32, 0, 0xffff, MI(no_credit_ports), NULL},
+    {"misbehave", "no_credit_permille", K_U32, 0, 1000, MI(no_credit_permille), NULL},
+    {"misbehave", "garbage_ports", K_U32, 0, 0xffff, MI(garbage_ports), NULL},
+    {"misbehave", "garbage_permille", K_U32, 0, 1000, MI(garbage_permille), NULL},
+    {"misbehave", "storm_port", K_I32, -1, TB_MAX_PORTS - 1, MI(storm_port), NULL},
+    {"misbehave", "storm_prios", K_U32, 0, 255, MI(storm_prios), NULL},
+    {"misbehave", "storm_start", K_U32, 0, UINT32_MAX, MI(storm_start), NULL},
+    {"misbehave", "storm_cycles", K_U32, 0, UINT32_MAX, MI(storm_cycles), NULL},
+    {"misbehave", "storm_period", K_U32, 1, 65535, MI(storm_period), NULL},
+    {"misbehave", "storm_quanta", K_U32, 1, 65535, MI(storm_quanta), NULL},
+    /* Run */
+    {"run", "cycles", K_U64, 1, INT64_MAX, TB(cycles), NULL},
+    {"run", "test_cycles", K_U64, 1, INT64_MAX, TB(test_cycles), NULL},
+    {"run", "dbg_per_cycle", K_U32, 1, 40, TB(dbg_per_cycle), NULL},
+    {"run", "lossless", K_INT_BOOL, 0, 1, TB(lossless), NULL},
+    {"run", "fc_streak_limit", K_U32, 0, UINT32_MAX, TB(fc_streak_limit), NULL},
+};
+#define NKEYS (sizeof KEYS / sizeof KEYS[0])
+
+static const char *const TRAFFIC_NAMES[TB_TRAFFIC_MODES] = {"uniform", "incast", "hotspot",
+                                                            "bursts", "permutation"};
+
+const char *tb_traffic_mode_name(tb_traffic_mode_t mode) {
+  return (unsigned)mode < TB_TRAFFIC_MODES ? TRAFFIC_NAMES[mode] : "?";
+}
+
+/* Parser state shared by the reader and the handler. */
+typedef struct {
+  FILE *f;
+  int line;     /* line the handler is looking at */
+  int pass;     /* 1: mode/ports/classes only; 2: everything */
+  tb_cfg_t *cfg;
+  char err[2048];
+  int err_line;
+  /* Which list keys were given explicitly, so that a later change of ports/classes can be
+     checked against them. */
+} parse_t;
+
+static char *reader(char *str, int num, void *stream) {
+  parse_t *ps = stream;
+  char *r = fgets(str, num, ps->f);
+  if (r) ps->line++;
+  return r;
+}
+
+static int fail(parse_t *ps, const char *section, const char *name, const char *value,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int fail(parse_t *ps, const char *section, const char *name, const char *value,
+                const char *fmt, ...) {
+  if (ps->err[0] == '\0') {
+    char what[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(ps->err, sizeof ps->err, "%s:%d: [%s] %s = %s: %s", ps->cfg->path, ps->line, section,
+             name, value, what);
+    ps->err_line = ps->line;
+  }
+  return 0;
+}
+
+/* Parse one integer (decimal, 0x hex, 0b binary) in [min, max]. */
+static int parse_int(const char *s, int64_t min, int64_t max, int64_t *out) {
+  while (*s == ' ' || *s == '\t') s++;
+  if (*s == '\0') return -1;
+  char *end;
+  errno = 0;
+  long long v;
+  if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+    v = strtoll(s + 2, &end, 2);
+  else
+    v = strtoll(s, &end, 0);
+  while (*end == ' ' || *end == '\t') end++;
+  if (errno != 0 || *end != '\0') return -1;
+  if (v < min || v > max) return -2;
+  *out = v;
+  return 0;
+}
+
+/* Split a comma-separated list into at most maxn integers. Returns the count or -1/-2. */
+static int parse_list(const char *s, int64_t min, int64_t max, int64_t *out, int maxn) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", s);
+  int n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (n >= maxn) return -3;
+    int rc = parse_int(tok, min, max, &out[n]);
+    if (rc) return rc;
+    n++;
+  }
+  return n == 0 ? -1 : n;
+}
+
+static int parse_bool(const char *s, int *out) {
+  if (!strcasecmp(s, "1") || !strcasecmp(s, "true") || !strcasecmp(s, "yes") ||
+      !strcasecmp(s, "on")) {
+    *out = 1;
+    return 0;
+  }
+  if (!strcasecmp(s, "0") || !strcasecmp(s, "false") || !strcasecmp(s, "no") ||
+      !strcasecmp(s, "off")) {
+    *out = 0;
+    return 0;
+  }
+  return -1;
+}
+
+static int set_list(parse_t *ps, const key_t_ *k, const char *value, uint32_t count,
+                    const char *unit, int64_t *vals) {
+  int n = parse_list(value, k->min, k->max, vals, 64);
+  if (n == -2 || n == -1)
+    return fail(ps, k->section, k->name, value,
+                "expected one integer in %" PRId64 "..%" PRId64 " or a comma-separated list of "
+                "%u of them (one per %s)", k->min, k->max, count, unit);
+  if (n != 1 && (uint32_t)n != count)
+    return fail(ps, k->section, k->name, value,
+                "%d values given; expected 1 (for every %s) or %u (one per %s)", n < 0 ? 64 : n,
+                unit, count, unit);
+  return n;
+}
+
+static int parse_vlarb(parse_t *ps, const key_t_ *k, const char *value,
+                       lfc_vlarb_entry_t *tab, uint32_t *len) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", value);
+  uint32_t n = 0;
+  char *save = NULL;
+  /* An empty value or "none" is an empty table. */
+  if (!strcasecmp(value, "none") || value[0] == '\0') {
+    *len = 0;
+    return 1;
+  }
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *colon = strchr(tok, ':');
+    int64_t vl, w;
+    if (!colon) return fail(ps, k->section, k->name, value, "entry '%s' is not vl:weight", tok);
+    *colon = '\0';
+    if (parse_int(tok, 0, 14, &vl) || parse_int(colon + 1, 0, 255, &w))
+      return fail(ps, k->section, k->name, value,
+                  "entry '%s:%s': expected vl 0..14 and weight 0..255", tok, colon + 1);
+    if (n >= LFC_VLARB_MAX_ENTRIES)
+      return fail(ps, k->section, k->name, value, "more than %u entries",
+                  LFC_VLARB_MAX_ENTRIES);
+    tab[n].vl = (uint8_t)vl;
+    tab[n].weight = (uint8_t)w;
+    n++;
+  }
+  *len = n;
+  return 1;
+}
+
+static int apply(parse_t *ps, const key_t_ *k, const char *value) {
+  tb_cfg_t *c = ps->cfg;
+  char *base = (char *)c;
+  int64_t v;
+  int64_t vals[64];
+  int b, n;
+  switch (k->kind) {
+    case K_U32:
+    case K_I32:
+    case K_U64:
+      if (parse_int(value, k->min, k->max, &v))
+        return fail(ps, k->section, k->name, value, "expected an integer in %" PRId64 "..%" PRId64,
+                    k->min, k->max);
+      if (k->kind == K_U32) *(uint32_t *)(base + k->off) = (uint32_t)v;
+      if (k->kind == K_I32) *(int32_t *)(base + k->off) = (int32_t)v;
+      if (k->kind == K_U64) *(uint64_t *)(base + k->off) = (uint64_t)v;
+      return 1;
+    case K_BOOL:
+    case K_INT_BOOL:
+      if (parse_bool(value, &b))
+        return fail(ps, k->section, k->name, value, "expected 0 or 1 (or true/false, yes/no)");
+      if (k->kind == K_BOOL)
+        *(bool *)(base + k->off) = b != 0;
+      else
+        *(int *)(base + k->off) = b;
+      return 1;
+    case K_MODE:
+      if (!strcasecmp(value, "ib"))
+        c->sw.mode = LFC_MODE_IB;
+      else if (!strcasecmp(value, "pfc"))
+        c->sw.mode = LFC_MODE_PFC;
+      else
+        return fail(ps, k->section, k->name, value, "allowed values: %s", k->help);
+      return 1;
+    case K_WD_ACTION:
+      if (!strcasecmp(value, "drop"))
+        c->sw.wd_action = LFC_WD_DROP;
+      else if (!strcasecmp(value, "forward"))
+        c->sw.wd_action = LFC_WD_FORWARD;
+      else
+        return fail(ps, k->section, k->name, value, "allowed values: %s", k->help);
+      return 1;
+    case K_TRAFFIC:
+      for (int i = 0; i < TB_TRAFFIC_MODES; i++)
+        if (!strcasecmp(value, TRAFFIC_NAMES[i])) {
+          c->traffic.mode = (tb_traffic_mode_t)i;
+          return 1;
+        }
+      return fail(ps, k->section, k->name, value, "allowed values: %s", k->help);
+    case K_SPEED_DIV:
+      n = set_list(ps, k, value, c->sw.ports, "port", vals);
+      if (n <= 0) return 0;
+      for (uint32_t p = 0; p < LFC_MAX_PORTS; p++)
+        c->sw.speed_div[p] = (uint8_t)(n == 1 ? vals[0] : (p < (uint32_t)n ? vals[p] : 1));
+      return 1;
+    case K_LIST_PORT:
+      n = set_list(ps, k, value, c->sw.ports, "port", vals);
+      if (n <= 0) return 0;
+      for (uint32_t p = 0; p < TB_MAX_PORTS; p++)
+        ((uint32_t *)(base + k->off))[p] =
+            (uint32_t)(n == 1 ? vals[0] : (p < (uint32_t)n ? vals[p] : vals[0]));
+      return 1;
+    case K_LIST_CLASS: {
+      uint32_t cap = !strcmp(k->name, "vl_blocks") ? LFC_IB_MAX_VLS : LFC_PFC_MAX_PRIOS;
+      n = set_list(ps, k, value, c->sw.classes, "class", vals);
+      if (n <= 0) return 0;
+      for (uint32_t i = 0; i < cap; i++)
+        ((uint32_t *)(base + k->off))[i] =
+            (uint32_t)(n == 1 ? vals[0] : (i < (uint32_t)n ? vals[i] : vals[0]));
+      return 1;
+    }
+    case K_NIC_U32:
+      if (parse_int(value, k->min, k->max, &v))
+        return fail(ps, k->section, k->name, value, "expected an integer in %" PRId64 "..%" PRId64,
+                    k->min, k->max);
+      for (uint32_t p = 0; p < TB_MAX_PORTS; p++)
+        *(uint32_t *)((char *)&c->nic[p] + k->off) = (uint32_t)v;
+      return 1;
+    case K_NIC_LIST:
+      n = set_list(ps, k, value, c->sw.ports, "port", vals);
+      if (n <= 0) return 0;
+      for (uint32_t p = 0; p < TB_MAX_PORTS; p++)
+        *(uint32_t *)((char *)&c->nic[p] + k->off) =
+            (uint32_t)(n == 1 ? vals[0] : (p < (uint32_t)n ? vals[p] : vals[0]));
+      return 1;
+    case K_VLARB_HIGH:
+      return parse_vlarb(ps, k, value, c->sw.vlarb_high, &c->sw.vlarb_high_len);
+    case K_VLARB_LOW:
+      return parse_vlarb(ps, k, value, c->sw.vlarb_low, &c->sw.vlarb_low_len);
+  }
+  return fail(ps, k->section, k->name, value, "internal: unknown key kind");
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value) {
+  parse_t *ps = user;
+  if (ps->err[0]) return 1; /* report only the first error */
+  const key_t_ *k = NULL;
+  int section_known = 0;
+  for (size_t i = 0; i < NKEYS; i++) {
+    if (strcmp(KEYS[i].section, section) != 0) continue;
+    section_known = 1;
+    if (strcmp(KEYS[i].name, name) == 0) k = &KEYS[i];
+  }
+  if (!section_known) {
+    if (ps->pass == 1) return 1; /* reported in pass 2 */
+    return fail(ps, section, name, value,
+                "unknown section [%s]; sections: switch, ib, pfc, link, nic, traffic, "
+                "misbehave, run", section);
+  }
+  if (!k) {
+    if (ps->pass == 1) return 1;
+    char keys[1024] = "";
+    for (size_t i = 0; i < NKEYS; i++) {
+      if (strcmp(KEYS[i].section, section) != 0) continue;
+      if (keys[0]) strncat(keys, ", ", sizeof keys - strlen(keys) - 1);
+      strncat(keys, KEYS[i].name, sizeof keys - strlen(keys) - 1);
+    }
+    return fail(ps, section, name, value, "unknown key; keys of [%s]: %s", section, keys);
+  }
+  if (ps->pass == 1) {
+    if (strcmp(section, "switch") != 0) return 1;
+    if (strcmp(name, "mode") && strcmp(name, "ports") && strcmp(name, "classes")) return 1;
+  }
+  return apply(ps, k, value);
+}
+
+static int run_pass(parse_t *ps, int pass) {
+  ps->f = fopen(ps->cfg->path, "r");
+  if (!ps->f) {
+    fprintf(stderr, "%s: cannot open: %s\n", ps->cfg->path, strerror(errno));
+    return 2;
+  }
+  ps->line = 0;
+  ps->pass = pass;
+  int rc = ini_parse_stream(reader, ps, handler, ps);
+  fclose(ps->f);
+  if (ps->err[0]) {
+    fprintf(stderr, "%s\n", ps->err);
+    return 2;
+  }
+  if (rc != 0) {
+    fprintf(stderr, "%s:%d: syntax error (expected [section] or key = value)\n", ps->cfg->path,
+            rc);
+    return 2;
+  }
+  return 0;
+}
+
+static int cfg_fail(const tb_cfg_t *c, const char *msg) {
+  fprintf(stderr, "%s: %s\n", c->path, msg);
+  return 2;
+}
+
+int tb_config_load(const char *path, tb_cfg_t *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  snprintf(cfg->path, sizeof cfg->path, "%s", path);
+  const char *slash = strrchr(path, '/');
+  snprintf(cfg->name, sizeof cfg->name, "%s", slash ? slash + 1 : path);
+  char *dot = strrchr(cfg->name, '.');
+  if (dot && !strcmp(dot, ".ini")) *dot = '\0';
+
+  parse_t ps;
+  memset(&ps, 0, sizeof ps);
+  ps.cfg = cfg;
+  cfg->sw.mode = LFC_MODE_IB;
+  cfg->sw.ports = 4;
+  cfg->sw.classes = 2;
+  int rc = run_pass(&ps, 1);
+  if (rc) return rc;
+  lfc_mode_t mode = cfg->sw.mode;
+  uint32_t ports = cfg->sw.ports, classes = cfg->sw.classes;
+  uint32_t max_classes = mode == LFC_MODE_IB ? LFC_IB_MAX_VLS : LFC_PFC_MAX_PRIOS;
+  if (classes > max_classes) {
+    char m[200];
+    snprintf(m, sizeof m, "[switch] classes = %u: allowed 1..%u in %s mode", classes,
+             max_classes, mode == LFC_MODE_IB ? "ib" : "pfc");
+    return cfg_fail(cfg, m);
+  }
+
+  /* Defaults: the SPEC §3 ones for the switch, SPEC §12.2 for the partners, and ours. */
+  lfc_switch_cfg_default(&cfg->sw, mode, ports, classes);
+  for (uint32_t p = 0; p < TB_MAX_PORTS; p++) {
+    cfg->link_delay[p] = 1;
+    lfc_nic_cfg_default(&cfg->nic[p], mode, classes);
+  }
+  cfg->traffic.mode = TB_TRAFFIC_UNIFORM;
+  cfg->traffic.load_permille = 500;
+  cfg->traffic.min_nblk = 1;
+  cfg->traffic.max_nblk = 8;
+  cfg->traffic.class_mask = (1u << classes) - 1u;
+  cfg->traffic.incast_dst = 0;
+  cfg->traffic.hotspot_pct = 50;
+  cfg->traffic.burst_pkts = 8;
+  cfg->traffic.burst_gap = 200;
+  cfg->traffic.ecn_pct = 0;
+  cfg->traffic.vl15_permille = 0;
+  cfg->traffic.stop_pct = 80;
+  cfg->mis.storm_port = -1;
+  cfg->mis.storm_period = 32;
+  cfg->mis.storm_quanta = 65535;
+  cfg->cycles = 20000;
+  cfg->test_cycles = 3000;
+  cfg->dbg_per_cycle = 4;
+  cfg->lossless = 0;
+  cfg->fc_streak_limit = 1000;
+
+  rc = run_pass(&ps, 2);
+  if (rc) return rc;
+  if (cfg->sw.mode != mode || cfg->sw.ports != ports || cfg->sw.classes != classes)
+    return cfg_fail(cfg, "internal: [switch] mode/ports/classes changed between passes");
+
+  /* Rules that involve several keys. */
+  char err[512], m[700];
+  const tb_traffic_cfg_t *t = &cfg->traffic;
+  if (t->min_nblk > t->max_nblk) {
+    snprintf(m, sizeof m, "[traffic] min_nblk = %u is above max_nblk = %u", t->min_nblk,
+             t->max_nblk);
+    return cfg_fail(cfg, m);
+  }
+  if (t->max_nblk > cfg->sw.mtu_blocks) {
+    snprintf(m, sizeof m, "[traffic] max_nblk = %u is above [switch] mtu_blocks = %u",
+             t->max_nblk, cfg->sw.mtu_blocks);
+    return cfg_fail(cfg, m);
+  }
+  if (t->class_mask >> classes) {
+    snprintf(m, sizeof m, "[traffic] class_mask = 0x%x names a class >= classes = %u",
+             t->class_mask, classes);
+    return cfg_fail(cfg, m);
+  }
+  if (t->incast_dst >= ports) {
+    snprintf(m, sizeof m, "[traffic] incast_dst = %u: allowed 0..%u (ports - 1)", t->incast_dst,
+             ports - 1);
+    return cfg_fail(cfg, m);
+  }
+  if (t->vl15_permille && (mode != LFC_MODE_IB || cfg->sw.vl15_blocks == 0))
+    return cfg_fail(cfg, "[traffic] vl15_permille > 0 needs [switch] mode = ib and [ib] "
+                         "vl15_blocks > 0");
+  if ((cfg->mis.no_credit_ports | cfg->mis.garbage_ports) >> ports) {
+    snprintf(m, sizeof m, "[misbehave] no_credit_ports/garbage_ports name a port >= ports = %u",
+             ports);
+    return cfg_fail(cfg, m);
+  }
+  if (cfg->mis.storm_port >= (int32_t)ports) {
+    snprintf(m, sizeof m, "[misbehave] storm_port = %d: allowed -1 (none) or 0..%u",
+             cfg->mis.storm_port, ports - 1);
+    return cfg_fail(cfg, m);
+  }
+  if (cfg->mis.storm_port >= 0 && mode != LFC_MODE_PFC)
+    return cfg_fail(cfg, "[misbehave] storm_port needs [switch] mode = pfc");
+  if (cfg->mis.storm_prios >> classes) {
+    snprintf(m, sizeof m, "[misbehave] storm_prios = 0x%x names a priority >= classes = %u",
+             cfg->mis.storm_prios, classes);
+    return cfg_fail(cfg, m);
+  }
+  if (lfc_switch_cfg_check(&cfg->sw, err, sizeof err) != 0) {
+    snprintf(m, sizeof m, "switch configuration rejected by lfc_switch_cfg_check: %s", err);
+    return cfg_fail(cfg, m);
+  }
+  for (uint32_t p = 0; p < ports; p++) {
+    lfc_nic_cfg_t *n = &cfg->nic[p];
+    n->mode = mode;
+    n->classes = classes;
+    n->speed_div = cfg->sw.speed_div[p];
+    n->mtu_blocks = cfg->sw.mtu_blocks;
+    if (lfc_nic_cfg_check(n, err, sizeof err) != 0) {
+      snprintf(m, sizeof m, "[nic] partner of port %u rejected by lfc_nic_cfg_check: %s", p, err);
+      return cfg_fail(cfg, m);
+    }
+  }
+  return 0;
+}
+
+/* ---- RTL parameters (SPEC §13) ---- */
+
+typedef struct {
+  char *buf;
+  size_t len, used;
+  int overflow;
+  const char *sim, *top;
+} pbuf_t;
+
+static void param(pbuf_t *b, const char *name, const char *value) {
+  int n;
+  if (!strcmp(b->sim, "verilator"))
+    n = snprintf(b->buf + b->used, b->len - b->used, "%s-G%s=%s", b->used ? " " : "", name, value);
+  else
+    n = snprintf(b->buf + b->used, b->len - b->used, "%s-P%s.%s=%s", b->used ? " " : "", b->top,
+                 name, value);
+  if (n < 0 || (size_t)n >= b->len - b->used) {
+    b->overflow = 1;
+    return;
+  }
+  b->used += (size_t)n;
+}
+
+static void param_u(pbuf_t *b, const char *name, uint64_t v) {
+  char s[32];
+  snprintf(s, sizeof s, "%" PRIu64, v);
+  param(b, name, s);
+}
+
+/* A value of a parameter declared with a width: a sized literal, so that Verilator's -Wall
+   sees no width change. */
+static void param_sized(pbuf_t *b, const char *name, uint64_t v, unsigned bits) {
+  char s[48];
+  snprintf(s, sizeof s, "%u'h%" PRIx64, bits, v);
+  param(b, name, s);
+}
+
+/* A packed vector of `count` fields of `width` bits, field 0 in the low bits, as a sized hex
+   literal: "<bits>'h<digits>". */
+static void param_packed(pbuf_t *b, const char *name, const uint32_t *vals, unsigned count,
+                         unsigned width) {
+  unsigned bits = count * width;
+  unsigned digits = (bits + 3) / 4;
+  char s[1200];
+  int pos = snprintf(s, sizeof s, "%u'h", bits);
+  for (int d = (int)digits - 1; d >= 0; d--) {
+    unsigned nib = 0;
+    for (unsigned i = 0; i < 4; i++) {
+      unsigned bit = (unsigned)d * 4 + i;
+      if (bit >= bits) break;
+      unsigned f = bit / width, fb = bit % width;
+      if ((vals[f] >> fb) & 1u) nib |= 1u << i;
+    }
+    s[pos++] = "0123456789abcdef"[nib];
+  }
+  s[pos] = '\0';
+  param(b, name, s);
+}
+
+int tb_config_rtl_params(const tb_cfg_t *cfg, const char *sim, const char *top, char *buf,
+                         size_t len) {
+  if (strcmp(sim, "verilator") && strcmp(sim, "icarus")) return -1;
+  pbuf_t b = {buf, len, 0, 0, sim, top};
+  buf[0] = '\0';
+  const lfc_switch_cfg_t *s = &cfg->sw;
+  uint32_t v[LFC_VLARB_MAX_ENTRIES];
+  param_u(&b, "Mode", s->mode == LFC_MODE_PFC ? 1 : 0);
+  param_u(&b, "Ports", s->ports);
+  param_u(&b, "Classes", s->classes);
+  param_u(&b, "Latency", s->latency);
+  param_u(&b, "CutThrough", s->cut_through ? 1 : 0);
+  param_u(&b, "MtuBlocks", s->mtu_blocks);
+  param_sized(&b, "Seed", s->seed, 32);
+  /* VlBlocks: 16 bits per VL, all 15 data VLs (unused ones as configured/defaulted). */
+  for (unsigned i = 0; i < LFC_IB_MAX_VLS; i++) v[i] = s->vl_blocks[i];
+  param_packed(&b, "VlBlocks", v, LFC_IB_MAX_VLS, 16);
+  param_u(&b, "Vl15Blocks", s->vl15_blocks);
+  param_u(&b, "FcpPeriod", s->fcp_period);
+  /* Vlarb tables: 12 bits per entry {vl[3:0], weight[7:0]}, all 64 entries (unused: 0). */
+  for (unsigned i = 0; i < LFC_VLARB_MAX_ENTRIES; i++)
+    v[i] = i < s->vlarb_high_len ? ((uint32_t)s->vlarb_high[i].vl << 8) | s->vlarb_high[i].weight
+                                 : 0;
+  param_u(&b, "VlarbHighLen", s->vlarb_high_len);
+  param_packed(&b, "VlarbHigh", v, LFC_VLARB_MAX_ENTRIES, 12);
+  for (unsigned i = 0; i < LFC_VLARB_MAX_ENTRIES; i++)
+    v[i] = i < s->vlarb_low_len ? ((uint32_t)s->vlarb_low[i].vl << 8) | s->vlarb_low[i].weight
+                                : 0;
+  param_u(&b, "VlarbLowLen", s->vlarb_low_len);
+  param_packed(&b, "VlarbLow", v, LFC_VLARB_MAX_ENTRIES, 12);
+  param_u(&b, "VlarbHighLimit", s->vlarb_high_limit);
+  param_sized(&b, "LosslessMask", s->lossless_mask, 8);
+  param_u(&b, "ReserveBlocks", s->reserve_blocks);
+  param_u(&b, "SharedBlocks", s->shared_blocks);
+  param_u(&b, "HeadroomBlocks", s->headroom_blocks);
+  param_u(&b, "DynamicTh", s->dynamic_th ? 1 : 0);
+  param_u(&b, "XoffTh", s->xoff_th);
+  {
+    /* Signed: a plain (possibly negative) decimal. */
+    char a[16];
+    snprintf(a, sizeof a, "%d", s->alpha_log2);
+    param(&b, "AlphaLog2", a);
+  }
+  param_u(&b, "XonOffset", s->xon_offset);
+  param_u(&b, "PauseQuanta", s->pause_quanta);
+  param_u(&b, "RefreshCycles", s->refresh_cycles);
+  param_sized(&b, "StrictMask", s->strict_mask, 8);
+  for (unsigned i = 0; i < LFC_PFC_MAX_PRIOS; i++) v[i] = s->drr_quantum[i];
+  param_packed(&b, "DrrQuantum", v, LFC_PFC_MAX_PRIOS, 12);
+  param_u(&b, "WdEnable", s->wd_enable ? 1 : 0);
+  param_u(&b, "WdDetect", s->wd_detect);
+  param_u(&b, "WdRestore", s->wd_restore);
+  param_u(&b, "WdAction", s->wd_action == LFC_WD_FORWARD ? 1 : 0);
+  param_sized(&b, "EcnMask", s->ecn_mask, 8);
+  param_u(&b, "Kmin", s->kmin);
+  param_u(&b, "Kmax", s->kmax);
+  param_u(&b, "Pmax", s->pmax);
+  /* SpeedDiv: 5 bits per port, all 16 ports of the RTL (ports beyond Ports: 1). */
+  for (unsigned p = 0; p < TB_MAX_PORTS; p++) v[p] = p < s->ports ? s->speed_div[p] : 1;
+  param_packed(&b, "SpeedDiv", v, TB_MAX_PORTS, 5);
+  return b.overflow ? -1 : 0;
+}

@@ -1,0 +1,246 @@
+/*
+ * tb_stim.c - what the link partners send: seeded traffic into each partner's transmit FIFOs
+ * (lfc_nic obeys credits and pauses, SPEC §12.2), and misbehaviour injected on the link between
+ * a partner and the switch.
+ *
+ * Injection never breaks the partner's own packets: an injected word replaces an IDLE word only
+ * while the partner is between packets (SPEC §2.2), and injected packets are one block long. So
+ * the partner's stream reaches the switch intact and only the injected words misbehave.
+ * Everything is a function of the seed: one splitmix64 stream per port.
+ */
+#include <string.h>
+
+#include "tb.h"
+
+void tb_stim_init(tb_t *tb) {
+  const tb_cfg_t *c = &tb->cfg;
+  memset(tb->stim, 0, sizeof tb->stim);
+  for (unsigned p = 0; p < c->sw.ports; p++) {
+    tb_stim_port_t *st = &tb->stim[p];
+    st->rng = ((uint64_t)tb->seed << 32) ^ (0xA5A5A5A5ull * (p + 1)) ^ 0x1234567ull;
+    (void)tb_rng_next(&st->rng);
+    st->next_nblk = c->traffic.min_nblk +
+                    tb_rng_below(&st->rng, c->traffic.max_nblk - c->traffic.min_nblk + 1);
+    st->burst_phase = tb_rng_below(&st->rng, c->traffic.burst_gap);
+  }
+  tb->stop_cycle = tb->cycles * c->traffic.stop_pct / 100u;
+}
+
+static uint32_t pick_class(uint64_t *rng, uint32_t mask) {
+  unsigned n = (unsigned)__builtin_popcount(mask);
+  unsigned k = tb_rng_below(rng, n);
+  for (unsigned c = 0; c < 16; c++)
+    if (mask & (1u << c)) {
+      if (k == 0) return c;
+      k--;
+    }
+  return 0;
+}
+
+static uint8_t pick_ecn(uint64_t *rng, uint32_t pct) {
+  if (tb_rng_below(rng, 100) >= pct) return LFC_ECN_NOT_ECT;
+  return tb_rng_below(rng, 2) ? LFC_ECN_ECT0 : LFC_ECN_ECT1;
+}
+
+static uint16_t pick_dst(const tb_cfg_t *c, uint64_t *rng, unsigned p) {
+  const tb_traffic_cfg_t *t = &c->traffic;
+  switch (t->mode) {
+    case TB_TRAFFIC_INCAST:
+      return (uint16_t)t->incast_dst;
+    case TB_TRAFFIC_PERMUTATION:
+      return (uint16_t)((p + 1) % c->sw.ports);
+    case TB_TRAFFIC_HOTSPOT:
+      if (tb_rng_below(rng, 100) < t->hotspot_pct) return (uint16_t)t->incast_dst;
+      return (uint16_t)tb_rng_below(rng, c->sw.ports);
+    default:
+      return (uint16_t)tb_rng_below(rng, c->sw.ports);
+  }
+}
+
+/* Try to hand the pending packet to the partner. 1 if it went (or there was none). */
+static int flush_pending(tb_t *tb, unsigned p) {
+  tb_stim_port_t *st = &tb->stim[p];
+  if (!st->have_pending) return 1;
+  if (lfc_nic_send(tb->nic[p], &st->pending) != 0) return 0;
+  tb_score_created(tb, p, &st->pending, st->pending.tag);
+  st->have_pending = 0;
+  return 1;
+}
+
+static void make_packet(tb_t *tb, unsigned p, uint32_t nblk) {
+  const tb_cfg_t *c = &tb->cfg;
+  tb_stim_port_t *st = &tb->stim[p];
+  lfc_pkt_t *pk = &st->pending;
+  memset(pk, 0, sizeof *pk);
+  pk->cls = (uint8_t)pick_class(&st->rng, c->traffic.class_mask);
+  pk->nblk = (uint8_t)nblk;
+  pk->dst = pick_dst(c, &st->rng, p);
+  pk->ecn = pick_ecn(&st->rng, c->traffic.ecn_pct);
+  pk->tag = TB_TAG(0, p, st->seq);
+  st->seq++;
+  st->have_pending = 1;
+}
+
+void tb_stim_traffic(tb_t *tb, uint64_t cycle) {
+  const tb_cfg_t *c = &tb->cfg;
+  const tb_traffic_cfg_t *t = &c->traffic;
+  if (cycle >= tb->stop_cycle) return;
+  for (unsigned p = 0; p < c->sw.ports; p++) {
+    tb_stim_port_t *st = &tb->stim[p];
+    if (!flush_pending(tb, p)) continue;
+    if (t->mode == TB_TRAFFIC_INCAST && p == t->incast_dst) continue;
+    if (t->mode == TB_TRAFFIC_BURSTS) {
+      if ((cycle + st->burst_phase) % t->burst_gap == 0) st->burst_left += t->burst_pkts;
+      while (st->burst_left > 0) {
+        uint32_t n = t->min_nblk + tb_rng_below(&st->rng, t->max_nblk - t->min_nblk + 1);
+        make_packet(tb, p, n);
+        st->burst_left--;
+        if (!flush_pending(tb, p)) break;
+      }
+      continue;
+    }
+    /* Offered load: load_permille blocks per 1000 slots of this port. */
+    uint64_t need = 1000ull * c->sw.speed_div[p] * st->next_nblk;
+    st->acc += t->load_permille;
+    if (st->acc < need) continue;
+    st->acc -= need;
+    make_packet(tb, p, st->next_nblk);
+    st->next_nblk = t->min_nblk + tb_rng_below(&st->rng, t->max_nblk - t->min_nblk + 1);
+    (void)flush_pending(tb, p);
+  }
+}
+
+static void data_word(lfc_word_t *w, uint8_t sop, uint8_t eop, uint8_t cls, uint8_t nblk,
+                      uint16_t dst, uint32_t tag, uint8_t ecn) {
+  memset(w, 0, sizeof *w);
+  w->kind = LFC_DATA;
+  w->sop = sop;
+  w->eop = eop;
+  w->cls = cls;
+  w->nblk = nblk;
+  w->dst = dst;
+  w->tag = tag;
+  w->ecn = ecn;
+}
+
+static void inject_packet(tb_t *tb, unsigned p, lfc_word_t *w, uint8_t cls, uint8_t nblk,
+                          uint16_t dst, uint8_t ecn, uint8_t eop) {
+  tb_stim_port_t *st = &tb->stim[p];
+  uint32_t tag = TB_TAG(1, p, st->inj_seq);
+  st->inj_seq++;
+  lfc_pkt_t pk = {.cls = cls, .nblk = nblk, .ecn = ecn, .dst = dst, .tag = tag};
+  tb_score_created(tb, p, &pk, tag);
+  data_word(w, 1, eop, cls, nblk, dst, tag, ecn);
+}
+
+/* One garbage word of a kind chosen at random (tb/README.md lists them). */
+static void garbage(tb_t *tb, unsigned p, lfc_word_t *w) {
+  const tb_cfg_t *c = &tb->cfg;
+  tb_stim_port_t *st = &tb->stim[p];
+  const lfc_switch_cfg_t *s = &c->sw;
+  uint64_t *r = &st->rng;
+  uint8_t cls = (uint8_t)pick_class(r, c->traffic.class_mask);
+  uint16_t dst = (uint16_t)tb_rng_below(r, s->ports);
+  for (;;) {
+    unsigned kind = tb_rng_below(r, 9);
+    switch (kind) {
+      case 0: /* a continuation block outside any packet (§7.2) */
+        data_word(w, 0, 1, cls, 1, dst, TB_TAG(1, p, 0xffffff), 0);
+        return;
+      case 1: /* nblk = 0 */
+        inject_packet(tb, p, w, cls, 0, dst, 0, 1);
+        return;
+      case 2: /* nblk > mtu_blocks */
+        if (s->mtu_blocks >= 255) break;
+        inject_packet(tb, p, w, cls,
+                      (uint8_t)(s->mtu_blocks + 1 + tb_rng_below(r, 255 - s->mtu_blocks)), dst, 0,
+                      1);
+        return;
+      case 3: { /* a class that does not exist here */
+        int vl15_ok = s->mode == LFC_MODE_IB && s->vl15_blocks > 0;
+        uint32_t lo = s->classes, hi = vl15_ok ? 14 : 15;
+        if (lo > hi) break;
+        inject_packet(tb, p, w, (uint8_t)(lo + tb_rng_below(r, hi - lo + 1)), 1, dst, 0, 1);
+        return;
+      }
+      case 4: /* a destination that does not route (identity route: >= ports) */
+        inject_packet(tb, p, w, cls, 1,
+                      (uint16_t)(s->ports + tb_rng_below(r, 0x10000u - s->ports)), 0, 1);
+        return;
+      case 5: /* a one-block packet without eop (admitted; rx_malformed) */
+        inject_packet(tb, p, w, cls, 1, dst, 0, 0);
+        return;
+      case 6: /* FCP with a reserved op */
+        memset(w, 0, sizeof *w);
+        w->kind = LFC_FCP;
+        w->fc_op = (uint8_t)(2 + tb_rng_below(r, 14));
+        w->fc_vl = cls;
+        w->fc_fctbs = (uint16_t)tb_rng_below(r, 4096);
+        w->fc_fccl = (uint16_t)tb_rng_below(r, 4096);
+        return;
+      case 7: /* FCP for a VL that does not exist (or VL15) */
+        if (s->mode == LFC_MODE_IB && s->classes >= 15) break;
+        memset(w, 0, sizeof *w);
+        w->kind = LFC_FCP;
+        w->fc_op = 0;
+        w->fc_vl = (uint8_t)(s->classes + tb_rng_below(r, 16 - s->classes));
+        w->fc_fctbs = (uint16_t)tb_rng_below(r, 4096);
+        w->fc_fccl = (uint16_t)tb_rng_below(r, 4096);
+        return;
+      case 8: /* IB: a PFC frame (ignored); PFC: a frame for priorities that do not exist */
+        memset(w, 0, sizeof *w);
+        w->kind = LFC_PFC;
+        if (s->mode == LFC_MODE_PFC) {
+          if (s->classes >= 8) break;
+          w->pfc_en = (uint8_t)(0xffu << s->classes);
+        } else {
+          w->pfc_en = (uint8_t)tb_rng_below(r, 256);
+        }
+        for (unsigned i = 0; i < 8; i++)
+          if (w->pfc_en & (1u << i)) w->pfc_time[i] = (uint16_t)tb_rng_below(r, 65536);
+        return;
+      default:
+        break;
+    }
+  }
+}
+
+void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in) {
+  const tb_cfg_t *c = &tb->cfg;
+  const tb_misbehave_cfg_t *m = &c->mis;
+  tb_stim_port_t *st = &tb->stim[p];
+  int was_in_pkt = st->nic_in_pkt;
+  if (in->kind == LFC_DATA) st->nic_in_pkt = !in->eop;
+  if (m->storm_port == (int32_t)p && cycle >= m->storm_start &&
+      cycle - m->storm_start < m->storm_cycles && (cycle - m->storm_start) % m->storm_period == 0)
+    st->storm_due = 1;
+  if (in->kind != LFC_IDLE || was_in_pkt) return;
+
+  if (st->storm_due) {
+    memset(in, 0, sizeof *in);
+    in->kind = LFC_PFC;
+    in->pfc_en = (uint8_t)m->storm_prios;
+    for (unsigned i = 0; i < 8; i++)
+      if (m->storm_prios & (1u << i)) in->pfc_time[i] = (uint16_t)m->storm_quanta;
+    st->storm_due = 0;
+    tb->cov[COV_MIS_PFC_STORM]++;
+    return;
+  }
+  if (c->traffic.vl15_permille && cycle < tb->stop_cycle &&
+      tb_rng_below(&st->rng, 1000) < c->traffic.vl15_permille) {
+    inject_packet(tb, p, in, LFC_VL15, 1, (uint16_t)tb_rng_below(&st->rng, c->sw.ports), 0, 1);
+    return;
+  }
+  if ((m->no_credit_ports >> p) & 1u && cycle < tb->stop_cycle &&
+      tb_rng_below(&st->rng, 1000) < m->no_credit_permille) {
+    inject_packet(tb, p, in, (uint8_t)pick_class(&st->rng, c->traffic.class_mask), 1,
+                  pick_dst(c, &st->rng, p), pick_ecn(&st->rng, c->traffic.ecn_pct), 1);
+    tb->cov[COV_MIS_NO_CREDIT]++;
+    return;
+  }
+  if ((m->garbage_ports >> p) & 1u && tb_rng_below(&st->rng, 1000) < m->garbage_permille) {
+    garbage(tb, p, in);
+    tb->cov[COV_MIS_GARBAGE]++;
+    return;
+  }
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# One co-simulation run (called by `make cosim` and tb/scripts/regress.sh).
+#
+#   tb/scripts/cosim.sh SIM CONFIG SEED CYCLES WAVES OUTDIR
+#
+# SIM verilator|icarus; CYCLES empty for the configuration's [run] cycles; WAVES 1 to trace the
+# whole run. Writes OUTDIR/log.txt (everything the test printed), OUTDIR/coverage.json and
+# OUTDIR/rc. On a mismatch without WAVES=1, reruns the same seed with tracing from 2000 cycles
+# before the mismatch to the mismatch (the simulation is deterministic), so the waves are there
+# when the log is read: OUTDIR/waves.fst (Verilator) or OUTDIR/waves.vcd (Icarus). The rerun has
+# the same CYCLES (the stimulus depends on the run length: traffic stops at [traffic] stop_pct)
+# and ends at the mismatch.
+#
+# Environment (set by tb/tb.mk): COSIM_BUILD, TB_VPI, VVP, TB_MAKE_EXTRA.
+# Exit status: the test's (0 pass, 1 mismatch, 2 configuration, 3 simulator), 4 for a crash.
+set -uo pipefail
+
+[ $# -eq 6 ] || { echo "usage: $0 SIM CONFIG SEED CYCLES WAVES OUTDIR" >&2; exit 2; }
+sim="$1" config="$2" seed="$3" cycles="$4" waves="$5" out="$6"
+: "${COSIM_BUILD:?}" "${TB_VPI:=build/tb/lfc_cosim.vpi}" "${VVP:=vvp}" "${TB_MAKE_EXTRA:=}"
+: "${MAKE:=make}"
+WINDOW=2000
+
+case "$sim" in
+  verilator) ext=fst ;;
+  icarus)    ext=vcd ;;
+  *) echo "cosim: SIM must be verilator or icarus, not '$sim'" >&2; exit 2 ;;
+esac
+mkdir -p "$out"
+rm -f "$out"/waves.* "$out"/rc "$out"/result "$out"/rerun.log
+
+# run LOG TRACED ARGS...: the simulator with the test's +arguments; its status in $status.
+# TRACED=1 selects Verilator's build with tracing.
+run() {
+  local log="$1" traced="$2"; shift 2
+  local args=(+config="tb/configs/$config.ini" +seed="$seed" +sim="$sim"
+              +cov="$out/coverage.json" +waves_path="$out/waves.$ext" "$@")
+  [ -n "$cycles" ] && args+=(+cycles="$cycles")
+  [ -n "$TB_MAKE_EXTRA" ] && args+=(+make="$TB_MAKE_EXTRA")
+  if [ "$sim" = verilator ]; then
+    local obj=obj
+    [ "$traced" = 1 ] && obj=obj-trace
+    "$COSIM_BUILD/verilator/$config/$obj/Vcosim" "${args[@]}" >"$log" 2>&1
+    status=$?
+  else
+    rm -f "$out/result"
+    "$VVP" -n -M "$(dirname "$TB_VPI")" -m "$(basename "$TB_VPI" .vpi)" \
+      "$COSIM_BUILD/icarus/$config/sim.vvp" "${args[@]}" +result="$out/result" >"$log" 2>&1
+    status=$?
+    # vvp passes the test's status on (vpip_set_return_value); the result file is the check
+    # that the test ran to its end at all.
+    if [ -f "$out/result" ]; then
+      local r; r="$(cat "$out/result")"
+      [ "$status" -eq 0 ] && status="$r"
+    elif [ "$status" -eq 0 ]; then
+      echo "cosim: vvp exited 0 but the test wrote no result (it did not finish)" >>"$log"
+      status=4
+    fi
+  fi
+  # Drop simulator chatter that is not the test's (Icarus announces its VCD file).
+  sed -i '/^VCD info: dumpfile/d' "$log"
+  [ "$status" -gt 4 ] && status=4   # a signal or crash
+}
+
+if [ "$waves" = 1 ]; then
+  run "$out/log.txt" 1 +waves="$out/waves.$ext"
+else
+  run "$out/log.txt" 0
+fi
+cat "$out/log.txt"
+
+mline="$(grep -m1 '^MISMATCH ' "$out/log.txt" || true)"
+if [ "$status" -eq 1 ] && [ -n "$mline" ] && [ "$waves" != 1 ]; then
+  c="$(sed -E 's/.* cycle=([0-9]+) .*/\1/' <<<"$mline")"
+  from=$(( c > WINDOW ? c - WINDOW : 0 ))
+  saved_status=$status
+  cp "$out/coverage.json" "$out/coverage.first.json" 2>/dev/null || true
+  if [ "$sim" = verilator ]; then
+    # The build with tracing (made now if it is not there; minutes for a large configuration).
+    # shellcheck disable=SC2086  # TB_MAKE_EXTRA is a list of VAR=value words
+    $MAKE --no-print-directory -s "$COSIM_BUILD/verilator/$config/obj-trace/Vcosim" \
+      COSIM_BUILD="$COSIM_BUILD" $TB_MAKE_EXTRA >"$out/rerun.log" 2>&1
+  fi
+  run "$out/rerun.log.tmp" 1 +waves="$out/waves.$ext" +waves_from="$from"
+  cat "$out/rerun.log.tmp" >>"$out/rerun.log" && rm -f "$out/rerun.log.tmp"
+  mv "$out/coverage.first.json" "$out/coverage.json" 2>/dev/null || true
+  if grep -qF "$mline" "$out/rerun.log"; then
+    echo "  waves written: $out/waves.$ext (cycles $from..$c; the rerun reproduced the mismatch)" |
+      tee -a "$out/log.txt"
+  else
+    echo "  waves: the rerun did not reproduce the mismatch; see $out/rerun.log" |
+      tee -a "$out/log.txt"
+  fi
+  status=$saved_status
+fi
+echo "$status" >"$out/rc"
+exit "$status"

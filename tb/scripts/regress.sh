@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Co-simulation regression: configurations x seeds x simulators, in parallel.
+# Called by `make regress` and `make test-cosim` (tb/tb.mk), which set the environment:
+#
+#   SEEDS=K            seeds 1..K per configuration and simulator
+#   SIMS, CONFIGS      which simulators and configurations (names of tb/configs/*.ini)
+#   CYCLES             cycles per run; empty: the configuration's [run] cycles, or with SHORT=1
+#                      its [run] test_cycles; Icarus runs ICARUS_PCT % of that (default 10, or
+#                      50 with SHORT=1) unless CYCLES is given
+#   JOBS               parallel runs (and builds)
+#   OUT                output directory: junit.xml, summary.txt, coverage.json, runs/...
+#   COVER_STRICT=1     fail if a coverage point was never hit in the whole regression
+#
+# The last line printed is `cosim: N passed, M failed`. Exit 1 if anything failed.
+set -uo pipefail
+
+: "${SEEDS:=2}" "${SIMS:=verilator icarus}" "${CONFIGS:?}" "${CYCLES:=}" "${JOBS:=2}"
+: "${OUT:=build/regress}" "${COVER_STRICT:=1}" "${SHORT:=0}" "${MAKE:=make}" "${BUILD:=build}"
+: "${COSIM_BUILD:=$BUILD/cosim}"
+if [ "$SHORT" = 1 ]; then : "${ICARUS_PCT:=50}"; else : "${ICARUS_PCT:=10}"; fi
+export COSIM_BUILD TB_VPI VVP TB_MAKE_EXTRA BUILD
+params="$BUILD/tb/tb-params"
+
+rm -rf "$OUT"
+mkdir -p "$OUT/runs"
+t_start=$(date +%s)
+
+# ---- 1. build every simulator (make -k: a broken build fails its own runs only) ----
+echo "== building $(wc -w <<<"$CONFIGS") configurations for: $SIMS (log: $OUT/build.log)"
+$MAKE --no-print-directory -k -j"$JOBS" cosim-build SIMS="$SIMS" CONFIGS="$CONFIGS" \
+  VERILATOR_JOBS=1 >"$OUT/build.log" 2>&1
+build_rc=$?
+[ $build_rc -ne 0 ] && echo "   some builds failed; their runs fail (see $OUT/build.log)"
+warned="$(grep -l '^%Warning' "$COSIM_BUILD"/verilator/*/obj/build.log 2>/dev/null |
+          sed -E 's|.*/verilator/([^/]*)/obj/build.log|\1|' | tr '\n' ' ')"
+t_built=$(date +%s)
+
+# ---- 2. the runs ----
+jobs_file="$OUT/jobs.txt"
+: >"$jobs_file"
+for sim in $SIMS; do
+  for config in $CONFIGS; do
+    if [ -n "$CYCLES" ]; then
+      n="$CYCLES"
+    else
+      if [ "$SHORT" = 1 ]; then n="$("$params" test_cycles "tb/configs/$config.ini")"
+      else n="$("$params" cycles "tb/configs/$config.ini")"; fi
+      [ "$sim" = icarus ] && n=$(( n * ICARUS_PCT / 100 )) && [ "$n" -lt 1 ] && n=1
+    fi
+    for seed in $(seq 1 "$SEEDS"); do
+      echo "$sim $config $seed $n" >>"$jobs_file"
+    done
+  done
+done
+total=$(wc -l <"$jobs_file")
+echo "== running $total co-simulations, $JOBS at a time"
+
+run_one() {
+  local sim="$1" config="$2" seed="$3" n="$4"
+  local dir="$OUT/runs/$sim/$config/seed$seed" t0 t1 bin
+  mkdir -p "$dir"
+  if [ "$sim" = verilator ]; then bin="$COSIM_BUILD/verilator/$config/obj/Vcosim"
+  else bin="$COSIM_BUILD/icarus/$config/sim.vvp"; fi
+  t0=$(date +%s.%N)
+  if [ ! -f "$bin" ]; then
+    echo "BUILD FAILED: no $bin (see $OUT/build.log)" >"$dir/log.txt"
+    echo 3 >"$dir/rc"
+  else
+    tb/scripts/cosim.sh "$sim" "$config" "$seed" "$n" 0 "$dir" >/dev/null 2>&1
+    [ -f "$dir/rc" ] || echo 4 >"$dir/rc"
+  fi
+  t1=$(date +%s.%N)
+  echo "$t0 $t1" | awk '{printf "%.2f\n", $2 - $1}' >"$dir/time"
+  local rc; rc=$(cat "$dir/rc")
+  printf '  %-4s %-9s %-28s seed %-3s %7s cycles  %6ss\n' \
+    "$([ "$rc" = 0 ] && echo PASS || echo FAIL)" "$sim" "$config" "$seed" "$n" "$(cat "$dir/time")"
+}
+export -f run_one
+export OUT
+
+xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _ <"$jobs_file"
+t_end=$(date +%s)
+
+# ---- 3. results: summary table, JUnit XML ----
+xml_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' \
+                   -e 's/[^[:print:]\t]//g'; }
+passed=0; failed=0
+summary="$OUT/summary.txt"
+cases="$OUT/cases.xml"
+: >"$cases"
+printf '%-9s %-28s %-5s %8s %8s  %-6s %s\n' sim config seed cycles seconds result detail >"$summary"
+while read -r sim config seed n; do
+  dir="$OUT/runs/$sim/$config/seed$seed"
+  rc=$(cat "$dir/rc" 2>/dev/null || echo 4)
+  secs=$(cat "$dir/time" 2>/dev/null || echo 0)
+  detail=""
+  if [ "$rc" = 0 ]; then
+    passed=$((passed + 1)); result=PASS
+    detail="$(grep -m1 '^PASS ' "$dir/log.txt" | sed -E 's/.*(packets=[0-9]+) (cycles_per_second=[0-9]+).*/\1 \2/')"
+  else
+    failed=$((failed + 1)); result=FAIL
+    detail="$(grep -m1 -E '^(MISMATCH|BUILD FAILED)' "$dir/log.txt" || tail -n 1 "$dir/log.txt")"
+    [ -z "$detail" ] && detail="exit $rc, no output"
+  fi
+  printf '%-9s %-28s %-5s %8s %8s  %-6s %s\n' "$sim" "$config" "$seed" "$n" "$secs" "$result" \
+    "$detail" >>"$summary"
+  {
+    printf '    <testcase classname="cosim.%s.%s" name="seed%s" time="%s">\n' \
+      "$sim" "$config" "$seed" "$secs"
+    if [ "$rc" != 0 ]; then
+      printf '      <failure message="%s" type="exit%s">\n' "$(xml_escape <<<"$detail")" "$rc"
+      xml_escape <"$dir/log.txt"
+      printf '      </failure>\n'
+    fi
+    printf '      <system-out>'
+    xml_escape <"$dir/log.txt"
+    printf '</system-out>\n    </testcase>\n'
+  } >>"$cases"
+done <"$jobs_file"
+{
+  printf '<?xml version="1.0" encoding="UTF-8"?>\n'
+  printf '<testsuites name="lfc-cosim" tests="%d" failures="%d" time="%d">\n' \
+    "$total" "$failed" "$((t_end - t_start))"
+  printf '  <testsuite name="cosim" tests="%d" failures="%d" errors="0" skipped="0" time="%d">\n' \
+    "$total" "$failed" "$((t_end - t_start))"
+  cat "$cases"
+  printf '  </testsuite>\n</testsuites>\n'
+} >"$OUT/junit.xml"
+rm -f "$cases"
+
+# ---- 4. coverage: the sum over every run ----
+find "$OUT/runs" -name coverage.json -print0 | xargs -0 -r cat | awk '
+  /"coverage": \{/ { inside = 1; next }
+  inside && /\}/ { inside = 0; next }
+  inside { gsub(/[",:]/, " "); if (!($1 in sum)) order[n++] = $1; sum[$1] += $2 }
+  END {
+    printf "{\n"
+    for (i = 0; i < n; i++) printf "  \"%s\": %d%s\n", order[i], sum[order[i]], i + 1 < n ? "," : ""
+    printf "}\n"
+  }' >"$OUT/coverage.json"
+missing="$(awk -F'[":, ]+' '/: 0,?$/ { print $2 }' "$OUT/coverage.json" | tr '\n' ' ')"
+points=$(grep -c '": ' "$OUT/coverage.json")
+
+echo
+cat "$summary"
+echo
+[ -n "$warned" ] && echo "verilator lint warnings (not fatal; see obj/build.log) in: $warned"
+echo "build $((t_built - t_start)) s, runs $((t_end - t_built)) s; JUnit: $OUT/junit.xml; summary: $summary"
+cov_fail=0
+if [ "$points" -eq 0 ]; then
+  echo "coverage: no coverage written (did any run finish?)"
+  [ "$COVER_STRICT" = 1 ] && cov_fail=1
+elif [ -n "$missing" ]; then
+  echo "coverage: $OUT/coverage.json; never hit: $missing"
+  if [ "$COVER_STRICT" = 1 ]; then
+    echo "coverage: FAIL (COVER_STRICT=1: every point must be hit by some run)"
+    cov_fail=1
+  fi
+else
+  echo "coverage: all $points points hit ($OUT/coverage.json)"
+fi
+echo "cosim: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$cov_fail" -eq 0 ]

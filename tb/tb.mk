@@ -1,0 +1,163 @@
+# tb/tb.mk - lockstep co-simulation of the RTL (rtl/) against the C model (cmodel/).
+# Included by the top Makefile. See tb/README.md.
+#
+#   make cosim SIM=verilator|icarus CONFIG=<name> [SEED=n] [CYCLES=n] [WAVES=1]
+#       one run of tb/configs/<name>.ini; on a mismatch the waves of the last 2000 cycles are
+#       written automatically (a rerun with tracing from a bounded window)
+#   make cosim-build [SIMS="verilator icarus"] [CONFIGS="..."]
+#       build the simulators of every configuration (each is built per configuration)
+#   make regress [SEEDS=K] [SIMS=...] [CONFIGS=...] [CYCLES=n] [JOBS=n]
+#       every configuration x K seeds x both simulators in parallel: build/regress/junit.xml,
+#       build/regress/summary.txt, build/regress/coverage.json; fails if a run failed or a
+#       coverage point was never hit
+#   make test-cosim
+#       the short regression of `make test` (every configuration, both simulators, one seed,
+#       short runs); its last line is `cosim: N passed, M failed`
+#   make mutants
+#       tb/scripts/mutant_smoke.sh: hand-made RTL mutants must each be caught
+
+SIM     ?= verilator
+CONFIG  ?= ib_basic
+SEED    ?= 1
+CYCLES  ?=
+WAVES   ?= 0
+SEEDS   ?= 2
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+
+# The RTL under test: rtl/ (or a mutant's copy: RTL_DIR=... COSIM_BUILD=...).
+TB_RTL_DIR  = $(if $(RTL_DIR),$(RTL_DIR),rtl)
+TB_RTL_SRCS = $(sort $(wildcard $(TB_RTL_DIR)/*.v))
+TB_RTL_HDRS = $(wildcard $(TB_RTL_DIR)/*.vh)
+
+# Per-RTL builds (simulators, runs) go to COSIM_BUILD; the C objects are shared.
+COSIM_BUILD ?= $(BUILD)/cosim
+TB_OBJDIR    = $(BUILD)/tb/obj
+TB_CONFIGS   = $(sort $(basename $(notdir $(wildcard tb/configs/*.ini))))
+CONFIGS     ?= $(TB_CONFIGS)
+SIMS        ?= verilator icarus
+
+TB_COMMON_SRCS = $(wildcard tb/common/*.c)
+TB_COMMON_HDRS = $(wildcard tb/common/*.h)
+TB_COMMON_OBJS = $(patsubst tb/common/%.c,$(TB_OBJDIR)/common/%.o,$(TB_COMMON_SRCS))
+TB_CFLAGS      = $(CFLAGS) -Icmodel/include -Itb/common
+TB_LIBS        = -linih -lm
+TB_PARAMS      = $(BUILD)/tb/tb-params
+TB_VPI         = $(BUILD)/tb/lfc_cosim.vpi
+
+VERILATOR      ?= verilator
+IVERILOG       ?= iverilog
+VVP            ?= vvp
+VERILATOR_JOBS ?= 2
+# The C++ of the Verilated model: -O1 builds in 3/4 of the time of the default and runs as fast.
+VERILATOR_CXX_OPT ?= OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1
+# -Wall as the RTL's own lint (make lint) uses, but not fatal here: a lint warning is the lint's to
+# fail on; the co-simulation still runs and the build log keeps the warning (the regression
+# lists builds with warnings). VERILATOR_WARN= makes them fatal again.
+VERILATOR_WARN ?= -Wno-fatal
+VERILATOR_FLAGS = --cc --exe --build -O2 -Wall $(VERILATOR_WARN) \
+                  -MAKEFLAGS "$(VERILATOR_CXX_OPT)" \
+                  -j $(VERILATOR_JOBS) --top-module lfc_switch -I$(TB_RTL_DIR)
+
+.PHONY: cosim cosim-build regress test-cosim mutants cosim-clean
+TEST_STEPS += test-cosim
+
+# ---- C parts, built with gcc ----
+
+$(TB_OBJDIR)/common/%.o: tb/common/%.c $(TB_COMMON_HDRS) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TB_CFLAGS) -c -o $@ $<
+
+$(TB_OBJDIR)/tools/%.o: tb/tools/%.c $(TB_COMMON_HDRS) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TB_CFLAGS) -c -o $@ $<
+
+$(TB_OBJDIR)/vpi/cosim_vpi.o: tb/vpi/cosim_vpi.c $(TB_COMMON_HDRS) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TB_CFLAGS) -I/usr/include/iverilog -c -o $@ $<
+
+$(TB_PARAMS): $(TB_OBJDIR)/tools/tb_params.o $(TB_OBJDIR)/common/tb_config.o $(BUILD)/liblfc.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(TB_LIBS)
+
+# The VPI module: the adapter, the test and the model in one shared object for vvp -m.
+$(TB_VPI): $(TB_OBJDIR)/vpi/cosim_vpi.o $(TB_COMMON_OBJS) $(BUILD)/liblfc.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -o $@ $^ $(TB_LIBS)
+
+# ---- simulators, one build per configuration ----
+
+# Verilator: the shim is C++; the test and the model are linked in as gcc-built objects. Two
+# builds per configuration: obj/ (no tracing, for regressions) and obj-trace/ (--trace-fst, for
+# WAVES=1 and the automatic rerun after a mismatch). The executable is removed first: Verilator
+# skips its own work when the Verilog and the command line are unchanged, and its makefile does
+# not relink when only our objects changed, so a change of the model or the test costs a link.
+define tb_verilator_build
+	@mkdir -p $(@D)
+	@rm -f $@
+	@params="$$($(TB_PARAMS) verilator $<)" && ports="$$($(TB_PARAMS) ports $<)" && \
+	  echo "== verilator build $* ($$ports ports, RTL $(TB_RTL_DIR)$(1))" && \
+	  $(VERILATOR) $(VERILATOR_FLAGS) $(2) -Mdir $(@D) -o Vcosim $$params \
+	    -CFLAGS "-DTB_PORTS=$$ports -I$(CURDIR)/tb/common -I$(CURDIR)/cmodel/include" \
+	    $(abspath $(TB_RTL_SRCS) tb/verilator/dut_verilator.cpp) \
+	    $(abspath $(TB_COMMON_OBJS) $(BUILD)/liblfc.a) -LDFLAGS "$(TB_LIBS)" \
+	    > $(@D)/build.log 2>&1 || { cat $(@D)/build.log 2>/dev/null; exit 1; }
+endef
+TB_VERILATOR_DEPS = $(TB_PARAMS) $(TB_RTL_SRCS) $(TB_RTL_HDRS) tb/verilator/dut_verilator.cpp \
+                    $(TB_COMMON_OBJS) $(BUILD)/liblfc.a
+
+$(COSIM_BUILD)/verilator/%/obj/Vcosim: tb/configs/%.ini $(TB_VERILATOR_DEPS)
+	$(call tb_verilator_build,,)
+
+$(COSIM_BUILD)/verilator/%/obj-trace/Vcosim: tb/configs/%.ini $(TB_VERILATOR_DEPS)
+	$(call tb_verilator_build,$(comma) with FST tracing,--trace-fst)
+
+comma := ,
+
+# Icarus: tb/vpi/tb_top.v around the RTL, parameters by -P.
+$(COSIM_BUILD)/icarus/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_SRCS) $(TB_RTL_HDRS) \
+    tb/vpi/tb_top.v
+	@mkdir -p $(@D)
+	@echo "== iverilog build $* (RTL $(TB_RTL_DIR))"
+	@$(IVERILOG) -g2005 -I$(TB_RTL_DIR) -s tb_top $$($(TB_PARAMS) icarus $<) -o $@ \
+	  tb/vpi/tb_top.v $(TB_RTL_SRCS)
+
+tb_sim_target = $(if $(filter icarus,$(1)),$(COSIM_BUILD)/icarus/$(2)/sim.vvp $(TB_VPI),$(COSIM_BUILD)/verilator/$(2)/obj$(if $(filter 1,$(3)),-trace)/Vcosim)
+
+cosim-build: $(foreach s,$(SIMS),$(foreach c,$(CONFIGS),$(call tb_sim_target,$(s),$(c))))
+
+# ---- running ----
+
+# The variables the run scripts need.
+TB_RUN_ENV = BUILD=$(BUILD) COSIM_BUILD=$(COSIM_BUILD) TB_VPI=$(TB_VPI) VVP=$(VVP) MAKE="$(MAKE)" \
+             TB_MAKE_EXTRA="$(if $(filter-out rtl,$(TB_RTL_DIR)),RTL_DIR=$(TB_RTL_DIR) COSIM_BUILD=$(COSIM_BUILD))"
+
+ifneq ($(filter cosim,$(MAKECMDGOALS)),)
+ifeq ($(wildcard tb/configs/$(CONFIG).ini),)
+$(error CONFIG=$(CONFIG): there is no tb/configs/$(CONFIG).ini; configurations: $(TB_CONFIGS))
+endif
+ifeq ($(filter verilator icarus,$(SIM)),)
+$(error SIM=$(SIM): allowed verilator, icarus)
+endif
+endif
+
+cosim: $(call tb_sim_target,$(SIM),$(CONFIG),$(WAVES))
+	@$(TB_RUN_ENV) tb/scripts/cosim.sh $(SIM) $(CONFIG) $(SEED) "$(CYCLES)" $(WAVES) \
+	  $(COSIM_BUILD)/run/$(SIM)/$(CONFIG)/seed$(SEED)
+
+# Every configuration x SEEDS seeds x both simulators.
+regress: all $(TB_PARAMS)
+	@$(TB_RUN_ENV) SEEDS=$(SEEDS) SIMS="$(SIMS)" CONFIGS="$(CONFIGS)" CYCLES="$(CYCLES)" \
+	  JOBS=$(JOBS) OUT=$(BUILD)/regress COVER_STRICT=1 tb/scripts/regress.sh
+
+# The short regression of `make test`: every configuration, both simulators, one seed, short
+# runs (the configuration's test_cycles), coverage reported but not enforced.
+test-cosim: deps all $(TB_PARAMS)
+	@echo "== co-simulation: every configuration, verilator and icarus, 1 seed"
+	@$(TB_RUN_ENV) SEEDS=1 SIMS="verilator icarus" CONFIGS="$(TB_CONFIGS)" CYCLES= SHORT=1 \
+	  JOBS=$(JOBS) OUT=$(BUILD)/test-cosim COVER_STRICT=0 tb/scripts/regress.sh
+
+mutants: all $(TB_PARAMS)
+	@$(TB_RUN_ENV) tb/scripts/mutant_smoke.sh
+
+cosim-clean:
+	rm -rf $(COSIM_BUILD) $(BUILD)/tb $(BUILD)/regress $(BUILD)/test-cosim $(BUILD)/mutants
