@@ -1,8 +1,9 @@
 // lfc_pfc_gen - PFC frame generation of one ingress port's PGs (docs/SPEC.md §6.5, §6.6).
 //
 // Step G, per lossless PG, from the buffer counters and threshold of S(t): xoff turns on when
-// pg_hdrm > 0 or pg_shared >= T, and off again when pg_hdrm = 0 and (pg_shared = 0 or pg_shared +
-// xon_offset <= T); each change makes the priority pending (pfc_pend). A frame is pending when
+// pg_hdrm > 0 or (pg_shared > 0 and pg_shared >= T), and off again when pg_hdrm = 0 and
+// (pg_shared = 0 or pg_shared + xon_offset <= T); with xon_offset >= 1 the two conditions never
+// hold together. Each change makes the priority pending (pfc_pend). A frame is pending when
 // a priority is pending or an xoff PG's refresh_timer has run out; it carries those priorities
 // in pfc_en, and pfc_time[c] = pause_quanta for every xoff priority, 0 (XON) for the others.
 // Step B, when the frame is sent: the carried priorities stop pending (unless step G sets them
@@ -14,7 +15,7 @@
 module lfc_pfc_gen #(
   parameter integer Classes       = 2,       // 1..8
   parameter [7:0]   LosslessMask  = 8'h03,
-  parameter integer XonOffset     = 8,       // 0..65535
+  parameter integer XonOffset     = 8,       // 1..65535
   parameter integer PauseQuanta   = 65535,   // 1..65535
   parameter integer RefreshCycles = 32768    // 1..65535
 ) (
@@ -92,7 +93,7 @@ module lfc_pfc_gen #(
       if (LosslessMask[c]) begin
         sh        = pg_shared_i[c*20 +: 20];
         hd        = pg_hdrm_i[c*16 +: 16];
-        xoff_cond = (hd != 16'd0) || ((sh != 20'd0) && (sh >= th_i)); // SPEC §6.5
+        xoff_cond = (hd != 16'd0) || ((sh != 20'd0) && (sh >= th_i));
         xon_cond  = (hd == 16'd0) &&
                     ((sh == 20'd0) || ({1'b0, sh} + XON_OFFSET <= {1'b0, th_i}));
         if (xoff_q[c] ? xon_cond : xoff_cond) begin

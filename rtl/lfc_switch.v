@@ -46,7 +46,7 @@ module lfc_switch #(
   parameter integer     DynamicTh      = 0,
   parameter integer     XoffTh         = 128,
   parameter integer     AlphaLog2      = 0,     // -7..7
-  parameter integer     XonOffset      = 8,
+  parameter integer     XonOffset      = 8,     // 1..65535
   parameter integer     PauseQuanta    = 65535,
   parameter integer     RefreshCycles  = 32768,
   parameter [7:0]       StrictMask     = 8'h00,
@@ -301,8 +301,8 @@ module lfc_switch #(
                                           (StrictMask >> Classes) != 0 ||
                                           (EcnMask >> Classes) != 0));
   localparam CHK_BLOCKS   = (PFC != 0 && (ReserveBlocks < 0 || ReserveBlocks > 65535 ||
-                                          HeadroomBlocks < 0 || HeadroomBlocks > 65535 ||
-                                          XonOffset < 0 || XonOffset > 65535));
+                                          HeadroomBlocks < 0 || HeadroomBlocks > 65535));
+  localparam CHK_XON      = (PFC != 0 && (XonOffset < 1 || XonOffset > 65535));
   localparam CHK_SHARED   = (PFC != 0 && (SharedBlocks < 1 || SharedBlocks > 1048575));
   localparam CHK_DYN      = (PFC != 0 && DynamicTh != 0 && DynamicTh != 1);
   localparam CHK_XOFF_TH  = (PFC != 0 && (XoffTh < 0 || XoffTh > 1048575));
@@ -323,9 +323,9 @@ module lfc_switch #(
   localparam CFG_BAD = CHK_MODE || CHK_PORTS || CHK_CLASSES || CHK_LATENCY || CHK_CUT ||
                        CHK_MTU || CHK_SPEED || CHK_CUT_SPD || CHK_VL_BLK || CHK_VL15 ||
                        CHK_FCP || CHK_TBL_LEN || CHK_LIMIT || CHK_ENTRY || CHK_UNARB ||
-                       CHK_MASKS || CHK_BLOCKS || CHK_SHARED || CHK_DYN || CHK_XOFF_TH ||
-                       CHK_ALPHA || CHK_QUANTA || CHK_REFRESH || CHK_QUANTUM || CHK_WD ||
-                       CHK_K || CHK_PMAX || CHK_QDEPTH;
+                       CHK_MASKS || CHK_BLOCKS || CHK_XON || CHK_SHARED || CHK_DYN ||
+                       CHK_XOFF_TH || CHK_ALPHA || CHK_QUANTA || CHK_REFRESH || CHK_QUANTUM ||
+                       CHK_WD || CHK_K || CHK_PMAX || CHK_QDEPTH;
 
   initial begin
     if (CHK_MODE) begin
@@ -387,8 +387,12 @@ module lfc_switch #(
                "a mask names a priority >= Classes (SPEC §3.3)");
     end
     if (CHK_BLOCKS) begin
-      $display("lfc_switch: ReserveBlocks = %0d, HeadroomBlocks = %0d, XonOffset = %0d: %0s",
-               ReserveBlocks, HeadroomBlocks, XonOffset, "each 0..65535");
+      $display("lfc_switch: ReserveBlocks = %0d, HeadroomBlocks = %0d: each 0..65535",
+               ReserveBlocks, HeadroomBlocks);
+    end
+    if (CHK_XON) begin
+      $display("lfc_switch: XonOffset = %0d: 1..65535 (SPEC §3.2: with 0 a PG could meet %0s",
+               XonOffset, "xoff_cond and xon_cond together, §6.5)");
     end
     if (CHK_SHARED) begin
       $display("lfc_switch: SharedBlocks = %0d: 1..2^20-1 (SPEC §3.3)", SharedBlocks);
