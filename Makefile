@@ -242,6 +242,14 @@ clean:
 -include rtl/rtl.mk
 -include tb/tb.mk
 -include cmodel/bench/bench.mk
+# Each of these keeps the rules of one part beside its sources (see the file's header).
+-include tb/mutants/mutants.mk
+-include tb/formal/formal.mk
+-include tb/fuzz/fuzz.mk
+-include tb/cocotb/cocotb.mk
+-include tb/dpi/dpi.mk
+-include sim/sim.mk
+-include scripts/install.mk
 
 # ---------------------------------------------------------------------------------------
 # make test

@@ -17,11 +17,13 @@ PKGS_HDL="verilator iverilog yosys"
 # For the simulator. gnuplot-nox is gnuplot without the Qt/X11 front ends: the plain
 # "gnuplot" package pulls in about 30 Qt packages on a headless machine.
 PKGS_SIM="libinih-dev gnuplot-nox graphviz"
+# Coverage reports (make coverage), fuzzing (make fuzz, make fuzz-cosim), formal (make formal).
+PKGS_VERIFY="lcov"
 
 DEPS="${DEPS:-all}"
 case "$DEPS" in
   minimal) read -r -a wanted <<<"$PKGS_MINIMAL" ;;
-  all)     read -r -a wanted <<<"$PKGS_MINIMAL $PKGS_HDL $PKGS_SIM" ;;
+  all)     read -r -a wanted <<<"$PKGS_MINIMAL $PKGS_HDL $PKGS_SIM $PKGS_VERIFY" ;;
   *) echo "deps.sh: DEPS must be 'minimal' or 'all', not '$DEPS'" >&2; exit 2 ;;
 esac
 

@@ -13,7 +13,7 @@
 #   make test-cosim
 #       the short regression of `make test` (every configuration, both simulators, one seed,
 #       short runs); its last line is `cosim: N passed, M failed`
-#   make mutants
+#   make mutants-smoke
 #       tb/scripts/mutant_smoke.sh: hand-made RTL mutants must each be caught
 
 SIM     ?= verilator
@@ -58,7 +58,7 @@ VERILATOR_FLAGS = --cc --exe --build -O2 -Wall $(VERILATOR_WARN) \
                   -MAKEFLAGS "$(VERILATOR_CXX_OPT)" \
                   -j $(VERILATOR_JOBS) --top-module lfc_switch -I$(TB_RTL_DIR)
 
-.PHONY: cosim cosim-build regress test-cosim mutants cosim-clean
+.PHONY: cosim cosim-build regress test-cosim mutants-smoke cosim-clean
 TEST_STEPS += test-cosim
 
 # ---- C parts, built with gcc ----
@@ -156,7 +156,7 @@ test-cosim: deps all $(TB_PARAMS)
 	@$(TB_RUN_ENV) SEEDS=1 SIMS="verilator icarus" CONFIGS="$(TB_CONFIGS)" CYCLES= SHORT=1 \
 	  JOBS=$(JOBS) OUT=$(BUILD)/test-cosim COVER_STRICT=0 tb/scripts/regress.sh
 
-mutants: all $(TB_PARAMS)
+mutants-smoke: all $(TB_PARAMS)
 	@$(TB_RUN_ENV) tb/scripts/mutant_smoke.sh
 
 cosim-clean:
