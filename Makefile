@@ -249,6 +249,7 @@ clean:
 -include tb/cocotb/cocotb.mk
 -include tb/dpi/dpi.mk
 -include sim/sim.mk
+-include sim/calc.mk
 -include scripts/install.mk
 
 # ---------------------------------------------------------------------------------------

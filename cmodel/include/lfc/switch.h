@@ -87,6 +87,33 @@ void lfc_switch_cfg_default(lfc_switch_cfg_t *cfg, lfc_mode_t mode, uint32_t por
  */
 int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t errlen);
 
+/*
+ * Set one parameter of SPEC §3 from text, by its SPEC name: section "switch" (mode, ports,
+ * classes, speed_div, latency, cut_through, mtu_blocks, seed), "ib" (vl_blocks, vl15_blocks,
+ * fcp_period, vlarb_high, vlarb_low, vlarb_high_limit) or "pfc" (lossless_mask ... pmax).
+ * Integers may be decimal, 0x hex or 0b binary; booleans 0/1, true/false, yes/no, on/off.
+ * Per-port and per-class lists (speed_div, vl_blocks, drr_quantum) take one value for all or a
+ * comma-separated value per port/class, so set ports and classes first; vlarb tables take
+ * "vl:weight, vl:weight, ..." or "none".
+ *
+ * Since lfc_switch_cfg_default fills every other field from mode, ports and classes, the usual
+ * order is: read those three, call lfc_switch_cfg_default, then set the rest, then
+ * lfc_switch_cfg_check (which judges combinations; this function checks one value's range).
+ *
+ * Returns 0 when set; 1 when section/key is not a switch parameter (err lists the keys of the
+ * section, so a caller with keys of its own can try them first); -1 when the value is bad (err
+ * says what is allowed, without file or line: the caller adds those). cfg is unchanged unless 0
+ * is returned.
+ */
+int lfc_switch_cfg_set(lfc_switch_cfg_t *cfg, const char *section, const char *key,
+                       const char *value, char *err, size_t errlen);
+
+/*
+ * The key names of a section ("switch", "ib", "pfc"; NULL = all), comma-separated into buf (may
+ * be NULL). Returns how many there are; 0 for a section that has none.
+ */
+size_t lfc_switch_cfg_keys(const char *section, char *buf, size_t len);
+
 /* Total buffer in blocks implied by cfg (SPEC §3.4). cfg must be legal. */
 uint64_t lfc_switch_cfg_buffer_blocks(const lfc_switch_cfg_t *cfg);
 

@@ -1,0 +1,331 @@
+/*
+ * config_keys.c - the switch parameters of SPEC §3 by name, from text.
+ *
+ * Every front end (the co-simulation's .ini files, the fabric simulator's scenarios, the flat
+ * FFI facade for ctypes and DPI-C) sets parameters with the same names, ranges and error
+ * messages: one table here, so that a parameter added to the SPEC is added once.
+ *
+ * The ranges are the SPEC §3 tables' per-parameter ranges; combinations (e.g. vl_blocks >=
+ * mtu_blocks) are lfc_switch_cfg_check's job, not this file's.
+ */
+/* strtok_r is POSIX, not C11. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lfc/switch.h"
+
+typedef enum {
+  K_U32,        /* uint32_t field, [min, max] */
+  K_U8,         /* uint8_t field (bit masks), [min, max] */
+  K_I32,        /* int32_t field */
+  K_BOOL,       /* bool field: 0/1, true/false, yes/no, on/off */
+  K_MODE,       /* lfc_mode_t: ib | pfc */
+  K_WD_ACTION,  /* lfc_wd_action_t: drop | forward */
+  K_SPEED_DIV,  /* uint8_t speed_div[ports]: one value for every port, or one per port */
+  K_CLASS_LIST, /* uint32_t[classes]: one value for every class, or one per class */
+  K_VLARB_HIGH, /* "vl:weight, vl:weight, ..." or "none" */
+  K_VLARB_LOW
+} kind_t;
+
+typedef struct {
+  const char *section;
+  const char *name;
+  kind_t kind;
+  int64_t min, max;
+  size_t off;
+} key_t_;
+
+#define F(f) offsetof(lfc_switch_cfg_t, f)
+/* Largest 20-bit value: the width of the buffer counters (SPEC §6.1). */
+#define MAX20 ((1 << 20) - 1)
+#define MAX16 65535
+#define MAX12 4095
+#define MAX8 255
+/* Pmax is in units of 2^-16 (SPEC §9.1); 65536 is probability 1. */
+#define PMAX_ONE 65536
+
+static const key_t_ KEYS[] = {
+    /* SPEC §3.1, both modes */
+    {"switch", "mode", K_MODE, 0, 1, F(mode)},
+    {"switch", "ports", K_U32, 2, LFC_MAX_PORTS, F(ports)},
+    {"switch", "classes", K_U32, 1, LFC_IB_MAX_VLS, F(classes)},
+    {"switch", "speed_div", K_SPEED_DIV, 1, 16, F(speed_div)},
+    {"switch", "latency", K_U32, 1, MAX12, F(latency)},
+    {"switch", "cut_through", K_BOOL, 0, 1, F(cut_through)},
+    {"switch", "mtu_blocks", K_U32, 1, LFC_MAX_NBLK, F(mtu_blocks)},
+    {"switch", "seed", K_U32, 0, UINT32_MAX, F(seed)},
+    /* SPEC §3.2, IB */
+    {"ib", "vl_blocks", K_CLASS_LIST, 1, MAX16, F(vl_blocks)},
+    {"ib", "vl15_blocks", K_U32, 0, MAX16, F(vl15_blocks)},
+    {"ib", "fcp_period", K_U32, 1, MAX16, F(fcp_period)},
+    {"ib", "vlarb_high", K_VLARB_HIGH, 0, 0, F(vlarb_high)},
+    {"ib", "vlarb_low", K_VLARB_LOW, 0, 0, F(vlarb_low)},
+    {"ib", "vlarb_high_limit", K_U32, 0, MAX8, F(vlarb_high_limit)},
+    /* SPEC §3.2, PFC */
+    {"pfc", "lossless_mask", K_U8, 0, MAX8, F(lossless_mask)},
+    {"pfc", "reserve_blocks", K_U32, 0, MAX16, F(reserve_blocks)},
+    {"pfc", "shared_blocks", K_U32, 1, MAX20, F(shared_blocks)},
+    {"pfc", "headroom_blocks", K_U32, 0, MAX16, F(headroom_blocks)},
+    {"pfc", "dynamic_th", K_BOOL, 0, 1, F(dynamic_th)},
+    {"pfc", "xoff_th", K_U32, 0, MAX20, F(xoff_th)},
+    {"pfc", "alpha_log2", K_I32, -7, 7, F(alpha_log2)},
+    {"pfc", "xon_offset", K_U32, 1, MAX16, F(xon_offset)},
+    {"pfc", "pause_quanta", K_U32, 1, MAX16, F(pause_quanta)},
+    {"pfc", "refresh_cycles", K_U32, 1, MAX16, F(refresh_cycles)},
+    {"pfc", "strict_mask", K_U8, 0, MAX8, F(strict_mask)},
+    {"pfc", "drr_quantum", K_CLASS_LIST, 1, MAX12, F(drr_quantum)},
+    {"pfc", "wd_enable", K_BOOL, 0, 1, F(wd_enable)},
+    {"pfc", "wd_detect", K_U32, 1, MAX20, F(wd_detect)},
+    {"pfc", "wd_restore", K_U32, 1, MAX20, F(wd_restore)},
+    {"pfc", "wd_action", K_WD_ACTION, 0, 1, F(wd_action)},
+    {"pfc", "ecn_mask", K_U8, 0, MAX8, F(ecn_mask)},
+    {"pfc", "kmin", K_U32, 0, MAX20, F(kmin)},
+    {"pfc", "kmax", K_U32, 0, MAX20, F(kmax)},
+    {"pfc", "pmax", K_U32, 0, PMAX_ONE, F(pmax)},
+};
+#define NKEYS (sizeof KEYS / sizeof KEYS[0])
+
+/* Longest value text we look at; a longer value is an error, not a truncation. */
+#define VALUE_MAX 1024
+
+static int failf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int failf(char *err, size_t errlen, const char *fmt, ...) {
+  if (err && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+static const char *skip_space(const char *s) {
+  while (*s == ' ' || *s == '\t') s++;
+  return s;
+}
+
+/* Decimal, 0x hex, 0b binary or 0 octal, with optional sign; surrounding blanks allowed.
+   Returns 0, -1 not a number, -2 out of [min, max]. */
+static int parse_int(const char *s, int64_t min, int64_t max, int64_t *out) {
+  s = skip_space(s);
+  if (*s == '\0') return -1;
+  char *end;
+  errno = 0;
+  long long v;
+  if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+    v = strtoll(s + 2, &end, 2);
+  else
+    v = strtoll(s, &end, 0);
+  if (end == s) return -1;
+  end = (char *)skip_space(end);
+  if (errno != 0 || *end != '\0') return -1;
+  if (v < min || v > max) return -2;
+  *out = v;
+  return 0;
+}
+
+static int word_is(const char *s, const char *const *words) {
+  for (; *words; words++)
+    if (strcmp(s, *words) == 0) return 1;
+  return 0;
+}
+
+static int parse_bool(const char *s, int *out) {
+  static const char *const yes[] = {"1", "true", "yes", "on", NULL};
+  static const char *const no[] = {"0", "false", "no", "off", NULL};
+  char buf[16];
+  size_t n = 0;
+  s = skip_space(s);
+  while (s[n] && s[n] != ' ' && s[n] != '\t' && n + 1 < sizeof buf) {
+    buf[n] = (char)(s[n] >= 'A' && s[n] <= 'Z' ? s[n] - 'A' + 'a' : s[n]);
+    n++;
+  }
+  buf[n] = '\0';
+  if (*skip_space(s + n) != '\0') return -1;
+  if (word_is(buf, yes)) return *out = 1, 0;
+  if (word_is(buf, no)) return *out = 0, 0;
+  return -1;
+}
+
+/* Split value at commas into at most maxn integers in [min, max]. Returns the count, or -1 (a
+   bad element; its text in bad), -2 (out of range; its text in bad), -3 (more than maxn). */
+static int parse_list(const char *value, int64_t min, int64_t max, int64_t *out, int maxn,
+                      char *bad, size_t badlen) {
+  char buf[VALUE_MAX];
+  snprintf(buf, sizeof buf, "%s", value);
+  int n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (n >= maxn) return -3;
+    int rc = parse_int(tok, min, max, &out[n]);
+    if (rc) {
+      snprintf(bad, badlen, "%s", skip_space(tok));
+      return rc;
+    }
+    n++;
+  }
+  if (n == 0) {
+    snprintf(bad, badlen, "%s", value);
+    return -1;
+  }
+  return n;
+}
+
+/* A per-port or per-class list: one value for all, or exactly `count`. Returns the count given
+   (1 or count) or -1 with the message written. */
+static int set_list(const key_t_ *k, const char *value, uint32_t count, uint32_t cap,
+                    const char *unit, int64_t *vals, char *err, size_t errlen) {
+  char bad[64] = "";
+  int n = parse_list(value, k->min, k->max, vals, (int)cap, bad, sizeof bad);
+  if (n == -1 || n == -2)
+    return failf(err, errlen,
+                 "'%s' is not an integer in %" PRId64 "..%" PRId64 "; expected one value for "
+                 "every %s or a comma-separated list of %u (one per %s)",
+                 bad, k->min, k->max, unit, count, unit);
+  if (n == -3 || (n != 1 && (uint32_t)n != count))
+    return failf(err, errlen, "%s values given; expected 1 (for every %s) or %u (one per %s)",
+                 n == -3 ? "too many" : "a different number of", unit, count, unit);
+  return n;
+}
+
+static int parse_vlarb(const char *value, lfc_vlarb_entry_t *tab, uint32_t *len, char *err,
+                       size_t errlen) {
+  char buf[VALUE_MAX];
+  const char *v = skip_space(value);
+  /* An empty value or "none" is an empty table (SPEC §5.6: 0 entries allowed). */
+  if (*v == '\0' || strcmp(v, "none") == 0) {
+    *len = 0;
+    return 0;
+  }
+  snprintf(buf, sizeof buf, "%s", v);
+  lfc_vlarb_entry_t tmp[LFC_VLARB_MAX_ENTRIES];
+  uint32_t n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *colon = strchr(tok, ':');
+    int64_t vl, w;
+    if (!colon)
+      return failf(err, errlen, "entry '%s' is not vl:weight (vl 0..%u, weight 0..%d)",
+                   skip_space(tok), LFC_IB_MAX_VLS - 1, MAX8);
+    *colon = '\0';
+    if (parse_int(tok, 0, LFC_IB_MAX_VLS - 1, &vl) || parse_int(colon + 1, 0, MAX8, &w))
+      return failf(err, errlen, "entry '%s:%s': expected vl 0..%u and weight 0..%d",
+                   skip_space(tok), skip_space(colon + 1), LFC_IB_MAX_VLS - 1, MAX8);
+    if (n >= LFC_VLARB_MAX_ENTRIES)
+      return failf(err, errlen, "more than %u entries", LFC_VLARB_MAX_ENTRIES);
+    tmp[n].vl = (uint8_t)vl;
+    tmp[n].weight = (uint8_t)w;
+    n++;
+  }
+  memcpy(tab, tmp, n * sizeof tmp[0]);
+  *len = n;
+  return 0;
+}
+
+static int apply(lfc_switch_cfg_t *cfg, const key_t_ *k, const char *value, char *err,
+                 size_t errlen) {
+  char *base = (char *)cfg;
+  int64_t v;
+  int64_t vals[LFC_MAX_PORTS];
+  int b, n;
+  switch (k->kind) {
+    case K_U32:
+    case K_U8:
+    case K_I32:
+      if (parse_int(value, k->min, k->max, &v))
+        return failf(err, errlen, "expected an integer in %" PRId64 "..%" PRId64, k->min,
+                     k->max);
+      if (k->kind == K_U32) *(uint32_t *)(base + k->off) = (uint32_t)v;
+      if (k->kind == K_U8) *(uint8_t *)(base + k->off) = (uint8_t)v;
+      if (k->kind == K_I32) *(int32_t *)(base + k->off) = (int32_t)v;
+      return 0;
+    case K_BOOL:
+      if (parse_bool(value, &b))
+        return failf(err, errlen, "expected 0 or 1 (or true/false, yes/no, on/off)");
+      *(bool *)(base + k->off) = b != 0;
+      return 0;
+    case K_MODE: {
+      const char *s = skip_space(value);
+      if (strcmp(s, "ib") == 0)
+        cfg->mode = LFC_MODE_IB;
+      else if (strcmp(s, "pfc") == 0)
+        cfg->mode = LFC_MODE_PFC;
+      else
+        return failf(err, errlen, "allowed values: ib, pfc");
+      return 0;
+    }
+    case K_WD_ACTION: {
+      const char *s = skip_space(value);
+      if (strcmp(s, "drop") == 0)
+        cfg->wd_action = LFC_WD_DROP;
+      else if (strcmp(s, "forward") == 0)
+        cfg->wd_action = LFC_WD_FORWARD;
+      else
+        return failf(err, errlen, "allowed values: drop, forward");
+      return 0;
+    }
+    case K_SPEED_DIV:
+      n = set_list(k, value, cfg->ports, LFC_MAX_PORTS, "port", vals, err, errlen);
+      if (n < 0) return -1;
+      for (uint32_t p = 0; p < LFC_MAX_PORTS; p++)
+        cfg->speed_div[p] = (uint8_t)(n == 1 ? vals[0] : (p < (uint32_t)n ? vals[p] : 1));
+      return 0;
+    case K_CLASS_LIST: {
+      /* vl_blocks has a slot per data VL, drr_quantum one per priority (SPEC §3.2). */
+      uint32_t cap = k->off == F(vl_blocks) ? LFC_IB_MAX_VLS : LFC_PFC_MAX_PRIOS;
+      if (cfg->classes > cap)
+        return failf(err, errlen, "classes = %u, but this parameter has %u entries at most",
+                     cfg->classes, cap);
+      n = set_list(k, value, cfg->classes, cap, "class", vals, err, errlen);
+      if (n < 0) return -1;
+      for (uint32_t i = 0; i < cap; i++)
+        ((uint32_t *)(base + k->off))[i] =
+            (uint32_t)(n == 1 ? vals[0] : (i < (uint32_t)n ? vals[i] : vals[0]));
+      return 0;
+    }
+    case K_VLARB_HIGH:
+      return parse_vlarb(value, cfg->vlarb_high, &cfg->vlarb_high_len, err, errlen);
+    case K_VLARB_LOW:
+      return parse_vlarb(value, cfg->vlarb_low, &cfg->vlarb_low_len, err, errlen);
+  }
+  return failf(err, errlen, "internal error: unknown kind of key");
+}
+
+size_t lfc_switch_cfg_keys(const char *section, char *buf, size_t len) {
+  size_t count = 0, used = 0;
+  if (buf && len) buf[0] = '\0';
+  for (size_t i = 0; i < NKEYS; i++) {
+    if (section && strcmp(KEYS[i].section, section) != 0) continue;
+    if (buf && len > used) {
+      int w = snprintf(buf + used, len - used, "%s%s", count ? ", " : "", KEYS[i].name);
+      if (w > 0) used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+    }
+    count++;
+  }
+  return count;
+}
+
+int lfc_switch_cfg_set(lfc_switch_cfg_t *cfg, const char *section, const char *key,
+                       const char *value, char *err, size_t errlen) {
+  if (!cfg || !section || !key || !value)
+    return failf(err, errlen, "internal error: NULL argument");
+  if (strlen(value) >= VALUE_MAX)
+    return failf(err, errlen, "value longer than %d characters", VALUE_MAX - 1);
+  for (size_t i = 0; i < NKEYS; i++)
+    if (strcmp(KEYS[i].section, section) == 0 && strcmp(KEYS[i].name, key) == 0)
+      return apply(cfg, &KEYS[i], value, err, errlen);
+  char keys[VALUE_MAX];
+  if (lfc_switch_cfg_keys(section, keys, sizeof keys) == 0)
+    failf(err, errlen, "unknown section [%s]; switch parameters are in [switch], [ib], [pfc]",
+          section);
+  else
+    failf(err, errlen, "unknown key '%s'; keys of [%s]: %s", key, section, keys);
+  return 1;
+}
