@@ -210,7 +210,13 @@ typedef struct {
   uint64_t fcp_tx, fcp_rx, pfc_tx, pfc_rx;
 } lfc_port_stats_t;
 
-/* Counters of one port since reset. */
+/*
+ * Counters of one port since reset, as of the current cycle; NULL for a port >= cfg.ports.
+ * The result is a snapshot in a buffer the switch owns (one per port): the time-based counters
+ * (paused_cycles, credit_blocked_cycles) are computed at the call, not kept per cycle, so that
+ * skip-ahead stays exact. The next call for the same port, a step, an advance or a reset
+ * overwrites it: copy it to keep it.
+ */
 const lfc_port_stats_t *lfc_switch_stats(const lfc_switch_t *sw, uint32_t port);
 
 /* ---- Events of the last cycle (for golden traces and co-simulation). ---- */
