@@ -365,14 +365,6 @@ static void test_dynamic_threshold_alpha_positive(void **state) {
 /* ---- Every-cycle check of §6.3-§6.5 under random traffic ---- */
 
 /* xorshift32: the traffic of the random tests (seed fixed and printed). */
-static uint32_t rnd(uint32_t *s) {
-  uint32_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return *s = x;
-}
-
 enum { RP = 4, RC = 2, RMAX_TAGS = 20000 };
 
 typedef struct {
@@ -447,16 +439,16 @@ static void random_buffer_oracle(bool dynamic, int32_t alpha_log2, uint32_t seed
         const rpkt_t *k = &pk[cur_tag[p]];
         in[p] = tu_data_word(0, left[p] == 1, k->cls, k->nblk, 0, cur_tag[p], 0);
         left[p]--;
-      } else if (rnd(&s) % 100 < 35 && ntag < RMAX_TAGS) {
-        uint32_t n = 1 + rnd(&s) % 16, k = rnd(&s) % RC, dst = rnd(&s) % RP;
+      } else if (tu_rand(&s) % 100 < 35 && ntag < RMAX_TAGS) {
+        uint32_t n = 1 + tu_rand(&s) % 16, k = tu_rand(&s) % RC, dst = tu_rand(&s) % RP;
         pk[ntag] = (rpkt_t){(uint8_t)p, (uint8_t)k, (uint8_t)n};
         in[p] = tu_data_word(1, n == 1, k, n, dst, ntag, 0);
         cur_tag[p] = ntag++;
         left[p] = n - 1;
-      } else if (rnd(&s) % 100 < 3) {
+      } else if (tu_rand(&s) % 100 < 3) {
         in[p].kind = LFC_PFC;
-        in[p].pfc_en = (uint8_t)(rnd(&s) & 3u);
-        for (int k = 0; k < 2; k++) in[p].pfc_time[k] = (uint16_t)(rnd(&s) % 150);
+        in[p].pfc_en = (uint8_t)(tu_rand(&s) & 3u);
+        for (int k = 0; k < 2; k++) in[p].pfc_time[k] = (uint16_t)(tu_rand(&s) % 150);
       }
     }
     for (uint32_t p = 0; p < RP; p++) tu_word(t, p, &in[p]);

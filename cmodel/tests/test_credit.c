@@ -495,14 +495,6 @@ static void test_pfc_frame_in_ib_mode_ignored(void **state) {
 
 /* ---- Every-cycle check of §5.2-§5.5 under random traffic ---- */
 
-static uint32_t rnd(uint32_t *s) {
-  uint32_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return *s = x;
-}
-
 enum { IP = 3, IC = 3 };
 
 /* SPEC §5.2-§5.5: random traffic from peers that obey the credit the switch advertises (and
@@ -567,16 +559,16 @@ static void test_random_traffic_credit_rules_hold_every_cycle(void **state) {
         in[p].sop = 0;
         in[p].eop = left[p] == 1;
         left[p]--;
-      } else if (rnd(&s) % 100 < 8) {
-        uint32_t v = rnd(&s) % IC;
+      } else if (tu_rand(&s) % 100 < 8) {
+        uint32_t v = tu_rand(&s) % IC;
         in[p].kind = LFC_FCP;
         in[p].fc_vl = (uint8_t)v;
         in[p].fc_fctbs = (uint16_t)peer_fctbs[p][v];
         in[p].fc_fccl = (uint16_t)((peer_abr[p][v] + 2048u) % 4096u);
-      } else if (rnd(&s) % 100 < 40) {
-        uint32_t v = rnd(&s) % 8;
-        v = v < IC ? v : (v == 7 ? LFC_VL15 : rnd(&s) % IC);
-        uint32_t n = 1 + rnd(&s) % 16, dst = rnd(&s) % IP;
+      } else if (tu_rand(&s) % 100 < 40) {
+        uint32_t v = tu_rand(&s) % 8;
+        v = v < IC ? v : (v == 7 ? LFC_VL15 : tu_rand(&s) % IC);
+        uint32_t n = 1 + tu_rand(&s) % 16, dst = tu_rand(&s) % IP;
         bool ok = v == LFC_VL15;
         if (!ok) {
           uint32_t cr = (peer_fctbs[p][v] + n) % 4096u;

@@ -232,14 +232,6 @@ static void test_speed_div_slots_fcp(void **state) {
 
 /* ---- Every-cycle check of §8 under random traffic ---- */
 
-static uint32_t rnd(uint32_t *s) {
-  uint32_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return *s = x;
-}
-
 /* SPEC §8.1-§8.2, §5.2: random packets (1..8 blocks, 4 classes, class 3 strict) into 4 ports with
  * random pause frames. Before every step, from S(t) (qpkts, pause_timer, drr_ptr, deficit, tx_rem
  * read as registers) the SPEC gives each port's transmit decision: a continuation block while
@@ -287,14 +279,14 @@ static void test_random_traffic_scheduler_follows_spec(void **state) {
         in[p].sop = 0;
         in[p].eop = left[p] == 1;
         left[p]--;
-      } else if (rnd(&s) % 100 < 4) {
+      } else if (tu_rand(&s) % 100 < 4) {
         in[p].kind = LFC_PFC;
-        in[p].pfc_en = (uint8_t)(rnd(&s) & 0xFu);
-        for (int k = 0; k < SC; k++) in[p].pfc_time[k] = (uint16_t)(rnd(&s) % 40);
-      } else if (rnd(&s) % 100 < 45) {
-        uint32_t n = 1 + rnd(&s) % 8, k = rnd(&s) % 16;
+        in[p].pfc_en = (uint8_t)(tu_rand(&s) & 0xFu);
+        for (int k = 0; k < SC; k++) in[p].pfc_time[k] = (uint16_t)(tu_rand(&s) % 40);
+      } else if (tu_rand(&s) % 100 < 45) {
+        uint32_t n = 1 + tu_rand(&s) % 8, k = tu_rand(&s) % 16;
         k = k < 2 ? 3 : k % 3; /* class 3 (strict) 1/8 of the time */
-        in[p] = tu_data_word(1, n == 1, k, n, rnd(&s) % SP, tag++, 0);
+        in[p] = tu_data_word(1, n == 1, k, n, tu_rand(&s) % SP, tag++, 0);
         cur[p] = in[p];
         left[p] = n - 1;
       }

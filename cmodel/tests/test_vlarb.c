@@ -257,14 +257,6 @@ static void test_vlarb_vl_without_credit_not_eligible(void **state) {
 
 /* ---- Every-cycle check of §5.6 under random traffic ---- */
 
-static uint32_t rnd(uint32_t *s) {
-  uint32_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return *s = x;
-}
-
 typedef struct {
   bool found, new_turn;
   uint32_t entry;
@@ -356,16 +348,16 @@ static void test_random_traffic_vlarb_follows_spec(void **state) {
         in[p].sop = 0;
         in[p].eop = left[p] == 1;
         left[p]--;
-      } else if (rnd(&s) % 100 < 10) { /* credit back for a random VL, in random steps */
-        uint32_t v = rnd(&s) % VC;
+      } else if (tu_rand(&s) % 100 < 10) { /* credit back for a random VL, in random steps */
+        uint32_t v = tu_rand(&s) % VC;
         in[p].kind = LFC_FCP;
         in[p].fc_vl = (uint8_t)v;
-        in[p].fc_fccl = (uint16_t)((rx[p][v] + rnd(&s) % 24) % 4096u);
-      } else if (rnd(&s) % 100 < 30) {
-        uint32_t v = rnd(&s) % 10, n;
+        in[p].fc_fccl = (uint16_t)((rx[p][v] + tu_rand(&s) % 24) % 4096u);
+      } else if (tu_rand(&s) % 100 < 30) {
+        uint32_t v = tu_rand(&s) % 10, n;
         v = v < 9 ? v % VC : LFC_VL15;
         n = v == LFC_VL15 ? 2 : size[v];
-        in[p] = tu_data_word(1, n == 1, v, n, rnd(&s) % VP, tag++, 0);
+        in[p] = tu_data_word(1, n == 1, v, n, tu_rand(&s) % VP, tag++, 0);
         cur[p] = in[p];
         left[p] = n - 1;
       }

@@ -284,14 +284,6 @@ static void test_watchdog_disabled_never_trips(void **state) {
 
 /* ---- Every-cycle check of §6.7-§6.8 under random traffic ---- */
 
-static uint32_t rnd(uint32_t *s) {
-  uint32_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return *s = x;
-}
-
 enum { WP = 3, WC = 2 };
 
 /* Random pause frames (time 0..30, sometimes 0 = resume) and packets; before every step the SPEC
@@ -338,13 +330,13 @@ static void random_watchdog_oracle(lfc_wd_action_t action, uint32_t seed) {
         in[p].sop = 0;
         in[p].eop = left[p] == 1;
         left[p]--;
-      } else if (rnd(&s) % 100 < 12) {
+      } else if (tu_rand(&s) % 100 < 12) {
         in[p].kind = LFC_PFC;
-        in[p].pfc_en = (uint8_t)(rnd(&s) & 3u);
-        for (int k = 0; k < WC; k++) in[p].pfc_time[k] = (uint16_t)(rnd(&s) % 4 ? rnd(&s) % 31 : 0);
-      } else if (rnd(&s) % 100 < 30) {
-        uint32_t n = 1 + rnd(&s) % 4;
-        in[p] = tu_data_word(1, n == 1, rnd(&s) % WC, n, rnd(&s) % WP, tag++, 0);
+        in[p].pfc_en = (uint8_t)(tu_rand(&s) & 3u);
+        for (int k = 0; k < WC; k++) in[p].pfc_time[k] = (uint16_t)(tu_rand(&s) % 4 ? tu_rand(&s) % 31 : 0);
+      } else if (tu_rand(&s) % 100 < 30) {
+        uint32_t n = 1 + tu_rand(&s) % 4;
+        in[p] = tu_data_word(1, n == 1, tu_rand(&s) % WC, n, tu_rand(&s) % WP, tag++, 0);
         cur[p] = in[p];
         left[p] = n - 1;
       }

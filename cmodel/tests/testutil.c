@@ -351,3 +351,11 @@ void tu_dump(const tu_t *t, uint32_t port, uint64_t from, uint64_t to) {
     }
   }
 }
+
+uint32_t tu_rand(uint32_t *s) {
+  uint32_t x = *s;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return *s = x;
+}

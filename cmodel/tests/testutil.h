@@ -156,6 +156,12 @@ size_t tu_reg_idx(const char *name);
 uint64_t tu_reg(const tu_t *t, const char *name, uint32_t port, uint32_t cls);
 const lfc_port_stats_t *tu_stats(const tu_t *t, uint32_t port);
 
+/* ---- Random numbers for the randomized oracle tests ---- */
+
+/* Next value of a 32-bit xorshift generator (Marsaglia 2003, shifts 13/17/5) whose state is *s
+ * (must not be 0). Deterministic, so a failing seed replays exactly; not the model's LFSR. */
+uint32_t tu_rand(uint32_t *s);
+
 /* Print outputs of `port` in [from, to) to stdout (for debugging a failing test). */
 void tu_dump(const tu_t *t, uint32_t port, uint64_t from, uint64_t to);
 
