@@ -1,0 +1,598 @@
+/*
+ * engine.c - the fabric simulator's core (see engine.h for the two ways to run).
+ *
+ * A link carries, besides what its tracker predicts (the continuation blocks of the packet in
+ * flight, SPEC §2.1, else IDLE), only "surprising" words: first blocks, FCP and PFC words. Those
+ * are queued with their arrival cycle and wake the receiver then; everything else the receiver
+ * rebuilds, and lfc_switch_advance / lfc_nic_advance consume it without being stepped. In
+ * step_all mode the real lfc_link carries every word and the rebuilt word is checked against it
+ * in every cycle (link_mismatch must stay 0).
+ */
+#include "engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define X1024 1024u
+#define PPM 1000000u
+#define SLOT_FREE UINT32_MAX
+
+static const lfc_word_t IDLE;
+
+/* ---- Link prediction ---- */
+
+static void track_advance(track_t *tr, uint64_t to, uint32_t k) {
+  if (tr->rem == 0 || tr->next >= to) return;
+  uint64_t n = (to - tr->next + k - 1u) / k;
+  if (n > tr->rem) n = tr->rem;
+  tr->rem -= (uint32_t)n;
+  tr->next += n * k;
+}
+
+static void track_expect(const track_t *tr, uint64_t t, lfc_word_t *w) {
+  if (tr->rem > 0 && t == tr->next) {
+    *w = tr->tmpl;
+    w->eop = tr->rem == 1u;
+  } else {
+    *w = IDLE;
+  }
+}
+
+static void track_update(track_t *tr, uint64_t t, const lfc_word_t *w, uint32_t k) {
+  if (w->kind != LFC_DATA) return;
+  if (w->sop) {
+    tr->tmpl = *w;
+    tr->tmpl.sop = 0;
+    tr->tmpl.eop = 0;
+    tr->rem = w->nblk > 0 ? w->nblk - 1u : 0u;
+    tr->next = t + k;
+  } else if (tr->rem > 0 && t == tr->next) {
+    tr->rem--;
+    tr->next += k;
+  }
+}
+
+static uint64_t mix64(uint64_t h, uint64_t x) {
+  h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t word_hash(uint64_t h, const lfc_word_t *w) {
+  h = mix64(h, (uint64_t)w->kind | (uint64_t)w->sop << 8 | (uint64_t)w->eop << 9 |
+                   (uint64_t)w->cls << 10 | (uint64_t)w->nblk << 16 | (uint64_t)w->ecn << 24 |
+                   (uint64_t)w->dst << 32);
+  h = mix64(h, (uint64_t)w->tag | (uint64_t)w->fc_op << 32 | (uint64_t)w->fc_vl << 36 |
+                   (uint64_t)w->fc_fctbs << 40);
+  h = mix64(h, (uint64_t)w->fc_fccl | (uint64_t)w->pfc_en << 16);
+  for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) h = mix64(h, w->pfc_time[i]);
+  return h;
+}
+
+/* ---- Heap of devices by (wake, id) ---- */
+
+static int before(const sim_t *s, uint32_t a, uint32_t b) {
+  uint64_t wa = s->dev[a].wake, wb = s->dev[b].wake;
+  return wa < wb || (wa == wb && a < b);
+}
+
+static void heap_swap(sim_t *s, uint32_t i, uint32_t j) {
+  uint32_t a = s->heap[i], b = s->heap[j];
+  s->heap[i] = b;
+  s->heap[j] = a;
+  s->dev[b].heap_pos = i;
+  s->dev[a].heap_pos = j;
+}
+
+static void heap_fix(sim_t *s, uint32_t i) {
+  while (i > 0 && before(s, s->heap[i], s->heap[(i - 1u) / 2u])) {
+    heap_swap(s, i, (i - 1u) / 2u);
+    i = (i - 1u) / 2u;
+  }
+  for (;;) {
+    uint32_t l = 2u * i + 1u, r = l + 1u, m = i;
+    if (l < s->nheap && before(s, s->heap[l], s->heap[m])) m = l;
+    if (r < s->nheap && before(s, s->heap[r], s->heap[m])) m = r;
+    if (m == i) break;
+    heap_swap(s, i, m);
+    i = m;
+  }
+}
+
+static void set_wake(sim_t *s, uint32_t d, uint64_t t) {
+  s->dev[d].wake = t;
+  heap_fix(s, s->dev[d].heap_pos);
+}
+
+static void wake_at(sim_t *s, uint32_t d, uint64_t t) {
+  if (t < s->dev[d].wake) set_wake(s, d, t);
+}
+
+/* ---- Packets ---- */
+
+static void sim_error(sim_t *s, const char *msg, uint32_t tag) {
+  s->errors++;
+  if (s->error[0] == '\0')
+    snprintf(s->error, sizeof s->error, "cycle %llu: %s (tag 0x%08x)", (unsigned long long)s->now,
+             msg, tag);
+}
+
+static int slot_valid(const sim_t *s, uint32_t tag) {
+  return tag < s->nslot && s->slot[tag].flow != SLOT_FREE;
+}
+
+static void slot_release(sim_t *s, uint32_t tag) {
+  s->slot[tag].flow = SLOT_FREE;
+  s->free_slot[s->nfree++] = tag;
+}
+
+static int64_t slot_alloc(sim_t *s) {
+  if (s->nfree > 0) return s->free_slot[--s->nfree];
+  if (s->nslot == s->capslot) {
+    uint32_t cap = s->capslot ? s->capslot * 2u : 4096u;
+    slot_t *ns = realloc(s->slot, (size_t)cap * sizeof *ns);
+    if (ns == NULL) return -1;
+    s->slot = ns;
+    uint32_t *nf = realloc(s->free_slot, (size_t)cap * sizeof *nf);
+    if (nf == NULL) return -1;
+    s->free_slot = nf;
+    s->capslot = cap;
+  }
+  return s->nslot++;
+}
+
+static void flow_done(sim_t *s, flow_t *f, uint64_t cycle) {
+  f->done_cycle = cycle;
+  for (uint32_t i = 0; i < f->nsucc; i++) {
+    flow_t *g = &s->flows.f[f->succ[i]];
+    if (g->deps_left > 0 && --g->deps_left == 0) {
+      uint64_t t = cycle + 1u > s->now + 1u ? cycle + 1u : s->now + 1u;
+      if (g->start < t) g->start = t;
+      if (g->next_x1024 < g->start * X1024) g->next_x1024 = g->start * X1024;
+      wake_at(s, s->topo.nsw + g->src, g->start);
+    }
+  }
+}
+
+typedef struct {
+  sim_t *sim;
+  uint32_t host;
+} rx_ctx_t;
+
+/* A node admitted a packet at its first block (SPEC §12.2). */
+static void on_deliver(void *ctx, const lfc_word_t *w, uint64_t cycle) {
+  rx_ctx_t *rc = ctx;
+  sim_t *s = rc->sim;
+  if (!slot_valid(s, w->tag)) {
+    sim_error(s, "a node received a packet that is not in flight", w->tag);
+    return;
+  }
+  slot_t *sl = &s->slot[w->tag];
+  flow_t *f = &s->flows.f[sl->flow];
+  if (w->dst / s->routes.ways != rc->host || (f->dst != FLOW_ANY_DST && f->dst != rc->host))
+    sim_error(s, "a packet reached the wrong host", w->tag);
+  f->rx_bytes += sl->bytes;
+  f->rx_pkts++;
+  s->deliv_bytes += sl->bytes;
+  if (w->ecn == LFC_ECN_CE) f->ce++;
+  if (f->nlat == f->caplat) {
+    uint64_t cap = f->caplat ? f->caplat * 2u : 64u;
+    uint32_t *nl = realloc(f->lat, cap * sizeof *nl);
+    if (nl != NULL) {
+      f->lat = nl;
+      f->caplat = cap;
+    }
+  }
+  if (f->nlat < f->caplat) f->lat[f->nlat++] = (uint32_t)(cycle - sl->send_cycle);
+  uint32_t k = s->dev[s->topo.nsw + rc->host].nports ? s->wire[s->dev[s->topo.nsw + rc->host]
+                                                                   .in_wire[0]].k : 1u;
+  slot_release(s, w->tag);
+  if (f->bytes > 0 && f->rx_bytes >= f->bytes && f->done_cycle == SIM_NEVER)
+    flow_done(s, f, cycle + (uint64_t)(w->nblk - 1u) * k + 1u);
+}
+
+static void drop_tag(sim_t *s, uint32_t tag) {
+  if (!slot_valid(s, tag)) {
+    sim_error(s, "a drop of a packet that is not in flight", tag);
+    return;
+  }
+  s->flows.f[s->slot[tag].flow].drops++;
+  slot_release(s, tag);
+}
+
+/* ---- Sources ---- */
+
+static uint64_t flow_next(const flow_t *f) { return (f->next_x1024 + X1024 - 1u) / X1024; }
+
+/* Earliest cycle >= t at which f may send (on/off bursts), SIM_NEVER if never again. */
+static uint64_t flow_due(const flow_t *f, uint64_t t) {
+  if (f->deps_left > 0 || (f->bytes > 0 && f->sent_bytes >= f->bytes)) return SIM_NEVER;
+  uint64_t n = flow_next(f);
+  if (n < t) n = t;
+  if (f->off > 0 && n >= f->start) {
+    uint64_t period = f->on + f->off, ph = (n - f->start) % period;
+    if (ph >= f->on) n += period - ph;
+  }
+  return n >= f->stop ? SIM_NEVER : n;
+}
+
+static void run_source(sim_t *s, uint32_t d, uint64_t T) {
+  uint32_t h = d - s->topo.nsw, n = s->flows.nby_host[h];
+  device_t *dv = &s->dev[d];
+  const uint32_t *list = s->flows.by_host[h];
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t pos = (dv->rr + i) % n;
+    flow_t *f = &s->flows.f[list[pos]];
+    if (flow_due(f, T) != T) continue;
+    if (lfc_nic_backlog(dv->nic, f->cls) >= s->sc->nic.tx_fifo_pkts) continue;
+    uint64_t left = f->bytes > 0 ? f->bytes - f->sent_bytes : UINT64_MAX;
+    uint32_t full = (uint32_t)f->nblk * LFC_BLOCK_BYTES;
+    uint32_t bytes = left < full ? (uint32_t)left : full;
+    uint32_t dst = f->dst;
+    if (dst == FLOW_ANY_DST) {
+      uint32_t nh = s->topo.nhosts;
+      dst = (uint32_t)(sim_rand(&f->rng) % (nh - 1u));
+      if (dst >= h) dst++;
+    }
+    int64_t tag = slot_alloc(s);
+    if (tag < 0) {
+      sim_error(s, "out of memory for packets in flight", 0);
+      s->stop = 1;
+      return;
+    }
+    uint32_t choice = sim_mix32(list[pos] * 0x9E3779B1u ^ dst * 0x7FEB352Du ^ h) % s->routes.ways;
+    lfc_pkt_t pk = {f->cls, (uint8_t)((bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES), f->ecn,
+                    (uint16_t)(dst * s->routes.ways + choice), (uint32_t)tag};
+    if (lfc_nic_send(dv->nic, &pk) != 0) {
+      sim_error(s, "the node refused a packet", (uint32_t)tag);
+      s->slot[tag].flow = 0;
+      slot_release(s, (uint32_t)tag);
+      continue;
+    }
+    s->slot[tag] = (slot_t){list[pos], bytes, SIM_NEVER};
+    f->sent_bytes += bytes;
+    f->sent_pkts++;
+    uint64_t base = f->next_x1024 > T * X1024 ? f->next_x1024 : T * X1024;
+    f->next_x1024 = base + f->interval_x1024 * PPM / f->rate_ppm;
+    dv->rr = (pos + 1u) % n;
+  }
+}
+
+/* The host's next cycle of work: its node's next event, or a flow's next packet with room. */
+static uint64_t host_wake(sim_t *s, uint32_t d, uint64_t t) {
+  device_t *dv = &s->dev[d];
+  uint64_t w = lfc_nic_next_event(dv->nic);
+  uint32_t h = d - s->topo.nsw;
+  for (uint32_t i = 0; i < s->flows.nby_host[h]; i++) {
+    const flow_t *f = &s->flows.f[s->flows.by_host[h][i]];
+    uint64_t due = flow_due(f, t);
+    if (due < w && lfc_nic_backlog(dv->nic, f->cls) < s->sc->nic.tx_fifo_pkts) w = due;
+  }
+  return w;
+}
+
+/* ---- One device, one cycle ---- */
+
+static void process(sim_t *s, uint32_t d, uint64_t T) {
+  device_t *dv = &s->dev[d];
+  s->now = T;
+  s->steps++;
+  if (dv->is_host) {
+    if (lfc_nic_cycle(dv->nic) < T) lfc_nic_advance(dv->nic, T);
+  } else if (lfc_switch_cycle(dv->sw) < T) {
+    lfc_switch_advance(dv->sw, T);
+  }
+  lfc_word_t *in = s->in, *out = s->step_all ? &s->outs_all[s->out_base[d]] : s->out;
+  for (uint32_t p = 0; p < dv->nports; p++) {
+    uint32_t wi = dv->in_wire[p];
+    if (wi == NONE) {
+      in[p] = IDLE;
+      continue;
+    }
+    wire_t *w = &s->wire[wi];
+    track_advance(&w->rx, T, w->k);
+    if (w->n > 0 && w->ring[w->head].t == T) {
+      in[p] = w->ring[w->head].w;
+      w->head = w->head + 1u == w->cap ? 0u : w->head + 1u;
+      w->n--;
+    } else {
+      track_expect(&w->rx, T, &in[p]);
+    }
+    if (s->step_all && !lfc_word_equal(&in[p], lfc_link_head(w->link))) {
+      s->link_mismatch++;
+      in[p] = *lfc_link_head(w->link);
+    }
+    track_update(&w->rx, T, &in[p], w->k);
+  }
+  if (dv->is_host) {
+    run_source(s, d, T);
+    lfc_nic_step(dv->nic, in, out);
+    if (in[0].kind == LFC_DATA && in[0].sop) { /* the node's drop counter moved: it dropped it */
+      const lfc_nic_stats_t *st = lfc_nic_stats(dv->nic);
+      uint64_t drops = 0;
+      for (uint32_t c = 0; c < LFC_DROP_CAUSES; c++) drops += st->drop_pkts[c];
+      if (drops != dv->nic_drops_seen) {
+        dv->nic_drops_seen = drops;
+        s->drops_nic++;
+        drop_tag(s, in[0].tag);
+      }
+    }
+    if (out[0].kind == LFC_DATA && out[0].sop) {
+      if (slot_valid(s, out[0].tag)) {
+        slot_t *sl = &s->slot[out[0].tag];
+        sl->send_cycle = T;
+        flow_t *f = &s->flows.f[sl->flow];
+        if (f->first_tx == SIM_NEVER) f->first_tx = T;
+      } else {
+        sim_error(s, "a node sent a packet that is not in flight", out[0].tag);
+      }
+    }
+  } else {
+    lfc_switch_step(dv->sw, in, out);
+    const lfc_event_t *ev;
+    size_t nev = lfc_switch_events(dv->sw, &ev);
+    for (size_t i = 0; i < nev; i++)
+      if (ev[i].kind == LFC_EV_DROP) {
+        s->drops_sw++;
+        drop_tag(s, ev[i].tag);
+      }
+  }
+  for (uint32_t p = 0; p < dv->nports; p++) {
+    uint32_t wi = dv->out_wire[p];
+    if (wi == NONE) continue;
+    wire_t *w = &s->wire[wi];
+    lfc_word_t exp;
+    track_advance(&w->tx, T, w->k);
+    track_expect(&w->tx, T, &exp);
+    if (!lfc_word_equal(&out[p], &exp)) {
+      if (w->n == w->cap) {
+        sim_error(s, "internal: more unpredicted words in flight than the link delay", 0);
+      } else {
+        uint32_t tail = (w->head + w->n) % w->cap;
+        w->ring[tail].t = T + w->delay;
+        w->ring[tail].w = out[p];
+        w->n++;
+        w->digest = word_hash(mix64(w->digest, T), &out[p]);
+        if (!s->step_all) wake_at(s, w->to, T + w->delay);
+      }
+    }
+    track_update(&w->tx, T, &out[p], w->k);
+  }
+  if (!s->step_all) {
+    uint64_t nw = dv->is_host ? host_wake(s, d, T + 1u) : lfc_switch_next_event(dv->sw);
+    for (uint32_t p = 0; p < dv->nports; p++) {
+      uint32_t wi = dv->in_wire[p];
+      if (wi != NONE && s->wire[wi].n > 0 && s->wire[wi].ring[s->wire[wi].head].t < nw)
+        nw = s->wire[wi].ring[s->wire[wi].head].t;
+    }
+    set_wake(s, d, nw);
+  }
+}
+
+/* ---- Life cycle ---- */
+
+#define CERR(...)                                           \
+  do {                                                      \
+    if (err && errlen) snprintf(err, errlen, __VA_ARGS__);  \
+    goto fail;                                              \
+  } while (0)
+
+
+int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
+  memset(s, 0, sizeof *s);
+  s->sc = sc;
+  s->step_all = sc->step_all;
+  s->cycle_ns = sc_cycle_ns(sc);
+  s->end = (uint64_t)(sc->duration_us * 1000.0 / s->cycle_ns + 0.5);
+  if (s->end < 1) s->end = 1;
+  s->sample_every = sc_ns_to_cycles(sc, sc->sample_us * 1000.0);
+  if (topo_build(sc, &s->topo, err, errlen) != 0) return -1;
+  if (routes_build(sc, &s->topo, &s->routes, err, errlen) != 0) goto fail_quiet;
+  if (flows_build(sc, &s->topo, &s->flows, err, errlen) != 0) goto fail_quiet;
+  topo_t *t = &s->topo;
+  s->ndev = t->nnodes;
+  s->dev = calloc(s->ndev, sizeof *s->dev);
+  s->wire = calloc(2u * t->nlinks, sizeof *s->wire);
+  s->heap = calloc(s->ndev, sizeof *s->heap);
+  s->in = calloc(LFC_MAX_PORTS, sizeof *s->in);
+  s->out = calloc(LFC_MAX_PORTS, sizeof *s->out);
+  s->out_base = calloc(s->ndev, sizeof *s->out_base);
+  rx_ctx_t *rx_ctxs = calloc(t->nhosts, sizeof *rx_ctxs);
+  s->rx_ctx = rx_ctxs;
+  if (!s->dev || !s->wire || !s->heap || !s->in || !s->out || !s->out_base || !rx_ctxs)
+    CERR("out of memory");
+  uint32_t total_ports = 0;
+  for (uint32_t d = 0; d < s->ndev; d++) {
+    device_t *dv = &s->dev[d];
+    dv->nports = t->nports[d];
+    s->out_base[d] = total_ports;
+    total_ports += dv->nports;
+    dv->in_wire = malloc(dv->nports * sizeof *dv->in_wire);
+    dv->out_wire = malloc(dv->nports * sizeof *dv->out_wire);
+    if (!dv->in_wire || !dv->out_wire) CERR("out of memory");
+    for (uint32_t p = 0; p < dv->nports; p++) dv->in_wire[p] = dv->out_wire[p] = NONE;
+  }
+  if (s->step_all) {
+    s->outs_all = calloc(total_ports, sizeof *s->outs_all);
+    if (!s->outs_all) CERR("out of memory");
+  }
+  for (uint32_t l = 0; l < t->nlinks; l++) {
+    const topo_link_t *lk = &t->links[l];
+    if (lk->failed) continue;
+    for (int dir = 0; dir < 2; dir++) {
+      wire_t *w = &s->wire[s->nwire];
+      w->from = dir ? lk->b : lk->a;
+      w->from_port = dir ? lk->pb : lk->pa;
+      w->to = dir ? lk->a : lk->b;
+      w->to_port = dir ? lk->pa : lk->pb;
+      w->delay = lk->delay;
+      w->k = lk->speed_div;
+      w->cap = lk->delay + 1u;
+      w->ring = calloc(w->cap, sizeof *w->ring);
+      if (!w->ring) CERR("out of memory");
+      if (s->step_all) {
+        w->link = lfc_link_create(lk->delay);
+        if (!w->link) CERR("link delay %u: cannot create (allowed 1..%u)", lk->delay,
+                           LFC_LINK_MAX_DELAY);
+      }
+      s->dev[w->from].out_wire[w->from_port] = s->nwire;
+      s->dev[w->to].in_wire[w->to_port] = s->nwire;
+      s->nwire++;
+    }
+  }
+  for (uint32_t d = 0; d < s->ndev; d++) {
+    device_t *dv = &s->dev[d];
+    char msg[512], name[64];
+    if (d < t->nsw) {
+      lfc_switch_cfg_t cfg = sc->sw[t->role[d]];
+      cfg.ports = dv->nports;
+      for (uint32_t p = 0; p < dv->nports; p++) {
+        int32_t l = t->port_link[(size_t)d * LFC_MAX_PORTS + p];
+        cfg.speed_div[p] = (uint8_t)(l >= 0 ? t->links[l].speed_div : 1u);
+      }
+      cfg.seed = cfg.seed ^ sim_mix32(d + 1u);
+      if (cfg.seed == 0) cfg.seed = 1;
+      cfg.route = s->routes.table[d];
+      cfg.route_len = s->routes.len;
+      dv->sw = lfc_switch_create(&cfg, msg, sizeof msg);
+      if (!dv->sw) CERR("%s: switch %s: %s", sc->file, topo_name(t, d, name, sizeof name), msg);
+    } else {
+      lfc_nic_cfg_t nc = sc->nic;
+      int32_t l = t->port_link[(size_t)d * LFC_MAX_PORTS];
+      nc.speed_div = l >= 0 ? t->links[l].speed_div : 1u;
+      dv->is_host = 1;
+      dv->nic = lfc_nic_create(&nc, msg, sizeof msg);
+      if (!dv->nic) CERR("%s: host %s: %s", sc->file, topo_name(t, d, name, sizeof name), msg);
+      rx_ctxs[d - t->nsw] = (rx_ctx_t){s, d - t->nsw};
+      lfc_nic_set_rx_callback(dv->nic, on_deliver, &rx_ctxs[d - t->nsw]);
+    }
+    dv->wake = 0;
+    dv->heap_pos = d;
+    s->heap[d] = d;
+  }
+  s->nheap = s->ndev;
+  return 0;
+fail:
+fail_quiet:
+  sim_destroy(s);
+  return -1;
+}
+
+void sim_destroy(sim_t *s) {
+  if (s->dev)
+    for (uint32_t d = 0; d < s->ndev; d++) {
+      lfc_switch_destroy(s->dev[d].sw);
+      lfc_nic_destroy(s->dev[d].nic);
+      free(s->dev[d].in_wire);
+      free(s->dev[d].out_wire);
+    }
+  if (s->wire)
+    for (uint32_t w = 0; w < s->nwire; w++) {
+      free(s->wire[w].ring);
+      lfc_link_destroy(s->wire[w].link);
+    }
+  flows_free(&s->flows, s->topo.nhosts);
+  routes_free(&s->routes, s->topo.nsw);
+  topo_free(&s->topo);
+  free(s->dev);
+  free(s->wire);
+  free(s->heap);
+  free(s->in);
+  free(s->out);
+  free(s->outs_all);
+  free(s->out_base);
+  free(s->slot);
+  free(s->free_slot);
+  free(s->rx_ctx);
+  memset(s, 0, sizeof *s);
+}
+
+void sim_sync(sim_t *s, uint64_t to) {
+  for (uint32_t d = 0; d < s->ndev; d++) {
+    device_t *dv = &s->dev[d];
+    if (dv->is_host) {
+      if (lfc_nic_cycle(dv->nic) < to) lfc_nic_advance(dv->nic, to);
+    } else if (lfc_switch_cycle(dv->sw) < to) {
+      lfc_switch_advance(dv->sw, to);
+    }
+  }
+}
+
+static void sample(sim_t *s, uint64_t t) {
+  s->now = t;
+  if (s->sample_fn) s->sample_fn(s, t, s->sample_ctx);
+}
+
+void sim_run(sim_t *s) {
+  s->next_sample = s->sample_every;
+  if (s->step_all) {
+    for (uint64_t T = 0; T < s->end && !s->stop; T++) {
+      if (s->sample_fn && T == s->next_sample) {
+        sample(s, T);
+        s->next_sample += s->sample_every;
+      }
+      for (uint32_t d = 0; d < s->ndev; d++) process(s, d, T);
+      for (uint32_t d = 0; d < s->ndev; d++) { /* every link moves one cycle */
+        const device_t *dv = &s->dev[d];
+        for (uint32_t p = 0; p < dv->nports; p++)
+          if (dv->out_wire[p] != NONE)
+            lfc_link_push(s->wire[dv->out_wire[p]].link, &s->outs_all[s->out_base[d] + p]);
+      }
+    }
+  } else {
+    while (!s->stop) {
+      uint32_t d = s->heap[0];
+      uint64_t T = s->dev[d].wake;
+      if (s->sample_fn && s->next_sample < s->end && s->next_sample <= T) {
+        sim_sync(s, s->next_sample);
+        sample(s, s->next_sample);
+        s->next_sample += s->sample_every;
+        continue;
+      }
+      if (T >= s->end) break;
+      process(s, d, T);
+    }
+  }
+  if (!s->stop) {
+    sim_sync(s, s->end);
+    s->now = s->end;
+  } else {
+    s->end = s->now; /* stopped early (deadlock found): report up to here */
+    sim_sync(s, s->end);
+  }
+}
+
+uint64_t sim_digest(const sim_t *s) {
+  uint64_t h = 0;
+  for (uint32_t d = 0; d < s->ndev; d++) {
+    const device_t *dv = &s->dev[d];
+    if (dv->is_host) {
+      const lfc_nic_stats_t *st = lfc_nic_stats(dv->nic);
+      const uint64_t *v = (const uint64_t *)st;
+      for (size_t i = 0; i < sizeof *st / sizeof *v; i++) h = mix64(h, v[i]);
+      h = mix64(h, lfc_nic_cycle(dv->nic));
+    } else {
+      for (uint32_t p = 0; p < dv->nports; p++) {
+        const lfc_port_stats_t *st = lfc_switch_stats(dv->sw, p);
+        const uint64_t *v = (const uint64_t *)st;
+        for (size_t i = 0; i < sizeof *st / sizeof *v; i++) h = mix64(h, v[i]);
+      }
+      h = mix64(h, lfc_switch_cycle(dv->sw));
+    }
+  }
+  for (uint32_t w = 0; w < s->nwire; w++) h = mix64(h, s->wire[w].digest);
+  for (uint32_t i = 0; i < s->flows.n; i++) {
+    const flow_t *f = &s->flows.f[i];
+    h = mix64(h, f->rx_bytes);
+    h = mix64(h, f->rx_pkts);
+    h = mix64(h, f->sent_bytes);
+    h = mix64(h, f->drops);
+    h = mix64(h, f->ce);
+    h = mix64(h, f->done_cycle);
+    h = mix64(h, f->first_tx);
+    for (uint64_t j = 0; j < f->nlat; j++) h = mix64(h, f->lat[j]);
+  }
+  h = mix64(h, s->errors);
+  return h;
+}

@@ -1,0 +1,112 @@
+/*
+ * engine.h - the fabric: liblfc switches and end nodes joined by links, run cycle-exactly.
+ *
+ * Two ways to run, bit-identical by construction and by test (sim/tests/test_skip.sh):
+ *  - step_all: every device is stepped in every cycle, words travel through lfc_link;
+ *  - skip-ahead (default): each device sleeps until the next cycle where it can change anything
+ *    (lfc_switch_next_event / lfc_nic_next_event, a flow's next packet, or a word arriving that a
+ *    streaming packet does not explain), and jumps there with lfc_switch_advance /
+ *    lfc_nic_advance. Devices are woken in (cycle, device) order from a heap: conservative
+ *    discrete-event simulation with the link delay (>= 1, SPEC §12.1) as lookahead.
+ */
+#ifndef LFC_SIM_ENGINE_H
+#define LFC_SIM_ENGINE_H
+
+#include <stdint.h>
+
+#include "lfc/link.h"
+#include "lfc/nic.h"
+#include "lfc/switch.h"
+#include "routing.h"
+#include "scenario.h"
+#include "topology.h"
+#include "traffic.h"
+
+/* What a receiver expects on a link when nothing new happens: the rest of a packet (SPEC §2.1). */
+typedef struct {
+  lfc_word_t tmpl; /* continuation block of the packet in flight */
+  uint64_t next;   /* cycle of its next block */
+  uint32_t rem;    /* blocks still to come */
+} track_t;
+
+typedef struct {
+  uint64_t t;
+  lfc_word_t w;
+} sig_t;
+
+typedef struct {
+  uint32_t from, from_port, to, to_port, delay, k;
+  track_t tx, rx;
+  sig_t *ring; /* words the tracker does not predict, in flight: at most delay */
+  uint32_t head, n, cap;
+  lfc_link_t *link; /* step_all only: the reference link */
+  uint64_t digest;  /* of every word that differs from the prediction, with its cycle */
+} wire_t;
+
+typedef struct {
+  uint8_t is_host;
+  uint32_t nports;
+  lfc_switch_t *sw;
+  lfc_nic_t *nic;
+  uint32_t *in_wire, *out_wire; /* per port, UINT32_MAX = unconnected */
+  uint64_t wake;                /* next cycle to process, SIM_NEVER = none */
+  uint32_t heap_pos;
+  uint32_t rr;                  /* host: round robin over its flows */
+  uint64_t nic_drops_seen;
+} device_t;
+
+typedef struct {
+  uint32_t flow;
+  uint32_t bytes;
+  uint64_t send_cycle; /* node put out its first block; SIM_NEVER before */
+} slot_t;
+
+typedef struct sim sim_t;
+
+/* Called at every sample cycle (time series, deadlock checks), after all devices reached it. */
+typedef void (*sim_sample_fn)(sim_t *sim, uint64_t cycle, void *ctx);
+
+struct sim {
+  const lfc_scenario_t *sc;
+  topo_t topo;
+  routes_t routes;
+  flows_t flows;
+  device_t *dev;
+  uint32_t ndev;
+  wire_t *wire;
+  uint32_t nwire;
+  uint64_t now, end;
+  int step_all;
+  /* heap of devices by (wake, id) */
+  uint32_t *heap;
+  uint32_t nheap;
+  /* packets in flight, by tag */
+  slot_t *slot;
+  uint32_t nslot, capslot, *free_slot, nfree;
+  /* scratch */
+  lfc_word_t *in, *out, *outs_all; /* outs_all: step_all, per device port */
+  uint32_t *out_base;
+  /* results */
+  uint64_t errors, link_mismatch, events_processed, steps;
+  char error[256];
+  uint64_t deliv_bytes, drops_sw, drops_nic;
+  double cycle_ns;
+  /* sampling */
+  uint64_t sample_every, next_sample;
+  sim_sample_fn sample_fn;
+  void *sample_ctx;
+  void *rx_ctx; /* per host: the node's delivery callback context */
+  int stop; /* set by a sample callback to end the run early */
+};
+
+/* Build the fabric of a loaded scenario. 0 or -1 with err. */
+int sim_create(sim_t *sim, const lfc_scenario_t *sc, char *err, size_t errlen);
+void sim_destroy(sim_t *sim);
+/* Run to sc->duration_us (all devices end at that cycle). */
+void sim_run(sim_t *sim);
+/* Bring every device to cycle `to` (no device may be behind a pending event before it). */
+void sim_sync(sim_t *sim, uint64_t to);
+/* A digest of everything observable: counters of every switch and node, flows, link words. */
+uint64_t sim_digest(const sim_t *sim);
+
+#endif /* LFC_SIM_ENGINE_H */

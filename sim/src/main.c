@@ -1,0 +1,184 @@
+/*
+ * main.c - lfc-sim: run a scenario (docs/sim.md), or the calculators (lfc-sim headroom|credits).
+ *
+ * Exit status: 0 ran, 2 bad input (one line naming file, line, key, value and what is allowed),
+ * 1 an internal failure (scoreboard error, out of memory).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "deadlock.h"
+#include "engine.h"
+#include "plot.h"
+#include "results.h"
+#include "scenario.h"
+
+#if defined(__has_include)
+#if __has_include("calc.h")
+#include "calc.h"
+#define HAVE_CALC 1
+#endif
+#endif
+
+#define MAX_SETS 64
+#define EXIT_BAD_INPUT 2
+
+static void usage(FILE *o) {
+  fprintf(o,
+          "usage: lfc-sim SCENARIO.ini [--json FILE] [--csv DIR] [--plot DIR] [--seed N]\n"
+          "               [--set section.key=value ...] [--progress|--no-progress] [--step-all]\n"
+          "               [--digest]\n"
+          "       lfc-sim headroom --speed-gbps S --cable-m L --mtu M [...]\n"
+          "       lfc-sim credits --speed-gbps S --cable-m L [...]\n");
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+  deadlock_t *dl;
+  int progress;
+  double t0, last;
+} sample_ctx_t;
+
+static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
+  sample_ctx_t *c = ctx;
+  deadlock_sample(sim, cycle, c->dl);
+  if (c->progress) {
+    double t = now_s();
+    if (t - c->last > 0.5) {
+      c->last = t;
+      fprintf(stderr, "\r  %5.1f%%  %.3f of %.3f us simulated, %.1f s", 100.0 * (double)cycle / (double)sim->end,
+              (double)cycle * sim->cycle_ns / 1000.0, (double)sim->end * sim->cycle_ns / 1000.0,
+              t - c->t0);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && (!strcmp(argv[1], "headroom") || !strcmp(argv[1], "credits"))) {
+#ifdef HAVE_CALC
+    return lfc_calc_main(argc - 1, argv + 1); /* argv[0] = the calculator */
+#else
+    fprintf(stderr, "lfc-sim: %s: the calculators are not built in\n", argv[1]);
+    return EXIT_BAD_INPUT;
+#endif
+  }
+  const char *path = NULL, *json = NULL, *csv = NULL, *plot = NULL, *seed = NULL;
+  const char *sets[MAX_SETS];
+  int nsets = 0, progress = isatty(2), step_all = 0, digest = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    if (!strcmp(a, "--json") && more) json = argv[++i];
+    else if (!strcmp(a, "--csv") && more) csv = argv[++i];
+    else if (!strcmp(a, "--plot") && more) plot = argv[++i];
+    else if (!strcmp(a, "--seed") && more) seed = argv[++i];
+    else if (!strcmp(a, "--set") && more) {
+      if (nsets == MAX_SETS) {
+        fprintf(stderr, "lfc-sim: more than %d --set options\n", MAX_SETS);
+        return EXIT_BAD_INPUT;
+      }
+      sets[nsets++] = argv[++i];
+    } else if (!strcmp(a, "--progress")) progress = 1;
+    else if (!strcmp(a, "--no-progress")) progress = 0;
+    else if (!strcmp(a, "--step-all")) step_all = 1;
+    else if (!strcmp(a, "--digest")) digest = 1;
+    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (a[0] != '-' && path == NULL) path = a;
+    else {
+      fprintf(stderr, "lfc-sim: %s: unknown option or missing value\n", a);
+      usage(stderr);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  if (path == NULL) {
+    usage(stderr);
+    return EXIT_BAD_INPUT;
+  }
+  char err[1024];
+  lfc_scenario_t sc;
+  if (lfc_scenario_load(path, &sc, err, sizeof err) != 0) {
+    fprintf(stderr, "%s\n", err);
+    lfc_scenario_free(&sc);
+    return EXIT_BAD_INPUT;
+  }
+  char seedset[64];
+  if (seed) {
+    snprintf(seedset, sizeof seedset, "sim.seed=%s", seed);
+    if (lfc_scenario_set(&sc, seedset, err, sizeof err) != 0) goto bad;
+  }
+  for (int i = 0; i < nsets; i++)
+    if (lfc_scenario_set(&sc, sets[i], err, sizeof err) != 0) goto bad;
+  if (step_all) sc.step_all = 1;
+  if (lfc_scenario_finish(&sc, err, sizeof err) != 0) goto bad;
+  for (const char *dir = csv; dir != NULL; dir = dir == csv ? plot : NULL)
+    if (mkdir(dir, 0777) != 0 && access(dir, W_OK) != 0) {
+      fprintf(stderr, "lfc-sim: %s: cannot create the output directory\n", dir);
+      lfc_scenario_free(&sc);
+      return EXIT_BAD_INPUT;
+    }
+  if (plot && !csv) csv = plot; /* the plots are drawn from the series */
+  sim_t sim;
+  if (sim_create(&sim, &sc, err, sizeof err) != 0) goto bad;
+  deadlock_t dl;
+  if (deadlock_init(&dl, &sim, csv, err, sizeof err) != 0) {
+    deadlock_free(&dl);
+    sim_destroy(&sim);
+    goto bad;
+  }
+  double t0 = now_s();
+  sample_ctx_t sctx = {&dl, progress, t0, t0};
+  sim.sample_fn = on_sample;
+  sim.sample_ctx = &sctx;
+  sim_run(&sim);
+  double wall = now_s() - t0;
+  if (progress) fprintf(stderr, "\r%60s\r", "");
+  summary_t sum;
+  results_summary(&sim, &dl, wall, &sum);
+  results_print(stdout, &sim, &dl, &sum);
+  int rc = 0;
+  if (sim.link_mismatch) {
+    fprintf(stdout, "  LINK MISMATCH %llu: the rebuilt words differ from lfc_link\n",
+            (unsigned long long)sim.link_mismatch);
+    rc = 1;
+  }
+  if (sim.errors) rc = 1;
+  if (digest) printf("digest %016llx\n", (unsigned long long)sim_digest(&sim));
+  if (json && results_json(json, &sim, &dl, &sum) != 0) {
+    fprintf(stderr, "lfc-sim: --json %s: cannot write\n", json);
+    rc = EXIT_BAD_INPUT;
+  }
+  if (plot && plot_all(plot, &sim, &dl) != 0) {
+    fprintf(stderr, "lfc-sim: --plot %s: gnuplot or dot failed\n", plot);
+    rc = 1;
+  } else if (dl.found && (plot || csv)) {
+    char dot[1100];
+    snprintf(dot, sizeof dot, "%s/deadlock.dot", plot ? plot : csv);
+    deadlock_dot(&dl, &sim, dot);
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  fprintf(stdout, "  peak_rss_mb %.1f, device steps %llu, eq_port_cycles_per_s %.0f\n",
+          (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim.steps,
+          wall > 0 ? (double)sim.nwire * (double)sim.end / wall : 0.0);
+  deadlock_free(&dl);
+  sim_destroy(&sim);
+  lfc_scenario_free(&sc);
+  return rc;
+bad:
+  fprintf(stderr, "%s\n", err);
+  lfc_scenario_free(&sc);
+  return EXIT_BAD_INPUT;
+}

@@ -1,0 +1,102 @@
+/*
+ * output_json.c - --json FILE, the schema of docs/sim-json.md.
+ */
+#include <stdio.h>
+
+#include "results.h"
+
+#define QIDX(s, p, c) (((size_t)(s) * LFC_MAX_PORTS + (p)) * LFC_MAX_CLASSES + (c))
+
+static double us(const sim_t *sim, uint64_t cycles) { return (double)cycles * sim->cycle_ns / 1000.0; }
+
+int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const summary_t *s) {
+  FILE *o = fopen(path, "w");
+  if (o == NULL) return -1;
+  const lfc_scenario_t *sc = sim->sc;
+  char n[64];
+  fprintf(o, "{\n  \"schema\": \"lfc-sim/1\",\n");
+  fprintf(o, "  \"scenario\": {\"file\": \"%s\", \"topology\": \"%s\", \"mode\": \"%s\", "
+             "\"switches\": %u, \"hosts\": %u, \"links\": %u, \"cycle_ns\": %.6f, \"seed\": %llu, "
+             "\"skip_ahead\": %s},\n",
+          sc->file, sc_topo_name(sc->topo), sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc",
+          sim->topo.nsw, sim->topo.nhosts, sim->nwire, sim->cycle_ns,
+          (unsigned long long)sc->seed, sim->step_all ? "false" : "true");
+  fprintf(o, "  \"summary\": {\"sim_cycles\": %llu, \"sim_us\": %.6f, \"delivered_bytes\": %llu, "
+             "\"drops\": %llu, \"drops_by_cause\": {",
+          (unsigned long long)s->sim_cycles, s->sim_us, (unsigned long long)s->delivered_bytes,
+          (unsigned long long)s->drops);
+  for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
+    fprintf(o, "\"%s\": %llu, ", lfc_drop_cause_name((lfc_drop_cause_t)k),
+            (unsigned long long)s->drops_by_cause[k]);
+  fprintf(o, "\"host\": %llu}, \"pause_frames\": %llu, \"ecn_marks\": %llu, \"watchdog_trips\": %llu, "
+             "\"paused_queue_cycles\": %llu, \"credit_starved_queue_cycles\": %llu, "
+             "\"flows\": %llu, \"flows_complete\": %llu, \"last_completion_us\": %.6f, "
+             "\"deadlock\": %s, \"deadlock_cycle\": %llu, \"scoreboard_errors\": %llu, "
+             "\"wall_seconds\": %.6f},\n",
+          (unsigned long long)s->nic_drops, (unsigned long long)s->pause_frames,
+          (unsigned long long)s->ecn_marks, (unsigned long long)s->wd_trips,
+          (unsigned long long)s->paused_cycles, (unsigned long long)s->credit_blocked_cycles,
+          (unsigned long long)s->flows, (unsigned long long)s->flows_done, us(sim, s->max_fct_cycle),
+          s->deadlock ? "true" : "false", (unsigned long long)s->deadlock_cycle,
+          (unsigned long long)sim->errors, s->wall_seconds);
+  fprintf(o, "  \"deadlock\": {\"found\": %s, \"cycle\": %llu, \"queues\": [", dl->found ? "true" : "false",
+          (unsigned long long)(dl->found ? dl->found_cycle : 0));
+  for (uint32_t i = 0; dl->found && i < dl->ncyc; i++)
+    fprintf(o, "%s{\"switch\": \"%s\", \"port\": %u, \"class\": %u}", i ? ", " : "",
+            topo_name(&sim->topo, dl->cyc[i].sw, n, sizeof n), dl->cyc[i].port, dl->cyc[i].cls);
+  fprintf(o, "]},\n  \"flows\": [\n");
+  for (uint32_t i = 0; i < sim->flows.n; i++) {
+    const flow_t *f = &sim->flows.f[i];
+    uint64_t t0 = f->first_tx == SIM_NEVER ? 0 : f->first_tx;
+    uint64_t t1 = f->done_cycle != SIM_NEVER ? f->done_cycle : sim->end;
+    double gbps = t1 > t0 ? (double)f->rx_bytes * 8.0 / ((double)(t1 - t0) * sim->cycle_ns) : 0.0;
+    fprintf(o, "    {\"id\": %u, \"group\": \"%s\", \"src\": %u, \"dst\": %lld, \"class\": %u, "
+               "\"bytes\": %llu, \"sent_bytes\": %llu, \"packets\": %llu, \"drops\": %llu, "
+               "\"ecn_ce\": %llu, \"throughput_gbps\": %.6f, \"fct_us\": ",
+            i, sc->groups[f->group].name, f->src, f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst,
+            f->cls, (unsigned long long)f->rx_bytes, (unsigned long long)f->sent_bytes,
+            (unsigned long long)f->rx_pkts, (unsigned long long)f->drops, (unsigned long long)f->ce,
+            gbps);
+    if (f->done_cycle != SIM_NEVER)
+      fprintf(o, "%.6f", us(sim, f->done_cycle - f->start));
+    else
+      fprintf(o, "null");
+    fprintf(o, ", \"latency_ns_p50\": %.3f, \"latency_ns_p99\": %.3f, \"latency_ns_max\": %.3f}%s\n",
+            (double)results_flow_latency(f, 50) * sim->cycle_ns,
+            (double)results_flow_latency(f, 99) * sim->cycle_ns,
+            (double)results_flow_latency(f, 100) * sim->cycle_ns, i + 1 < sim->flows.n ? "," : "");
+  }
+  fprintf(o, "  ],\n  \"ports\": [\n");
+  int first = 1;
+  uint32_t classes = sc->sw[0].classes;
+  for (uint32_t sw = 0; sw < sim->topo.nsw; sw++)
+    for (uint32_t p = 0; p < sim->dev[sw].nports; p++) {
+      if (sim->dev[sw].out_wire[p] == UINT32_MAX) continue;
+      const lfc_port_stats_t *st = lfc_switch_stats(sim->dev[sw].sw, p);
+      for (uint32_t c = 0; c < classes; c++) {
+        const lfc_class_stats_t *cs = &st->cls[c];
+        uint64_t drops = 0;
+        for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++) drops += cs->drop_pkts[k];
+        fprintf(o, "%s    {\"switch\": \"%s\", \"port\": %u, \"class\": %u, \"tx_pkts\": %llu, "
+                   "\"pause_tx\": %llu, \"pause_rx\": %llu, \"paused_fraction\": %.6f, "
+                   "\"credit_starved_fraction\": %.6f, \"occupancy_max\": %llu, "
+                   "\"occupancy_p50\": %llu, \"occupancy_p99\": %llu, \"ingress_max\": %llu, "
+                   "\"drops\": %llu, \"drops_by_cause\": [",
+                first ? "" : ",\n", topo_name(&sim->topo, sw, n, sizeof n), p, c,
+                (unsigned long long)cs->tx_pkts, (unsigned long long)cs->xoff_tx,
+                (unsigned long long)cs->pause_rx, (double)cs->paused_cycles / (double)sim->end,
+                (double)cs->credit_blocked_cycles / (double)sim->end,
+                (unsigned long long)cs->peak_qlen,
+                (unsigned long long)results_occ_pct(dl, QIDX(sw, p, c), 50),
+                (unsigned long long)results_occ_pct(dl, QIDX(sw, p, c), 99),
+                (unsigned long long)cs->peak_pg, (unsigned long long)drops);
+        for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
+          fprintf(o, "%s%llu", k ? ", " : "", (unsigned long long)cs->drop_pkts[k]);
+        fprintf(o, "], \"ecn_marks\": %llu, \"watchdog_trips\": %llu}",
+                (unsigned long long)cs->ecn_mark, (unsigned long long)cs->wd_trip);
+        first = 0;
+      }
+    }
+  fprintf(o, "\n  ]\n}\n");
+  return fclose(o) == 0 ? 0 : -1;
+}

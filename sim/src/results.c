@@ -1,0 +1,123 @@
+/*
+ * results.c - the summary, percentiles and the human-readable report on stdout.
+ */
+#include "results.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static uint64_t pct(const uint32_t *v, uint64_t n, double p) {
+  if (n == 0) return 0;
+  uint32_t *c = malloc(n * sizeof *c);
+  if (c == NULL) return 0;
+  memcpy(c, v, n * sizeof *c);
+  qsort(c, n, sizeof *c, cmp_u32);
+  uint64_t rank = (uint64_t)(p / 100.0 * (double)n + 0.999999); /* nearest rank */
+  if (rank < 1) rank = 1;
+  if (rank > n) rank = n;
+  uint64_t r = c[rank - 1];
+  free(c);
+  return r;
+}
+
+uint64_t results_flow_latency(const flow_t *f, double p) { return pct(f->lat, f->nlat, p); }
+
+uint64_t results_occ_pct(const deadlock_t *dl, size_t q, double p) {
+  return dl->occ[q] ? pct(dl->occ[q], dl->nsamples, p) : 0;
+}
+
+void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summary_t *sum) {
+  memset(sum, 0, sizeof *sum);
+  sum->sim_cycles = sim->end;
+  sum->sim_us = (double)sim->end * sim->cycle_ns / 1000.0;
+  sum->wall_seconds = wall;
+  sum->delivered_bytes = sim->deliv_bytes;
+  for (uint32_t d = 0; d < sim->ndev; d++) {
+    const device_t *dv = &sim->dev[d];
+    if (dv->is_host) {
+      const lfc_nic_stats_t *st = lfc_nic_stats(dv->nic);
+      sum->pause_frames += st->pfc_tx;
+      for (uint32_t c = 0; c < LFC_DROP_CAUSES; c++) sum->nic_drops += st->drop_pkts[c];
+      continue;
+    }
+    for (uint32_t p = 0; p < dv->nports; p++) {
+      const lfc_port_stats_t *st = lfc_switch_stats(dv->sw, p);
+      sum->pause_frames += st->pfc_tx;
+      for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
+        const lfc_class_stats_t *cs = &st->cls[c];
+        for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++) sum->drops_by_cause[k] += cs->drop_pkts[k];
+        sum->ecn_marks += cs->ecn_mark;
+        sum->wd_trips += cs->wd_trip;
+        sum->credit_blocked_cycles += cs->credit_blocked_cycles;
+        sum->paused_cycles += cs->paused_cycles;
+      }
+    }
+  }
+  for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++) sum->drops += sum->drops_by_cause[k];
+  sum->drops += sum->nic_drops;
+  sum->flows = sim->flows.n;
+  for (uint32_t i = 0; i < sim->flows.n; i++) {
+    const flow_t *f = &sim->flows.f[i];
+    if (f->done_cycle == SIM_NEVER) continue;
+    sum->flows_done++;
+    if (f->done_cycle > sum->max_fct_cycle) sum->max_fct_cycle = f->done_cycle;
+  }
+  sum->deadlock = dl->found;
+  sum->deadlock_cycle = dl->found ? dl->found_cycle : 0;
+}
+
+void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summary_t *s) {
+  const lfc_scenario_t *sc = sim->sc;
+  fprintf(o, "lfc-sim %s: %s, %u switches, %u hosts, %s mode, %.2f ns/cycle\n", sc->file,
+          sc_topo_name(sc->topo), sim->topo.nsw, sim->topo.nhosts,
+          sc->sw[0].mode == LFC_MODE_IB ? "IB credit" : "PFC", sim->cycle_ns);
+  fprintf(o, "  simulated   %llu cycles (%.3f us) in %.3f s wall\n",
+          (unsigned long long)s->sim_cycles, s->sim_us, s->wall_seconds);
+  fprintf(o, "  delivered   %llu bytes; flows complete %llu of %llu", (unsigned long long)s->delivered_bytes,
+          (unsigned long long)s->flows_done, (unsigned long long)s->flows);
+  if (s->flows_done) fprintf(o, ", last at %.3f us", (double)s->max_fct_cycle * sim->cycle_ns / 1000.0);
+  fprintf(o, "\n  drops       %llu (", (unsigned long long)s->drops);
+  for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
+    fprintf(o, "%s %llu, ", lfc_drop_cause_name((lfc_drop_cause_t)k),
+            (unsigned long long)s->drops_by_cause[k]);
+  fprintf(o, "at hosts %llu)\n", (unsigned long long)s->nic_drops);
+  fprintf(o, "  pause frames %llu, ECN marks %llu, watchdog trips %llu\n",
+          (unsigned long long)s->pause_frames, (unsigned long long)s->ecn_marks,
+          (unsigned long long)s->wd_trips);
+  fprintf(o, "  paused queue-cycles %llu, credit-starved queue-cycles %llu\n",
+          (unsigned long long)s->paused_cycles, (unsigned long long)s->credit_blocked_cycles);
+  if (s->deadlock) {
+    char n[64];
+    fprintf(o, "  DEADLOCK formed at cycle %llu (%.3f us):", (unsigned long long)s->deadlock_cycle,
+            (double)s->deadlock_cycle * sim->cycle_ns / 1000.0);
+    for (uint32_t i = 0; i < dl->ncyc; i++)
+      fprintf(o, " %s(%s p%u c%u)", i ? "->" : "", topo_name(&sim->topo, dl->cyc[i].sw, n, sizeof n),
+              dl->cyc[i].port, dl->cyc[i].cls);
+    fprintf(o, "\n");
+  } else {
+    fprintf(o, "  no deadlock\n");
+  }
+  if (sim->errors)
+    fprintf(o, "  SCOREBOARD ERRORS %llu: %s\n", (unsigned long long)sim->errors, sim->error);
+  uint32_t show = sim->flows.n < 16 ? sim->flows.n : 16;
+  if (show) fprintf(o, "  flow  src -> dst  cls      bytes  Gb/s     fct_us  lat_p50_ns  lat_p99_ns\n");
+  for (uint32_t i = 0; i < show; i++) {
+    const flow_t *f = &sim->flows.f[i];
+    uint64_t t0 = f->first_tx == SIM_NEVER ? 0 : f->first_tx;
+    uint64_t t1 = f->done_cycle != SIM_NEVER ? f->done_cycle : sim->end;
+    double gbps = t1 > t0 ? (double)f->rx_bytes * 8.0 / ((double)(t1 - t0) * sim->cycle_ns) : 0.0;
+    char dst[16];
+    if (f->dst == FLOW_ANY_DST) snprintf(dst, sizeof dst, "any"); else snprintf(dst, sizeof dst, "%u", f->dst);
+    fprintf(o, "  %4u %4u -> %-4s %3u %10llu %6.2f %10.3f %11.1f %11.1f\n", i, f->src, dst, f->cls,
+            (unsigned long long)f->rx_bytes, gbps,
+            f->done_cycle != SIM_NEVER ? (double)(f->done_cycle - f->start) * sim->cycle_ns / 1000.0 : -1.0,
+            (double)results_flow_latency(f, 50) * sim->cycle_ns,
+            (double)results_flow_latency(f, 99) * sim->cycle_ns);
+  }
+  if (sim->flows.n > show) fprintf(o, "  ... %u more flows in --json\n", sim->flows.n - show);
+}

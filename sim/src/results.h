@@ -1,0 +1,30 @@
+/*
+ * results.h - what a run produced, summed and sorted for the outputs (stdout, JSON, plots).
+ */
+#ifndef LFC_SIM_RESULTS_H
+#define LFC_SIM_RESULTS_H
+
+#include <stdio.h>
+
+#include "deadlock.h"
+#include "engine.h"
+
+typedef struct {
+  uint64_t sim_cycles, delivered_bytes, drops, drops_by_cause[LFC_DROP_CAUSES], nic_drops;
+  uint64_t pause_frames, ecn_marks, wd_trips, credit_blocked_cycles, paused_cycles;
+  uint64_t flows_done, flows;
+  double wall_seconds, sim_us;
+  int deadlock;
+  uint64_t deadlock_cycle;
+  uint64_t max_fct_cycle; /* last completion among finished flows (collective time) */
+} summary_t;
+
+void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summary_t *sum);
+/* p in [0, 100]: the nearest-rank percentile of the flow's latency samples, in cycles. */
+uint64_t results_flow_latency(const flow_t *f, double p);
+/* The same of a queue's occupancy samples, in blocks. */
+uint64_t results_occ_pct(const deadlock_t *dl, size_t q, double p);
+void results_print(FILE *out, const sim_t *sim, const deadlock_t *dl, const summary_t *sum);
+int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const summary_t *sum);
+
+#endif /* LFC_SIM_RESULTS_H */

@@ -1,0 +1,211 @@
+/*
+ * routing.c - shortest-path ECMP and up*-down* route tables, and explicit paths.
+ *
+ * Shortest: a breadth-first search from every destination switch over the working cables gives
+ * each switch its distance; the next hops of a switch are the neighbours one step closer.
+ * Up*-down* (Schroeder et al., "Autonet", 1991): switches are ranked by (BFS level from the root,
+ * id); a hop towards a lower rank is "up". A legal route is some up hops, then only down hops,
+ * which leaves no cycle in the channel dependency graph. With per-destination tables a switch
+ * that can reach the destination by down hops only always does so (so a packet that arrived by a
+ * down hop never needs to go up); the others go up towards the closest such switch.
+ */
+#include "routing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INF UINT32_MAX
+
+typedef struct {
+  uint32_t *dist, *d1, *queue, *rank;
+  uint16_t *cand;
+} work_t;
+
+static int is_up(const work_t *w, uint32_t from, uint32_t to) { return w->rank[to] < w->rank[from]; }
+
+static void bfs(const topo_t *t, uint32_t root, uint32_t *dist, uint32_t *queue) {
+  for (uint32_t s = 0; s < t->nsw; s++) dist[s] = INF;
+  uint32_t head = 0, tail = 0;
+  dist[root] = 0;
+  queue[tail++] = root;
+  while (head < tail) {
+    uint32_t s = queue[head++];
+    for (uint32_t p = 0; p < t->nports[s]; p++) {
+      uint32_t pp;
+      int64_t n = topo_peer(t, s, p, &pp);
+      if (n < 0 || n >= t->nsw || dist[n] != INF) continue;
+      dist[n] = dist[s] + 1u;
+      queue[tail++] = (uint32_t)n;
+    }
+  }
+}
+
+/* Up*-down* distances to dst switch d: d1 by down hops only, dist (d0) allowing ups first. */
+static void updown(const topo_t *t, const work_t *w, uint32_t d) {
+  uint32_t *d1 = w->d1, *d0 = w->dist, *q = w->queue;
+  for (uint32_t s = 0; s < t->nsw; s++) d1[s] = INF;
+  uint32_t head = 0, tail = 0;
+  d1[d] = 0;
+  q[tail++] = d;
+  while (head < tail) { /* s -> n is down: reach n's predecessors s that are above it */
+    uint32_t n = q[head++];
+    for (uint32_t p = 0; p < t->nports[n]; p++) {
+      uint32_t pp;
+      int64_t s = topo_peer(t, n, p, &pp);
+      if (s < 0 || s >= t->nsw || d1[s] != INF || is_up(w, (uint32_t)s, n)) continue;
+      d1[s] = d1[n] + 1u;
+      q[tail++] = (uint32_t)s;
+    }
+  }
+  for (uint32_t s = 0; s < t->nsw; s++) d0[s] = d1[s];
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t s = 0; s < t->nsw; s++)
+      for (uint32_t p = 0; p < t->nports[s]; p++) {
+        uint32_t pp;
+        int64_t n = topo_peer(t, s, p, &pp);
+        if (n < 0 || n >= t->nsw || !is_up(w, s, (uint32_t)n) || d0[n] == INF) continue;
+        if (d1[s] == INF && d0[n] + 1u < d0[s]) {
+          d0[s] = d0[n] + 1u;
+          changed = 1;
+        }
+      }
+  }
+}
+
+static int path_error(const lfc_scenario_t *sc, const sc_path_t *pa, const char *what, char *err,
+                      size_t errlen) {
+  if (err && errlen) {
+    char nodes[512] = "";
+    size_t used = 0;
+    for (uint32_t i = 0; i < pa->n && used < sizeof nodes; i++)
+      used += (size_t)snprintf(nodes + used, sizeof nodes - used, "%s%s", i ? " " : "", pa->nodes[i]);
+    snprintf(err, errlen, "%s:%u: [routing] path = %s: %s", sc->file, pa->line, nodes, what);
+  }
+  return -1;
+}
+
+/* The port of s that leads to n (first working one), or -1. */
+static int port_to(const topo_t *t, uint32_t s, uint32_t n) {
+  for (uint32_t p = 0; p < t->nports[s]; p++) {
+    uint32_t pp;
+    if (topo_peer(t, s, p, &pp) == (int64_t)n) return (int)p;
+  }
+  return -1;
+}
+
+static int explicit_paths(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *err,
+                          size_t errlen) {
+  for (uint32_t i = 0; i < sc->npaths; i++) {
+    const sc_path_t *pa = &sc->paths[i];
+    int64_t id[SC_MAX_PATH_NODES];
+    for (uint32_t j = 0; j < pa->n; j++) {
+      id[j] = topo_find(t, pa->nodes[j]);
+      if (id[j] < 0) {
+        char m[128];
+        snprintf(m, sizeof m, "no node named %s; allowed: h<N> and switch names like %s0", pa->nodes[j],
+                 t->role_name[0]);
+        return path_error(sc, pa, m, err, errlen);
+      }
+      int host = id[j] >= t->nsw;
+      if (host != (j == 0 || j + 1 == pa->n))
+        return path_error(sc, pa, "allowed: a host, then switches, then a host", err, errlen);
+    }
+    uint32_t h = (uint32_t)id[pa->n - 1] - t->nsw;
+    for (uint32_t j = 0; j + 1 < pa->n; j++) {
+      int p = port_to(t, (uint32_t)id[j], (uint32_t)id[j + 1]);
+      if (p < 0) {
+        char m[128];
+        snprintf(m, sizeof m, "%s and %s are not joined by a working cable", pa->nodes[j],
+                 pa->nodes[j + 1]);
+        return path_error(sc, pa, m, err, errlen);
+      }
+      if (j == 0) continue;
+      uint16_t *tab = r->table[id[j]];
+      for (uint32_t c = 0; c < r->ways; c++) tab[h * r->ways + c] = (uint16_t)p;
+    }
+  }
+  return 0;
+}
+
+int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  uint32_t ways = sc->ecmp_ways;
+  while ((uint64_t)t->nhosts * ways > 65536u) ways--; /* dst is 16 bits (SPEC §2) */
+  r->ways = ways;
+  r->len = t->nhosts * ways;
+  r->table = calloc(t->nsw, sizeof *r->table);
+  r->reach = calloc((size_t)t->nsw * t->nhosts, 1);
+  work_t w = {calloc(t->nsw, 4), calloc(t->nsw, 4), calloc(t->nsw, 4), calloc(t->nsw, 4),
+              calloc(LFC_MAX_PORTS, 2)};
+  int ok = r->table && r->reach && w.dist && w.d1 && w.queue && w.rank && w.cand;
+  for (uint32_t s = 0; ok && s < t->nsw; s++) {
+    r->table[s] = calloc(r->len, sizeof **r->table);
+    ok = r->table[s] != NULL;
+  }
+  if (!ok) {
+    if (err && errlen) snprintf(err, errlen, "routing: out of memory");
+    goto fail;
+  }
+  if (sc->route == ROUTE_UPDOWN) { /* root: the first switch of the top role */
+    uint32_t root = 0;
+    for (uint32_t s = 0; s < t->nsw; s++)
+      if (t->role[s] > t->role[root]) {
+        root = s;
+        break;
+      }
+    for (uint32_t s = t->nsw; s-- > 0;)
+      if (t->role[s] == t->role[t->nsw - 1] && t->index[s] == 0) root = s;
+    bfs(t, root, w.rank, w.queue);
+    for (uint32_t s = 0; s < t->nsw; s++) /* rank: (level, id), lower = higher up */
+      w.rank[s] = w.rank[s] == INF ? INF : w.rank[s] * t->nsw + s;
+  }
+  for (uint32_t d = 0; d < t->nsw; d++) {
+    if (sc->route == ROUTE_UPDOWN)
+      updown(t, &w, d);
+    else
+      bfs(t, d, w.dist, w.queue);
+    for (uint32_t s = 0; s < t->nsw; s++) {
+      if (w.dist[s] == INF) continue;
+      uint32_t nc = 0;
+      int down_only = sc->route == ROUTE_UPDOWN && w.d1[s] != INF;
+      for (uint32_t p = 0; p < t->nports[s] && s != d; p++) {
+        uint32_t pp;
+        int64_t n = topo_peer(t, s, p, &pp);
+        if (n < 0 || n >= t->nsw) continue;
+        if (sc->route == ROUTE_UPDOWN) {
+          if (down_only ? (is_up(&w, s, (uint32_t)n) || w.d1[n] + 1u != w.d1[s])
+                        : (!is_up(&w, s, (uint32_t)n) || w.dist[n] + 1u != w.dist[s]))
+            continue;
+        } else if (w.dist[n] + 1u != w.dist[s]) {
+          continue;
+        }
+        w.cand[nc++] = (uint16_t)p;
+      }
+      for (uint32_t h = 0; h < t->nhosts; h++) {
+        if (t->host_sw[h] != d) continue;
+        r->reach[(size_t)s * t->nhosts + h] = 1;
+        for (uint32_t c = 0; c < ways; c++)
+          r->table[s][h * ways + c] =
+              s == d ? (uint16_t)t->host_port[h]
+                     : w.cand[sim_mix32(c * 0x9E3779B1u ^ (s + 1u) * 0x85EBCA6Bu) % nc];
+      }
+    }
+  }
+  if (explicit_paths(sc, t, r, err, errlen) != 0) goto fail;
+  free(w.dist), free(w.d1), free(w.queue), free(w.rank), free(w.cand);
+  return 0;
+fail:
+  free(w.dist), free(w.d1), free(w.queue), free(w.rank), free(w.cand);
+  routes_free(r, t->nsw);
+  return -1;
+}
+
+void routes_free(routes_t *r, uint32_t nsw) {
+  if (r->table)
+    for (uint32_t s = 0; s < nsw; s++) free(r->table[s]);
+  free(r->table);
+  free(r->reach);
+  memset(r, 0, sizeof *r);
+}

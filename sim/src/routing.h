@@ -1,0 +1,37 @@
+/*
+ * routing.h - per-switch route tables (SPEC §7.1: route[dst] = egress port).
+ *
+ * ECMP without changing the SPEC: host h has `ways` addresses, dst = h * ways + choice. A flow
+ * picks its choice by hashing (src, dst, flow id); each switch maps every (h, choice) to one of
+ * its equal-cost next hops by a hash of (switch, choice). Explicit paths ([routing] path) then
+ * overwrite the entries of their destination on the switches they name.
+ */
+#ifndef LFC_SIM_ROUTING_H
+#define LFC_SIM_ROUTING_H
+
+#include <stdint.h>
+
+#include "scenario.h"
+#include "topology.h"
+
+typedef struct {
+  uint16_t **table; /* per switch, len entries */
+  uint32_t len;     /* nhosts * ways */
+  uint32_t ways;
+  uint8_t *reach;   /* per (switch, host): 1 if the switch has a path to the host */
+} routes_t;
+
+int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *err, size_t errlen);
+void routes_free(routes_t *r, uint32_t nsw);
+
+/* Deterministic 32-bit mixing (the finaliser of MurmurHash3, public domain). */
+static inline uint32_t sim_mix32(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x85ebca6bu;
+  x ^= x >> 13;
+  x *= 0xc2b2ae35u;
+  x ^= x >> 16;
+  return x;
+}
+
+#endif /* LFC_SIM_ROUTING_H */

@@ -1,0 +1,772 @@
+/*
+ * scenario.c - INI scenario -> lfc_scenario_t, with libinih (docs/sim.md lists every key).
+ *
+ * libinih calls handler() per key. Our reader hands it the text line by line and counts lines,
+ * so every message names file:line. Keys of the simulator are parsed at once; switch parameters
+ * ([switch], [ib], [pfc] and the per-role [switch.ROLE], [ib.ROLE], [pfc.ROLE]) are kept as
+ * entries and applied by lfc_scenario_finish through lfc_switch_cfg_set, once the topology says
+ * how many ports each role has (SPEC §3: ports first, then the defaults, then the rest).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "scenario.h"
+
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "topology.h"
+
+#define SC_MAX_HOSTS 65536u
+#define SC_MAX_LINE_ECHO 60 /* characters of a value echoed in a message */
+#define SC_DEFAULT_SEED 1u
+#define SC_DEFAULT_SPEED_GBPS 100.0
+#define SC_DEFAULT_CABLE_M 2.0
+#define SC_NS_PER_M 5.0 /* propagation in fibre and copper, ~0.66 c */
+#define SC_BITS_PER_CYCLE 512.0 /* SPEC §1.1 */
+#define SC_DEFAULT_PACKET_BYTES 4096u
+#define SC_DEFAULT_ECMP 16u
+#define SC_MAX_TOPO_SWITCHES 4096u
+
+struct sc_entry {
+  char *section, *key, *value;
+  char *file;
+  int line;
+};
+
+typedef struct {
+  const char *p, *end;
+  int next_line;
+} reader_t;
+
+typedef struct {
+  lfc_scenario_t *sc;
+  const char *file;
+  int line; /* of the text the handler is called for */
+  char *err;
+  size_t errlen;
+  int failed;
+  reader_t rd;
+} ctx_t;
+
+/* ---- Names ---- */
+
+static const char *const TOPO_NAMES[TOPO_KINDS] = {"line",       "ring",     "star",
+                                                    "leaf_spine", "fat_tree", "rail"};
+static const char *const PAT_NAMES[PAT_KINDS] = {
+    "flow",           "uniform",        "permutation", "incast", "all_to_all",
+    "ring_allreduce", "tree_allreduce", "sharp"};
+static const char *const ROUTE_NAMES[ROUTE_KINDS] = {"shortest", "updown"};
+
+const char *sc_topo_name(sc_topo_kind_t t) { return t < TOPO_KINDS ? TOPO_NAMES[t] : "?"; }
+const char *sc_pattern_name(sc_pattern_t p) { return p < PAT_KINDS ? PAT_NAMES[p] : "?"; }
+
+double sc_cycle_ns(const lfc_scenario_t *sc) {
+  double fastest = sc->speed_gbps > sc->host_speed_gbps ? sc->speed_gbps : sc->host_speed_gbps;
+  return SC_BITS_PER_CYCLE / fastest;
+}
+
+uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns) {
+  double c = ceil(ns / sc_cycle_ns(sc) - 1e-9);
+  return c < 1.0 ? 1u : (uint64_t)c;
+}
+
+/* ---- Errors ---- */
+
+static int failf(ctx_t *c, const char *section, const char *key, const char *value,
+                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* "file:line: [section] key = value: <fmt>"; keeps the first error only. Returns 0 (libinih). */
+static int failf(ctx_t *c, const char *section, const char *key, const char *value,
+                 const char *fmt, ...) {
+  if (c->failed) return 0;
+  c->failed = 1;
+  if (c->err == NULL || c->errlen == 0) return 0;
+  int n = snprintf(c->err, c->errlen, "%s:%d: [%s] %s = %.*s: ", c->file, c->line, section, key,
+                   SC_MAX_LINE_ECHO, value);
+  if (n < 0 || (size_t)n >= c->errlen) return 0;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+/* ---- Value parsers: 0 ok, -1 bad (the caller reports with what is allowed) ---- */
+
+static int parse_u64(const char *v, uint64_t min, uint64_t max, uint64_t *out) {
+  char *end;
+  if (*v == '\0' || *v == '-') return -1;
+  unsigned long long x = strtoull(v, &end, 0);
+  while (*end == ' ' || *end == '\t') end++;
+  if (*end != '\0' || x < min || x > max) return -1;
+  *out = x;
+  return 0;
+}
+
+static int parse_u32(const char *v, uint32_t min, uint32_t max, uint32_t *out) {
+  uint64_t x;
+  if (parse_u64(v, min, max, &x) != 0) return -1;
+  *out = (uint32_t)x;
+  return 0;
+}
+
+static int parse_f(const char *v, double min, double max, double *out) {
+  char *end;
+  if (*v == '\0') return -1;
+  double x = strtod(v, &end);
+  while (*end == ' ' || *end == '\t') end++;
+  if (*end != '\0' || !isfinite(x) || x < min || x > max) return -1;
+  *out = x;
+  return 0;
+}
+
+static int parse_bool(const char *v, int *out) {
+  if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on"))
+    *out = 1;
+  else if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") ||
+           !strcasecmp(v, "off"))
+    *out = 0;
+  else
+    return -1;
+  return 0;
+}
+
+static int parse_enum(const char *v, const char *const *names, int n, int *out) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(v, names[i])) {
+      *out = i;
+      return 0;
+    }
+  return -1;
+}
+
+static void enum_list(const char *const *names, int n, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < n && used < len; i++) {
+    int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
+/* "0-7, 9, 12-13" -> a new host list. */
+static int parse_hosts(const char *v, uint32_t **out, uint32_t *n) {
+  uint32_t cap = 16, cnt = 0;
+  uint32_t *list = malloc(cap * sizeof *list);
+  if (list == NULL) return -1;
+  const char *p = v;
+  for (;;) {
+    while (*p == ' ' || *p == '\t') p++;
+    char *end;
+    if (*p < '0' || *p > '9') goto bad;
+    unsigned long a = strtoul(p, &end, 10), b = a;
+    p = end;
+    if (*p == '-') {
+      p++;
+      if (*p < '0' || *p > '9') goto bad;
+      b = strtoul(p, &end, 10);
+      p = end;
+    }
+    if (a > b || b >= SC_MAX_HOSTS) goto bad;
+    for (unsigned long h = a; h <= b; h++) {
+      if (cnt == SC_MAX_HOSTS) goto bad;
+      if (cnt == cap) {
+        cap *= 2;
+        uint32_t *nl = realloc(list, cap * sizeof *list);
+        if (nl == NULL) goto bad;
+        list = nl;
+      }
+      list[cnt++] = (uint32_t)h;
+    }
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '\0') break;
+    if (*p != ',') goto bad;
+    p++;
+  }
+  free(*out);
+  *out = list;
+  *n = cnt;
+  return 0;
+bad:
+  free(list);
+  return -1;
+}
+
+/* ---- Sections ---- */
+
+static sc_group_t *group_for(lfc_scenario_t *sc, const char *section) {
+  const char *name = section[strlen("traffic")] == '.' ? section + strlen("traffic.") : "main";
+  for (uint32_t i = 0; i < sc->ngroups; i++)
+    if (!strncmp(sc->groups[i].name, name, SC_NAME_LEN - 1)) return &sc->groups[i];
+  if (sc->ngroups == SC_MAX_GROUPS) return NULL;
+  sc_group_t *g = &sc->groups[sc->ngroups++];
+  memset(g, 0, sizeof *g);
+  snprintf(g->name, sizeof g->name, "%s", name);
+  g->pattern = PAT_FLOW;
+  g->packet_bytes = SC_DEFAULT_PACKET_BYTES;
+  g->load_ppm = 1000000u;
+  return g;
+}
+
+#define BAD(...) return failf(c, section, key, value, __VA_ARGS__)
+#define U32(field, lo, hi)                                                              \
+  do {                                                                                  \
+    if (parse_u32(value, lo, hi, &(field)) != 0) BAD("allowed: an integer %u..%u", (unsigned)(lo), \
+                                                     (unsigned)(hi));                   \
+    return 1;                                                                           \
+  } while (0)
+#define F64(field, lo, hi)                                                           \
+  do {                                                                               \
+    if (parse_f(value, lo, hi, &(field)) != 0) BAD("allowed: a number %g..%g", (double)(lo), \
+                                                   (double)(hi));                    \
+    return 1;                                                                        \
+  } while (0)
+#define BOOL(field)                                                          \
+  do {                                                                       \
+    if (parse_bool(value, &(field)) != 0) BAD("allowed: 0, 1, yes, no, true, false"); \
+    return 1;                                                                \
+  } while (0)
+#define ENUM(field, names, n, type)                          \
+  do {                                                       \
+    int e_;                                                  \
+    if (parse_enum(value, names, n, &e_) != 0) {             \
+      char l_[256];                                          \
+      enum_list(names, n, l_, sizeof l_);                    \
+      BAD("allowed: %s", l_);                                \
+    }                                                        \
+    field = (type)e_;                                        \
+    return 1;                                                \
+  } while (0)
+#define UNKNOWN(keys) BAD("unknown key; allowed keys of this section: %s", keys)
+
+static int sim_key(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  if (!strcmp(key, "duration_us")) F64(sc->duration_us, 0.001, 1e7);
+  if (!strcmp(key, "seed")) {
+    uint64_t s;
+    if (parse_u64(value, 0, UINT32_MAX, &s) != 0) BAD("allowed: an integer 0..4294967295");
+    sc->seed = s;
+    return 1;
+  }
+  if (!strcmp(key, "step_all")) BOOL(sc->step_all);
+  if (!strcmp(key, "sample_us")) F64(sc->sample_us, 0.001, 1e7);
+  if (!strcmp(key, "deadlock_us")) F64(sc->deadlock_us, 0.001, 1e7);
+  if (!strcmp(key, "stop_on_deadlock")) BOOL(sc->stop_on_deadlock);
+  UNKNOWN("duration_us, seed, step_all, sample_us, deadlock_us, stop_on_deadlock");
+}
+
+static int topology_key(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  if (!strcmp(key, "kind")) ENUM(sc->topo, TOPO_NAMES, TOPO_KINDS, sc_topo_kind_t);
+  if (!strcmp(key, "switches")) U32(sc->switches, 1, SC_MAX_TOPO_SWITCHES);
+  if (!strcmp(key, "hosts_per_switch")) U32(sc->hosts_per_switch, 0, LFC_MAX_PORTS);
+  if (!strcmp(key, "leaves")) U32(sc->leaves, 1, LFC_MAX_PORTS);
+  if (!strcmp(key, "spines")) U32(sc->spines, 1, LFC_MAX_PORTS);
+  if (!strcmp(key, "hosts_per_leaf")) U32(sc->hosts_per_leaf, 1, LFC_MAX_PORTS);
+  if (!strcmp(key, "spine_links")) U32(sc->spine_links, 1, LFC_MAX_PORTS);
+  if (!strcmp(key, "oversubscription")) {
+    double o;
+    if (parse_f(value, 0.01, 64.0, &o) != 0 || sc->spines == 0)
+      BAD("allowed: a ratio 0.01..64 of host ports to uplinks per leaf, after spines is set");
+    sc->hosts_per_leaf = (uint32_t)lround(o * sc->spines * (sc->spine_links ? sc->spine_links : 1));
+    if (sc->hosts_per_leaf < 1) sc->hosts_per_leaf = 1;
+    return 1;
+  }
+  if (!strcmp(key, "k")) {
+    if (parse_u32(value, 2, LFC_MAX_PORTS, &sc->k) != 0 || sc->k % 2u != 0)
+      BAD("allowed: an even integer 2..%u", LFC_MAX_PORTS);
+    return 1;
+  }
+  if (!strcmp(key, "rails")) U32(sc->rails, 1, LFC_MAX_PORTS);
+  if (!strcmp(key, "servers")) U32(sc->servers, 1, LFC_MAX_PORTS);
+  if (!strcmp(key, "failed_links")) {
+    sc->nfailed = 0;
+    const char *p = value;
+    while (*p) {
+      while (*p == ' ' || *p == ',') p++;
+      if (!*p) break;
+      if (sc->nfailed == SC_MAX_FAILED) BAD("allowed: at most %u links", SC_MAX_FAILED);
+      sc_failed_t *f = &sc->failed[sc->nfailed];
+      size_t la = strcspn(p, "-, ");
+      if (la == 0 || la >= SC_NAME_LEN || p[la] != '-') BAD("allowed: NODE-NODE, ... (e.g. leaf0-spine1)");
+      memcpy(f->a, p, la);
+      f->a[la] = '\0';
+      p += la + 1;
+      size_t lb = strcspn(p, ", ");
+      if (lb == 0 || lb >= SC_NAME_LEN) BAD("allowed: NODE-NODE, ... (e.g. leaf0-spine1)");
+      memcpy(f->b, p, lb);
+      f->b[lb] = '\0';
+      p += lb;
+      sc->nfailed++;
+    }
+    return 1;
+  }
+  UNKNOWN("kind, switches, hosts_per_switch, leaves, spines, hosts_per_leaf, spine_links, "
+          "oversubscription, k, rails, servers, failed_links");
+}
+
+static int link_key(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  if (!strcmp(key, "speed_gbps")) F64(sc->speed_gbps, 1.0, 3200.0);
+  if (!strcmp(key, "host_speed_gbps")) F64(sc->host_speed_gbps, 1.0, 3200.0);
+  if (!strcmp(key, "cable_m")) F64(sc->cable_m, 0.0, 10000.0);
+  if (!strcmp(key, "host_cable_m")) F64(sc->host_cable_m, 0.0, 10000.0);
+  UNKNOWN("speed_gbps, host_speed_gbps, cable_m, host_cable_m");
+}
+
+static int host_key(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  lfc_nic_cfg_t *n = &sc->nic;
+  if (!strcmp(key, "rx_blocks")) U32(n->rx_blocks, 0, 1u << 24);
+  if (!strcmp(key, "rx_xoff")) U32(n->rx_xoff, 0, 1u << 24);
+  if (!strcmp(key, "rx_xon")) U32(n->rx_xon, 0, 1u << 24);
+  if (!strcmp(key, "tx_fifo_pkts")) U32(n->tx_fifo_pkts, 1, 65536);
+  if (!strcmp(key, "response_ns")) F64(sc->response_ns, 0.0, 1e6);
+  if (!strcmp(key, "drain_gbps")) F64(sc->drain_gbps, 0.0, 3200.0);
+  UNKNOWN("rx_blocks, rx_xoff, rx_xon, tx_fifo_pkts, response_ns, drain_gbps");
+}
+
+static int dcqcn_key(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  if (!strcmp(key, "g")) F64(sc->dcqcn_g, 0.0, 1.0);
+  if (!strcmp(key, "rai_gbps")) F64(sc->dcqcn_rai_gbps, 0.0, 3200.0);
+  if (!strcmp(key, "timer_us")) F64(sc->dcqcn_timer_us, 0.01, 1e6);
+  if (!strcmp(key, "cnp_us")) F64(sc->dcqcn_cnp_us, 0.0, 1e6);
+  if (!strcmp(key, "min_gbps")) F64(sc->dcqcn_min_gbps, 0.001, 3200.0);
+  UNKNOWN("g, rai_gbps, timer_us, cnp_us, min_gbps");
+}
+
+static int routing_key(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  if (!strcmp(key, "algorithm")) ENUM(sc->route, ROUTE_NAMES, ROUTE_KINDS, sc_route_kind_t);
+  if (!strcmp(key, "ecmp")) U32(sc->ecmp_ways, 1, 256);
+  if (!strcmp(key, "path")) {
+    if (sc->npaths == SC_MAX_PATHS) BAD("allowed: at most %u paths", SC_MAX_PATHS);
+    sc_path_t *pa = &sc->paths[sc->npaths];
+    memset(pa, 0, sizeof *pa);
+    pa->line = (uint32_t)c->line;
+    const char *p = value;
+    for (;;) {
+      while (*p == ' ' || *p == '\t') p++;
+      if (!*p) break;
+      size_t l = strcspn(p, " \t");
+      if (l >= SC_NAME_LEN || pa->n == SC_MAX_PATH_NODES)
+        BAD("allowed: up to %u node names (host, switches, host), each shorter than %u",
+            SC_MAX_PATH_NODES, SC_NAME_LEN);
+      memcpy(pa->nodes[pa->n], p, l);
+      pa->nodes[pa->n][l] = '\0';
+      pa->n++;
+      p += l;
+    }
+    if (pa->n < 3) BAD("allowed: hostA switch ... hostB (at least one switch)");
+    sc->npaths++;
+    return 1;
+  }
+  UNKNOWN("algorithm, ecmp, path");
+}
+
+static int traffic_key(ctx_t *c, const char *section, const char *key, const char *value) {
+  sc_group_t *g = group_for(c->sc, section);
+  if (g == NULL) BAD("allowed: at most %u [traffic.NAME] sections", SC_MAX_GROUPS);
+  if (!strcmp(key, "pattern")) ENUM(g->pattern, PAT_NAMES, PAT_KINDS, sc_pattern_t);
+  if (!strcmp(key, "src") || !strcmp(key, "hosts")) {
+    if (parse_hosts(value, &g->src, &g->nsrc) != 0)
+      BAD("allowed: host numbers and ranges below %u, e.g. 0-7, 9", SC_MAX_HOSTS);
+    return 1;
+  }
+  if (!strcmp(key, "dst")) U32(g->dst, 0, SC_MAX_HOSTS - 1);
+  if (!strcmp(key, "class")) U32(g->cls, 0, LFC_IB_MAX_VLS - 1);
+  if (!strcmp(key, "bytes")) {
+    uint64_t b;
+    if (parse_u64(value, 0, 1ull << 40, &b) != 0) BAD("allowed: an integer 0..2^40 (0 = until stop)");
+    g->bytes = b;
+    return 1;
+  }
+  if (!strcmp(key, "packet_bytes")) U32(g->packet_bytes, 1, LFC_MAX_NBLK * LFC_BLOCK_BYTES);
+  if (!strcmp(key, "load")) {
+    double l;
+    if (parse_f(value, 1e-6, 1.0, &l) != 0) BAD("allowed: a fraction of line rate 0.000001..1");
+    g->load_ppm = (uint32_t)lround(l * 1e6);
+    return 1;
+  }
+  if (!strcmp(key, "start_us")) F64(g->start_us, 0.0, 1e7);
+  if (!strcmp(key, "stop_us")) F64(g->stop_us, 0.0, 1e7);
+  if (!strcmp(key, "on_us")) F64(g->on_us, 0.0, 1e7);
+  if (!strcmp(key, "off_us")) F64(g->off_us, 0.0, 1e7);
+  if (!strcmp(key, "ecn")) BOOL(g->ecn);
+  if (!strcmp(key, "dcqcn")) BOOL(g->dcqcn);
+  UNKNOWN("pattern, src, dst, class, bytes, packet_bytes, load, start_us, stop_us, on_us, "
+          "off_us, ecn, dcqcn");
+}
+
+/* Switch sections: [switch], [ib], [pfc], and [switch.ROLE], [ib.ROLE], [pfc.ROLE]. */
+static int is_switch_section(const char *s) {
+  static const char *const base[] = {"switch", "ib", "pfc"};
+  for (size_t i = 0; i < 3; i++) {
+    size_t l = strlen(base[i]);
+    if (!strncmp(s, base[i], l) && (s[l] == '\0' || s[l] == '.')) return 1;
+  }
+  return 0;
+}
+
+static char *dupstr(const char *s) {
+  size_t l = strlen(s) + 1;
+  char *d = malloc(l);
+  if (d) memcpy(d, s, l);
+  return d;
+}
+
+static int add_entry(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  if (sc->nentries == sc->capentries) {
+    size_t cap = sc->capentries ? sc->capentries * 2 : 16;
+    struct sc_entry *e = realloc(sc->entries, cap * sizeof *e);
+    if (e == NULL) BAD("out of memory");
+    sc->entries = e;
+    sc->capentries = cap;
+  }
+  struct sc_entry *e = &sc->entries[sc->nentries];
+  e->section = dupstr(section);
+  e->key = dupstr(key);
+  e->value = dupstr(value);
+  e->file = dupstr(c->file);
+  e->line = c->line;
+  if (!e->section || !e->key || !e->value || !e->file) {
+    free(e->section);
+    free(e->key);
+    free(e->value);
+    free(e->file);
+    BAD("out of memory");
+  }
+  sc->nentries++;
+  return 1;
+}
+
+static int dispatch(ctx_t *c, const char *section, const char *key, const char *value) {
+  if (!strcmp(section, "sim")) return sim_key(c, section, key, value);
+  if (!strcmp(section, "topology")) return topology_key(c, section, key, value);
+  if (!strcmp(section, "link")) return link_key(c, section, key, value);
+  if (!strcmp(section, "host")) return host_key(c, section, key, value);
+  if (!strcmp(section, "dcqcn")) return dcqcn_key(c, section, key, value);
+  if (!strcmp(section, "routing")) return routing_key(c, section, key, value);
+  if (!strncmp(section, "traffic", 7) && (section[7] == '\0' || section[7] == '.'))
+    return traffic_key(c, section, key, value);
+  if (is_switch_section(section)) return add_entry(c, section, key, value);
+  return failf(c, section, key, value,
+               "unknown section; allowed: sim, topology, link, switch, ib, pfc, switch.ROLE, "
+               "ib.ROLE, pfc.ROLE, host, dcqcn, routing, traffic, traffic.NAME");
+}
+
+static int handler(void *user, const char *section, const char *key, const char *value) {
+  ctx_t *c = user;
+  if (c->failed) return 1;
+  dispatch(c, section, key, value);
+  return 1; /* our errors are kept in ctx; libinih's own (syntax) errors come back from parse */
+}
+
+static char *reader(char *str, int num, void *stream) {
+  ctx_t *c = stream;
+  reader_t *r = &c->rd;
+  if (r->p >= r->end || num < 2) return NULL;
+  int i = 0;
+  c->line = r->next_line;
+  while (i < num - 1 && r->p < r->end) {
+    char ch = *r->p++;
+    str[i++] = ch;
+    if (ch == '\n') {
+      r->next_line++;
+      break;
+    }
+  }
+  str[i] = '\0';
+  return str;
+}
+
+/* ---- Defaults, load, overrides ---- */
+
+static void defaults(lfc_scenario_t *sc) {
+  memset(sc, 0, sizeof *sc);
+  sc->duration_us = 10.0;
+  sc->seed = SC_DEFAULT_SEED;
+  sc->sample_us = 1.0;
+  sc->deadlock_us = 5.0;
+  sc->topo = TOPO_STAR;
+  sc->switches = 1;
+  sc->hosts_per_switch = 4;
+  sc->leaves = 2;
+  sc->spines = 2;
+  sc->hosts_per_leaf = 2;
+  sc->spine_links = 1;
+  sc->k = 4;
+  sc->rails = 2;
+  sc->servers = 2;
+  sc->speed_gbps = SC_DEFAULT_SPEED_GBPS;
+  sc->host_speed_gbps = 0.0; /* = speed_gbps */
+  sc->cable_m = SC_DEFAULT_CABLE_M;
+  sc->host_cable_m = -1.0; /* = cable_m */
+  lfc_nic_cfg_default(&sc->nic, LFC_MODE_PFC, 1);
+  sc->dcqcn_g = 1.0 / 256.0;     /* Zhu et al. 2015, Table 1 */
+  sc->dcqcn_rai_gbps = 5.0;      /* additive increase */
+  sc->dcqcn_timer_us = 55.0;     /* rate increase timer */
+  sc->dcqcn_cnp_us = 50.0;       /* at most one CNP per flow per interval */
+  sc->dcqcn_min_gbps = 0.1;
+  sc->route = ROUTE_SHORTEST;
+  sc->ecmp_ways = SC_DEFAULT_ECMP;
+}
+
+static int parse_text(lfc_scenario_t *sc, const char *text, size_t len, const char *name,
+                      char *err, size_t errlen) {
+  ctx_t c = {sc, name, 0, err, errlen, 0, {text, text + len, 1}};
+  int rc = ini_parse_stream(reader, &c, handler, &c);
+  if (c.failed) return -1;
+  if (rc != 0) {
+    c.line = rc > 0 ? rc : c.line;
+    if (err && errlen)
+      snprintf(err, errlen, "%s:%d: syntax error: allowed: [section], key = value, ; comment",
+               name, c.line);
+    return -1;
+  }
+  return 0;
+}
+
+int lfc_scenario_load_mem(const char *text, size_t len, const char *name, lfc_scenario_t *sc,
+                          char *err, size_t errlen) {
+  defaults(sc);
+  snprintf(sc->file, sizeof sc->file, "%s", name ? name : "<memory>");
+  if (parse_text(sc, text, len, sc->file, err, errlen) != 0) return -1;
+  return lfc_scenario_finish(sc, err, errlen);
+}
+
+int lfc_scenario_load(const char *path, lfc_scenario_t *sc, char *err, size_t errlen) {
+  defaults(sc);
+  snprintf(sc->file, sizeof sc->file, "%s", path);
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    if (err && errlen) snprintf(err, errlen, "%s: cannot open the scenario file", path);
+    return -1;
+  }
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  while (buf != NULL) {
+    size_t got = fread(buf + len, 1, cap - len, f);
+    len += got;
+    if (len < cap) break;
+    char *nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+    if (nb == NULL) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  fclose(f);
+  if (buf == NULL) {
+    if (err && errlen) snprintf(err, errlen, "%s: too large or out of memory", path);
+    return -1;
+  }
+  int rc = parse_text(sc, buf, len, sc->file, err, errlen);
+  free(buf);
+  if (rc != 0) return -1;
+  return lfc_scenario_finish(sc, err, errlen);
+}
+
+int lfc_scenario_set(lfc_scenario_t *sc, const char *assignment, char *err, size_t errlen) {
+  ctx_t c = {sc, "--set", 0, err, errlen, 0, {NULL, NULL, 0}};
+  const char *eq = strchr(assignment, '=');
+  const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+  /* the key is after the last dot before '=' (sections may contain dots: switch.leaf) */
+  for (const char *q = dot; q != NULL && q < eq; q = memchr(q + 1, '.', (size_t)(eq - q - 1)))
+    dot = q;
+  if (eq == NULL || dot == NULL || dot == assignment || dot + 1 == eq) {
+    if (err && errlen)
+      snprintf(err, errlen, "--set %.*s: allowed: section.key=value", SC_MAX_LINE_ECHO,
+               assignment);
+    return -1;
+  }
+  char section[64], key[64];
+  size_t ls = (size_t)(dot - assignment), lk = (size_t)(eq - dot - 1);
+  if (ls >= sizeof section || lk >= sizeof key) {
+    if (err && errlen) snprintf(err, errlen, "--set: section or key too long");
+    return -1;
+  }
+  memcpy(section, assignment, ls);
+  section[ls] = '\0';
+  memcpy(key, dot + 1, lk);
+  key[lk] = '\0';
+  dispatch(&c, section, key, eq + 1);
+  return c.failed ? -1 : 0;
+}
+
+void lfc_scenario_free(lfc_scenario_t *sc) {
+  if (sc == NULL) return;
+  for (uint32_t i = 0; i < sc->ngroups && i < SC_MAX_GROUPS; i++) {
+    free(sc->groups[i].src);
+    sc->groups[i].src = NULL;
+  }
+  for (size_t i = 0; i < sc->nentries; i++) {
+    free(sc->entries[i].section);
+    free(sc->entries[i].key);
+    free(sc->entries[i].value);
+    free(sc->entries[i].file);
+  }
+  free(sc->entries);
+  sc->entries = NULL;
+  sc->nentries = sc->capentries = 0;
+}
+
+/* ---- Resolve ---- */
+
+/* Apply the switch entries of `base` ("switch", "ib", "pfc") or "base.ROLE" to cfg. */
+static int apply_entries(lfc_scenario_t *sc, uint32_t role, const char *rname, int pass,
+                         char *err, size_t errlen) {
+  lfc_switch_cfg_t *cfg = &sc->sw[role];
+  for (int scope = 0; scope < 2; scope++) /* the global sections first, then the role's */
+    for (size_t i = 0; i < sc->nentries; i++) {
+      const struct sc_entry *e = &sc->entries[i];
+      const char *dot = strchr(e->section, '.');
+      if (scope == 0 && dot != NULL) continue;
+      if (scope == 1 && (dot == NULL || strcmp(dot + 1, rname) != 0)) continue;
+      char base[16];
+      size_t bl = dot ? (size_t)(dot - e->section) : strlen(e->section);
+      if (bl >= sizeof base) continue;
+      memcpy(base, e->section, bl);
+      base[bl] = '\0';
+      int is_first = !strcmp(base, "switch") && (!strcmp(e->key, "mode") || !strcmp(e->key, "classes"));
+      if (pass == 0 && !is_first) continue;
+      if (pass == 1 && is_first) continue;
+      ctx_t c = {sc, e->file, e->line, err, errlen, 0, {NULL, NULL, 0}};
+      if (!strcmp(base, "switch") && !strcmp(e->key, "ports")) {
+        failf(&c, e->section, e->key, e->value,
+              "the topology sets the port count (a %s switch has %u); allowed: leave it out",
+              rname, sc->radix[role]);
+        return -1;
+      }
+      if (!strcmp(base, "switch") && !strcmp(e->key, "latency_ns")) {
+        double ns;
+        if (parse_f(e->value, 0.0, 1e6, &ns) != 0) {
+          failf(&c, e->section, e->key, e->value, "allowed: a number of ns 0..1e6");
+          return -1;
+        }
+        sc->latency_ns[role] = ns;
+        continue;
+      }
+      char msg[512];
+      int rc = lfc_switch_cfg_set(cfg, base, e->key, e->value, msg, sizeof msg);
+      if (rc != 0) {
+        if (rc == 1 && !strcmp(base, "switch")) {
+          char *semi = strstr(msg, "keys of [switch]: ");
+          failf(&c, e->section, e->key, e->value, "unknown key; allowed: latency_ns, %s",
+                semi ? semi + strlen("keys of [switch]: ") : msg);
+        } else {
+          failf(&c, e->section, e->key, e->value, "%s", msg);
+        }
+        return -1;
+      }
+    }
+  return 0;
+}
+
+#define FERR(...)                                           \
+  do {                                                      \
+    if (err && errlen) snprintf(err, errlen, __VA_ARGS__);  \
+    return -1;                                              \
+  } while (0)
+
+int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
+  const char *f = sc->file;
+  const char *names[SC_MAX_ROLES];
+  uint64_t hosts;
+  sc->nroles = topo_roles(sc, names, sc->radix, &hosts, err, errlen);
+  if (sc->nroles == 0) return -1;
+  double host_speed = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+  double fastest = sc->speed_gbps > host_speed ? sc->speed_gbps : host_speed;
+  double speeds[2] = {sc->speed_gbps, host_speed};
+  for (int i = 0; i < 2; i++) {
+    double div = fastest / speeds[i];
+    if (fabs(div - lround(div)) > 1e-6 || lround(div) > 16)
+      FERR("%s: [link] speed_gbps = %g, host_speed_gbps = %g: the faster must be 1..16 times the "
+           "slower, a whole number (SPEC §1.2 speed_div)", f, sc->speed_gbps, host_speed);
+  }
+  double cyc = sc_cycle_ns(sc);
+  for (uint32_t r = 0; r < sc->nroles; r++) {
+    sc->latency_ns[r] = 0.0;
+    lfc_switch_cfg_default(&sc->sw[r], LFC_MODE_PFC, sc->radix[r], 2);
+    if (apply_entries(sc, r, names[r], 0, err, errlen) != 0) return -1;
+    lfc_mode_t mode = sc->sw[r].mode;
+    uint32_t classes = sc->sw[r].classes;
+    lfc_switch_cfg_default(&sc->sw[r], mode, sc->radix[r], classes);
+    sc->sw[r].seed = (uint32_t)(sc->seed * 2654435761u + r + 1u); /* per-switch below too */
+    if (apply_entries(sc, r, names[r], 1, err, errlen) != 0) return -1;
+    if (sc->latency_ns[r] > 0.0) {
+      double c = ceil(sc->latency_ns[r] / cyc - 1e-9);
+      if (c < 1 || c > 4095)
+        FERR("%s: [switch] latency_ns = %g is %g cycles of %.3f ns; allowed: 1..4095 cycles", f,
+             sc->latency_ns[r], c, cyc);
+      sc->sw[r].latency = (uint32_t)c;
+    }
+    char msg[512];
+    if (lfc_switch_cfg_check(&sc->sw[r], msg, sizeof msg) != 0)
+      FERR("%s: [switch.%s]: %s", f, names[r], msg);
+    if (sc->sw[r].mode != sc->sw[0].mode || sc->sw[r].classes != sc->sw[0].classes)
+      FERR("%s: [switch.%s] mode/classes differ from [switch.%s]; allowed: one mode and class "
+           "count for the whole fabric", f, names[r], names[0]);
+  }
+  const lfc_switch_cfg_t *sw0 = &sc->sw[0];
+  uint32_t mtu = 255;
+  for (uint32_t r = 0; r < sc->nroles; r++)
+    if (sc->sw[r].mtu_blocks < mtu) mtu = sc->sw[r].mtu_blocks;
+  lfc_nic_cfg_t *n = &sc->nic;
+  n->mode = sw0->mode;
+  n->classes = sw0->classes;
+  n->mtu_blocks = mtu;
+  n->fcp_period = sw0->mode == LFC_MODE_IB ? sw0->fcp_period : n->fcp_period;
+  if (sw0->mode == LFC_MODE_PFC) {
+    n->pause_quanta = sw0->pause_quanta;
+    n->refresh_cycles = sw0->refresh_cycles;
+    if (n->rx_blocks > 0 && n->rx_xoff == 0) {
+      n->rx_xoff = n->rx_blocks > 2 * mtu ? n->rx_blocks - 2 * mtu : n->rx_blocks;
+      n->rx_xon = n->rx_xoff > 8 ? n->rx_xoff - 8 : 0;
+    }
+  }
+  n->response_cycles = sc->response_ns > 0 ? (uint32_t)sc_ns_to_cycles(sc, sc->response_ns) : 0;
+  n->drain_div = sc->drain_gbps > 0 ? (uint32_t)lround(fastest / sc->drain_gbps) : 0;
+  if (sc->drain_gbps > 0 && n->drain_div < 1) n->drain_div = 1;
+  n->speed_div = 1;
+  char msg[512];
+  if (lfc_nic_cfg_check(n, msg, sizeof msg) != 0) FERR("%s: [host]: %s", f, msg);
+  for (uint32_t i = 0; i < sc->ngroups; i++) {
+    sc_group_t *g = &sc->groups[i];
+    if (g->nsrc == 0 && g->pattern != PAT_FLOW)
+      FERR("%s: [traffic.%s] src: missing; allowed: host numbers and ranges, e.g. 0-7", f, g->name);
+    for (uint32_t j = 0; j < g->nsrc; j++)
+      if (g->src[j] >= hosts)
+        FERR("%s: [traffic.%s] src: host %u does not exist; allowed: 0..%llu", f, g->name,
+             g->src[j], (unsigned long long)hosts - 1);
+    if (g->pattern == PAT_FLOW && g->nsrc != 1)
+      FERR("%s: [traffic.%s] src: pattern flow needs exactly one source host", f, g->name);
+    if (g->dst >= hosts)
+      FERR("%s: [traffic.%s] dst = %u: no such host; allowed: 0..%llu", f, g->name, g->dst,
+           (unsigned long long)hosts - 1);
+    if (g->cls >= sw0->classes)
+      FERR("%s: [traffic.%s] class = %u; allowed: 0..%u (switch classes)", f, g->name, g->cls,
+           sw0->classes - 1);
+    if ((g->packet_bytes + LFC_BLOCK_BYTES - 1) / LFC_BLOCK_BYTES > mtu)
+      FERR("%s: [traffic.%s] packet_bytes = %u; allowed: 1..%u (mtu_blocks %u x 64)", f, g->name,
+           g->packet_bytes, mtu * LFC_BLOCK_BYTES, mtu);
+    if ((g->pattern == PAT_RING_ALLREDUCE || g->pattern == PAT_TREE_ALLREDUCE ||
+         g->pattern == PAT_SHARP) && (g->bytes == 0 || g->nsrc < 2))
+      FERR("%s: [traffic.%s]: a collective needs bytes > 0 and 2 or more hosts in src", f,
+           g->name);
+    if (g->pattern == PAT_INCAST)
+      for (uint32_t j = 0; j < g->nsrc; j++)
+        if (g->src[j] == g->dst)
+          FERR("%s: [traffic.%s]: incast source %u is the destination", f, g->name, g->dst);
+  }
+  return 0;
+}

@@ -1,0 +1,140 @@
+/*
+ * scenario.h - an lfc-sim scenario: what an INI file (docs/sim.md) describes, parsed and checked.
+ *
+ * lfc_scenario_load reads a file with libinih; lfc_scenario_load_mem the same from memory (the
+ * fuzz target drives it with arbitrary bytes: it never crashes or hangs). Both return 0, or -1
+ * with one line in err: "file:line: [section] key = value: what is wrong; allowed: ...". Every
+ * check that needs no fabric is done here, including the switch parameters (through
+ * lfc_switch_cfg_set and lfc_switch_cfg_check with the port count of the topology), so that a
+ * scenario that loads can be built.
+ *
+ * Overrides: lfc_scenario_set applies one "section.key=value" as if it were the last line of
+ * the file; call lfc_scenario_finish after the last override (the load functions call it).
+ */
+#ifndef LFC_SIM_SCENARIO_H
+#define LFC_SIM_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lfc/nic.h"
+#include "lfc/switch.h"
+
+#define SC_MAX_ROLES 3u      /* switch roles: leaf/edge, spine/agg, core */
+#define SC_MAX_GROUPS 32u    /* [traffic.NAME] sections */
+#define SC_MAX_PATHS 64u     /* [routing] path.N keys */
+#define SC_MAX_PATH_NODES 16u
+#define SC_MAX_FAILED 16u
+#define SC_NAME_LEN 32u
+
+typedef enum {
+  TOPO_LINE = 0,
+  TOPO_RING,
+  TOPO_STAR,
+  TOPO_LEAF_SPINE,
+  TOPO_FAT_TREE,
+  TOPO_RAIL,
+  TOPO_KINDS
+} sc_topo_kind_t;
+
+typedef enum { ROUTE_SHORTEST = 0, ROUTE_UPDOWN, ROUTE_KINDS } sc_route_kind_t;
+
+typedef enum {
+  PAT_FLOW = 0,       /* one flow src -> dst */
+  PAT_UNIFORM,        /* each source to a random other host per packet */
+  PAT_PERMUTATION,    /* a seeded random permutation without fixed points */
+  PAT_INCAST,         /* every source to dst (N:1) */
+  PAT_ALL_TO_ALL,     /* every source to every other source */
+  PAT_RING_ALLREDUCE, /* 2(N-1) dependent steps of bytes/N around a ring */
+  PAT_TREE_ALLREDUCE, /* reduce up a binary tree, broadcast down */
+  PAT_SHARP,          /* in-network aggregation: one step up to the switch, one down */
+  PAT_KINDS
+} sc_pattern_t;
+
+typedef struct {
+  char name[SC_NAME_LEN];
+  sc_pattern_t pattern;
+  uint32_t *src;        /* host list */
+  uint32_t nsrc;
+  uint32_t dst;         /* flow, incast */
+  uint32_t cls;
+  uint64_t bytes;       /* per flow (collectives: the whole vector); 0 = until stop */
+  uint32_t packet_bytes;
+  uint32_t load_ppm;    /* offered load per flow, parts per million of line rate */
+  double start_us, stop_us; /* stop 0 = end of run */
+  double on_us, off_us; /* on/off bursts; off 0 = always on */
+  int ecn;              /* send ECT(0) */
+  int dcqcn;            /* DCQCN reaction point on these flows */
+} sc_group_t;
+
+typedef struct {
+  char nodes[SC_MAX_PATH_NODES][SC_NAME_LEN]; /* host, switch..., host */
+  uint32_t n;
+  uint32_t line;
+} sc_path_t;
+
+typedef struct {
+  char a[SC_NAME_LEN], b[SC_NAME_LEN];
+} sc_failed_t;
+
+typedef struct {
+  char file[256];
+  /* [sim] */
+  double duration_us;
+  uint64_t seed;
+  int step_all;          /* 1: step every device every cycle (the reference for skip-ahead) */
+  double sample_us;      /* time series and deadlock checks */
+  double deadlock_us;    /* a wait-for cycle persisting this long is a deadlock */
+  int stop_on_deadlock;
+  /* [topology] */
+  sc_topo_kind_t topo;
+  uint32_t switches, hosts_per_switch;   /* line, ring, star (switches = 1) */
+  uint32_t leaves, spines, hosts_per_leaf, spine_links; /* leaf-spine */
+  uint32_t k;                                  /* fat tree */
+  uint32_t rails, servers;                     /* rail-optimized: spines above the rails */
+  sc_failed_t failed[SC_MAX_FAILED];
+  uint32_t nfailed;
+  /* [link] */
+  double speed_gbps, host_speed_gbps, cable_m, host_cable_m;
+  /* [switch] [ib] [pfc] and per role [switch.ROLE] ...: resolved configurations */
+  lfc_switch_cfg_t sw[SC_MAX_ROLES];
+  double latency_ns[SC_MAX_ROLES]; /* 0 = keep the cycles of sw.latency */
+  uint32_t radix[SC_MAX_ROLES];
+  uint32_t nroles;
+  /* [host] */
+  lfc_nic_cfg_t nic;
+  double response_ns;
+  double drain_gbps; /* 0 = instant */
+  /* DCQCN (Zhu et al., SIGCOMM 2015) parameters, [dcqcn] */
+  double dcqcn_g, dcqcn_rai_gbps, dcqcn_timer_us, dcqcn_cnp_us, dcqcn_min_gbps;
+  /* [routing] */
+  sc_route_kind_t route;
+  uint32_t ecmp_ways;
+  sc_path_t paths[SC_MAX_PATHS];
+  uint32_t npaths;
+  /* [traffic*] */
+  sc_group_t groups[SC_MAX_GROUPS];
+  uint32_t ngroups;
+  /* Raw switch entries, re-applied when an override changes mode/classes or topology. */
+  struct sc_entry *entries;
+  size_t nentries, capentries;
+} lfc_scenario_t;
+
+int lfc_scenario_load(const char *path, lfc_scenario_t *sc, char *err, size_t errlen);
+int lfc_scenario_load_mem(const char *text, size_t len, const char *name, lfc_scenario_t *sc,
+                          char *err, size_t errlen);
+/* One "section.key=value" override (command line --set). Returns 0 or -1 with err. */
+int lfc_scenario_set(lfc_scenario_t *sc, const char *assignment, char *err, size_t errlen);
+/* Resolve and check everything (switch configurations with the topology's radix). */
+int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen);
+void lfc_scenario_free(lfc_scenario_t *sc);
+
+/* Names for messages and JSON. */
+const char *sc_topo_name(sc_topo_kind_t t);
+const char *sc_pattern_name(sc_pattern_t p);
+/* Nanoseconds per cycle: one 64-byte block at the fastest link (SPEC §1.2). */
+double sc_cycle_ns(const lfc_scenario_t *sc);
+/* Cycles for a time, rounded up, at least 1 where a delay must be >= 1. */
+uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns);
+
+#endif /* LFC_SIM_SCENARIO_H */

@@ -1,0 +1,295 @@
+/*
+ * topology.c - line, ring, star, leaf-spine, 3-tier fat tree (Al-Fares et al., SIGCOMM 2008) and
+ * rail-optimized fabrics as a graph of switches, hosts and cables.
+ *
+ * Cable delay: 5 ns per metre of cable, in cycles of one 64-byte block at the fastest link
+ * (SPEC §1.2), at least 1 (SPEC §12.1). Speed divider of a port: fastest speed / its speed.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "topology.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS_PER_M 5.0
+#define MAX_NODES 200000u
+
+static const char *const ROLES[TOPO_KINDS][SC_MAX_ROLES] = {
+    [TOPO_LINE] = {"sw"},           [TOPO_RING] = {"sw"},
+    [TOPO_STAR] = {"sw"},           [TOPO_LEAF_SPINE] = {"leaf", "spine"},
+    [TOPO_FAT_TREE] = {"edge", "agg", "core"}, [TOPO_RAIL] = {"leaf", "spine"}};
+
+#define TERR(...)                                              \
+  do {                                                         \
+    if (err && errlen) snprintf(err, errlen, __VA_ARGS__);     \
+    return 0;                                                  \
+  } while (0)
+
+uint32_t topo_roles(const lfc_scenario_t *sc, const char **names, uint32_t *radix, uint64_t *hosts,
+                    char *err, size_t errlen) {
+  uint32_t n = 0;
+  const char *f = sc->file;
+  switch (sc->topo) {
+    case TOPO_LINE:
+    case TOPO_RING:
+      if (sc->topo == TOPO_RING && sc->switches < 3)
+        TERR("%s: [topology] switches = %u: a ring needs 3 or more", f, sc->switches);
+      if (sc->topo == TOPO_LINE && sc->switches < 1)
+        TERR("%s: [topology] switches = %u: a line needs 1 or more", f, sc->switches);
+      n = 1;
+      radix[0] = sc->hosts_per_switch + (sc->switches > 1 ? 2u : 0u);
+      *hosts = (uint64_t)sc->switches * sc->hosts_per_switch;
+      break;
+    case TOPO_STAR:
+      n = 1;
+      radix[0] = sc->hosts_per_switch;
+      *hosts = sc->hosts_per_switch;
+      break;
+    case TOPO_LEAF_SPINE:
+      n = 2;
+      radix[0] = sc->hosts_per_leaf + sc->spines * sc->spine_links;
+      radix[1] = sc->leaves * sc->spine_links;
+      *hosts = (uint64_t)sc->leaves * sc->hosts_per_leaf;
+      break;
+    case TOPO_FAT_TREE:
+      n = 3;
+      radix[0] = radix[1] = radix[2] = sc->k;
+      *hosts = (uint64_t)sc->k * sc->k * sc->k / 4u;
+      break;
+    case TOPO_RAIL:
+      n = 2;
+      radix[0] = sc->servers + sc->spines;
+      radix[1] = sc->rails;
+      *hosts = (uint64_t)sc->servers * sc->rails;
+      break;
+    default:
+      TERR("%s: [topology] kind: unknown", f);
+  }
+  for (uint32_t r = 0; r < n; r++) {
+    names[r] = ROLES[sc->topo][r];
+    if (radix[r] < 2u || radix[r] > LFC_MAX_PORTS)
+      TERR("%s: [topology] kind = %s: a %s switch would have %u ports; allowed: 2..%u", f,
+           sc_topo_name(sc->topo), names[r], radix[r], LFC_MAX_PORTS);
+  }
+  if (*hosts < 1u || *hosts > 65535u)
+    TERR("%s: [topology] kind = %s: %llu hosts; allowed: 1..65535", f, sc_topo_name(sc->topo),
+         (unsigned long long)*hosts);
+  return n;
+}
+
+typedef struct {
+  topo_t *t;
+  const lfc_scenario_t *sc;
+  uint32_t sw_delay, host_delay, sw_div, host_div;
+} builder_t;
+
+static void connect(builder_t *b, uint32_t a, uint32_t pa, uint32_t c, uint32_t pc, int host) {
+  topo_t *t = b->t;
+  topo_link_t *l = &t->links[t->nlinks];
+  l->a = a;
+  l->pa = pa;
+  l->b = c;
+  l->pb = pc;
+  l->delay = host ? b->host_delay : b->sw_delay;
+  l->speed_div = host ? b->host_div : b->sw_div;
+  l->failed = 0;
+  t->port_link[(size_t)a * LFC_MAX_PORTS + pa] = (int32_t)t->nlinks;
+  t->port_link[(size_t)c * LFC_MAX_PORTS + pc] = (int32_t)t->nlinks;
+  t->nlinks++;
+}
+
+static void host(builder_t *b, uint32_t *next_host, uint32_t sw, uint32_t port) {
+  topo_t *t = b->t;
+  uint32_t h = (*next_host)++;
+  t->host_sw[h] = sw;
+  t->host_port[h] = port;
+  connect(b, sw, port, t->nsw + h, 0, 1);
+}
+
+static uint32_t speed_div(double fastest, double speed) {
+  return (uint32_t)lround(fastest / speed);
+}
+
+int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
+  memset(t, 0, sizeof *t);
+  const char *names[SC_MAX_ROLES];
+  uint32_t radix[SC_MAX_ROLES];
+  uint64_t nh;
+  uint32_t nroles = topo_roles(sc, names, radix, &nh, err, errlen);
+  if (nroles == 0) return -1;
+  uint32_t nsw = 0, counts[SC_MAX_ROLES] = {0};
+  switch (sc->topo) {
+    case TOPO_LINE:
+    case TOPO_RING: counts[0] = sc->switches; break;
+    case TOPO_STAR: counts[0] = 1; break;
+    case TOPO_LEAF_SPINE: counts[0] = sc->leaves; counts[1] = sc->spines; break;
+    case TOPO_FAT_TREE:
+      counts[0] = counts[1] = sc->k * sc->k / 2u;
+      counts[2] = sc->k * sc->k / 4u;
+      break;
+    case TOPO_RAIL: counts[0] = sc->rails; counts[1] = sc->spines; break;
+    default: break;
+  }
+  for (uint32_t r = 0; r < nroles; r++) nsw += counts[r];
+  t->nsw = nsw;
+  t->nhosts = (uint32_t)nh;
+  t->nnodes = nsw + t->nhosts;
+  if (t->nnodes > MAX_NODES) {
+    if (err && errlen) snprintf(err, errlen, "%s: [topology]: %u nodes; allowed up to %u", sc->file,
+                                t->nnodes, MAX_NODES);
+    return -1;
+  }
+  for (uint32_t r = 0; r < nroles; r++) t->role_name[r] = names[r];
+  t->role = calloc(nsw, 1);
+  t->index = calloc(nsw, sizeof *t->index);
+  t->nports = calloc(t->nnodes, sizeof *t->nports);
+  t->port_link = malloc((size_t)t->nnodes * LFC_MAX_PORTS * sizeof *t->port_link);
+  size_t maxlinks = (size_t)t->nnodes * LFC_MAX_PORTS / 2u + 1u;
+  t->links = calloc(maxlinks, sizeof *t->links);
+  t->host_sw = calloc(t->nhosts, sizeof *t->host_sw);
+  t->host_port = calloc(t->nhosts, sizeof *t->host_port);
+  if (!t->role || !t->index || !t->nports || !t->port_link || !t->links || !t->host_sw ||
+      !t->host_port) {
+    if (err && errlen) snprintf(err, errlen, "topology: out of memory");
+    topo_free(t);
+    return -1;
+  }
+  for (size_t i = 0; i < (size_t)t->nnodes * LFC_MAX_PORTS; i++) t->port_link[i] = -1;
+  uint32_t s = 0;
+  for (uint32_t r = 0; r < nroles; r++)
+    for (uint32_t i = 0; i < counts[r]; i++, s++) {
+      t->role[s] = (uint8_t)r;
+      t->index[s] = i;
+      t->nports[s] = radix[r];
+    }
+  for (uint32_t h = 0; h < t->nhosts; h++) t->nports[nsw + h] = 1;
+
+  double host_speed = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+  double fastest = sc->speed_gbps > host_speed ? sc->speed_gbps : host_speed;
+  double host_m = sc->host_cable_m >= 0 ? sc->host_cable_m : sc->cable_m;
+  builder_t b = {t, sc, (uint32_t)sc_ns_to_cycles(sc, sc->cable_m * NS_PER_M),
+                 (uint32_t)sc_ns_to_cycles(sc, host_m * NS_PER_M), speed_div(fastest, sc->speed_gbps),
+                 speed_div(fastest, host_speed)};
+  uint32_t nexth = 0;
+  switch (sc->topo) {
+    case TOPO_LINE:
+    case TOPO_RING: {
+      uint32_t S = sc->switches, H = sc->hosts_per_switch;
+      for (uint32_t i = 0; i < S; i++)
+        for (uint32_t p = 0; p < H; p++) host(&b, &nexth, i, p);
+      /* port H goes left (i-1), port H+1 goes right (i+1) */
+      for (uint32_t i = 0; i + 1 < S; i++) connect(&b, i, H + 1, i + 1, H, 0);
+      if (sc->topo == TOPO_RING) connect(&b, S - 1, H + 1, 0, H, 0);
+      break;
+    }
+    case TOPO_STAR:
+      for (uint32_t p = 0; p < sc->hosts_per_switch; p++) host(&b, &nexth, 0, p);
+      break;
+    case TOPO_LEAF_SPINE: {
+      uint32_t L = sc->leaves, P = sc->spines, H = sc->hosts_per_leaf, m = sc->spine_links;
+      for (uint32_t l = 0; l < L; l++)
+        for (uint32_t p = 0; p < H; p++) host(&b, &nexth, l, p);
+      for (uint32_t l = 0; l < L; l++)
+        for (uint32_t j = 0; j < P; j++)
+          for (uint32_t i = 0; i < m; i++) connect(&b, l, H + j * m + i, L + j, l * m + i, 0);
+      break;
+    }
+    case TOPO_FAT_TREE: {
+      uint32_t k = sc->k, h = k / 2u, E = k * h, A = k * h;
+      for (uint32_t e = 0; e < E; e++)
+        for (uint32_t p = 0; p < h; p++) host(&b, &nexth, e, p);
+      for (uint32_t pod = 0; pod < k; pod++)
+        for (uint32_t i = 0; i < h; i++)   /* edge i of the pod */
+          for (uint32_t j = 0; j < h; j++) /* agg j of the pod */
+            connect(&b, pod * h + i, h + j, E + pod * h + j, i, 0);
+      for (uint32_t pod = 0; pod < k; pod++)
+        for (uint32_t j = 0; j < h; j++)
+          for (uint32_t c = 0; c < h; c++) /* core j*h+c, port pod */
+            connect(&b, E + pod * h + j, h + c, E + A + j * h + c, pod, 0);
+      break;
+    }
+    case TOPO_RAIL: {
+      uint32_t R = sc->rails, S = sc->servers, P = sc->spines;
+      for (uint32_t sv = 0; sv < S; sv++) /* host sv*R + r: NIC r of server sv, on rail r */
+        for (uint32_t r = 0; r < R; r++) {
+          uint32_t hh = nexth++;
+          t->host_sw[hh] = r;
+          t->host_port[hh] = sv;
+          connect(&b, r, sv, nsw + hh, 0, 1);
+        }
+      for (uint32_t r = 0; r < R; r++)
+        for (uint32_t j = 0; j < P; j++) connect(&b, r, S + j, R + j, r, 0);
+      break;
+    }
+    default: break;
+  }
+  for (uint32_t i = 0; i < sc->nfailed; i++) {
+    int64_t a = topo_find(t, sc->failed[i].a), c = topo_find(t, sc->failed[i].b);
+    int found = 0;
+    for (uint32_t l = 0; l < t->nlinks && a >= 0 && c >= 0; l++) {
+      topo_link_t *lk = &t->links[l];
+      if (!lk->failed && ((lk->a == a && lk->b == c) || (lk->a == c && lk->b == a))) {
+        lk->failed = 1;
+        found = 1;
+        break;
+      }
+    }
+    if (!found) {
+      if (err && errlen)
+        snprintf(err, errlen, "%s: [topology] failed_links = %s-%s: no such cable; allowed: two "
+                 "adjacent nodes (e.g. leaf0-spine1)", sc->file, sc->failed[i].a, sc->failed[i].b);
+      topo_free(t);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+void topo_free(topo_t *t) {
+  free(t->role);
+  free(t->index);
+  free(t->nports);
+  free(t->port_link);
+  free(t->links);
+  free(t->host_sw);
+  free(t->host_port);
+  memset(t, 0, sizeof *t);
+}
+
+int64_t topo_find(const topo_t *t, const char *name) {
+  char *end;
+  if (name[0] == 'h' && name[1] >= '0' && name[1] <= '9') {
+    unsigned long h = strtoul(name + 1, &end, 10);
+    return *end == '\0' && h < t->nhosts ? (int64_t)(t->nsw + h) : -1;
+  }
+  for (uint32_t s = 0; s < t->nsw; s++) {
+    const char *rn = t->role_name[t->role[s]];
+    size_t l = strlen(rn);
+    if (strncmp(name, rn, l) != 0 || name[l] < '0' || name[l] > '9') continue;
+    unsigned long i = strtoul(name + l, &end, 10);
+    if (*end == '\0' && i == t->index[s]) return s;
+  }
+  return -1;
+}
+
+const char *topo_name(const topo_t *t, uint32_t node, char *buf, size_t len) {
+  if (node >= t->nsw)
+    snprintf(buf, len, "h%u", node - t->nsw);
+  else
+    snprintf(buf, len, "%s%u", t->role_name[t->role[node]], t->index[node]);
+  return buf;
+}
+
+int64_t topo_peer(const topo_t *t, uint32_t node, uint32_t port, uint32_t *peer_port) {
+  int32_t l = t->port_link[(size_t)node * LFC_MAX_PORTS + port];
+  if (l < 0 || t->links[l].failed) return -1;
+  const topo_link_t *lk = &t->links[l];
+  if (lk->a == node && lk->pa == port) {
+    *peer_port = lk->pb;
+    return lk->b;
+  }
+  *peer_port = lk->pa;
+  return lk->a;
+}

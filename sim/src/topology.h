@@ -1,0 +1,53 @@
+/*
+ * topology.h - the fabric graph of a scenario: switches, hosts and the cables between them.
+ *
+ * Node ids: switches 0..nsw-1, then hosts nsw..nsw+nhosts-1 (host h is node nsw + h). Every
+ * cable joins (a, pa) and (b, pb) and carries a word each way with the same delay (SPEC §12.1).
+ * Port layouts per topology are in docs/sim.md.
+ */
+#ifndef LFC_SIM_TOPOLOGY_H
+#define LFC_SIM_TOPOLOGY_H
+
+#include <stdint.h>
+
+#include "scenario.h"
+
+typedef struct {
+  uint32_t a, pa, b, pb;
+  uint32_t delay;    /* cycles, each direction */
+  uint32_t speed_div; /* SPEC §1.2, the same at both ends */
+  uint8_t failed;
+} topo_link_t;
+
+typedef struct {
+  uint32_t nsw, nhosts, nnodes;
+  uint8_t *role;      /* per switch */
+  uint32_t *index;    /* per switch: number within its role (leaf3 -> 3) */
+  uint32_t *nports;   /* per node: ports (switch: its role's radix; host: 1) */
+  int32_t *port_link; /* node * LFC_MAX_PORTS + port -> cable, or -1 */
+  topo_link_t *links;
+  uint32_t nlinks;
+  uint32_t *host_sw, *host_port; /* per host: the switch and port it hangs on */
+  const char *role_name[SC_MAX_ROLES];
+} topo_t;
+
+/*
+ * The roles of the scenario's topology, their names and radix (ports per switch of that role),
+ * without building it. Returns the number of roles, or 0 with err if the parameters make no
+ * fabric (e.g. a ring of 2).
+ */
+uint32_t topo_roles(const lfc_scenario_t *sc, const char **names, uint32_t *radix, uint64_t *hosts,
+                    char *err, size_t errlen);
+
+/* Build the graph, mark failed links. 0, or -1 with err. */
+int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen);
+void topo_free(topo_t *t);
+
+/* "leaf3", "h12": node id, or -1. */
+int64_t topo_find(const topo_t *t, const char *name);
+/* Name of a node into buf. */
+const char *topo_name(const topo_t *t, uint32_t node, char *buf, size_t len);
+/* The node at the other end of (node, port), or -1 if unconnected or failed. */
+int64_t topo_peer(const topo_t *t, uint32_t node, uint32_t port, uint32_t *peer_port);
+
+#endif /* LFC_SIM_TOPOLOGY_H */

@@ -1,0 +1,231 @@
+/*
+ * traffic.c - scenario traffic groups -> flows.
+ *
+ * Pacing: a flow sends a full packet every nblk * speed_div / load cycles (kept x1024 so that
+ * loads that do not divide evenly average out exactly). Collectives are chains of flows:
+ *  - ring all-reduce (Patarasuk & Yuan 2009): 2(N-1) steps; in step s host i sends bytes/N to
+ *    host i+1, after host i has received step s-1 from host i-1;
+ *  - tree all-reduce: a binary tree over the hosts in order; each host sends the vector to its
+ *    parent once all its children's vectors arrived, then the root's result flows back down.
+ */
+#include "traffic.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define X1024 1024u
+#define PPM 1000000u
+
+typedef struct {
+  flow_t *f;
+  uint32_t n, cap;
+} vec_t;
+
+static flow_t *add(vec_t *v) {
+  if (v->n == v->cap) {
+    uint32_t cap = v->cap ? v->cap * 2 : 64;
+    flow_t *nf = realloc(v->f, (size_t)cap * sizeof *nf);
+    if (nf == NULL) return NULL;
+    v->f = nf;
+    v->cap = cap;
+  }
+  flow_t *f = &v->f[v->n++];
+  memset(f, 0, sizeof *f);
+  return f;
+}
+
+static int add_dep(flow_t *before, uint32_t after_id, flow_t *after) {
+  uint32_t *s = realloc(before->succ, (before->nsucc + 1u) * sizeof *s);
+  if (s == NULL) return -1;
+  before->succ = s;
+  s[before->nsucc++] = after_id;
+  after->deps_left++;
+  return 0;
+}
+
+static uint64_t us_to_cycles(const lfc_scenario_t *sc, double us) {
+  return (uint64_t)llround(us * 1000.0 / sc_cycle_ns(sc));
+}
+
+#define NOMEM()                                                      \
+  do {                                                               \
+    if (err && errlen) snprintf(err, errlen, "traffic: out of memory"); \
+    goto fail;                                                       \
+  } while (0)
+
+int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *err, size_t errlen) {
+  memset(fl, 0, sizeof *fl);
+  vec_t v = {0};
+  double host_speed = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+  double fastest = sc->speed_gbps > host_speed ? sc->speed_gbps : host_speed;
+  uint32_t hk = (uint32_t)lround(fastest / host_speed);
+  for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
+    const sc_group_t *g = &sc->groups[gi];
+    flow_t proto;
+    memset(&proto, 0, sizeof proto);
+    proto.group = gi;
+    proto.cls = (uint8_t)g->cls;
+    proto.nblk = (uint8_t)((g->packet_bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES);
+    proto.ecn = g->ecn ? LFC_ECN_ECT0 : LFC_ECN_NOT_ECT;
+    proto.dcqcn = (uint8_t)g->dcqcn;
+    proto.bytes = g->bytes;
+    proto.start = us_to_cycles(sc, g->start_us);
+    proto.stop = g->stop_us > 0 ? us_to_cycles(sc, g->stop_us) : SIM_NEVER;
+    proto.on = us_to_cycles(sc, g->on_us);
+    proto.off = us_to_cycles(sc, g->off_us);
+    if (proto.off > 0 && proto.on == 0) proto.on = 1;
+    proto.interval_x1024 = (uint64_t)proto.nblk * hk * X1024 * PPM / g->load_ppm;
+    proto.rate_ppm = PPM;
+    uint32_t N = g->nsrc;
+    const uint32_t *H = g->src;
+    uint32_t first = v.n;
+    switch (g->pattern) {
+      case PAT_FLOW:
+      case PAT_INCAST:
+      case PAT_UNIFORM:
+        for (uint32_t i = 0; i < N; i++) {
+          flow_t *f = add(&v);
+          if (!f) NOMEM();
+          *f = proto;
+          f->src = H[i];
+          f->dst = g->pattern == PAT_UNIFORM ? FLOW_ANY_DST : g->dst;
+        }
+        break;
+      case PAT_PERMUTATION: {
+        uint32_t *perm = malloc((size_t)N * sizeof *perm);
+        if (!perm) NOMEM();
+        for (uint32_t i = 0; i < N; i++) perm[i] = i;
+        uint64_t rng = sc->seed * 0x9E3779B97F4A7C15ull + gi + 1u;
+        for (uint32_t i = N - 1; i > 0; i--) { /* Fisher-Yates */
+          uint32_t j = (uint32_t)(sim_rand(&rng) % (i + 1u));
+          uint32_t x = perm[i];
+          perm[i] = perm[j];
+          perm[j] = x;
+        }
+        for (uint32_t i = 0; i < N; i++) /* no host sends to itself */
+          if (perm[i] == i) {
+            uint32_t j = (i + 1u) % N, x = perm[i];
+            perm[i] = perm[j];
+            perm[j] = x;
+          }
+        for (uint32_t i = 0; i < N; i++) {
+          flow_t *f = add(&v);
+          if (!f) {
+            free(perm);
+            NOMEM();
+          }
+          *f = proto;
+          f->src = H[i];
+          f->dst = H[perm[i]];
+        }
+        free(perm);
+        break;
+      }
+      case PAT_ALL_TO_ALL:
+        for (uint32_t i = 0; i < N; i++)
+          for (uint32_t j = 0; j < N; j++) {
+            if (i == j) continue;
+            flow_t *f = add(&v);
+            if (!f) NOMEM();
+            *f = proto;
+            f->src = H[i];
+            f->dst = H[(i + j) % N]; /* staggered: host i starts with i+1 */
+          }
+        break;
+      case PAT_RING_ALLREDUCE: {
+        uint64_t chunk = (g->bytes + N - 1u) / N;
+        for (uint32_t s = 0; s < 2u * (N - 1u); s++)
+          for (uint32_t i = 0; i < N; i++) {
+            flow_t *f = add(&v);
+            if (!f) NOMEM();
+            *f = proto;
+            f->src = H[i];
+            f->dst = H[(i + 1u) % N];
+            f->bytes = chunk;
+            if (s > 0) { /* after step s-1 from host i-1 arrived at host i */
+              uint32_t before = first + (s - 1u) * N + (i + N - 1u) % N;
+              if (add_dep(&v.f[before], v.n - 1u, f) != 0) NOMEM();
+            }
+          }
+        break;
+      }
+      case PAT_TREE_ALLREDUCE: {
+        /* flows first..first+N-2: up, child i (1..N-1) -> parent (i-1)/2;
+           then down: parent (i-1)/2 -> child i. */
+        for (uint32_t i = 1; i < N; i++) {
+          flow_t *f = add(&v);
+          if (!f) NOMEM();
+          *f = proto;
+          f->src = H[i];
+          f->dst = H[(i - 1u) / 2u];
+        }
+        for (uint32_t i = 1; i < N; i++) {
+          flow_t *f = add(&v);
+          if (!f) NOMEM();
+          *f = proto;
+          f->src = H[(i - 1u) / 2u];
+          f->dst = H[i];
+        }
+        for (uint32_t i = 1; i < N; i++) {
+          flow_t *up = &v.f[first + i - 1u];
+          for (uint32_t c = 2u * i + 1u; c <= 2u * i + 2u && c < N; c++) /* children first */
+            if (add_dep(&v.f[first + c - 1u], first + i - 1u, up) != 0) NOMEM();
+          flow_t *down = &v.f[first + N - 1u + i - 1u];
+          uint32_t p = (i - 1u) / 2u;
+          if (p == 0) { /* the root sends down once every child of the root reported */
+            for (uint32_t c = 1; c <= 2u && c < N; c++)
+              if (add_dep(&v.f[first + c - 1u], first + N - 1u + i - 1u, down) != 0) NOMEM();
+          } else { /* after the parent got the result */
+            if (add_dep(&v.f[first + N - 1u + p - 1u], first + N - 1u + i - 1u, down) != 0)
+              NOMEM();
+          }
+        }
+        break;
+      }
+      default:
+        if (err && errlen)
+          snprintf(err, errlen, "%s: [traffic.%s] pattern = %s: not implemented in this version",
+                   sc->file, g->name, sc_pattern_name(g->pattern));
+        goto fail;
+    }
+  }
+  fl->f = v.f;
+  fl->n = v.n;
+  fl->by_host = calloc(t->nhosts, sizeof *fl->by_host);
+  fl->nby_host = calloc(t->nhosts, sizeof *fl->nby_host);
+  if (!fl->by_host || !fl->nby_host) NOMEM();
+  for (uint32_t i = 0; i < fl->n; i++) fl->nby_host[fl->f[i].src]++;
+  for (uint32_t h = 0; h < t->nhosts; h++) {
+    fl->by_host[h] = calloc(fl->nby_host[h] + 1u, sizeof **fl->by_host);
+    if (!fl->by_host[h]) NOMEM();
+    fl->nby_host[h] = 0;
+  }
+  for (uint32_t i = 0; i < fl->n; i++) {
+    flow_t *f = &fl->f[i];
+    fl->by_host[f->src][fl->nby_host[f->src]++] = i;
+    f->rng = sc->seed * 0xD1B54A32D192ED03ull + i + 1u;
+    f->next_x1024 = f->start * X1024;
+    f->first_tx = f->done_cycle = SIM_NEVER;
+  }
+  return 0;
+fail:
+  fl->f = v.f;
+  fl->n = v.n;
+  flows_free(fl, t->nhosts);
+  return -1;
+}
+
+void flows_free(flows_t *fl, uint32_t nhosts) {
+  for (uint32_t i = 0; i < fl->n; i++) {
+    free(fl->f[i].succ);
+    free(fl->f[i].lat);
+  }
+  free(fl->f);
+  if (fl->by_host)
+    for (uint32_t h = 0; h < nhosts; h++) free(fl->by_host[h]);
+  free(fl->by_host);
+  free(fl->nby_host);
+  memset(fl, 0, sizeof *fl);
+}

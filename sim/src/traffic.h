@@ -1,0 +1,59 @@
+/*
+ * traffic.h - flows: what each host sends, when, at what rate, and after which other flows
+ * (collectives are flows with dependencies: a step starts when the data it needs has arrived).
+ */
+#ifndef LFC_SIM_TRAFFIC_H
+#define LFC_SIM_TRAFFIC_H
+
+#include <stdint.h>
+
+#include "scenario.h"
+#include "topology.h"
+
+#define FLOW_ANY_DST UINT32_MAX /* uniform: a random destination per packet */
+#define SIM_NEVER UINT64_MAX
+
+typedef struct {
+  uint32_t group;
+  uint32_t src, dst;      /* hosts; dst FLOW_ANY_DST for uniform */
+  uint8_t cls, nblk, ecn; /* nblk: full-size packet */
+  uint8_t dcqcn;
+  uint64_t bytes;         /* 0 = until stop */
+  uint64_t start, stop;   /* cycles; stop SIM_NEVER = end of run */
+  uint64_t on, off;       /* cycles; off 0 = always on */
+  uint64_t interval_x1024; /* cycles per full packet at the offered load, x1024 */
+  uint32_t deps_left;     /* flows that must complete before this one starts */
+  uint32_t *succ, nsucc;  /* flows waiting for this one */
+  /* sender state */
+  uint64_t next_x1024;    /* when the next packet is due, x1024 cycles */
+  uint64_t sent_bytes, sent_pkts;
+  uint64_t rng;
+  uint32_t rate_ppm;      /* DCQCN current rate, ppm of line rate (1e6 = no limit) */
+  /* receiver side */
+  uint64_t rx_bytes, rx_pkts, drops, ce;
+  uint64_t first_tx, done_cycle; /* SIM_NEVER until known */
+  uint32_t *lat;          /* latency samples, cycles */
+  uint64_t nlat, caplat;
+} flow_t;
+
+typedef struct {
+  flow_t *f;
+  uint32_t n;
+  uint32_t **by_host;  /* flows each host sends, ascending id */
+  uint32_t *nby_host;
+} flows_t;
+
+int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *err, size_t errlen);
+void flows_free(flows_t *fl, uint32_t nhosts);
+
+/* xorshift64* (Vigna 2016): the simulator's only random source, seeded per flow. */
+static inline uint64_t sim_rand(uint64_t *s) {
+  uint64_t x = *s;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *s = x;
+  return x * 0x2545F4914F6CDD1Dull;
+}
+
+#endif /* LFC_SIM_TRAFFIC_H */

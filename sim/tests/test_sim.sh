@@ -1,0 +1,106 @@
+#!/bin/sh
+# test_sim.sh LFC_SIM OUTDIR - the checks of `make test-sim` (docs/sim.md "Tests"):
+#  1. skip-ahead == stepping every cycle: every scenario run both ways, same digest of all
+#     counters, flows and link words; the stepped run also checks the rebuilt link words against
+#     lfc_link in every cycle (exit 1 on a mismatch);
+#  2. the expected outcome of each claim (issue 4 §4), read from --json;
+#  3. a checker that can fail: a deliberately wrong expectation is caught;
+#  4. bad input: one line naming file:line, key and value, exit status 2.
+set -u
+SIM=$1
+OUT=$2
+DIR=$(dirname "$0")/../scenarios
+mkdir -p "$OUT"
+fail=0
+ok() { echo "  ok   $*"; }
+bad() { echo "  FAIL $*"; fail=1; }
+
+# --- 1. skip-ahead equivalence --------------------------------------------------------
+for f in "$DIR"/*.ini; do
+  n=$(basename "$f" .ini)
+  a=$("$SIM" "$f" --no-progress --digest --json "$OUT/$n.json" 2>&1) || { bad "$n: skip-ahead run failed: $(echo "$a" | tail -3)"; continue; }
+  b=$("$SIM" "$f" --no-progress --digest --step-all 2>&1) || { bad "$n: stepped run failed: $(echo "$b" | grep -E 'MISMATCH|ERROR' )"; continue; }
+  da=$(echo "$a" | sed -n 's/^digest //p'); db=$(echo "$b" | sed -n 's/^digest //p')
+  sa=$(echo "$a" | sed -n 's/.*device steps \([0-9]*\).*/\1/p'); sb=$(echo "$b" | sed -n 's/.*device steps \([0-9]*\).*/\1/p')
+  if [ -n "$da" ] && [ "$da" = "$db" ]; then ok "$n: skip-ahead == every cycle (digest $da; $sa vs $sb device steps)"
+  else bad "$n: digests differ: skip-ahead $da, every cycle $db"; fi
+done
+# Different seeds must give a different digest (the digest sees what changes).
+d1=$("$SIM" "$DIR/fat_tree_mix.ini" --no-progress --digest | sed -n 's/^digest //p')
+d2=$("$SIM" "$DIR/fat_tree_mix.ini" --no-progress --digest --seed 7 | sed -n 's/^digest //p')
+[ "$d1" != "$d2" ] && ok "digest changes with the seed" || bad "digest blind to the seed"
+
+# --- 2. outcomes ----------------------------------------------------------------------
+check() { # check NAME JSON PYTHON-EXPR [--set ...]: the expression sees s (summary), d (all)
+  name=$1; json=$2; expr=$3
+  if python3 - "$json" "$expr" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); s = d["summary"]
+fl = {f["group"]: f for f in d["flows"]}
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+  then ok "$name: $expr"; else bad "$name: $expr"; fi
+}
+run() { # run NAME SCENARIO [args]: JSON into $OUT/NAME.json
+  name=$1; shift; sc=$1; shift
+  "$SIM" "$DIR/$sc.ini" --no-progress --json "$OUT/$name.json" "$@" >"$OUT/$name.txt" 2>&1 ||
+    bad "$name: lfc-sim exited $?"
+}
+
+for vl in 65 128 512 2048; do
+  run ib_incast_$vl ib_incast --set ib.vl_blocks=$vl
+  check "IB incast vl_blocks=$vl" "$OUT/ib_incast_$vl.json" 's["drops"] == 0 and s["delivered_bytes"] > 200000'
+done
+
+# Headroom from the calculator for 100 m at 100 Gb/s, 4096-byte packets (the scenario's links).
+hr=$("$SIM" headroom --speed-gbps 100 --cable-m 100 --mtu 4096 2>/dev/null | sed -n 's/.*headroom_blocks[ =:]*\([0-9][0-9]*\).*/\1/p' | head -1)
+if [ -z "$hr" ]; then
+  hr=$("$SIM" headroom --speed-gbps 100 --cable-m 100 --mtu 4096 2>/dev/null | grep -io '[0-9]* blocks' | tail -1 | grep -o '[0-9]*')
+fi
+echo "  calculator headroom: ${hr:-?} blocks"
+if [ -n "$hr" ]; then
+  run hr_below pfc_headroom --set pfc.headroom_blocks=$((hr / 2))
+  check "PFC headroom $((hr / 2)) < calculator $hr drops" "$OUT/hr_below.json" 's["drops_by_cause"]["headroom"] > 0'
+  run hr_at pfc_headroom --set pfc.headroom_blocks=$hr
+  check "PFC headroom = calculator $hr is lossless" "$OUT/hr_at.json" 's["drops"] == 0 and s["delivered_bytes"] > 300000'
+else
+  bad "could not read the headroom figure from lfc-sim headroom"
+fi
+
+check "PFC incast pauses, no drops" "$OUT/pfc_incast.json" 's["pause_frames"] > 10 and s["drops"] == 0'
+run victim_alone victim --set traffic.incast.stop_us=0.001
+check "victim alone near line rate" "$OUT/victim_alone.json" 'fl["victim"]["throughput_gbps"] > 80'
+check "victim under PFC congestion spreading loses throughput" "$OUT/victim.json" 'fl["victim"]["throughput_gbps"] < 0.7 * json.load(open("'"$OUT"'/victim_alone.json"))["flows"][-1]["throughput_gbps"]'
+
+check "ring deadlocks under PFC, detected" "$OUT/ring_deadlock_pfc.json" 's["deadlock"] and len(d["deadlock"]["queues"]) == 4'
+check "ring deadlocks under IB credits, detected" "$OUT/ring_deadlock_ib.json" 's["deadlock"] and len(d["deadlock"]["queues"]) == 4'
+check "up*/down* on the same ring: no deadlock, data flows" "$OUT/ring_updown.json" 'not s["deadlock"] and s["delivered_bytes"] > 500000'
+
+run lat_ib latency
+run lat_eth latency --set switch.latency_ns=600 --set switch.cut_through=0
+check "IB-class cut-through latency 3 hops" "$OUT/lat_ib.json" '300 < d["flows"][0]["latency_ns_p50"] < 1000'
+check "Ethernet-class store-and-forward latency is higher by ~3 x (470 ns + 1 KB serialisation)" "$OUT/lat_eth.json" 'd["flows"][0]["latency_ns_p50"] - json.load(open("'"$OUT"'/lat_ib.json"))["flows"][0]["latency_ns_p50"] > 3 * 470'
+
+check "ring and tree all-reduce complete" "$OUT/allreduce.json" 's["flows_complete"] == s["flows"] and s["drops"] == 0'
+
+# --- 3. the checks can fail -----------------------------------------------------------
+if python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; sys.exit(0 if s["deadlock"] else 1)' "$OUT/ring_updown.json"; then
+  bad "mutant check: the deadlock check passed on a deadlock-free run"
+else ok "a deadlock expectation on the up*/down* run is rejected (the checker can fail)"; fi
+
+# --- 4. bad input ---------------------------------------------------------------------
+printf '[topology]\nkind = torus\n' > "$OUT/bad1.ini"
+printf '[sim]\nduration_us = 5\n[pfc]\nkmin = 70\nkmax = 60\n' > "$OUT/bad2.ini"
+printf '[sim]\n[traffic.x]\npattern = flow\nsrc = 0\ndst = 99\n' > "$OUT/bad3.ini"
+printf '[routing]\npath = h0 sw0 h9\n' > "$OUT/bad4.ini"
+for b in bad1 bad2 bad3 bad4; do
+  msg=$("$SIM" "$OUT/$b.ini" 2>&1 >/dev/null); rc=$?
+  lines=$(echo "$msg" | wc -l)
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && echo "$msg" | grep -q "$b.ini"; then ok "$b: exit 2: $msg"
+  else bad "$b: exit $rc, $lines lines: $msg"; fi
+done
+msg=$("$SIM" "$DIR/pfc_incast.ini" --set pfc.xoff_th=banana 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && ok "--set pfc.xoff_th=banana: exit 2: $msg" || bad "--set bad value: exit $rc: $msg"
+
+[ $fail -eq 0 ] && echo "test-sim: all passed" || echo "test-sim: FAILED"
+exit $fail
