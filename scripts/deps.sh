@@ -19,11 +19,14 @@ PKGS_HDL="verilator iverilog yosys"
 PKGS_SIM="libinih-dev gnuplot-nox graphviz"
 # Coverage reports (make coverage), fuzzing (make fuzz, make fuzz-cosim), formal (make formal).
 PKGS_VERIFY="lcov"
+# make install and its test: man pages from --help (help2man), checked with groff and col;
+# Python virtual environments for FuseSoC and cocotb from PyPI.
+PKGS_PACKAGING="help2man groff-base bsdextrautils python3-venv python3-pip"
 
 DEPS="${DEPS:-all}"
 case "$DEPS" in
   minimal) read -r -a wanted <<<"$PKGS_MINIMAL" ;;
-  all)     read -r -a wanted <<<"$PKGS_MINIMAL $PKGS_HDL $PKGS_SIM $PKGS_VERIFY" ;;
+  all)     read -r -a wanted <<<"$PKGS_MINIMAL $PKGS_HDL $PKGS_SIM $PKGS_VERIFY $PKGS_PACKAGING" ;;
   *) echo "deps.sh: DEPS must be 'minimal' or 'all', not '$DEPS'" >&2; exit 2 ;;
 esac
 

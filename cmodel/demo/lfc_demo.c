@@ -43,9 +43,10 @@ typedef struct {
   char error[256];
 } column_t;
 
-static void usage(FILE *f, const char *prog) {
+static void usage(FILE *f) {
   fprintf(f,
-          "usage: %s [--ports N] [--cycles N] [--delay N] [--seed N] [--help]\n"
+          "Usage: lfc-demo [--ports N] [--cycles N] [--delay N] [--seed N]\n"
+          "  or:  lfc-demo --help | --version\n"
           "\n"
           "An N:1 incast through one lfc switch at 100 Gb/s (1 cycle = 5.12 ns): every port but\n"
           "the last sends 4 KB packets (65 blocks) at full line rate to the last one, which sends\n"
@@ -55,8 +56,13 @@ static void usage(FILE *f, const char *prog) {
           "  --ports N   switch ports, N-1 senders and one receiver (%u..%u, default %u)\n"
           "  --cycles N  cycles to simulate (1..%u, default %u)\n"
           "  --delay N   one-way link delay in cycles (1..%u, default %u)\n"
-          "  --seed N    traffic seed (0..2^64-1, default %u)\n",
-          prog, DEMO_MIN_PORTS, DEMO_MAX_PORTS, DEMO_DEFAULT_PORTS, DEMO_MAX_CYCLES,
+          "  --seed N    traffic seed (0..2^64-1, default %u)\n"
+          "  -h, --help  print this help and exit\n"
+          "  --version   print the version of lfc and exit\n"
+          "\n"
+          "Prints the command that reproduces the run. Exit status: 0 when every scoreboard\n"
+          "check passed, 1 otherwise, 2 for a bad option.\n",
+          DEMO_MIN_PORTS, DEMO_MAX_PORTS, DEMO_DEFAULT_PORTS, DEMO_MAX_CYCLES,
           DEMO_DEFAULT_CYCLES, LFC_LINK_MAX_DELAY, DEMO_DEFAULT_DELAY, DEMO_DEFAULT_SEED);
 }
 
@@ -89,7 +95,10 @@ static int parse_args(int argc, char **argv, opts_t *o) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     uint64_t x;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      usage(stdout, argv[0]);
+      usage(stdout);
+      exit(0);
+    } else if (strcmp(a, "--version") == 0) {
+      printf("lfc-demo (lfc) %s\n", lfc_version());
       exit(0);
     } else if (strcmp(a, "--ports") == 0) {
       if (parse_num(a, v, DEMO_MIN_PORTS, DEMO_MAX_PORTS, &x) != 0) return -1;
@@ -106,7 +115,7 @@ static int parse_args(int argc, char **argv, opts_t *o) {
     } else {
       fprintf(stderr,
               "lfc-demo: unknown option '%s' (allowed: --ports --cycles --delay --seed "
-              "--help)\n",
+              "--help --version)\n",
               a);
       return -1;
     }
@@ -197,8 +206,8 @@ int main(int argc, char **argv) {
   col[1].headroom = hdrm;
   col[2].headroom = hdrm - DEMO_MTU_BLOCKS;
 
-  printf("lfc %s demonstration: %u:1 incast, %u ports, 100 Gb/s (1 cycle = 5.12 ns)\n", LFC_VERSION,
-         senders, o.ports);
+  printf("lfc %s demonstration: %u:1 incast, %u ports, 100 Gb/s (1 cycle = 5.12 ns)\n",
+         lfc_version(), senders, o.ports);
   printf(
       "  packets of %u blocks (4 KB payload), every sender at full load to port %u, which\n"
       "  sends full-size packets back to the senders at full load; link delay %u cycles,\n"

@@ -11,6 +11,9 @@
  *
  *   lfc_trace --list            the names, one per line
  *   lfc_trace NAME [CYCLES]     the trace of NAME on standard output
+ *   lfc_trace --help | --version
+ *
+ * Installed as lfc-trace (scripts/install.mk).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -198,14 +201,48 @@ static int trace(const named_t *nm, uint64_t cycles, FILE *f) {
   return rc;
 }
 
+static void usage(FILE *f) {
+  fprintf(f,
+          "Usage: lfc-trace NAME [CYCLES]\n"
+          "  or:  lfc-trace --list | --help | --version\n"
+          "\n"
+          "Run the named configuration NAME of the lfc switch in the star testbed (one switch,\n"
+          "one end node per port) for CYCLES cycles (1..10^9, default %u) and write every\n"
+          "non-IDLE link word and every switch event to standard output, one per line:\n"
+          "'<cycle> <port> rx|tx <word>' and '<cycle> <port> ev <event>'. The format is the one\n"
+          "of the golden traces (docs/golden-traces.md).\n"
+          "\n"
+          "  --list      print the configuration names, one per line, and exit\n"
+          "  --help      print this help and exit\n"
+          "  --version   print the version of lfc and exit\n"
+          "\n"
+          "Configurations:\n",
+          TRACE_CYCLES);
+  for (size_t i = 0; i < NNAMED; i++) fprintf(f, "  %-20s %s\n", NAMED[i].name, NAMED[i].what);
+  fprintf(f,
+          "\n"
+          "Exit status: 0 when the scoreboard found no error, 1 when it did, 2 for bad\n"
+          "arguments.\n");
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+    printf("lfc-trace (lfc) %s\n", lfc_version());
+    return 0;
+  }
   if (argc == 2 && strcmp(argv[1], "--list") == 0) {
     for (size_t i = 0; i < NNAMED; i++) printf("%s\n", NAMED[i].name);
     return 0;
   }
   if (argc < 2 || argc > 3 || argv[1][0] == '-') {
-    fprintf(stderr, "usage: %s --list | NAME [CYCLES]   (CYCLES 1..10^9, default %u)\n", argv[0],
-            TRACE_CYCLES);
+    fprintf(stderr,
+            "usage: %s --list | --help | --version | NAME [CYCLES]"
+            "   (CYCLES 1..10^9, default %u)\n",
+            argv[0], TRACE_CYCLES);
     return EXIT_USAGE;
   }
   uint64_t cycles = TRACE_CYCLES;

@@ -10,7 +10,6 @@
 #include "lfc/nic.h"
 #include "lfc/link.h"
 #include "lfc/star.h"
-
-#define LFC_VERSION "0.1.0"
+#include "lfc/version.h"
 
 #endif /* LFC_LFC_H */
