@@ -18,7 +18,10 @@ PKGS_HDL="verilator iverilog yosys"
 # "gnuplot" package pulls in about 30 Qt packages on a headless machine.
 PKGS_SIM="libinih-dev gnuplot-nox graphviz"
 # Coverage reports (make coverage), fuzzing (make fuzz, make fuzz-cosim), formal (make formal).
-PKGS_VERIFY="lcov"
+PKGS_VERIFY="lcov clang-14 libclang-rt-14-dev"
+# scripts/sweep: GNU parallel on one machine, or a single-node Slurm (started by its test; ss from
+# iproute2 finds free ports).
+PKGS_SWEEP="parallel munge slurmctld slurmd slurm-client iproute2"
 # make install and its test: man pages from --help (help2man), checked with groff and col;
 # Python virtual environments for FuseSoC and cocotb from PyPI.
 PKGS_PACKAGING="help2man groff-base bsdextrautils python3-venv python3-pip"
@@ -26,7 +29,7 @@ PKGS_PACKAGING="help2man groff-base bsdextrautils python3-venv python3-pip"
 DEPS="${DEPS:-all}"
 case "$DEPS" in
   minimal) read -r -a wanted <<<"$PKGS_MINIMAL" ;;
-  all)     read -r -a wanted <<<"$PKGS_MINIMAL $PKGS_HDL $PKGS_SIM $PKGS_VERIFY $PKGS_PACKAGING" ;;
+  all)     read -r -a wanted <<<"$PKGS_MINIMAL $PKGS_HDL $PKGS_SIM $PKGS_VERIFY $PKGS_PACKAGING $PKGS_SWEEP" ;;
   *) echo "deps.sh: DEPS must be 'minimal' or 'all', not '$DEPS'" >&2; exit 2 ;;
 esac
 
