@@ -23,8 +23,8 @@ PKGS_VERIFY="lcov clang-14 libclang-rt-14-dev"
 # iproute2 finds free ports).
 PKGS_SWEEP="parallel munge slurmctld slurmd slurm-client iproute2"
 # make install and its test: man pages from --help (help2man), checked with groff and col;
-# Python virtual environments for FuseSoC and cocotb from PyPI.
-PKGS_PACKAGING="help2man groff-base bsdextrautils python3-venv python3-pip"
+# Python virtual environments for FuseSoC and cocotb from PyPI (cocotb embeds libpython).
+PKGS_PACKAGING="help2man groff-base bsdextrautils python3-venv python3-pip libpython3.11"
 
 DEPS="${DEPS:-all}"
 case "$DEPS" in
