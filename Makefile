@@ -251,6 +251,7 @@ clean:
 -include sim/sim.mk
 -include sim/calc.mk
 -include scripts/install.mk
+-include docs/docs.mk
 
 # ---------------------------------------------------------------------------------------
 # make test
