@@ -10,23 +10,45 @@
 SIM_SRCS = $(filter-out sim/src/calc.c,$(wildcard sim/src/*.c))
 SIM_OBJS = $(patsubst sim/src/%.c,$(BUILD)/sim/obj/%.o,$(SIM_SRCS))
 # The calculators (sim/src/calc.c, another part) join when they exist; main.c checks calc.h.
-SIM_CALC_OBJ = $(if $(wildcard sim/src/calc.c),$(BUILD)/sim/obj/calc.o)
+SIM_CALC_SRC = $(wildcard sim/src/calc.c)
+SIM_CALC_OBJ = $(if $(SIM_CALC_SRC),$(BUILD)/sim/obj/calc.o)
 SIM_LIBS = -linih -lm
+
+# lfc-sim is built for speed (docs/sim.md "Speed"): the simulator and the model's sources
+# compiled together with link-time optimisation (the model's small per-port functions inline
+# across files) and without the model's assert()s. lfc-sim-check links the ordinary liblfc.a,
+# assertions on (lfc_switch_advance checks the skip-ahead contract on every jump); test-sim
+# runs both and requires the same digests.
+SIM_FAST_FLAGS = -DNDEBUG -flto=auto
+SIM_FAST_OBJS = $(patsubst sim/src/%.c,$(BUILD)/sim/fast/sim/%.o,$(SIM_SRCS) $(SIM_CALC_SRC)) \
+                $(patsubst cmodel/src/%.c,$(BUILD)/sim/fast/src/%.o,$(LIB_SRCS))
 
 $(BUILD)/sim/obj/%.o: sim/src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isim/src $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/lfc-sim: $(SIM_OBJS) $(SIM_CALC_OBJ) $(BUILD)/liblfc.a
+$(BUILD)/sim/fast/sim/%.o: sim/src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isim/src $(CFLAGS) $(SIM_FAST_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/sim/fast/src/%.o: cmodel/src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SIM_FAST_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/lfc-sim: $(SIM_FAST_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SIM_FAST_FLAGS) $(LDFLAGS) -o $@ $^ $(SIM_LIBS) $(LDLIBS)
+
+$(BUILD)/lfc-sim-check: $(SIM_OBJS) $(SIM_CALC_OBJ) $(BUILD)/liblfc.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SIM_LIBS) $(LDLIBS)
 
--include $(SIM_OBJS:.o=.d) $(SIM_CALC_OBJ:.o=.d)
+-include $(SIM_OBJS:.o=.d) $(SIM_CALC_OBJ:.o=.d) $(SIM_FAST_OBJS:.o=.d)
 
 TEST_STEPS += test-sim
-test-sim: $(BUILD)/lfc-sim
+test-sim: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 	@echo "== lfc-sim: scenario outcomes, skip-ahead == step-every-cycle, bad input"
-	@sim/tests/test_sim.sh $(BUILD)/lfc-sim $(BUILD)/sim-test
+	@sim/tests/test_sim.sh $(BUILD)/lfc-sim $(BUILD)/sim-test $(BUILD)/lfc-sim-check
 
 study: $(BUILD)/lfc-sim
 	@sim/tests/study.sh $(BUILD)/lfc-sim $(BUILD)/study docs/study

@@ -75,8 +75,10 @@ static int dfs(dfs_t *x, size_t q) {
   uint32_t pp;
   int64_t n = topo_peer(t, s, p, &pp);
   if (n >= 0 && n < t->nsw) {
+    uint32_t wi = x->sim->dev[s].out_wire[p];
+    uint32_t c2 = wi != UINT32_MAX && x->sim->wire[wi].has_map ? x->sim->wire[wi].cmap[c] : c;
     for (uint32_t p2 = 0; p2 < t->nports[n]; p2++) {
-      size_t q2 = QIDX(x->sim, n, p2, c);
+      size_t q2 = QIDX(x->sim, n, p2, c2);
       if (!x->dl->blocked[q2] || p2 == pp) continue;
       if (x->color[q2] == 1) { /* found: the stack from q2 up */
         uint32_t i = x->depth;

@@ -70,39 +70,44 @@ static uint64_t word_hash(uint64_t h, const lfc_word_t *w) {
   return h;
 }
 
-/* ---- Heap of devices by (wake, id) ---- */
+/* ---- Heap of devices by (wake, id) ----
+ * The heap holds packed keys wake << HEAP_ID_BITS | id, so that one integer comparison orders
+ * by (cycle, device) and no device record is read while sifting. Wakes at or beyond
+ * HEAP_WAKE_MAX (far past any run's end, sc duration <= 1e7 us) share that key and are never
+ * processed. */
 
-static int before(const sim_t *s, uint32_t a, uint32_t b) {
-  uint64_t wa = s->dev[a].wake, wb = s->dev[b].wake;
-  return wa < wb || (wa == wb && a < b);
+#define HEAP_ID_BITS 18u /* > MAX_NODES of topology.c */
+#define HEAP_ID_MASK ((1ull << HEAP_ID_BITS) - 1u)
+#define HEAP_WAKE_MAX ((1ull << (64u - HEAP_ID_BITS)) - 1u)
+
+static uint64_t heap_key(uint64_t wake, uint32_t d) {
+  return (wake < HEAP_WAKE_MAX ? wake : HEAP_WAKE_MAX) << HEAP_ID_BITS | d;
 }
 
-static void heap_swap(sim_t *s, uint32_t i, uint32_t j) {
-  uint32_t a = s->heap[i], b = s->heap[j];
-  s->heap[i] = b;
-  s->heap[j] = a;
-  s->dev[b].heap_pos = i;
-  s->dev[a].heap_pos = j;
+static void heap_place(sim_t *s, uint32_t i, uint64_t key) {
+  s->heap[i] = key;
+  s->dev[key & HEAP_ID_MASK].heap_pos = i;
 }
 
-static void heap_fix(sim_t *s, uint32_t i) {
-  while (i > 0 && before(s, s->heap[i], s->heap[(i - 1u) / 2u])) {
-    heap_swap(s, i, (i - 1u) / 2u);
+static void heap_fix(sim_t *s, uint32_t i, uint64_t key) {
+  while (i > 0 && key < s->heap[(i - 1u) / 2u]) { /* up: move parents down into the hole */
+    heap_place(s, i, s->heap[(i - 1u) / 2u]);
     i = (i - 1u) / 2u;
   }
-  for (;;) {
-    uint32_t l = 2u * i + 1u, r = l + 1u, m = i;
-    if (l < s->nheap && before(s, s->heap[l], s->heap[m])) m = l;
-    if (r < s->nheap && before(s, s->heap[r], s->heap[m])) m = r;
-    if (m == i) break;
-    heap_swap(s, i, m);
+  for (;;) { /* down */
+    uint32_t l = 2u * i + 1u, m = l;
+    if (l >= s->nheap) break;
+    if (l + 1u < s->nheap && s->heap[l + 1u] < s->heap[l]) m = l + 1u;
+    if (s->heap[m] >= key) break;
+    heap_place(s, i, s->heap[m]);
     i = m;
   }
+  heap_place(s, i, key);
 }
 
 static void set_wake(sim_t *s, uint32_t d, uint64_t t) {
   s->dev[d].wake = t;
-  heap_fix(s, s->dev[d].heap_pos);
+  heap_fix(s, s->dev[d].heap_pos, heap_key(t, d));
 }
 
 static void wake_at(sim_t *s, uint32_t d, uint64_t t) {
@@ -142,6 +147,18 @@ static int64_t slot_alloc(sim_t *s) {
   return s->nslot++;
 }
 
+/* Keep one sample in a growing array; memory short: the sample is lost, nothing else. */
+static void add_sample(uint32_t **v, uint64_t *n, uint64_t *cap, uint32_t x) {
+  if (*n == *cap) {
+    uint64_t c = *cap ? *cap * 2u : 64u;
+    uint32_t *nv = realloc(*v, c * sizeof *nv);
+    if (nv == NULL) return;
+    *v = nv;
+    *cap = c;
+  }
+  (*v)[(*n)++] = x;
+}
+
 static void flow_done(sim_t *s, flow_t *f, uint64_t cycle) {
   f->done_cycle = cycle;
   for (uint32_t i = 0; i < f->nsucc; i++) {
@@ -175,16 +192,11 @@ static void on_deliver(void *ctx, const lfc_word_t *w, uint64_t cycle) {
   f->rx_bytes += sl->bytes;
   f->rx_pkts++;
   s->deliv_bytes += sl->bytes;
-  if (w->ecn == LFC_ECN_CE) f->ce++;
-  if (f->nlat == f->caplat) {
-    uint64_t cap = f->caplat ? f->caplat * 2u : 64u;
-    uint32_t *nl = realloc(f->lat, cap * sizeof *nl);
-    if (nl != NULL) {
-      f->lat = nl;
-      f->caplat = cap;
-    }
+  if (w->ecn == LFC_ECN_CE) {
+    f->ce++;
+    if (f->dcqcn) dcqcn_on_ce(&s->dcqcn, f, cycle);
   }
-  if (f->nlat < f->caplat) f->lat[f->nlat++] = (uint32_t)(cycle - sl->send_cycle);
+  add_sample(&f->lat, &f->nlat, &f->caplat, (uint32_t)(cycle - sl->send_cycle));
   uint32_t k = s->dev[s->topo.nsw + rc->host].nports ? s->wire[s->dev[s->topo.nsw + rc->host]
                                                                    .in_wire[0]].k : 1u;
   slot_release(s, w->tag);
@@ -250,9 +262,13 @@ static void run_source(sim_t *s, uint32_t d, uint64_t T) {
       slot_release(s, (uint32_t)tag);
       continue;
     }
-    s->slot[tag] = (slot_t){list[pos], bytes, SIM_NEVER};
+    s->slot[tag] = (slot_t){list[pos], bytes, SIM_NEVER, SIM_NEVER, 0};
     f->sent_bytes += bytes;
     f->sent_pkts++;
+    if (f->dcqcn) {
+      dcqcn_catch_up(&s->dcqcn, f, T);
+      dcqcn_on_send(&s->dcqcn, f, bytes);
+    }
     uint64_t base = f->next_x1024 > T * X1024 ? f->next_x1024 : T * X1024;
     f->next_x1024 = base + f->interval_x1024 * PPM / f->rate_ppm;
     dv->rr = (pos + 1u) % n;
@@ -274,6 +290,127 @@ static uint64_t host_wake(sim_t *s, uint32_t d, uint64_t t) {
 
 /* ---- One device, one cycle ---- */
 
+/* The fields a DATA block repeats on every block (SPEC §2); sop/eop are compared apart. The
+ * other fields are zero in the model's words, and --step-all compares every field of every
+ * rebuilt word against lfc_link, so a word that broke this would show as a link mismatch. */
+static inline int data_eq(const lfc_word_t *a, const lfc_word_t *b) {
+  return a->cls == b->cls && a->nblk == b->nblk && a->ecn == b->ecn && a->dst == b->dst &&
+         a->tag == b->tag;
+}
+
+/*
+ * A PFC frame or FCP from the peer names the peer's classes; with a class map on the cable
+ * towards the peer, our class c is the peer's cmap[c]: our priority c is paused as long as the
+ * peer's cmap[c] is (several of ours may share one of the peer's), and an FCP for the peer's VL
+ * v is for our VL with cmap = v (one-to-one in IB mode, checked at load).
+ */
+static void map_control(const wire_t *fwd, lfc_word_t *w) {
+  if (w->kind == LFC_PFC) {
+    lfc_word_t o = *w;
+    w->pfc_en = 0;
+    for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) {
+      uint32_t pc = fwd->cmap[c];
+      w->pfc_en |= (uint8_t)(((o.pfc_en >> pc) & 1u) << c);
+      w->pfc_time[c] = o.pfc_time[pc];
+    }
+  } else if (w->fc_vl < LFC_IB_MAX_VLS) {
+    for (uint32_t c = 0; c < LFC_IB_MAX_VLS; c++)
+      if (fwd->cmap[c] == w->fc_vl) {
+        w->fc_vl = (uint8_t)c;
+        break;
+      }
+  }
+}
+
+/* Port p's input at T, rebuilt from the link's tracker and its queue of unpredicted words. */
+static void take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc_word_t *in) {
+  wire_t *w = &s->wire[dv->in_wire[p]];
+  track_advance(&w->rx, T, w->k);
+  if (!s->step_all && (w->n == 0 || w->ring[w->head].t != T)) { /* predicted: the short way */
+    if (w->rx.rem > 0 && w->rx.next == T) { /* the next block of the packet in flight */
+      *in = w->rx.tmpl;
+      in->eop = w->rx.rem == 1u;
+      w->rx.rem--;
+      w->rx.next += w->k;
+      if (w->has_map) in->cls = w->cmap[in->cls];
+    } /* else IDLE, which in[p] already is */
+    if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
+    return;
+  }
+  if (w->n > 0 && w->ring[w->head].t == T) {
+    *in = w->ring[w->head].w;
+    w->head = w->head + 1u == w->cap ? 0u : w->head + 1u;
+    w->n--;
+  } else {
+    track_expect(&w->rx, T, in);
+  }
+  if (s->step_all && !lfc_word_equal(in, lfc_link_head(w->link))) {
+    s->link_mismatch++;
+    *in = *lfc_link_head(w->link);
+  }
+  track_update(&w->rx, T, in, w->k);
+  if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
+  if (w->has_map && in->kind == LFC_DATA) in->cls = w->cmap[in->cls];
+  if (in->kind == LFC_PFC || in->kind == LFC_FCP) { /* about the classes we send on this cable */
+    const wire_t *fwd = dv->out_wire[p] != NONE ? &s->wire[dv->out_wire[p]] : NULL;
+    if (fwd != NULL && fwd->has_map) map_control(fwd, in);
+  }
+}
+
+/* A first block leaves device d at T on wire w: the per-hop latency of the switch it leaves. */
+static void hop_sample(sim_t *s, uint32_t d, const wire_t *w, const lfc_word_t *out, uint64_t T) {
+  if (!slot_valid(s, out->tag)) return;
+  slot_t *sl = &s->slot[out->tag];
+  if (d < s->topo.nsw && sl->arrive != SIM_NEVER && sl->hop < FLOW_MAX_HOPS) {
+    flow_t *f = &s->flows.f[sl->flow];
+    uint32_t h = sl->hop++;
+    if (f->nhlat[h] == 0) f->hop_sw[h] = d;
+    if (h >= f->nhops) f->nhops = h + 1u;
+    add_sample(&f->hlat[h], &f->nhlat[h], &f->caphlat[h], (uint32_t)(T - sl->arrive));
+  }
+  sl->arrive = T + w->delay;
+}
+
+/* Port p put out `out` at T: queue it on the link unless the receiver's tracker predicts it. */
+static void give_output(sim_t *s, device_t *dv, uint32_t p, uint64_t T, const lfc_word_t *out) {
+  wire_t *w = &s->wire[dv->out_wire[p]];
+  track_advance(&w->tx, T, w->k);
+  int predicted;
+  if (w->tx.rem > 0 && T == w->tx.next) /* the next block of the packet in flight */
+    predicted = out->kind == LFC_DATA && data_eq(out, &w->tx.tmpl) &&
+                out->eop == (w->tx.rem == 1u) && out->sop == 0;
+  else
+    predicted = out->kind == LFC_IDLE;
+  if (!predicted) {
+    if (w->n == w->cap) {
+      sim_error(s, "internal: more unpredicted words in flight than the link delay", 0);
+    } else {
+      uint32_t tail = w->head + w->n < w->cap ? w->head + w->n : w->head + w->n - w->cap;
+      w->ring[tail].t = T + w->delay;
+      w->ring[tail].w = *out;
+      w->n++;
+      if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
+      if (out->kind == LFC_DATA && out->sop) hop_sample(s, w->from, w, out, T);
+      s->dev[w->to].rx_busy |= 1ull << w->to_port;
+      if (!s->step_all) wake_at(s, w->to, T + w->delay);
+    }
+  }
+  track_update(&w->tx, T, out, w->k);
+  if (w->tx.rem > 0)
+    dv->tx_busy |= 1ull << p;
+  else
+    dv->tx_busy &= ~(1ull << p);
+}
+
+/*
+ * Only ports whose link has something in flight (rx_busy: a packet streaming or unpredicted
+ * words queued) are rebuilt; s->in stays IDLE elsewhere and is cleaned after the step.
+ * Outputs are looked at only where they can surprise: a port within a packet puts out that
+ * packet's next block in its slot and IDLE between slots (SPEC §2.1), and an IDLE where IDLE is
+ * expected is recognised by its kind (the model writes every other field of IDLE as zero,
+ * lfc/types.h). --step-all checks every rebuilt word against lfc_link in full, so a word that
+ * broke either rule would show there as a link mismatch.
+ */
 static void process(sim_t *s, uint32_t d, uint64_t T) {
   device_t *dv = &s->dev[d];
   s->now = T;
@@ -284,26 +421,10 @@ static void process(sim_t *s, uint32_t d, uint64_t T) {
     lfc_switch_advance(dv->sw, T);
   }
   lfc_word_t *in = s->in, *out = s->step_all ? &s->outs_all[s->out_base[d]] : s->out;
-  for (uint32_t p = 0; p < dv->nports; p++) {
-    uint32_t wi = dv->in_wire[p];
-    if (wi == NONE) {
-      in[p] = IDLE;
-      continue;
-    }
-    wire_t *w = &s->wire[wi];
-    track_advance(&w->rx, T, w->k);
-    if (w->n > 0 && w->ring[w->head].t == T) {
-      in[p] = w->ring[w->head].w;
-      w->head = w->head + 1u == w->cap ? 0u : w->head + 1u;
-      w->n--;
-    } else {
-      track_expect(&w->rx, T, &in[p]);
-    }
-    if (s->step_all && !lfc_word_equal(&in[p], lfc_link_head(w->link))) {
-      s->link_mismatch++;
-      in[p] = *lfc_link_head(w->link);
-    }
-    track_update(&w->rx, T, &in[p], w->k);
+  uint64_t taken = s->step_all ? dv->connected : dv->rx_busy;
+  for (uint64_t m = taken; m != 0; m &= m - 1u) {
+    uint32_t p = (uint32_t)__builtin_ctzll(m);
+    take_input(s, dv, p, T, &in[p]);
   }
   if (dv->is_host) {
     run_source(s, d, T);
@@ -338,33 +459,23 @@ static void process(sim_t *s, uint32_t d, uint64_t T) {
         drop_tag(s, ev[i].tag);
       }
   }
-  for (uint32_t p = 0; p < dv->nports; p++) {
-    uint32_t wi = dv->out_wire[p];
-    if (wi == NONE) continue;
-    wire_t *w = &s->wire[wi];
-    lfc_word_t exp;
-    track_advance(&w->tx, T, w->k);
-    track_expect(&w->tx, T, &exp);
-    if (!lfc_word_equal(&out[p], &exp)) {
-      if (w->n == w->cap) {
-        sim_error(s, "internal: more unpredicted words in flight than the link delay", 0);
-      } else {
-        uint32_t tail = (w->head + w->n) % w->cap;
-        w->ring[tail].t = T + w->delay;
-        w->ring[tail].w = out[p];
-        w->n++;
-        w->digest = word_hash(mix64(w->digest, T), &out[p]);
-        if (!s->step_all) wake_at(s, w->to, T + w->delay);
-      }
+  for (uint64_t m = taken; m != 0; m &= m - 1u) in[__builtin_ctzll(m)] = IDLE;
+  for (uint64_t m = dv->connected; m != 0; m &= m - 1u) {
+    uint32_t p = (uint32_t)__builtin_ctzll(m);
+    if (dv->tx_busy >> p & 1u) {
+      const track_t *tx = &s->wire[dv->out_wire[p]].tx;
+      if (T < tx->next + (uint64_t)(tx->rem - 1u) * s->wire[dv->out_wire[p]].k + 1u)
+        continue; /* within a packet: its next block or IDLE between slots (SPEC §2.1) */
+    } else if (out[p].kind == LFC_IDLE) {
+      continue; /* IDLE where IDLE is expected */
     }
-    track_update(&w->tx, T, &out[p], w->k);
+    give_output(s, dv, p, T, &out[p]);
   }
   if (!s->step_all) {
     uint64_t nw = dv->is_host ? host_wake(s, d, T + 1u) : lfc_switch_next_event(dv->sw);
-    for (uint32_t p = 0; p < dv->nports; p++) {
-      uint32_t wi = dv->in_wire[p];
-      if (wi != NONE && s->wire[wi].n > 0 && s->wire[wi].ring[s->wire[wi].head].t < nw)
-        nw = s->wire[wi].ring[s->wire[wi].head].t;
+    for (uint64_t m = dv->rx_busy; m != 0; m &= m - 1u) {
+      const wire_t *w = &s->wire[dv->in_wire[__builtin_ctzll(m)]];
+      if (w->n > 0 && w->ring[w->head].t < nw) nw = w->ring[w->head].t;
     }
     set_wake(s, d, nw);
   }
@@ -391,14 +502,19 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   if (routes_build(sc, &s->topo, &s->routes, err, errlen) != 0) goto fail_quiet;
   if (flows_build(sc, &s->topo, &s->flows, err, errlen) != 0) goto fail_quiet;
   topo_t *t = &s->topo;
+  dcqcn_cfg(sc, sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps, &s->dcqcn);
+  for (uint32_t i = 0; i < s->flows.n; i++)
+    if (s->flows.f[i].dcqcn && dcqcn_init(&s->dcqcn, &s->flows.f[i]) != 0) CERR("out of memory");
   s->ndev = t->nnodes;
+  if (s->ndev > HEAP_ID_MASK) CERR("%s: %u devices; allowed up to %llu", sc->file, s->ndev,
+                                   (unsigned long long)HEAP_ID_MASK);
   s->dev = calloc(s->ndev, sizeof *s->dev);
   s->wire = calloc(2u * t->nlinks, sizeof *s->wire);
   s->heap = calloc(s->ndev, sizeof *s->heap);
   s->in = calloc(LFC_MAX_PORTS, sizeof *s->in);
   s->out = calloc(LFC_MAX_PORTS, sizeof *s->out);
   s->out_base = calloc(s->ndev, sizeof *s->out_base);
-  rx_ctx_t *rx_ctxs = calloc(t->nhosts, sizeof *rx_ctxs);
+  rx_ctx_t *rx_ctxs = calloc(t->nendpoints, sizeof *rx_ctxs);
   s->rx_ctx = rx_ctxs;
   if (!s->dev || !s->wire || !s->heap || !s->in || !s->out || !s->out_base || !rx_ctxs)
     CERR("out of memory");
@@ -437,9 +553,29 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
                            LFC_LINK_MAX_DELAY);
       }
       s->dev[w->from].out_wire[w->from_port] = s->nwire;
+      s->dev[w->from].connected |= 1ull << w->from_port;
       s->dev[w->to].in_wire[w->to_port] = s->nwire;
       s->nwire++;
     }
+  }
+  for (uint32_t i = 0; i < sc->nclassmaps; i++) {
+    const sc_classmap_t *m = &sc->classmaps[i];
+    int64_t a = topo_find(t, m->from), b = topo_find(t, m->to);
+    int found = 0;
+    for (uint32_t x = 0; x < s->nwire && a >= 0 && b >= 0 && a < t->nsw && b < t->nsw; x++) {
+      wire_t *w = &s->wire[x];
+      /* IB: both ways (the map is its own inverse, checked at load); PFC: from -> to */
+      int both_ways = sc->sw[0].mode == LFC_MODE_IB;
+      if ((w->from == a && w->to == b) || (both_ways && w->from == b && w->to == a)) {
+        found = 1;
+        w->has_map = 1;
+        for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
+          w->cmap[c] = (uint8_t)(c < m->n ? m->map[c] : c);
+      }
+    }
+    if (!found)
+      CERR("%s:%u: [classmap] %s-%s: no working cable from switch %s to switch %s; allowed: "
+           "two adjacent switches", sc->file, m->line, m->from, m->to, m->from, m->to);
   }
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
@@ -469,7 +605,7 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
     }
     dv->wake = 0;
     dv->heap_pos = d;
-    s->heap[d] = d;
+    s->heap[d] = heap_key(0, d); /* ascending ids at one cycle: already a heap */
   }
   s->nheap = s->ndev;
   return 0;
@@ -492,7 +628,7 @@ void sim_destroy(sim_t *s) {
       free(s->wire[w].ring);
       lfc_link_destroy(s->wire[w].link);
     }
-  flows_free(&s->flows, s->topo.nhosts);
+  flows_free(&s->flows, s->topo.nendpoints);
   routes_free(&s->routes, s->topo.nsw);
   topo_free(&s->topo);
   free(s->dev);
@@ -542,7 +678,7 @@ void sim_run(sim_t *s) {
     }
   } else {
     while (!s->stop) {
-      uint32_t d = s->heap[0];
+      uint32_t d = (uint32_t)(s->heap[0] & HEAP_ID_MASK);
       uint64_t T = s->dev[d].wake;
       if (s->sample_fn && s->next_sample < s->end && s->next_sample <= T) {
         sim_sync(s, s->next_sample);

@@ -17,6 +17,7 @@
 #include "lfc/link.h"
 #include "lfc/nic.h"
 #include "lfc/switch.h"
+#include "dcqcn.h"
 #include "routing.h"
 #include "scenario.h"
 #include "topology.h"
@@ -41,6 +42,8 @@ typedef struct {
   uint32_t head, n, cap;
   lfc_link_t *link; /* step_all only: the reference link */
   uint64_t digest;  /* of every word that differs from the prediction, with its cycle */
+  uint8_t has_map;  /* [classmap]: DATA arrives in class cmap[cls] (docs/sim.md) */
+  uint8_t cmap[LFC_MAX_CLASSES];
 } wire_t;
 
 typedef struct {
@@ -49,6 +52,9 @@ typedef struct {
   lfc_switch_t *sw;
   lfc_nic_t *nic;
   uint32_t *in_wire, *out_wire; /* per port, UINT32_MAX = unconnected */
+  uint64_t connected;           /* ports with a working link (LFC_MAX_PORTS = 64) */
+  uint64_t rx_busy;             /* input ports whose link has a packet or words in flight */
+  uint64_t tx_busy;             /* output ports with a packet in flight (tracker rem > 0) */
   uint64_t wake;                /* next cycle to process, SIM_NEVER = none */
   uint32_t heap_pos;
   uint32_t rr;                  /* host: round robin over its flows */
@@ -59,6 +65,8 @@ typedef struct {
   uint32_t flow;
   uint32_t bytes;
   uint64_t send_cycle; /* node put out its first block; SIM_NEVER before */
+  uint64_t arrive;     /* its first block reached the switch it is in now */
+  uint32_t hop;        /* switches it has left */
 } slot_t;
 
 typedef struct sim sim_t;
@@ -77,8 +85,8 @@ struct sim {
   uint32_t nwire;
   uint64_t now, end;
   int step_all;
-  /* heap of devices by (wake, id) */
-  uint32_t *heap;
+  /* heap of devices by (wake, id), packed keys (engine.c) */
+  uint64_t *heap;
   uint32_t nheap;
   /* packets in flight, by tag */
   slot_t *slot;
@@ -97,6 +105,8 @@ struct sim {
   void *sample_ctx;
   void *rx_ctx; /* per host: the node's delivery callback context */
   int stop; /* set by a sample callback to end the run early */
+  dcqcn_cfg_t dcqcn;
+  int want_digest; /* hash the unpredicted link words (sim_digest); set before sim_run */
 };
 
 /* Build the fabric of a loaded scenario. 0 or -1 with err. */

@@ -123,12 +123,15 @@ int main(int argc, char **argv) {
     if (lfc_scenario_set(&sc, sets[i], err, sizeof err) != 0) goto bad;
   if (step_all) sc.step_all = 1;
   if (lfc_scenario_finish(&sc, err, sizeof err) != 0) goto bad;
-  for (const char *dir = csv; dir != NULL; dir = dir == csv ? plot : NULL)
-    if (mkdir(dir, 0777) != 0 && access(dir, W_OK) != 0) {
+  const char *dirs[2] = {csv, plot};
+  for (int i = 0; i < 2; i++) {
+    const char *dir = dirs[i];
+    if (dir != NULL && mkdir(dir, 0777) != 0 && access(dir, W_OK) != 0) {
       fprintf(stderr, "lfc-sim: %s: cannot create the output directory\n", dir);
       lfc_scenario_free(&sc);
       return EXIT_BAD_INPUT;
     }
+  }
   if (plot && !csv) csv = plot; /* the plots are drawn from the series */
   sim_t sim;
   if (sim_create(&sim, &sc, err, sizeof err) != 0) goto bad;
@@ -140,6 +143,7 @@ int main(int argc, char **argv) {
   }
   double t0 = now_s();
   sample_ctx_t sctx = {&dl, progress, t0, t0};
+  sim.want_digest = digest;
   sim.sample_fn = on_sample;
   sim.sample_ctx = &sctx;
   sim_run(&sim);

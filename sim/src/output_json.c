@@ -44,7 +44,26 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
   for (uint32_t i = 0; dl->found && i < dl->ncyc; i++)
     fprintf(o, "%s{\"switch\": \"%s\", \"port\": %u, \"class\": %u}", i ? ", " : "",
             topo_name(&sim->topo, dl->cyc[i].sw, n, sizeof n), dl->cyc[i].port, dl->cyc[i].cls);
-  fprintf(o, "]},\n  \"flows\": [\n");
+  fprintf(o, "]},\n  \"groups\": [\n");
+  for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
+    group_result_t r;
+    results_group(sim, gi, &r);
+    fprintf(o, "    {\"name\": \"%s\", \"pattern\": \"%s\", \"flows\": %u, \"complete\": %s, "
+               "\"bytes\": %llu, \"time_us\": ",
+            sc->groups[gi].name, sc_pattern_name(sc->groups[gi].pattern), r.flows,
+            r.complete ? "true" : "false", (unsigned long long)sc->groups[gi].bytes);
+    if (r.complete)
+      fprintf(o, "%.6f", r.time_us);
+    else
+      fprintf(o, "null");
+    fprintf(o, ", \"compute_us\": %.6f, \"mfu\": ", sc->groups[gi].compute_us);
+    if (r.complete && sc->groups[gi].compute_us > 0)
+      fprintf(o, "%.6f", r.mfu);
+    else
+      fprintf(o, "null");
+    fprintf(o, "}%s\n", gi + 1 < sc->ngroups ? "," : "");
+  }
+  fprintf(o, "  ],\n  \"flows\": [\n");
   for (uint32_t i = 0; i < sim->flows.n; i++) {
     const flow_t *f = &sim->flows.f[i];
     uint64_t t0 = f->first_tx == SIM_NEVER ? 0 : f->first_tx;
@@ -52,19 +71,29 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
     double gbps = t1 > t0 ? (double)f->rx_bytes * 8.0 / ((double)(t1 - t0) * sim->cycle_ns) : 0.0;
     fprintf(o, "    {\"id\": %u, \"group\": \"%s\", \"src\": %u, \"dst\": %lld, \"class\": %u, "
                "\"bytes\": %llu, \"sent_bytes\": %llu, \"packets\": %llu, \"drops\": %llu, "
-               "\"ecn_ce\": %llu, \"throughput_gbps\": %.6f, \"fct_us\": ",
+               "\"ecn_ce\": %llu, \"cnps\": %llu, \"throughput_gbps\": %.6f, \"fct_us\": ",
             i, sc->groups[f->group].name, f->src, f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst,
             f->cls, (unsigned long long)f->rx_bytes, (unsigned long long)f->sent_bytes,
             (unsigned long long)f->rx_pkts, (unsigned long long)f->drops, (unsigned long long)f->ce,
-            gbps);
+            (unsigned long long)f->dc_cnps, gbps);
     if (f->done_cycle != SIM_NEVER)
       fprintf(o, "%.6f", us(sim, f->done_cycle - f->start));
     else
       fprintf(o, "null");
-    fprintf(o, ", \"latency_ns_p50\": %.3f, \"latency_ns_p99\": %.3f, \"latency_ns_max\": %.3f}%s\n",
+    fprintf(o, ", \"latency_ns_p50\": %.3f, \"latency_ns_p99\": %.3f, \"latency_ns_max\": %.3f, "
+               "\"hops\": [",
             (double)results_flow_latency(f, 50) * sim->cycle_ns,
             (double)results_flow_latency(f, 99) * sim->cycle_ns,
-            (double)results_flow_latency(f, 100) * sim->cycle_ns, i + 1 < sim->flows.n ? "," : "");
+            (double)results_flow_latency(f, 100) * sim->cycle_ns);
+    for (uint32_t h = 0; h < f->nhops; h++)
+      fprintf(o, "%s{\"switch\": \"%s\", \"packets\": %llu, \"latency_ns_p50\": %.3f, "
+                 "\"latency_ns_p99\": %.3f, \"latency_ns_max\": %.3f}",
+              h ? ", " : "", topo_name(&sim->topo, f->hop_sw[h], n, sizeof n),
+              (unsigned long long)f->nhlat[h],
+              (double)results_hop_latency(f, h, 50) * sim->cycle_ns,
+              (double)results_hop_latency(f, h, 99) * sim->cycle_ns,
+              (double)results_hop_latency(f, h, 100) * sim->cycle_ns);
+    fprintf(o, "]}%s\n", i + 1 < sim->flows.n ? "," : "");
   }
   fprintf(o, "  ],\n  \"ports\": [\n");
   int first = 1;

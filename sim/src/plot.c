@@ -20,14 +20,19 @@ int plot_all(const char *dir, const sim_t *sim, const deadlock_t *dl) {
   FILE *g = fopen(path, "w");
   if (!g) return -1;
   fprintf(g,
-          "set datafile separator ','\nset terminal pngcairo size 1000,600\nset key outside\n"
-          "set output '%s/occupancy.png'\nset title 'egress queue occupancy (blocks)'\n"
-          "set xlabel 'time (us)'\nset ylabel 'blocks'\n"
-          "plot '%s/queues.csv' every ::1 using 1:($2*1000+$3*16+$4):5 with points pt 7 ps 0.5 "
-          "palette title 'switch*1000+port*16+class, colour = blocks'\n"
-          "set output '%s/throughput.png'\nset title 'throughput per flow'\nset ylabel 'Gb/s'\n"
-          "plot for [i=0:%u] '%s/flows.csv' every ::1 using ($2==i?$1:1/0):4 with lines "
-          "title sprintf('flow %%d', i)\n"
+          "set datafile separator ','\nset terminal pngcairo size 1000,600\nunset key\n"
+          "set output '%s/occupancy.png'\n"
+          "set title 'egress queue occupancy: one row per non-empty queue, colour = blocks'\n"
+          "set xlabel 'time (us)'\nset ylabel 'queue: switch*1000 + port*16 + class'\n"
+          "set cblabel 'blocks'\n"
+          "plot '%s/queues.csv' every ::1 using 1:($2*1000+$3*16+$4):5 with points pt 5 ps 0.6 "
+          "palette\n"
+          /* points, not lines: the rows of the flows interleave, and a line would break at
+             every other flow's row */
+          "set output '%s/throughput.png'\nset title 'throughput per flow (per sample)'\n"
+          "set ylabel 'Gb/s'\nset key outside\n"
+          "plot for [i=0:%u] '%s/flows.csv' every ::1 using 1:($2==i?$4:1/0) with points pt 7 "
+          "ps 0.5 title sprintf('flow %%d', i)\nunset key\n"
           "set output '%s/pause_heatmap.png'\nset title 'pause propagation: paused queues per "
           "switch over time'\nset ylabel 'switch'\nunset key\n"
           "plot '%s/queues.csv' every ::1 using 1:2:($6*(1+$7)) with points pt 5 ps 1 palette\n",

@@ -3,6 +3,7 @@
  */
 #include "results.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +28,29 @@ static uint64_t pct(const uint32_t *v, uint64_t n, double p) {
 
 uint64_t results_flow_latency(const flow_t *f, double p) { return pct(f->lat, f->nlat, p); }
 
+uint64_t results_hop_latency(const flow_t *f, uint32_t hop, double p) {
+  return pct(f->hlat[hop], f->nhlat[hop], p);
+}
+
 uint64_t results_occ_pct(const deadlock_t *dl, size_t q, double p) {
   return dl->occ[q] ? pct(dl->occ[q], dl->nsamples, p) : 0;
+}
+
+void results_group(const sim_t *sim, uint32_t group, group_result_t *r) {
+  const sc_group_t *g = &sim->sc->groups[group];
+  uint64_t start = (uint64_t)llround(g->start_us * 1000.0 / sim->cycle_ns), end = 0;
+  memset(r, 0, sizeof *r);
+  r->complete = 1;
+  for (uint32_t i = 0; i < sim->flows.n; i++) {
+    const flow_t *f = &sim->flows.f[i];
+    if (f->group != group) continue;
+    r->flows++;
+    if (f->done_cycle == SIM_NEVER) r->complete = 0;
+    else if (f->done_cycle > end) end = f->done_cycle;
+  }
+  if (r->flows == 0) r->complete = 0;
+  r->time_us = end > start ? (double)(end - start) * sim->cycle_ns / 1000.0 : 0.0;
+  r->mfu = g->compute_us > 0 ? g->compute_us / (g->compute_us + r->time_us) : 0.0;
 }
 
 void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summary_t *sum) {

@@ -19,9 +19,20 @@ typedef struct {
   uint64_t max_fct_cycle; /* last completion among finished flows (collective time) */
 } summary_t;
 
+/* A traffic group: its flows complete, and the time from its start to its last completion. */
+typedef struct {
+  uint32_t flows;
+  int complete;
+  double time_us;
+  double mfu; /* compute / (compute + time): the step's compute and communication in series */
+} group_result_t;
+
+void results_group(const sim_t *sim, uint32_t group, group_result_t *r);
 void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summary_t *sum);
 /* p in [0, 100]: the nearest-rank percentile of the flow's latency samples, in cycles. */
 uint64_t results_flow_latency(const flow_t *f, double p);
+/* The same of the time its packets spent in the switch of hop `hop` (0 = first). */
+uint64_t results_hop_latency(const flow_t *f, uint32_t hop, double p);
 /* The same of a queue's occupancy samples, in blocks. */
 uint64_t results_occ_pct(const deadlock_t *dl, size_t q, double p);
 void results_print(FILE *out, const sim_t *sim, const deadlock_t *dl, const summary_t *sum);

@@ -132,13 +132,14 @@ static int explicit_paths(const lfc_scenario_t *sc, const topo_t *t, routes_t *r
 int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   uint32_t ways = sc->ecmp_ways;
-  while ((uint64_t)t->nhosts * ways > 65536u) ways--; /* dst is 16 bits (SPEC §2) */
+  while ((uint64_t)t->nendpoints * ways > 65536u) ways--; /* dst is 16 bits (SPEC §2) */
   r->ways = ways;
-  r->len = t->nhosts * ways;
+  r->len = t->nendpoints * ways;
   r->table = calloc(t->nsw, sizeof *r->table);
-  r->reach = calloc((size_t)t->nsw * t->nhosts, 1);
+  r->reach = calloc((size_t)t->nsw * t->nendpoints, 1);
   work_t w = {calloc(t->nsw, 4), calloc(t->nsw, 4), calloc(t->nsw, 4), calloc(t->nsw, 4),
               calloc(LFC_MAX_PORTS, 2)};
+  uint32_t *hs = NULL, *hs_first = NULL;
   int ok = r->table && r->reach && w.dist && w.d1 && w.queue && w.rank && w.cand;
   for (uint32_t s = 0; ok && s < t->nsw; s++) {
     r->table[s] = calloc(r->len, sizeof **r->table);
@@ -148,6 +149,16 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
     if (err && errlen) snprintf(err, errlen, "routing: out of memory");
     goto fail;
   }
+  /* the hosts of each switch, ascending (hs[hs_first[d] .. hs_first[d+1]-1]) */
+  hs = calloc(t->nendpoints + 1u, sizeof *hs);
+  hs_first = calloc(t->nsw + 2u, sizeof *hs_first);
+  if (!hs || !hs_first) {
+    if (err && errlen) snprintf(err, errlen, "routing: out of memory");
+    goto fail;
+  }
+  for (uint32_t h = 0; h < t->nendpoints; h++) hs_first[t->host_sw[h] + 2u]++;
+  for (uint32_t d = 0; d < t->nsw; d++) hs_first[d + 2u] += hs_first[d + 1u];
+  for (uint32_t h = 0; h < t->nendpoints; h++) hs[hs_first[t->host_sw[h] + 1u]++] = h;
   if (sc->route == ROUTE_UPDOWN) { /* root: the first switch of the top role */
     uint32_t root = 0;
     for (uint32_t s = 0; s < t->nsw; s++)
@@ -183,9 +194,9 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
         }
         w.cand[nc++] = (uint16_t)p;
       }
-      for (uint32_t h = 0; h < t->nhosts; h++) {
-        if (t->host_sw[h] != d) continue;
-        r->reach[(size_t)s * t->nhosts + h] = 1;
+      for (uint32_t i = hs_first[d]; i < hs_first[d + 1u]; i++) {
+        uint32_t h = hs[i];
+        r->reach[(size_t)s * t->nendpoints + h] = 1;
         for (uint32_t c = 0; c < ways; c++)
           r->table[s][h * ways + c] =
               s == d ? (uint16_t)t->host_port[h]
@@ -194,10 +205,10 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
     }
   }
   if (explicit_paths(sc, t, r, err, errlen) != 0) goto fail;
-  free(w.dist), free(w.d1), free(w.queue), free(w.rank), free(w.cand);
+  free(w.dist), free(w.d1), free(w.queue), free(w.rank), free(w.cand), free(hs), free(hs_first);
   return 0;
 fail:
-  free(w.dist), free(w.d1), free(w.queue), free(w.rank), free(w.cand);
+  free(w.dist), free(w.d1), free(w.queue), free(w.rank), free(w.cand), free(hs), free(hs_first);
   routes_free(r, t->nsw);
   return -1;
 }

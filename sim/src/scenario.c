@@ -29,6 +29,8 @@
 #define SC_BITS_PER_CYCLE 512.0 /* SPEC §1.1 */
 #define SC_DEFAULT_PACKET_BYTES 4096u
 #define SC_DEFAULT_ECMP 16u
+#define SC_AE_SPEEDUP 8.0 /* an aggregation engine takes 8 ports' worth of data at once */
+#define SC_DEFAULT_CHUNK_BYTES 65536u /* in-network aggregation pipelines 64 KB chunks */
 #define SC_MAX_TOPO_SWITCHES 4096u
 
 struct sc_entry {
@@ -64,10 +66,18 @@ static const char *const ROUTE_NAMES[ROUTE_KINDS] = {"shortest", "updown"};
 const char *sc_topo_name(sc_topo_kind_t t) { return t < TOPO_KINDS ? TOPO_NAMES[t] : "?"; }
 const char *sc_pattern_name(sc_pattern_t p) { return p < PAT_KINDS ? PAT_NAMES[p] : "?"; }
 
-double sc_cycle_ns(const lfc_scenario_t *sc) {
-  double fastest = sc->speed_gbps > sc->host_speed_gbps ? sc->speed_gbps : sc->host_speed_gbps;
-  return SC_BITS_PER_CYCLE / fastest;
+double sc_ae_gbps(const lfc_scenario_t *sc) {
+  if (!topo_has_ae(sc)) return 0.0;
+  return sc->ae_speed_gbps > 0 ? sc->ae_speed_gbps : SC_AE_SPEEDUP * sc->speed_gbps;
 }
+
+double sc_fastest_gbps(const lfc_scenario_t *sc) {
+  double host = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+  double f = sc->speed_gbps > host ? sc->speed_gbps : host;
+  return sc_ae_gbps(sc) > f ? sc_ae_gbps(sc) : f;
+}
+
+double sc_cycle_ns(const lfc_scenario_t *sc) { return SC_BITS_PER_CYCLE / sc_fastest_gbps(sc); }
 
 uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns) {
   double c = ceil(ns / sc_cycle_ns(sc) - 1e-9);
@@ -210,6 +220,7 @@ static sc_group_t *group_for(lfc_scenario_t *sc, const char *section) {
   g->pattern = PAT_FLOW;
   g->packet_bytes = SC_DEFAULT_PACKET_BYTES;
   g->load_ppm = 1000000u;
+  g->chunk_bytes = SC_DEFAULT_CHUNK_BYTES;
   return g;
 }
 
@@ -314,9 +325,10 @@ static int link_key(ctx_t *c, const char *section, const char *key, const char *
   lfc_scenario_t *sc = c->sc;
   if (!strcmp(key, "speed_gbps")) F64(sc->speed_gbps, 1.0, 3200.0);
   if (!strcmp(key, "host_speed_gbps")) F64(sc->host_speed_gbps, 1.0, 3200.0);
+  if (!strcmp(key, "ae_speed_gbps")) F64(sc->ae_speed_gbps, 1.0, 25600.0);
   if (!strcmp(key, "cable_m")) F64(sc->cable_m, 0.0, 10000.0);
   if (!strcmp(key, "host_cable_m")) F64(sc->host_cable_m, 0.0, 10000.0);
-  UNKNOWN("speed_gbps, host_speed_gbps, cable_m, host_cable_m");
+  UNKNOWN("speed_gbps, host_speed_gbps, ae_speed_gbps, cable_m, host_cable_m");
 }
 
 static int host_key(ctx_t *c, const char *section, const char *key, const char *value) {
@@ -335,10 +347,50 @@ static int dcqcn_key(ctx_t *c, const char *section, const char *key, const char 
   lfc_scenario_t *sc = c->sc;
   if (!strcmp(key, "g")) F64(sc->dcqcn_g, 0.0, 1.0);
   if (!strcmp(key, "rai_gbps")) F64(sc->dcqcn_rai_gbps, 0.0, 3200.0);
+  if (!strcmp(key, "rhai_gbps")) F64(sc->dcqcn_rhai_gbps, 0.0, 3200.0);
   if (!strcmp(key, "timer_us")) F64(sc->dcqcn_timer_us, 0.01, 1e6);
+  if (!strcmp(key, "alpha_us")) F64(sc->dcqcn_alpha_us, 0.01, 1e6);
+  if (!strcmp(key, "byte_counter_kb")) U32(sc->dcqcn_byte_counter_kb, 0, 1u << 30);
+  if (!strcmp(key, "f")) U32(sc->dcqcn_f, 0, 1000);
   if (!strcmp(key, "cnp_us")) F64(sc->dcqcn_cnp_us, 0.0, 1e6);
+  if (!strcmp(key, "cnp_delay_us")) F64(sc->dcqcn_cnp_delay_us, 0.001, 1e4);
   if (!strcmp(key, "min_gbps")) F64(sc->dcqcn_min_gbps, 0.001, 3200.0);
-  UNKNOWN("g, rai_gbps, timer_us, cnp_us, min_gbps");
+  UNKNOWN("g, rai_gbps, rhai_gbps, timer_us, alpha_us, byte_counter_kb, f, cnp_us, "
+          "cnp_delay_us, min_gbps");
+}
+
+static int classmap_key(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  const char *dash = strchr(key, '-');
+  size_t la = dash ? (size_t)(dash - key) : 0;
+  if (dash == NULL || la == 0 || la >= SC_NAME_LEN || strlen(dash + 1) == 0 ||
+      strlen(dash + 1) >= SC_NAME_LEN)
+    BAD("allowed keys: FROM-TO, two adjacent switches (e.g. sw3-sw0)");
+  if (sc->nclassmaps == SC_MAX_CLASSMAPS) BAD("allowed: at most %u class maps", SC_MAX_CLASSMAPS);
+  sc_classmap_t *m = &sc->classmaps[sc->nclassmaps];
+  memset(m, 0, sizeof *m);
+  memcpy(m->from, key, la);
+  snprintf(m->to, sizeof m->to, "%s", dash + 1);
+  m->line = (uint32_t)c->line;
+  const char *p = value;
+  for (;;) {
+    while (*p == ' ' || *p == '\t') p++;
+    char *end;
+    if (*p < '0' || *p > '9' || m->n == LFC_IB_MAX_VLS) goto bad;
+    unsigned long v = strtoul(p, &end, 10);
+    if (v >= LFC_IB_MAX_VLS) goto bad;
+    m->map[m->n++] = (uint8_t)v;
+    p = end;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '\0') break;
+    if (*p != ',') goto bad;
+    p++;
+  }
+  sc->nclassmaps++;
+  return 1;
+bad:
+  BAD("allowed: the new class of class 0, 1, ... in order, e.g. 1, 0 (each 0..%u)",
+      LFC_IB_MAX_VLS - 1);
 }
 
 static int routing_key(ctx_t *c, const char *section, const char *key, const char *value) {
@@ -400,8 +452,10 @@ static int traffic_key(ctx_t *c, const char *section, const char *key, const cha
   if (!strcmp(key, "off_us")) F64(g->off_us, 0.0, 1e7);
   if (!strcmp(key, "ecn")) BOOL(g->ecn);
   if (!strcmp(key, "dcqcn")) BOOL(g->dcqcn);
+  if (!strcmp(key, "chunk_bytes")) U32(g->chunk_bytes, LFC_BLOCK_BYTES, 1u << 30);
+  if (!strcmp(key, "compute_us")) F64(g->compute_us, 0.0, 1e9);
   UNKNOWN("pattern, src, dst, class, bytes, packet_bytes, load, start_us, stop_us, on_us, "
-          "off_us, ecn, dcqcn");
+          "off_us, ecn, dcqcn, chunk_bytes, compute_us");
 }
 
 /* Switch sections: [switch], [ib], [pfc], and [switch.ROLE], [ib.ROLE], [pfc.ROLE]. */
@@ -454,12 +508,13 @@ static int dispatch(ctx_t *c, const char *section, const char *key, const char *
   if (!strcmp(section, "host")) return host_key(c, section, key, value);
   if (!strcmp(section, "dcqcn")) return dcqcn_key(c, section, key, value);
   if (!strcmp(section, "routing")) return routing_key(c, section, key, value);
+  if (!strcmp(section, "classmap")) return classmap_key(c, section, key, value);
   if (!strncmp(section, "traffic", 7) && (section[7] == '\0' || section[7] == '.'))
     return traffic_key(c, section, key, value);
   if (is_switch_section(section)) return add_entry(c, section, key, value);
   return failf(c, section, key, value,
                "unknown section; allowed: sim, topology, link, switch, ib, pfc, switch.ROLE, "
-               "ib.ROLE, pfc.ROLE, host, dcqcn, routing, traffic, traffic.NAME");
+               "ib.ROLE, pfc.ROLE, host, dcqcn, routing, classmap, traffic, traffic.NAME");
 }
 
 static int handler(void *user, const char *section, const char *key, const char *value) {
@@ -510,10 +565,19 @@ static void defaults(lfc_scenario_t *sc) {
   sc->cable_m = SC_DEFAULT_CABLE_M;
   sc->host_cable_m = -1.0; /* = cable_m */
   lfc_nic_cfg_default(&sc->nic, LFC_MODE_PFC, 1);
-  sc->dcqcn_g = 1.0 / 256.0;     /* Zhu et al. 2015, Table 1 */
-  sc->dcqcn_rai_gbps = 5.0;      /* additive increase */
-  sc->dcqcn_timer_us = 55.0;     /* rate increase timer */
-  sc->dcqcn_cnp_us = 50.0;       /* at most one CNP per flow per interval */
+  /* DCQCN defaults: Zhu et al., SIGCOMM 2015 (g = 1/256, alpha and rate-increase timers
+     55 us, one CNP per flow per 50 us, byte counter 10 MB, F = 5 stages of fast recovery,
+     R_AI = 40 Mb/s); R_HAI = 10 x R_AI and the 100 Mb/s floor as in the authors' ns-3 DCQCN
+     model. The CNP's way back is not in the paper: a scenario choice. */
+  sc->dcqcn_g = 1.0 / 256.0;
+  sc->dcqcn_rai_gbps = 0.04;
+  sc->dcqcn_rhai_gbps = 0.4;
+  sc->dcqcn_timer_us = 55.0;
+  sc->dcqcn_alpha_us = 55.0;
+  sc->dcqcn_byte_counter_kb = 10u * 1024u;
+  sc->dcqcn_f = 5;
+  sc->dcqcn_cnp_us = 50.0;
+  sc->dcqcn_cnp_delay_us = 1.0;
   sc->dcqcn_min_gbps = 0.1;
   sc->route = ROUTE_SHORTEST;
   sc->ecmp_ways = SC_DEFAULT_ECMP;
@@ -685,13 +749,14 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   sc->nroles = topo_roles(sc, names, sc->radix, &hosts, err, errlen);
   if (sc->nroles == 0) return -1;
   double host_speed = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
-  double fastest = sc->speed_gbps > host_speed ? sc->speed_gbps : host_speed;
-  double speeds[2] = {sc->speed_gbps, host_speed};
-  for (int i = 0; i < 2; i++) {
+  double fastest = sc_fastest_gbps(sc);
+  double speeds[3] = {sc->speed_gbps, host_speed, sc_ae_gbps(sc) > 0 ? sc_ae_gbps(sc) : fastest};
+  for (int i = 0; i < 3; i++) {
     double div = fastest / speeds[i];
     if (fabs(div - lround(div)) > 1e-6 || lround(div) > 16)
-      FERR("%s: [link] speed_gbps = %g, host_speed_gbps = %g: the faster must be 1..16 times the "
-           "slower, a whole number (SPEC §1.2 speed_div)", f, sc->speed_gbps, host_speed);
+      FERR("%s: [link] speed_gbps = %g, host_speed_gbps = %g, ae_speed_gbps = %g: the fastest "
+           "must be 1..16 times each, a whole number (SPEC §1.2 speed_div)", f, sc->speed_gbps,
+           host_speed, sc_ae_gbps(sc));
   }
   double cyc = sc_cycle_ns(sc);
   for (uint32_t r = 0; r < sc->nroles; r++) {
@@ -740,6 +805,23 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   n->speed_div = 1;
   char msg[512];
   if (lfc_nic_cfg_check(n, msg, sizeof msg) != 0) FERR("%s: [host]: %s", f, msg);
+  for (uint32_t i = 0; i < sc->nclassmaps; i++) {
+    const sc_classmap_t *m = &sc->classmaps[i];
+    if (m->n > sw0->classes)
+      FERR("%s:%u: [classmap] %s-%s: %u classes listed; allowed: at most %u (switch classes)",
+           f, m->line, m->from, m->to, m->n, sw0->classes);
+    for (uint32_t c = 0; c < sw0->classes; c++) { /* classes not listed keep their class */
+      uint32_t to = c < m->n ? m->map[c] : c;
+      if (to >= sw0->classes)
+        FERR("%s:%u: [classmap] %s-%s: class %u -> %u; allowed: classes 0..%u (switch "
+             "classes)", f, m->line, m->from, m->to, c, to, sw0->classes - 1);
+      uint32_t back = to < m->n ? m->map[to] : to;
+      if (sw0->mode == LFC_MODE_IB && back != c)
+        FERR("%s:%u: [classmap] %s-%s: class %u -> %u -> %u; allowed in ib mode: a map that is "
+             "its own inverse (e.g. 1, 0), applied both ways: an FCP carries one VL for both "
+             "directions (SPEC §5.5)", f, m->line, m->from, m->to, c, to, back);
+    }
+  }
   for (uint32_t i = 0; i < sc->ngroups; i++) {
     sc_group_t *g = &sc->groups[i];
     if (g->nsrc == 0 && g->pattern != PAT_FLOW)

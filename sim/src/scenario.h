@@ -25,6 +25,7 @@
 #define SC_MAX_PATHS 64u     /* [routing] path.N keys */
 #define SC_MAX_PATH_NODES 16u
 #define SC_MAX_FAILED 16u
+#define SC_MAX_CLASSMAPS 64u
 #define SC_NAME_LEN 32u
 
 typedef enum {
@@ -65,6 +66,8 @@ typedef struct {
   double on_us, off_us; /* on/off bursts; off 0 = always on */
   int ecn;              /* send ECT(0) */
   int dcqcn;            /* DCQCN reaction point on these flows */
+  uint32_t chunk_bytes; /* sharp: the vector is reduced in chunks of this size, pipelined */
+  double compute_us;    /* > 0: a training step's compute time, for the group's MFU */
 } sc_group_t;
 
 typedef struct {
@@ -76,6 +79,15 @@ typedef struct {
 typedef struct {
   char a[SC_NAME_LEN], b[SC_NAME_LEN];
 } sc_failed_t;
+
+/* [classmap] from-to = c0, c1, ...: a packet of class i sent from `from` arrives at `to` in
+   class map[i] (docs/sim.md "Class maps"; like InfiniBand's SL-to-VL tables). */
+typedef struct {
+  char from[SC_NAME_LEN], to[SC_NAME_LEN];
+  uint8_t map[LFC_MAX_CLASSES];
+  uint32_t n;    /* classes listed */
+  uint32_t line;
+} sc_classmap_t;
 
 typedef struct {
   char file[256];
@@ -96,6 +108,7 @@ typedef struct {
   uint32_t nfailed;
   /* [link] */
   double speed_gbps, host_speed_gbps, cable_m, host_cable_m;
+  double ae_speed_gbps; /* aggregation engines' ports (topology.h); 0 = 8 x speed_gbps */
   /* [switch] [ib] [pfc] and per role [switch.ROLE] ...: resolved configurations */
   lfc_switch_cfg_t sw[SC_MAX_ROLES];
   double latency_ns[SC_MAX_ROLES]; /* 0 = keep the cycles of sw.latency */
@@ -105,8 +118,13 @@ typedef struct {
   lfc_nic_cfg_t nic;
   double response_ns;
   double drain_gbps; /* 0 = instant */
-  /* DCQCN (Zhu et al., SIGCOMM 2015) parameters, [dcqcn] */
-  double dcqcn_g, dcqcn_rai_gbps, dcqcn_timer_us, dcqcn_cnp_us, dcqcn_min_gbps;
+  /* DCQCN (Zhu et al., SIGCOMM 2015) parameters, [dcqcn] (dcqcn.h) */
+  double dcqcn_g, dcqcn_rai_gbps, dcqcn_rhai_gbps, dcqcn_timer_us, dcqcn_alpha_us;
+  double dcqcn_cnp_us, dcqcn_cnp_delay_us, dcqcn_min_gbps;
+  uint32_t dcqcn_byte_counter_kb, dcqcn_f;
+  /* [classmap] */
+  sc_classmap_t classmaps[SC_MAX_CLASSMAPS];
+  uint32_t nclassmaps;
   /* [routing] */
   sc_route_kind_t route;
   uint32_t ecmp_ways;
@@ -132,6 +150,9 @@ void lfc_scenario_free(lfc_scenario_t *sc);
 /* Names for messages and JSON. */
 const char *sc_topo_name(sc_topo_kind_t t);
 const char *sc_pattern_name(sc_pattern_t p);
+/* The fastest link, and the aggregation engines' (0 if the scenario has none), in Gb/s. */
+double sc_fastest_gbps(const lfc_scenario_t *sc);
+double sc_ae_gbps(const lfc_scenario_t *sc);
 /* Nanoseconds per cycle: one 64-byte block at the fastest link (SPEC §1.2). */
 double sc_cycle_ns(const lfc_scenario_t *sc);
 /* Cycles for a time, rounded up, at least 1 where a delay must be >= 1. */

@@ -27,6 +27,12 @@ static const char *const ROLES[TOPO_KINDS][SC_MAX_ROLES] = {
     return 0;                                                  \
   } while (0)
 
+int topo_has_ae(const lfc_scenario_t *sc) {
+  for (uint32_t i = 0; i < sc->ngroups; i++)
+    if (sc->groups[i].pattern == PAT_SHARP) return 1;
+  return 0;
+}
+
 uint32_t topo_roles(const lfc_scenario_t *sc, const char **names, uint32_t *radix, uint64_t *hosts,
                     char *err, size_t errlen) {
   uint32_t n = 0;
@@ -69,6 +75,7 @@ uint32_t topo_roles(const lfc_scenario_t *sc, const char **names, uint32_t *radi
   }
   for (uint32_t r = 0; r < n; r++) {
     names[r] = ROLES[sc->topo][r];
+    radix[r] += topo_has_ae(sc) ? 1u : 0u; /* the aggregation engine's port */
     if (radix[r] < 2u || radix[r] > LFC_MAX_PORTS)
       TERR("%s: [topology] kind = %s: a %s switch would have %u ports; allowed: 2..%u", f,
            sc_topo_name(sc->topo), names[r], radix[r], LFC_MAX_PORTS);
@@ -135,7 +142,9 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
   for (uint32_t r = 0; r < nroles; r++) nsw += counts[r];
   t->nsw = nsw;
   t->nhosts = (uint32_t)nh;
-  t->nnodes = nsw + t->nhosts;
+  t->nae = topo_has_ae(sc) ? nsw : 0u;
+  t->nendpoints = t->nhosts + t->nae;
+  t->nnodes = nsw + t->nendpoints;
   if (t->nnodes > MAX_NODES) {
     if (err && errlen) snprintf(err, errlen, "%s: [topology]: %u nodes; allowed up to %u", sc->file,
                                 t->nnodes, MAX_NODES);
@@ -148,8 +157,8 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
   t->port_link = malloc((size_t)t->nnodes * LFC_MAX_PORTS * sizeof *t->port_link);
   size_t maxlinks = (size_t)t->nnodes * LFC_MAX_PORTS / 2u + 1u;
   t->links = calloc(maxlinks, sizeof *t->links);
-  t->host_sw = calloc(t->nhosts, sizeof *t->host_sw);
-  t->host_port = calloc(t->nhosts, sizeof *t->host_port);
+  t->host_sw = calloc(t->nendpoints, sizeof *t->host_sw);
+  t->host_port = calloc(t->nendpoints, sizeof *t->host_port);
   if (!t->role || !t->index || !t->nports || !t->port_link || !t->links || !t->host_sw ||
       !t->host_port) {
     if (err && errlen) snprintf(err, errlen, "topology: out of memory");
@@ -164,10 +173,10 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
       t->index[s] = i;
       t->nports[s] = radix[r];
     }
-  for (uint32_t h = 0; h < t->nhosts; h++) t->nports[nsw + h] = 1;
+  for (uint32_t h = 0; h < t->nendpoints; h++) t->nports[nsw + h] = 1;
 
   double host_speed = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
-  double fastest = sc->speed_gbps > host_speed ? sc->speed_gbps : host_speed;
+  double fastest = sc_fastest_gbps(sc);
   double host_m = sc->host_cable_m >= 0 ? sc->host_cable_m : sc->cable_m;
   builder_t b = {t, sc, (uint32_t)sc_ns_to_cycles(sc, sc->cable_m * NS_PER_M),
                  (uint32_t)sc_ns_to_cycles(sc, host_m * NS_PER_M), speed_div(fastest, sc->speed_gbps),
@@ -225,6 +234,17 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
     }
     default: break;
   }
+  for (uint32_t sw = 0; sw < t->nae; sw++) { /* AE inside the switch: one cycle away */
+    uint32_t e = t->nhosts + sw, port = t->nports[sw] - 1u;
+    t->host_sw[e] = sw;
+    t->host_port[e] = port;
+    uint32_t hd = b.host_delay, hdiv = b.host_div;
+    b.host_delay = 1u;
+    b.host_div = speed_div(fastest, sc_ae_gbps(sc));
+    connect(&b, sw, port, nsw + e, 0, 1);
+    b.host_delay = hd;
+    b.host_div = hdiv;
+  }
   for (uint32_t i = 0; i < sc->nfailed; i++) {
     int64_t a = topo_find(t, sc->failed[i].a), c = topo_find(t, sc->failed[i].b);
     int found = 0;
@@ -275,7 +295,10 @@ int64_t topo_find(const topo_t *t, const char *name) {
 }
 
 const char *topo_name(const topo_t *t, uint32_t node, char *buf, size_t len) {
-  if (node >= t->nsw)
+  if (node >= t->nsw + t->nhosts) {
+    uint32_t sw = node - t->nsw - t->nhosts;
+    snprintf(buf, len, "ae.%s%u", t->role_name[t->role[sw]], t->index[sw]);
+  } else if (node >= t->nsw)
     snprintf(buf, len, "h%u", node - t->nsw);
   else
     snprintf(buf, len, "%s%u", t->role_name[t->role[node]], t->index[node]);

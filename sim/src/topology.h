@@ -21,13 +21,17 @@ typedef struct {
 
 typedef struct {
   uint32_t nsw, nhosts, nnodes;
+  /* In-network aggregation (a [traffic] group with pattern sharp): every switch gets one more
+     port, its last, joined to an aggregation engine (AE) node, nsw + nhosts + switch. AEs are
+     end nodes like hosts (endpoint nhosts + switch) but not counted as hosts. */
+  uint32_t nae, nendpoints; /* nendpoints = nhosts + nae */
   uint8_t *role;      /* per switch */
   uint32_t *index;    /* per switch: number within its role (leaf3 -> 3) */
   uint32_t *nports;   /* per node: ports (switch: its role's radix; host: 1) */
   int32_t *port_link; /* node * LFC_MAX_PORTS + port -> cable, or -1 */
   topo_link_t *links;
   uint32_t nlinks;
-  uint32_t *host_sw, *host_port; /* per host: the switch and port it hangs on */
+  uint32_t *host_sw, *host_port; /* per endpoint (host, then AE): its switch and port */
   const char *role_name[SC_MAX_ROLES];
 } topo_t;
 
@@ -38,6 +42,9 @@ typedef struct {
  */
 uint32_t topo_roles(const lfc_scenario_t *sc, const char **names, uint32_t *radix, uint64_t *hosts,
                     char *err, size_t errlen);
+
+/* True if the scenario has in-network aggregation (AE nodes, see topo_t). */
+int topo_has_ae(const lfc_scenario_t *sc);
 
 /* Build the graph, mark failed links. 0, or -1 with err. */
 int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen);

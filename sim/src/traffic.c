@@ -55,11 +55,110 @@ static uint64_t us_to_cycles(const lfc_scenario_t *sc, double us) {
     goto fail;                                                       \
   } while (0)
 
+/*
+ * In-network aggregation, SHARP-like (Graham et al., "Scalable Hierarchical Aggregation
+ * Protocol (SHArP)", COMHPC 2016): the switches reduce. Each switch's aggregation engine (AE,
+ * topology.h) is an end node on its own port. The tree: the AEs of the switches the group's
+ * hosts hang on (leaves) and a root AE, the first switch of the top role (the hosts' only switch
+ * when there is one). Per chunk of chunk_bytes, pipelined:
+ *   host -> its leaf AE; leaf AE -> root AE once all its hosts' chunk arrived (the reduction);
+ *   root AE -> leaf AEs once every leaf's (and its own hosts') chunk arrived; leaf AE -> hosts.
+ * The AE reduces at line rate (no arithmetic delay). Its port is ae_speed_gbps (8 x the switch
+ * links by default) so that it takes every child's stream at once, and each of its flows is
+ * paced at the hosts' line rate, the speed of the link it leaves the switch on. Each flow of a
+ * chunk also waits for the same flow of the previous chunk, so chunks leave every node in order.
+ */
+static int sharp_flows(const topo_t *t, const sc_group_t *g, const flow_t *proto, vec_t *v,
+                       char *err, size_t errlen) {
+  uint32_t N = g->nsrc, top = 0, root = 0;
+  for (uint32_t s = 0; s < t->nsw; s++)
+    if (t->role[s] > top) top = t->role[s];
+  while (t->role[root] != top) root++; /* the first switch of the top role */
+  int one_switch = 1;
+  for (uint32_t i = 0; i < N; i++)
+    if (t->host_sw[g->src[i]] != t->host_sw[g->src[0]]) one_switch = 0;
+  if (one_switch) root = t->host_sw[g->src[0]];
+  uint64_t chunk = g->chunk_bytes < g->bytes ? g->chunk_bytes : g->bytes;
+  uint64_t nchunk = (g->bytes + chunk - 1u) / chunk;
+  /* the leaf switches, in order of first appearance */
+  uint32_t *leaf = calloc(t->nsw, sizeof *leaf), nleaf = 0;
+  uint8_t *is_leaf = calloc(t->nsw, 1);
+  if (!leaf || !is_leaf) goto nomem;
+  for (uint32_t i = 0; i < N; i++) {
+    uint32_t s = t->host_sw[g->src[i]];
+    if (s != root && !is_leaf[s]) {
+      is_leaf[s] = 1;
+      leaf[nleaf++] = s;
+    }
+  }
+  /* flows per chunk: up1[N], up2[nleaf], down1[nleaf], down2[N] */
+  uint32_t per = 2u * N + 2u * nleaf;
+  for (uint64_t k = 0; k < nchunk; k++) {
+    uint64_t bytes = k + 1u < nchunk ? chunk : g->bytes - chunk * (nchunk - 1u);
+    uint32_t base = v->n;
+    for (uint32_t j = 0; j < per; j++) {
+      flow_t *f = add(v);
+      if (!f) goto nomem;
+      *f = *proto;
+      f->bytes = bytes;
+      if (k > 0 && add_dep(&v->f[base - per + j], base + j, f) != 0) goto nomem; /* in order */
+    }
+    flow_t *F = &v->f[base];
+    for (uint32_t i = 0; i < N; i++) { /* up1: host -> its switch's AE */
+      uint32_t s = t->host_sw[g->src[i]];
+      F[i].src = g->src[i];
+      F[i].dst = t->nhosts + s;
+    }
+    for (uint32_t l = 0; l < nleaf; l++) { /* up2: leaf AE -> root AE, after its hosts */
+      flow_t *u = &F[N + l];
+      u->src = t->nhosts + leaf[l];
+      u->dst = t->nhosts + root;
+      for (uint32_t i = 0; i < N; i++)
+        if (t->host_sw[g->src[i]] == leaf[l] && add_dep(&F[i], base + N + l, u) != 0) goto nomem;
+    }
+    /* the root's reduction is complete when every up2 and every up1 into the root arrived */
+    for (uint32_t l = 0; l < nleaf; l++) { /* down1: root AE -> leaf AE */
+      flow_t *dn = &F[N + nleaf + l];
+      dn->src = t->nhosts + root;
+      dn->dst = t->nhosts + leaf[l];
+      for (uint32_t x = 0; x < nleaf; x++)
+        if (add_dep(&F[N + x], base + N + nleaf + l, dn) != 0) goto nomem;
+      for (uint32_t i = 0; i < N; i++)
+        if (t->host_sw[g->src[i]] == root && add_dep(&F[i], base + N + nleaf + l, dn) != 0)
+          goto nomem;
+    }
+    for (uint32_t i = 0; i < N; i++) { /* down2: AE -> host */
+      uint32_t s = t->host_sw[g->src[i]], id = base + N + 2u * nleaf + i;
+      flow_t *dn = &F[N + 2u * nleaf + i];
+      dn->src = t->nhosts + s;
+      dn->dst = g->src[i];
+      if (s != root) {
+        uint32_t l = 0;
+        while (leaf[l] != s) l++;
+        if (add_dep(&F[N + nleaf + l], id, dn) != 0) goto nomem;
+      } else {
+        for (uint32_t x = 0; x < nleaf; x++)
+          if (add_dep(&F[N + x], id, dn) != 0) goto nomem;
+        for (uint32_t j = 0; j < N; j++)
+          if (t->host_sw[g->src[j]] == root && add_dep(&F[j], id, dn) != 0) goto nomem;
+      }
+    }
+  }
+  free(leaf);
+  free(is_leaf);
+  return 0;
+nomem:
+  free(leaf);
+  free(is_leaf);
+  if (err && errlen) snprintf(err, errlen, "traffic: out of memory");
+  return -1;
+}
+
 int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *err, size_t errlen) {
   memset(fl, 0, sizeof *fl);
   vec_t v = {0};
   double host_speed = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
-  double fastest = sc->speed_gbps > host_speed ? sc->speed_gbps : host_speed;
+  double fastest = sc_fastest_gbps(sc);
   uint32_t hk = (uint32_t)lround(fastest / host_speed);
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
     const sc_group_t *g = &sc->groups[gi];
@@ -68,7 +167,7 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
     proto.group = gi;
     proto.cls = (uint8_t)g->cls;
     proto.nblk = (uint8_t)((g->packet_bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES);
-    proto.ecn = g->ecn ? LFC_ECN_ECT0 : LFC_ECN_NOT_ECT;
+    proto.ecn = g->ecn || g->dcqcn ? LFC_ECN_ECT0 : LFC_ECN_NOT_ECT; /* DCQCN needs ECT */
     proto.dcqcn = (uint8_t)g->dcqcn;
     proto.bytes = g->bytes;
     proto.start = us_to_cycles(sc, g->start_us);
@@ -184,6 +283,9 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
         }
         break;
       }
+      case PAT_SHARP:
+        if (sharp_flows(t, g, &proto, &v, err, errlen) != 0) goto fail;
+        break;
       default:
         if (err && errlen)
           snprintf(err, errlen, "%s: [traffic.%s] pattern = %s: not implemented in this version",
@@ -193,11 +295,11 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
   }
   fl->f = v.f;
   fl->n = v.n;
-  fl->by_host = calloc(t->nhosts, sizeof *fl->by_host);
-  fl->nby_host = calloc(t->nhosts, sizeof *fl->nby_host);
+  fl->by_host = calloc(t->nendpoints, sizeof *fl->by_host);
+  fl->nby_host = calloc(t->nendpoints, sizeof *fl->nby_host);
   if (!fl->by_host || !fl->nby_host) NOMEM();
   for (uint32_t i = 0; i < fl->n; i++) fl->nby_host[fl->f[i].src]++;
-  for (uint32_t h = 0; h < t->nhosts; h++) {
+  for (uint32_t h = 0; h < t->nendpoints; h++) {
     fl->by_host[h] = calloc(fl->nby_host[h] + 1u, sizeof **fl->by_host);
     if (!fl->by_host[h]) NOMEM();
     fl->nby_host[h] = 0;
@@ -213,7 +315,7 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
 fail:
   fl->f = v.f;
   fl->n = v.n;
-  flows_free(fl, t->nhosts);
+  flows_free(fl, t->nendpoints);
   return -1;
 }
 
@@ -221,6 +323,8 @@ void flows_free(flows_t *fl, uint32_t nhosts) {
   for (uint32_t i = 0; i < fl->n; i++) {
     free(fl->f[i].succ);
     free(fl->f[i].lat);
+    free(fl->f[i].dc_cnp);
+    for (uint32_t h = 0; h < FLOW_MAX_HOPS; h++) free(fl->f[i].hlat[h]);
   }
   free(fl->f);
   if (fl->by_host)

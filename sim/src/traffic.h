@@ -12,6 +12,7 @@
 
 #define FLOW_ANY_DST UINT32_MAX /* uniform: a random destination per packet */
 #define SIM_NEVER UINT64_MAX
+#define FLOW_MAX_HOPS 16u /* switches on a path (SC_MAX_PATH_NODES) */
 
 typedef struct {
   uint32_t group;
@@ -29,11 +30,25 @@ typedef struct {
   uint64_t sent_bytes, sent_pkts;
   uint64_t rng;
   uint32_t rate_ppm;      /* DCQCN current rate, ppm of line rate (1e6 = no limit) */
+  /* DCQCN (dcqcn.h): reaction point at the source, notification point at the destination */
+  double dc_rc, dc_rt, dc_alpha;  /* current and target rate (fractions of line), alpha */
+  uint32_t dc_tstage, dc_bstage;
+  uint64_t dc_bytes;              /* sent since the last byte-counter event */
+  uint64_t dc_alpha_at, dc_inc_at; /* next alpha / rate-increase timer, SIM_NEVER before a CNP */
+  uint64_t *dc_cnp;               /* arrival cycles of CNPs on their way, a ring */
+  uint32_t dc_head, dc_n;
+  uint64_t dc_np_last;            /* NP: cycle of the last CNP made, SIM_NEVER if none */
+  uint64_t dc_cnps;               /* CNPs received by the RP */
   /* receiver side */
   uint64_t rx_bytes, rx_pkts, drops, ce;
   uint64_t first_tx, done_cycle; /* SIM_NEVER until known */
   uint32_t *lat;          /* latency samples, cycles */
   uint64_t nlat, caplat;
+  /* per hop: time in the switch, first block in to first block out, cycles (docs/sim.md) */
+  uint32_t *hlat[FLOW_MAX_HOPS];
+  uint64_t nhlat[FLOW_MAX_HOPS], caphlat[FLOW_MAX_HOPS];
+  uint32_t hop_sw[FLOW_MAX_HOPS]; /* the switch of the first sample at that hop */
+  uint32_t nhops;
 } flow_t;
 
 typedef struct {

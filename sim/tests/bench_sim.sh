@@ -2,6 +2,9 @@
 # bench_sim.sh LFC_SIM OUT.json - the lfc-sim part of `make bench` (docs/sim.md "Speed"):
 # a 1024-host k=16 fat tree under permutation traffic (100 Gb/s, 4 KB packets) for
 # BENCH_SIM_US microseconds (default 1000 = 1 ms), and a 128-host 127:1 incast.
+# eq_port_cycles_per_s = links x simulated cycles / wall seconds of the simulation loop;
+# cpu_seconds (the whole process, setup included) and the load average tell a busy machine's
+# figure from an idle one's.
 set -eu
 SIM=$1
 OUT=$2
@@ -45,9 +48,10 @@ dst = 0
 packet_bytes = 4096
 INI
 entry() { # entry NAME INI
-  out=$(/usr/bin/time -f 'rss_kb %M' "$SIM" "$2" --no-progress --json "$TMP/$1.json" 2>&1)
-  rss=$(echo "$out" | sed -n 's/^rss_kb //p')
-  python3 - "$TMP/$1.json" "$1" "$rss" <<'PY'
+  out=$(/usr/bin/time -f 'rss_kb %M cpu %U %S' "$SIM" "$2" --no-progress --json "$TMP/$1.json" 2>&1)
+  rss=$(echo "$out" | sed -n 's/^rss_kb \([0-9]*\) .*/\1/p')
+  cpu=$(echo "$out" | sed -n 's/^rss_kb [0-9]* cpu \([0-9.]*\) \([0-9.]*\)/\1 + \2/p' | bc)
+  python3 - "$TMP/$1.json" "$1" "$rss" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); s = d["summary"]; sc = d["scenario"]
 w = s["wall_seconds"]
@@ -55,7 +59,9 @@ print(json.dumps({"name": sys.argv[2], "hosts": sc["hosts"], "links": sc["links"
                   "sim_cycles": s["sim_cycles"], "sim_us": s["sim_us"], "wall_seconds": w,
                   "peak_rss_mb": round(int(sys.argv[3]) / 1024.0, 1),
                   "eq_port_cycles_per_s": round(sc["links"] * s["sim_cycles"] / w) if w > 0 else None,
-                  "delivered_bytes": s["delivered_bytes"], "drops": s["drops"]}))
+                  "cpu_seconds": float(sys.argv[4]), "load_average_1min": float(sys.argv[5]),
+                  "delivered_bytes": s["delivered_bytes"], "drops": s["drops"],
+                  "pause_frames": s["pause_frames"]}))
 PY
 }
 {

@@ -1,14 +1,17 @@
 #!/bin/sh
-# test_sim.sh LFC_SIM OUTDIR - the checks of `make test-sim` (docs/sim.md "Tests"):
+# test_sim.sh LFC_SIM OUTDIR [LFC_SIM_CHECK] - the checks of `make test-sim` (docs/sim.md "Tests"):
 #  1. skip-ahead == stepping every cycle: every scenario run both ways, same digest of all
 #     counters, flows and link words; the stepped run also checks the rebuilt link words against
-#     lfc_link in every cycle (exit 1 on a mismatch);
+#     lfc_link in every cycle (exit 1 on a mismatch). LFC_SIM_CHECK (the model with its
+#     assertions, which check the skip-ahead contract on every jump) runs the stepped and a
+#     second skip-ahead run; LFC_SIM (built for speed) must give the same digest;
 #  2. the expected outcome of each claim (issue 4 §4), read from --json;
 #  3. a checker that can fail: a deliberately wrong expectation is caught;
 #  4. bad input: one line naming file:line, key and value, exit status 2.
 set -u
 SIM=$1
 OUT=$2
+CHK=${3:-$1}
 DIR=$(dirname "$0")/../scenarios
 mkdir -p "$OUT"
 fail=0
@@ -19,11 +22,12 @@ bad() { echo "  FAIL $*"; fail=1; }
 for f in "$DIR"/*.ini; do
   n=$(basename "$f" .ini)
   a=$("$SIM" "$f" --no-progress --digest --json "$OUT/$n.json" 2>&1) || { bad "$n: skip-ahead run failed: $(echo "$a" | tail -3)"; continue; }
-  b=$("$SIM" "$f" --no-progress --digest --step-all 2>&1) || { bad "$n: stepped run failed: $(echo "$b" | grep -E 'MISMATCH|ERROR' )"; continue; }
-  da=$(echo "$a" | sed -n 's/^digest //p'); db=$(echo "$b" | sed -n 's/^digest //p')
+  b=$("$CHK" "$f" --no-progress --digest --step-all 2>&1) || { bad "$n: stepped run failed: $(echo "$b" | grep -E 'MISMATCH|ERROR' )"; continue; }
+  c=$("$CHK" "$f" --no-progress --digest 2>&1) || { bad "$n: checked skip-ahead run failed: $(echo "$c" | tail -3)"; continue; }
+  da=$(echo "$a" | sed -n 's/^digest //p'); db=$(echo "$b" | sed -n 's/^digest //p'); dc=$(echo "$c" | sed -n 's/^digest //p')
   sa=$(echo "$a" | sed -n 's/.*device steps \([0-9]*\).*/\1/p'); sb=$(echo "$b" | sed -n 's/.*device steps \([0-9]*\).*/\1/p')
-  if [ -n "$da" ] && [ "$da" = "$db" ]; then ok "$n: skip-ahead == every cycle (digest $da; $sa vs $sb device steps)"
-  else bad "$n: digests differ: skip-ahead $da, every cycle $db"; fi
+  if [ -n "$da" ] && [ "$da" = "$db" ] && [ "$da" = "$dc" ]; then ok "$n: skip-ahead == every cycle (digest $da; $sa vs $sb device steps)"
+  else bad "$n: digests differ: skip-ahead $da, every cycle $db, checked skip-ahead $dc"; fi
 done
 # Different seeds must give a different digest (the digest sees what changes).
 d1=$("$SIM" "$DIR/fat_tree_mix.ini" --no-progress --digest | sed -n 's/^digest //p')
@@ -83,6 +87,36 @@ check "Ethernet-class store-and-forward latency is higher by ~3 x (470 ns + 1 KB
 
 check "ring and tree all-reduce complete" "$OUT/allreduce.json" 's["flows_complete"] == s["flows"] and s["drops"] == 0'
 
+# Per-hop latency: time in each switch, first block in to first block out.
+check "IB-class cut-through: each of the 3 hops 100-200 ns" "$OUT/lat_ib.json" 'len(d["flows"][0]["hops"]) == 3 and all(100 <= h["latency_ns_p50"] <= 200 for h in d["flows"][0]["hops"])'
+check "Ethernet-class store-and-forward: each hop 600 ns + 1 KB at 100 Gb/s (82 ns), within 600-800 ns" "$OUT/lat_eth.json" 'len(d["flows"][0]["hops"]) == 3 and all(600 <= h["latency_ns_p50"] <= 800 for h in d["flows"][0]["hops"])'
+
+# DCQCN: the same congestion with and without reaction points at the incast senders.
+run victim_nodcqcn victim_dcqcn --set traffic.incast.dcqcn=0
+V0="json.load(open('$OUT/victim_nodcqcn.json'))"
+check "PFC alone: the late victim is starved by congestion spreading" "$OUT/victim_nodcqcn.json" 'fl["victim"]["throughput_gbps"] < 40'
+check "ECN + DCQCN: CNPs cut the incast's rates" "$OUT/victim_dcqcn.json" 'all(f["cnps"] > 0 for f in d["flows"] if f["group"] == "incast")'
+check "ECN + DCQCN: pause frames cut by a third or more" "$OUT/victim_dcqcn.json" 's["pause_frames"] < 0.67 * '"$V0"'["summary"]["pause_frames"]'
+check "ECN + DCQCN: the victim gets its line rate back (> 80 Gb/s, > 2 x PFC alone)" "$OUT/victim_dcqcn.json" 'fl["victim"]["throughput_gbps"] > 80 and fl["victim"]["throughput_gbps"] > 2 * [f for f in '"$V0"'["flows"] if f["group"] == "victim"][0]["throughput_gbps"]'
+
+# Class maps: the rings of ring_deadlock_* with the dateline cable moving packets to class 1.
+check "ring, PFC, hops on two classes: no deadlock, data flows" "$OUT/ring_classes_pfc.json" 'not s["deadlock"] and s["delivered_bytes"] > 500000'
+check "ring, IB, hops on two VLs: no deadlock, data flows" "$OUT/ring_classes_ib.json" 'not s["deadlock"] and s["delivered_bytes"] > 500000'
+run classes_identity ring_classes_pfc --set classmap.sw3-sw0=0,1
+check "the same ring with an identity class map deadlocks (the map is what prevents it)" "$OUT/classes_identity.json" 's["deadlock"]'
+
+# Failed links and bounce routing; the PFC watchdog.
+check "leaf-spine, failed links, bounce routing, PFC: deadlock of 4 queues, nothing delivered" "$OUT/bounce_deadlock_pfc.json" 's["deadlock"] and len(d["deadlock"]["queues"]) == 4 and s["delivered_bytes"] == 0'
+run bounce_wd bounce_deadlock_pfc --set pfc.wd_enable=1
+check "the PFC watchdog breaks it: trips, drops by the watchdog, no lasting deadlock, data moves" "$OUT/bounce_wd.json" 'not s["deadlock"] and s["watchdog_trips"] > 0 and s["drops_by_cause"]["watchdog"] > 0 and s["delivered_bytes"] > 0'
+
+# Ring all-reduce vs in-network aggregation, and the MFU, on each fabric.
+for m in ib pfc; do
+  run ina_$m collectives_ina --set switch.mode=$m
+  check "$m: ring all-reduce and in-network aggregation complete, no drops" "$OUT/ina_$m.json" 'all(g["complete"] for g in d["groups"]) and s["drops"] == 0'
+  check "$m: in-network aggregation < 0.8 x ring all-reduce time, higher MFU" "$OUT/ina_$m.json" '(lambda g: g["sharp"]["time_us"] < 0.8 * g["ring"]["time_us"] and g["sharp"]["mfu"] > g["ring"]["mfu"])({x["name"]: x for x in d["groups"]})'
+done
+
 # --- 3. the checks can fail -----------------------------------------------------------
 if python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; sys.exit(0 if s["deadlock"] else 1)' "$OUT/ring_updown.json"; then
   bad "mutant check: the deadlock check passed on a deadlock-free run"
@@ -93,7 +127,9 @@ printf '[topology]\nkind = torus\n' > "$OUT/bad1.ini"
 printf '[sim]\nduration_us = 5\n[pfc]\nkmin = 70\nkmax = 60\n' > "$OUT/bad2.ini"
 printf '[sim]\n[traffic.x]\npattern = flow\nsrc = 0\ndst = 99\n' > "$OUT/bad3.ini"
 printf '[routing]\npath = h0 sw0 h9\n' > "$OUT/bad4.ini"
-for b in bad1 bad2 bad3 bad4; do
+printf '[topology]\nkind = ring\nswitches = 3\n[classmap]\nsw0-sw9 = 0\n' > "$OUT/bad5.ini"
+printf '[topology]\nkind = ring\nswitches = 3\n[switch]\nmode = ib\nclasses = 3\n[classmap]\nsw0-sw1 = 1, 2, 0\n' > "$OUT/bad6.ini"
+for b in bad1 bad2 bad3 bad4 bad5 bad6; do
   msg=$("$SIM" "$OUT/$b.ini" 2>&1 >/dev/null); rc=$?
   lines=$(echo "$msg" | wc -l)
   if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && echo "$msg" | grep -q "$b.ini"; then ok "$b: exit 2: $msg"
