@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lfc/version.h"
+
 #include "deadlock.h"
 #include "engine.h"
 #include "plot.h"
@@ -31,11 +33,41 @@
 
 static void usage(FILE *o) {
   fprintf(o,
-          "usage: lfc-sim SCENARIO.ini [--json FILE] [--csv DIR] [--plot DIR] [--seed N]\n"
-          "               [--set section.key=value ...] [--progress|--no-progress] [--step-all]\n"
-          "               [--digest]\n"
-          "       lfc-sim headroom --speed-gbps S --cable-m L --mtu M [...]\n"
-          "       lfc-sim credits --speed-gbps S --cable-m L [...]\n");
+          "Usage: lfc-sim SCENARIO.ini [OPTION]...\n"
+          "       lfc-sim headroom --speed-gbps S --cable-m L --mtu M [--response-quanta Q]\n"
+          "                        [--cell B]\n"
+          "       lfc-sim credits --speed-gbps S --cable-m L [--mtu M] [--latency-ns T]\n"
+          "                       [--cut-through]\n"
+          "Simulate a fabric of lfc switches (the C model co-simulated against the RTL), end nodes\n"
+          "and links, described by SCENARIO.ini (docs/sim.md); or compute PFC headroom or IB\n"
+          "credits (lfc-sim headroom --help, lfc-sim credits --help; docs/calculators.md).\n"
+          "\n"
+          "Options:\n"
+          "  --json FILE          write the results as JSON (schema: docs/sim-json.md)\n"
+          "  --csv DIR            write time series as CSV files into DIR\n"
+          "  --plot DIR           draw PNG plots with gnuplot into DIR (implies the CSV files)\n"
+          "  --seed N             the scenario's seed (same as --set sim.seed=N)\n"
+          "  --set SEC.KEY=VALUE  override one scenario key; may be repeated (up to %d)\n"
+          "  --progress           show progress on stderr (default when stderr is a terminal)\n"
+          "  --no-progress        do not show progress\n"
+          "  --step-all           step every device every cycle instead of skipping ahead (for\n"
+          "                       checking that skip-ahead is exact; much slower)\n"
+          "  --digest             print a hash of every result and link word\n"
+          "  -h, --help           this text\n"
+          "  --version            the version of lfc\n"
+          "\n"
+          "Calculator options (see lfc-sim headroom --help, lfc-sim credits --help):\n"
+          "  --speed-gbps S       link speed in Gb/s\n"
+          "  --cable-m L          cable length in metres\n"
+          "  --mtu M              largest frame in bytes\n"
+          "  --response-quanta Q  peer response time in pause quanta (headroom)\n"
+          "  --cell B             buffer cell size in bytes (headroom)\n"
+          "  --latency-ns T       the switch's pipeline latency in ns (credits)\n"
+          "  --cut-through        the switch forwards cut-through (credits)\n"
+          "\n"
+          "Exit status: 0 ran, 1 internal failure, 2 bad input (one line naming the file, line,\n"
+          "key, value and what is allowed).\n",
+          MAX_SETS);
 }
 
 static double now_s(void) {
@@ -95,6 +127,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--digest")) digest = 1;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--version")) {
+      printf("lfc-sim (lfc) %s\n", lfc_version());
       return 0;
     } else if (a[0] != '-' && path == NULL) path = a;
     else {
