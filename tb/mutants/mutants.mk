@@ -1,0 +1,18 @@
+# tb/mutants/mutants.mk - `make mutants`: Yosys `mutate` mutants of the switch RTL, each run
+# through the lockstep co-simulation (tb/mutants/README.md). Included by the top Makefile after
+# tb/tb.mk, whose variables (TB_PARAMS, TB_COMMON_OBJS, JOBS) it uses.
+#
+#   make mutants [JOBS=n] [MUT_CONFIGS="..."] [MUT_SEEDS=n]
+#       $(BUILD)/mutants/summary.json, survivors.txt, mutants.tsv; fails if fewer than 97 % of
+#       the non-equivalent mutants were killed
+#
+# The Debian packages it needs besides those of the co-simulation: yosys, python3.
+
+MUT_SEEDS ?= 3
+
+.PHONY: mutants
+
+mutants: deps all $(TB_PARAMS) $(TB_COMMON_OBJS)
+	@BUILD=$(BUILD) JOBS=$(JOBS) MUT_SEEDS=$(MUT_SEEDS) VERILATOR=$(VERILATOR) \
+	  VERILATOR_JOBS=$(VERILATOR_JOBS) $(if $(MUT_CONFIGS),MUT_CONFIGS="$(MUT_CONFIGS)") \
+	  bash tb/mutants/mutants.sh

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# make mutants: Yosys `mutate` mutants of the switch RTL, each run through the co-simulation.
+# See tb/mutants/README.md.
+#
+# Per build configuration C of tb/mutants/plan.txt (default: all of them):
+#   1. Yosys elaborates rtl/*.v as lfc_switch with C's parameters (tb-params, -G flags turned
+#      into `hierarchy -chparam`; `prep`, not flattened) and lists candidate mutations
+#      (mutate -list): each changes one bit of one cell port of one module, so, like a change of
+#      the module's source, it is in every instance of that module;
+#   2. pick.py chooses the plan's number of mutants per module;
+#   3. Yosys puts all of them into ONE netlist (mutate -ctrl mutsel W k: mutant k is active when
+#      the extra input mutsel equals k; 0 is the unmutated design), wires every mutated
+#      instance's new mutsel input to a new top-level input mutsel, flattens the design and
+#      writes it as Verilog;
+#   4. ONE Verilator co-simulation is built from it (the shim built with -DTB_MUTSEL=W reads
+#      mutsel from $LFC_MUTSEL);
+#   5. every mutant runs (JOBS at a time): first the run `make test-cosim` makes of C (seed 1,
+#      C's test_cycles), then, if that passed, MUT_SEEDS more seeds of C's full [run] cycles.
+#      Killed: a run exits non-zero (MISMATCH, scoreboard error, crash, timeout).
+#      mutsel=0 must pass every run, or the netlist is not the RTL and the result is void.
+# Then equiv.sh tries to prove each survivor equivalent (Yosys equiv_*, module by module), and
+# report.py writes OUT/summary.json, OUT/survivors.txt and OUT/mutants.tsv.
+#
+# Environment: BUILD (build), JOBS (2), MUT_CONFIGS (the plan's), MUT_SEEDS (3), MUT_LIST_SEED
+# (1), MUT_TIMEOUT (seconds per run, 120), MUT_EQUIV_TIMEOUT (seconds per proof, 60),
+# VERILATOR_JOBS (2), VERILATOR (verilator),
+# YOSYS (yosys).
+set -uo pipefail
+
+: "${BUILD:=build}" "${JOBS:=2}" "${MUT_SEEDS:=3}" "${MUT_LIST_SEED:=1}" "${MUT_TIMEOUT:=120}"
+: "${VERILATOR_JOBS:=2}" "${VERILATOR:=verilator}" "${YOSYS:=yosys}"
+HERE=tb/mutants
+PLAN=$HERE/plan.txt
+OUT="$BUILD/mutants"
+PARAMS="$BUILD/tb/tb-params"
+# Candidates listed per configuration: enough that every module of the plan has many more than
+# the plan takes from it.
+LIST_SIZE=3000
+# mutsel width: up to 2^9 - 1 mutants per netlist.
+CTRL_WIDTH=9
+: "${MUT_CONFIGS:=$(awk '!/^#/ && NF == 3 && !seen[$1]++ {print $1}' "$PLAN")}"
+
+die() { echo "mutants: $*" >&2; exit 2; }
+for c in $MUT_CONFIGS; do
+  [ -f "tb/configs/$c.ini" ] || die "MUT_CONFIGS: there is no tb/configs/$c.ini"
+  grep -q "^$c[[:space:]]" "$PLAN" || die "MUT_CONFIGS: $PLAN has no mutants for '$c'"
+done
+[ -x "$PARAMS" ] || die "$PARAMS is missing (make tb-params first)"
+command -v "$YOSYS" >/dev/null || die "no $YOSYS (Debian package yosys)"
+
+t0=$(date +%s)
+# Keep the netlists and Verilator builds of an earlier run: Verilator redoes only what changed
+# (below, the netlist file is replaced only when its text changed); drop every earlier result.
+mkdir -p "$OUT"
+rm -rf "$OUT"/*/runs "$OUT"/*/equiv "$OUT"/summary.json "$OUT"/survivors.txt "$OUT"/mutants.tsv
+echo "== make mutants: configurations" $MUT_CONFIGS "(output $OUT)"
+
+# ---- 1..4: one netlist and one simulator per configuration ----
+build_config() {
+  local c="$1" d="$OUT/$c" ports params
+  mkdir -p "$d"
+  params="$("$PARAMS" verilator "tb/configs/$c.ini")" || return 1
+  ports="$("$PARAMS" ports "tb/configs/$c.ini")" || return 1
+  # -GName=value -> -chparam Name value: Yosys reads the Verilog constants, but not a negative
+  # decimal (AlphaLog2 = -1): that one as its 32-bit two's complement (the parameter is declared
+  # integer, so it stays signed; the mutsel=0 runs check the netlist against the RTL anyway).
+  local chparam="" g name value
+  for g in $params; do
+    name="${g%%=*}"; name="${name#-G}"; value="${g#*=}"
+    if [[ "$value" =~ ^-[0-9]+$ ]]; then
+      value="32'h$(printf '%08x' $(( (value + (1 << 32)) & 0xffffffff )))"
+    fi
+    chparam+=" -chparam $name $value"
+  done
+  {
+    echo "read_verilog -Irtl $(ls rtl/*.v | tr '\n' ' ')"
+    echo "hierarchy -check -top lfc_switch $chparam"
+    echo "prep -top lfc_switch"
+    echo "write_rtlil $d/design.il"
+    echo "mutate -list $LIST_SIZE -seed $MUT_LIST_SEED -o $d/list.txt"
+  } >"$d/elab.ys"
+  echo "   $c: yosys: elaborate, list $LIST_SIZE candidate mutations"
+  $YOSYS -q -l "$d/elab.log" "$d/elab.ys" >/dev/null 2>&1 ||
+    { echo "   $c: yosys failed, see $d/elab.log"; return 1; }
+  python3 "$HERE/pick.py" "$PLAN" "$c" "$d/list.txt" "$d/design.il" "$MUT_LIST_SEED" \
+    "$d/chosen.tsv" "$d/apply.ys" "$CTRL_WIDTH" || return 1
+  { echo "read_rtlil $d/design.il"; cat "$d/apply.ys"; echo "hierarchy -top lfc_switch"
+    echo "flatten"; echo "opt_clean"; echo "write_verilog -noattr $d/mutated.new.v"; } >"$d/mutate.ys"
+  echo "   $c: yosys: $(grep -c '^mutate' "$d/apply.ys") mutants into one netlist"
+  $YOSYS -q -l "$d/mutate.log" "$d/mutate.ys" >/dev/null 2>&1 ||
+    { echo "   $c: yosys failed, see $d/mutate.log"; return 1; }
+  if cmp -s "$d/mutated.new.v" "$d/mutated.v"; then rm -f "$d/mutated.new.v"
+  else mv "$d/mutated.new.v" "$d/mutated.v"; fi
+  # Verilator's makefile does not relink when only the test's objects changed: link always.
+  rm -f "$d/obj/Vcosim"
+  echo "   $c: verilator build ($ports ports)"
+  # The shim and the test exactly as tb/tb.mk builds them, but the RTL is the netlist (its
+  # parameters are already applied: no -G flags) and -DTB_MUTSEL gives the shim mutsel.
+  # Lint warnings of the generated netlist are not the RTL's: only errors matter here.
+  $VERILATOR --cc --exe --build -O2 -Wno-fatal -Wno-lint -Wno-style \
+    -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" -j "$VERILATOR_JOBS" \
+    --top-module lfc_switch -Mdir "$d/obj" -o Vcosim \
+    -CFLAGS "-DTB_PORTS=$ports -DTB_MUTSEL=$CTRL_WIDTH -I$PWD/tb/common -I$PWD/cmodel/include" \
+    "$PWD/$d/mutated.v" "$PWD/tb/verilator/dut_verilator.cpp" \
+    $(ls "$PWD/$BUILD"/tb/obj/common/*.o) "$PWD/$BUILD/liblfc.a" -LDFLAGS "-linih -lm" \
+    >"$d/verilator.log" 2>&1 ||
+    { echo "   $c: verilator failed, see $d/verilator.log"; tail -n 5 "$d/verilator.log"; return 1; }
+}
+
+for c in $MUT_CONFIGS; do
+  build_config "$c" || die "building the mutants of $c failed"
+done
+t_built=$(date +%s)
+echo "   built in $((t_built - t0)) s"
+
+# ---- 5: the runs ----
+# run_mutant CONFIG ID: writes OUT/CONFIG/runs/ID/{short,seedN}.log and OUT/CONFIG/runs/ID/result:
+#   "killed short|long RC RUN FIRST-LINE" or "survived - 0 - -".
+run_mutant() {
+  local c="$1" k="$2" d="$OUT/$1" r="$OUT/$1/runs/$2" n rc line
+  mkdir -p "$r"
+  one() {  # one NAME SEED CYCLES
+    LFC_MUTSEL="$k" timeout "$MUT_TIMEOUT" "$d/obj/Vcosim" +config="tb/configs/$c.ini" \
+      +seed="$2" +cycles="$3" +sim=verilator +cov="$r/$1.cov.json" >"$r/$1.log" 2>&1
+  }
+  n="$("$PARAMS" test_cycles "tb/configs/$c.ini")"
+  one short 1 "$n"; rc=$?
+  if [ "$rc" -ne 0 ]; then
+    line="$(grep -m1 '^MISMATCH ' "$r/short.log" || tail -n 1 "$r/short.log")"
+    echo "killed short $rc short $line" >"$r/result"
+    [ "$k" != 0 ] && return 0
+  fi
+  n="$("$PARAMS" cycles "tb/configs/$c.ini")"
+  local s
+  for s in $(seq 2 $((MUT_SEEDS + 1))); do
+    one "seed$s" "$s" "$n"; rc=$?
+    if [ "$rc" -ne 0 ]; then
+      line="$(grep -m1 '^MISMATCH ' "$r/seed$s.log" || tail -n 1 "$r/seed$s.log")"
+      [ -f "$r/result" ] || echo "killed long $rc seed$s $line" >"$r/result"
+      [ "$k" != 0 ] && return 0
+    fi
+  done
+  [ -f "$r/result" ] || echo "survived - 0 - -" >"$r/result"
+}
+export -f run_mutant
+export OUT PARAMS MUT_SEEDS MUT_TIMEOUT
+
+jobs="$OUT/jobs.txt"
+: >"$jobs"
+for c in $MUT_CONFIGS; do
+  echo "$c 0" >>"$jobs"
+  awk -v c="$c" '!/^#/ {print c, $1}' "$OUT/$c/chosen.tsv" >>"$jobs"
+done
+echo "== running $(wc -l <"$jobs") mutants (mutsel 0 of each configuration too), $JOBS at a time"
+xargs -P "$JOBS" -L 1 bash -c 'run_mutant "$0" "$1"' <"$jobs"
+t_run=$(date +%s)
+echo "   ran in $((t_run - t_built)) s"
+
+sane=1
+for c in $MUT_CONFIGS; do
+  if [ "$(cut -d' ' -f1 "$OUT/$c/runs/0/result")" != survived ]; then
+    echo "mutants: the UNMUTATED netlist of $c (mutsel=0) fails: $(cat "$OUT/$c/runs/0/result")"
+    sane=0
+  fi
+done
+[ "$sane" = 1 ] || die "the netlist differs from the RTL; no result (see $OUT/<config>/runs/0/)"
+
+# ---- 6: equivalence of the survivors, then the report ----
+for c in $MUT_CONFIGS; do
+  JOBS="$JOBS" YOSYS="$YOSYS" OUT="$OUT" bash "$HERE/equiv.sh" "$c" ||
+    die "equiv.sh $c failed"
+done
+t_eq=$(date +%s)
+echo "   equivalence checks in $((t_eq - t_run)) s"
+python3 "$HERE/report.py" "$OUT" $MUT_CONFIGS
+echo "   make mutants took $(( $(date +%s) - t0 )) s"

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""report.py - the result of `make mutants` (tb/mutants/mutants.sh writes its inputs).
+
+    report.py OUT CONFIG...
+
+Reads, per configuration C: OUT/C/chosen.tsv (the mutants), OUT/C/runs/<id>/result (killed or
+survived, by which run), OUT/C/equiv/<id>.result (equiv.sh: "equivalent HOW" or "unproven WHY")
+and tb/mutants/explained.txt (hand-reviewed reasons for survivors that no tool proved, one
+"config id reason" a line).
+
+Writes OUT/summary.json (total, killed, survived, equivalent, the kill rate over the
+non-equivalent mutants, per module, per configuration, and how many of the credit/PFC/ECN
+mutants the runs of `make test-cosim` alone kill), OUT/survivors.txt (every survivor with its
+reason) and OUT/mutants.tsv (every mutant and its outcome). Prints a short summary.
+Exit 1 if fewer than TARGET_PCT % of the non-equivalent mutants were killed, 2 on bad input.
+"""
+import json
+import os
+import sys
+
+# Issue #3 §6: at least 97 % of the non-equivalent mutants killed.
+TARGET_PCT = 97.0
+# The modules of "credit, PFC or ECN logic" (issue #3 acceptance): a wrong operator or constant
+# there must make `make test` fail.
+FOCUS = {
+    "credit": ("credit_tx", "credit_rx", "fcp_gen"),
+    "pfc": ("pfc_gen", "pfc_rx", "buffer", "watchdog"),
+    "ecn": ("ecn",),
+}
+EXPLAINED = "tb/mutants/explained.txt"
+
+
+def fail(msg):
+    sys.stderr.write("report.py: " + msg + "\n")
+    sys.exit(2)
+
+
+def read_first_line(path):
+    try:
+        with open(path) as f:
+            return f.readline().rstrip("\n")
+    except OSError:
+        return None
+
+
+def load_explained():
+    out = {}
+    if not os.path.exists(EXPLAINED):
+        return out
+    with open(EXPLAINED) as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.rstrip("\n").split(None, 2)
+            if len(parts) != 3 or not parts[1].isdigit():
+                fail("%s:%d: want 'config id reason'" % (EXPLAINED, lineno))
+            out[(parts[0], int(parts[1]))] = parts[2]
+    return out
+
+
+def main():
+    if len(sys.argv) < 3:
+        fail("usage: report.py OUT CONFIG...")
+    out, configs = sys.argv[1], sys.argv[2:]
+    explained = load_explained()
+    mutants = []
+    for c in configs:
+        tsv = os.path.join(out, c, "chosen.tsv")
+        with open(tsv) as f:
+            for line in f:
+                if line.startswith("#"):
+                    continue
+                k, config, module, mode, _ymod, cell, port, bit, src = \
+                    line.rstrip("\n").split("\t")
+                k = int(k)
+                res = read_first_line(os.path.join(out, c, "runs", str(k), "result"))
+                if res is None:
+                    fail("%s: mutant %d has no result (did its runs finish?)" % (c, k))
+                r = res.split(" ", 4)
+                m = {"config": c, "id": k, "module": module, "mode": mode, "cell": cell,
+                     "port": port, "bit": bit, "src": src, "status": r[0],
+                     "killed_by": r[1], "rc": int(r[2]), "run": r[3], "line": r[4]}
+                if m["status"] == "survived":
+                    eq = read_first_line(os.path.join(out, c, "equiv", "%d.result" % k)) or \
+                        "unproven equiv.sh wrote no result"
+                    how = eq.split(" ", 1)
+                    if how[0] == "equivalent":
+                        m["status"] = "equivalent"
+                        m["reason"] = "proved equivalent: " + (how[1] if len(how) > 1 else "")
+                    else:
+                        m["reason"] = explained.get((c, k), "NOT EXPLAINED (" + eq + ")")
+                mutants.append(m)
+
+    def count(ms):
+        d = {"total": len(ms), "killed": 0, "survived": 0, "equivalent": 0}
+        for m in ms:
+            d[m["status"]] += 1
+        live = d["total"] - d["equivalent"]
+        d["killed_pct"] = round(100.0 * d["killed"] / live, 2) if live else 100.0
+        return d
+
+    summary = count(mutants)
+    summary["target_pct"] = TARGET_PCT
+    summary["per_module"] = {mod: count([m for m in mutants if m["module"] == mod])
+                             for mod in sorted({m["module"] for m in mutants})}
+    summary["per_config"] = {c: count([m for m in mutants if m["config"] == c]) for c in configs}
+    # What the short runs alone (those of `make test-cosim`: seed 1, test_cycles, Verilator) do
+    # to the non-equivalent credit/PFC/ECN mutants.
+    tc = {}
+    for area, mods in FOCUS.items():
+        ms = [m for m in mutants if m["module"] in mods and m["status"] != "equivalent"]
+        missed = [m for m in ms if not (m["status"] == "killed" and m["killed_by"] == "short")]
+        tc[area] = {"modules": list(mods), "non_equivalent": len(ms),
+                    "killed_by_test_cosim_run": len(ms) - len(missed),
+                    "missed": ["%s:%d %s %s %s[%s] %s" % (m["config"], m["id"], m["module"],
+                               m["mode"], m["port"], m["bit"], m["src"]) for m in missed]}
+    summary["test_cosim_runs"] = tc
+
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+    with open(os.path.join(out, "mutants.tsv"), "w") as f:
+        f.write("config\tid\tmodule\tmode\tport\tbit\tsrc\tstatus\tkilled_by\trun\tdetail\n")
+        for m in mutants:
+            f.write("\t".join(str(x) for x in (
+                m["config"], m["id"], m["module"], m["mode"], m["port"], m["bit"], m["src"],
+                m["status"], m["killed_by"], m["run"], m.get("reason", m["line"]))) + "\n")
+    with open(os.path.join(out, "survivors.txt"), "w") as f:
+        f.write("# Mutants no run killed (config:id module mode port[bit] source: reason).\n")
+        for m in mutants:
+            if m["status"] != "killed":
+                f.write("%s:%d %s %s %s[%s] %s %s: %s\n" % (
+                    m["config"], m["id"], m["module"], m["mode"], m["port"], m["bit"],
+                    m["src"], m["cell"], m["reason"]))
+
+    s = summary
+    print("== mutants: %d total, %d killed, %d survived, %d equivalent: %.2f %% of the "
+          "non-equivalent killed (target %.0f %%)" % (s["total"], s["killed"], s["survived"],
+                                                       s["equivalent"], s["killed_pct"],
+                                                       TARGET_PCT))
+    for mod, d in s["per_module"].items():
+        print("   %-11s %3d total %3d killed %3d survived %3d equivalent" % (
+            mod, d["total"], d["killed"], d["survived"], d["equivalent"]))
+    for area, d in tc.items():
+        print("   test-cosim runs alone kill %d of %d non-equivalent %s mutants" % (
+            d["killed_by_test_cosim_run"], d["non_equivalent"], area))
+    unexplained = [m for m in mutants if m["status"] == "survived"
+                   and m["reason"].startswith("NOT EXPLAINED")]
+    print("   survivors: %s/survivors.txt (%d not explained)" % (out, len(unexplained)))
+    print("   summary:   %s/summary.json" % out)
+    return 0 if s["killed_pct"] >= TARGET_PCT else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
