@@ -78,6 +78,9 @@ module lfc_pipeline #(
     assign exit_o      = push;
     assign exit_desc_o = push_desc;
     wire unused_cyc = ^cyc_i;
+    // No FIFO here; with cut-through there is no holding register either, so nothing in this
+    // pipeline is clocked or reset.
+    wire unused_clk = clk_i ^ rst_ni;
   end else begin : g_fifo
     localparam integer AW = (Depth > 1) ? $clog2(Depth) : 1;
     localparam integer EW = `LFC_PD_W + 12;  // {ready[11:0], desc}

@@ -270,7 +270,11 @@ module lfc_switch #(
   localparam integer BAD_LO_ENTRY = first_bad_entry(VlarbLow, VlarbLowLen, Classes);
   localparam integer UNARB_VL     = first_unarbitrated_vl(VlarbHigh, VlarbHighLen, VlarbLow,
                                                           VlarbLowLen, Classes);
-  localparam integer LOW_QUANTUM  = first_below({144'd0, DrrQuantum}, 12, Classes, MtuBlocks);
+  // DrrQuantum has 8 fields (PFC has at most 8 classes); an IB configuration may have up to 15
+  // VLs, whose search would run past them (and the message below would select outside it).
+  localparam integer QUANTUM_CLASSES = (Classes > 8) ? 8 : Classes;
+  localparam integer LOW_QUANTUM  = first_below({144'd0, DrrQuantum}, 12, QUANTUM_CLASSES,
+                                                MtuBlocks);
 
   // Where to read the offending field in the messages (0 when there is none).
   localparam integer BAD_SPEED_AT   = (BAD_SPEED < 0) ? 0 : BAD_SPEED;

@@ -11,7 +11,8 @@
 # Both callgrind figures count only measured cycles, after a warm-up that fills the buffers
 # (see ipc below).
 #
-# Writes build/bench/model.json (an array of objects) and prints a table; the hot spots of the
+# Writes build/bench/model.json (an array of objects) and prints a table (then runs the
+# co-simulation and simulator benchmarks: cosim.json, sim.json); the hot spots of the
 # 32-port, full-load runs (callgrind_annotate, exclusive cost of the switch's own functions) go
 # to build/bench/hotspots-*.txt
 # and, if the switch is above TARGET instructions per port-cycle, to the terminal too.
@@ -102,3 +103,5 @@ done
   echo "]"
 } >"$json"
 echo "bench: wrote $json"
+BUILD="$BUILD" bash scripts/bench-cosim.sh  # the co-simulation (tb/): Verilator, Icarus, model
+MAKEFLAGS= make -s BUILD="$BUILD" bench-sim  # the fabric simulator (sim/): sim.json

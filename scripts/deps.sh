@@ -13,7 +13,7 @@ set -euo pipefail
 # Build and test the C model: cmocka unit tests, valgrind memcheck, compressed golden vectors.
 PKGS_MINIMAL="libcmocka-dev valgrind pkg-config zstd gzip"
 # For co-simulation and synthesis.
-PKGS_HDL="verilator iverilog yosys"
+PKGS_HDL="verilator iverilog yosys ccache"
 # For the simulator. gnuplot-nox is gnuplot without the Qt/X11 front ends: the plain
 # "gnuplot" package pulls in about 30 Qt packages on a headless machine.
 PKGS_SIM="libinih-dev gnuplot-nox graphviz"

@@ -15,6 +15,9 @@
 #       short runs); its last line is `cosim: N passed, M failed`
 #   make mutants-smoke
 #       tb/scripts/mutant_smoke.sh: hand-made RTL mutants must each be caught
+#   make coverage [COVERAGE_CONFIGS="..."] [COVERAGE_SEEDS=n]
+#       Verilator line + toggle coverage of the RTL over a few configurations, merged with
+#       verilator_coverage, as an lcov HTML report: build/coverage/html/index.html
 
 SIM     ?= verilator
 CONFIG  ?= ib_basic
@@ -49,16 +52,19 @@ IVERILOG       ?= iverilog
 VVP            ?= vvp
 VERILATOR_JOBS ?= 2
 # The C++ of the Verilated model: -O1 builds in 3/4 of the time of the default and runs as fast.
-VERILATOR_CXX_OPT ?= OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1
-# -Wall as the RTL's own lint (make lint) uses, but not fatal here: a lint warning is the lint's to
-# fail on; the co-simulation still runs and the build log keeps the warning (the regression
-# lists builds with warnings). VERILATOR_WARN= makes them fatal again.
-VERILATOR_WARN ?= -Wno-fatal
+# ccache (Debian) shares the compiled Verilator runtime (verilated.cpp, ~8 CPU s a build) and the
+# unchanged files across the per-configuration builds and across runs.
+TB_OBJCACHE := $(if $(shell command -v ccache 2>/dev/null),OBJCACHE=ccache)
+VERILATOR_CXX_OPT ?= OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 $(TB_OBJCACHE)
+# -Wall as the RTL's own lint (make lint) uses, and fatal: every configuration in tb/configs is
+# lint-clean. Not fatal for another RTL tree (RTL_DIR=..., a mutant): a mutant that trips a lint
+# warning must still run and be caught by the comparison, not fail to build.
+VERILATOR_WARN ?= $(if $(filter-out rtl,$(TB_RTL_DIR)),-Wno-fatal,)
 VERILATOR_FLAGS = --cc --exe --build -O2 -Wall $(VERILATOR_WARN) \
                   -MAKEFLAGS "$(VERILATOR_CXX_OPT)" \
                   -j $(VERILATOR_JOBS) --top-module lfc_switch -I$(TB_RTL_DIR)
 
-.PHONY: cosim cosim-build regress test-cosim mutants-smoke cosim-clean
+.PHONY: cosim cosim-build regress test-cosim mutants-smoke cosim-clean coverage
 TEST_STEPS += test-cosim
 
 # ---- C parts, built with gcc ----
@@ -155,6 +161,43 @@ test-cosim: deps all $(TB_PARAMS)
 	@echo "== co-simulation: every configuration, verilator and icarus, 1 seed"
 	@$(TB_RUN_ENV) SEEDS=1 SIMS="verilator icarus" CONFIGS="$(TB_CONFIGS)" CYCLES= SHORT=1 \
 	  JOBS=$(JOBS) OUT=$(BUILD)/test-cosim COVER_STRICT=0 tb/scripts/regress.sh
+
+# ---- RTL code coverage (Verilator --coverage-line --coverage-toggle) ----
+
+# A few configurations that together reach every block of the RTL (IB with credit stress and
+# misbehaving peers, VL15 and VL arbitration; PFC with the watchdog under a storm, dynamic
+# thresholds, ECN, strict + DRR), each run for its [run] cycles with COVERAGE_SEEDS seeds.
+COVERAGE_CONFIGS ?= ib_credit_stress ib_vl15_vlarb pfc_watchdog pfc_dynamic_ecn
+COVERAGE_SEEDS   ?= 1
+TB_COV_OUT        = $(BUILD)/coverage
+
+$(COSIM_BUILD)/verilator/%/obj-cov/Vcosim: tb/configs/%.ini $(TB_VERILATOR_DEPS)
+	$(call tb_verilator_build,$(comma) with line and toggle coverage,--coverage-line --coverage-toggle)
+
+# Each run writes its counts (+coverage_dat); verilator_coverage merges them and writes an lcov
+# tracefile, genhtml the HTML report. The summary: line and toggle points hit (from the merged
+# counts), and genhtml's line figure (a source line counts as hit when any point on it was).
+coverage: all $(TB_PARAMS) $(foreach c,$(COVERAGE_CONFIGS),$(COSIM_BUILD)/verilator/$(c)/obj-cov/Vcosim)
+	@rm -rf $(TB_COV_OUT) && mkdir -p $(TB_COV_OUT)/runs
+	@set -e; for c in $(COVERAGE_CONFIGS); do for s in $$(seq 1 $(COVERAGE_SEEDS)); do \
+	  log=$(TB_COV_OUT)/runs/$$c-seed$$s.log; \
+	  if ! $(COSIM_BUILD)/verilator/$$c/obj-cov/Vcosim +config=tb/configs/$$c.ini +seed=$$s \
+	      +coverage_dat=$(TB_COV_OUT)/runs/$$c-seed$$s.dat >$$log 2>&1; then \
+	    echo "coverage: the run of $$c seed $$s failed:"; tail -n 20 $$log; exit 1; fi; \
+	  echo "   $$(tail -n 1 $$log)"; done; done
+	@verilator_coverage --write $(TB_COV_OUT)/merged.dat $(TB_COV_OUT)/runs/*.dat
+	@verilator_coverage --write-info $(TB_COV_OUT)/merged.info $(TB_COV_OUT)/merged.dat
+	@genhtml --quiet --title "lfc RTL: $(words $(COVERAGE_CONFIGS)) configurations" \
+	  --output-directory $(TB_COV_OUT)/html $(TB_COV_OUT)/merged.info >$(TB_COV_OUT)/genhtml.log 2>&1 \
+	  || { cat $(TB_COV_OUT)/genhtml.log; exit 1; }
+	@grep -a "^C '" $(TB_COV_OUT)/merged.dat | LC_ALL=C awk \
+	  '{ t = ($$0 ~ /v_toggle/) ? "toggle" : "line"; n[t]++; if ($$NF > 0) h[t]++ } \
+	  END { printf "coverage: line points %d of %d (%.1f%%), toggle points %d of %d (%.1f%%); ", \
+	        h["line"], n["line"], 100 * h["line"] / n["line"], \
+	        h["toggle"], n["toggle"], 100 * h["toggle"] / n["toggle"] }'
+	@printf 'genhtml %s; report %s\n' \
+	  "$$(lcov --summary $(TB_COV_OUT)/merged.info 2>&1 | grep -m1 'lines' | sed 's/^ *//')" \
+	  $(TB_COV_OUT)/html/index.html
 
 mutants-smoke: all $(TB_PARAMS)
 	@$(TB_RUN_ENV) tb/scripts/mutant_smoke.sh

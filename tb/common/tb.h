@@ -71,6 +71,13 @@ typedef enum {
   COV_MIS_NO_CREDIT,    /* misbehaviour: a packet sent without credit / while paused */
   COV_MIS_GARBAGE,      /* misbehaviour: a garbage word */
   COV_MIS_PFC_STORM,    /* misbehaviour: a storm pause frame */
+  COV_MIS_OVERRUN,      /* misbehaviour: a multi-block packet sent regardless of credit/pause */
+  COV_MIS_START_PAUSED, /* misbehaviour: a packet started on a priority the switch paused */
+  COV_MIS_FCP_STALE,    /* misbehaviour: an earlier FCP of the partner replayed */
+  COV_MIS_FCP_WILD,     /* misbehaviour: an FCP with a random FCTBS or FCCL */
+  COV_MIS_PFC_GARBAGE,  /* misbehaviour: a PFC frame with a random enable vector */
+  COV_MIS_PFC_ALL,      /* misbehaviour: a PFC frame enabling all 8 priorities */
+  COV_MIS_STORM_WD,     /* the watchdog tripped on the port of a storm, during the storm */
   COV_COUNT
 } tb_cov_t;
 
@@ -114,6 +121,15 @@ typedef struct {
   /* injector on the partner's output */
   int nic_in_pkt;       /* the partner's word stream is inside a packet */
   int storm_due;
+  /* overrun: the injected packet being sent, and the partner's words waiting behind it */
+  uint32_t inj_left;    /* blocks of the injected packet still to send */
+  lfc_word_t inj_word;  /* its first block */
+  lfc_word_t q[256];    /* the partner's non-IDLE words, in order (at most nblk - 1 < 255) */
+  uint32_t q_head, q_len;
+  /* the partner's FCPs per VL: the last one and an older one (for stale replays) */
+  lfc_word_t fcp_last[LFC_MAX_CLASSES], fcp_old[LFC_MAX_CLASSES];
+  uint8_t fcp_have[LFC_MAX_CLASSES];
+  uint32_t fcp_count[LFC_MAX_CLASSES];
 } tb_stim_port_t;
 
 typedef struct {
@@ -130,6 +146,7 @@ typedef struct {
 
   tb_stim_port_t stim[TB_MAX_PORTS];
   uint64_t stop_cycle;            /* no new packets from this cycle on */
+  uint64_t require_mask;          /* bit i: coverage point i must be hit ([run] require) */
 
   tb_score_t score;
 
@@ -149,12 +166,16 @@ typedef struct {
 } tb_t;
 
 /* tb_stim.c */
-void tb_stim_init(tb_t *tb);
+int tb_stim_init(tb_t *tb);
 /* Offer this cycle's new packets to the partners (before they step). */
 void tb_stim_traffic(tb_t *tb, uint64_t cycle);
 /* Replace the partner's word `in` on its way into switch port p by an injected one, if the
    configuration asks for it and the partner is between packets. */
 void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in);
+/* End of run: the configuration's own requirements ([run] require, drained). Returns 0, or -1
+   after filling err. Call after tb_cov_end. */
+struct tb_err_s;
+int tb_stim_end(tb_t *tb, struct tb_err_s *err);
 
 /* tb_score.c */
 int tb_score_init(tb_t *tb);
@@ -163,7 +184,7 @@ void tb_score_free(tb_t *tb);
 void tb_score_created(tb_t *tb, unsigned src, const lfc_pkt_t *pkt, uint32_t tag);
 /* One cycle of the switch: its inputs, its outputs and the model's events. Returns 0, or -1
    after filling what/port/expected/actual of the first error. */
-typedef struct {
+typedef struct tb_err_s {
   unsigned port;
   char signal[96];
   char expected[160];

@@ -34,7 +34,8 @@ typedef enum {
   K_NIC_U32,    /* uint32_t at off within every lfc_nic_cfg_t */
   K_NIC_LIST,   /* uint32_t at off within lfc_nic_cfg_t of each port: one value or per port */
   K_VLARB_HIGH, /* "vl:weight, vl:weight, ..." */
-  K_VLARB_LOW
+  K_VLARB_LOW,
+  K_REQUIRE     /* tb_cfg_t.require: a list of coverage point names, checked by tb_stim_init */
 } key_kind_t;
 
 typedef struct {
@@ -128,12 +129,21 @@ static const key_t_ KEYS[] = {
     {"misbehave", "storm_cycles", K_U32, 0, UINT32_MAX, MI(storm_cycles), NULL},
     {"misbehave", "storm_period", K_U32, 1, 65535, MI(storm_period), NULL},
     {"misbehave", "storm_quanta", K_U32, 1, 65535, MI(storm_quanta), NULL},
+    {"misbehave", "overrun_ports", K_U32, 0, 0xffff, MI(overrun_ports), NULL},
+    {"misbehave", "overrun_permille", K_U32, 0, 1000, MI(overrun_permille), NULL},
+    {"misbehave", "overrun_max_nblk", K_U32, 2, 255, MI(overrun_max_nblk), NULL},
+    {"misbehave", "fcp_ports", K_U32, 0, 0xffff, MI(fcp_ports), NULL},
+    {"misbehave", "fcp_permille", K_U32, 0, 1000, MI(fcp_permille), NULL},
+    {"misbehave", "pfc_ports", K_U32, 0, 0xffff, MI(pfc_ports), NULL},
+    {"misbehave", "pfc_permille", K_U32, 0, 1000, MI(pfc_permille), NULL},
     /* Run */
     {"run", "cycles", K_U64, 1, INT64_MAX, TB(cycles), NULL},
     {"run", "test_cycles", K_U64, 1, INT64_MAX, TB(test_cycles), NULL},
     {"run", "dbg_per_cycle", K_U32, 1, 40, TB(dbg_per_cycle), NULL},
     {"run", "lossless", K_INT_BOOL, 0, 1, TB(lossless), NULL},
     {"run", "fc_streak_limit", K_U32, 0, UINT32_MAX, TB(fc_streak_limit), NULL},
+    {"run", "require", K_REQUIRE, 0, 0, TB(require), "coverage point names, comma-separated"},
+    {"run", "drained", K_INT_BOOL, 0, 1, TB(drained), NULL},
 };
 #define NKEYS (sizeof KEYS / sizeof KEYS[0])
 
@@ -360,6 +370,13 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
       return parse_vlarb(ps, k, value, c->sw.vlarb_high, &c->sw.vlarb_high_len);
     case K_VLARB_LOW:
       return parse_vlarb(ps, k, value, c->sw.vlarb_low, &c->sw.vlarb_low_len);
+    case K_REQUIRE:
+      if (strlen(value) >= sizeof c->require)
+        return fail(ps, k->section, k->name, value, "longer than %zu characters",
+                    sizeof c->require - 1);
+      snprintf(c->require, sizeof c->require, "%s", value);
+      c->require_line = ps->line;
+      return 1;
   }
   return fail(ps, k->section, k->name, value, "internal: unknown key kind");
 }
@@ -471,6 +488,7 @@ int tb_config_load(const char *path, tb_cfg_t *cfg) {
   cfg->mis.storm_port = -1;
   cfg->mis.storm_period = 32;
   cfg->mis.storm_quanta = 65535;
+  cfg->mis.overrun_max_nblk = 8;
   cfg->cycles = 20000;
   cfg->test_cycles = 3000;
   cfg->dbg_per_cycle = 4;
@@ -508,11 +526,28 @@ int tb_config_load(const char *path, tb_cfg_t *cfg) {
   if (t->vl15_permille && (mode != LFC_MODE_IB || cfg->sw.vl15_blocks == 0))
     return cfg_fail(cfg, "[traffic] vl15_permille > 0 needs [switch] mode = ib and [ib] "
                          "vl15_blocks > 0");
-  if ((cfg->mis.no_credit_ports | cfg->mis.garbage_ports) >> ports) {
-    snprintf(m, sizeof m, "[misbehave] no_credit_ports/garbage_ports name a port >= ports = %u",
-             ports);
+  const tb_misbehave_cfg_t *mi = &cfg->mis;
+  if ((mi->no_credit_ports | mi->garbage_ports | mi->overrun_ports | mi->fcp_ports |
+       mi->pfc_ports) >> ports) {
+    snprintf(m, sizeof m, "[misbehave] no_credit_ports/garbage_ports/overrun_ports/fcp_ports/"
+             "pfc_ports name a port >= ports = %u", ports);
     return cfg_fail(cfg, m);
   }
+  if (mi->overrun_ports && mi->overrun_max_nblk > cfg->sw.mtu_blocks) {
+    snprintf(m, sizeof m, "[misbehave] overrun_max_nblk = %u is above [switch] mtu_blocks = %u",
+             mi->overrun_max_nblk, cfg->sw.mtu_blocks);
+    return cfg_fail(cfg, m);
+  }
+  /* The overrun queue keeps the order of the partner's words but drops its IDLE words to catch
+     up, so the partner's packets stay contiguous only where every cycle is a slot. */
+  for (uint32_t p = 0; p < ports; p++)
+    if (((mi->overrun_ports >> p) & 1u) && cfg->sw.speed_div[p] != 1) {
+      snprintf(m, sizeof m, "[misbehave] overrun_ports = 0x%x: port %u has speed_div %u; "
+               "overrun needs speed_div 1", mi->overrun_ports, p, cfg->sw.speed_div[p]);
+      return cfg_fail(cfg, m);
+    }
+  if (mi->fcp_ports && mode != LFC_MODE_IB)
+    return cfg_fail(cfg, "[misbehave] fcp_ports needs [switch] mode = ib");
   if (cfg->mis.storm_port >= (int32_t)ports) {
     snprintf(m, sizeof m, "[misbehave] storm_port = %d: allowed -1 (none) or 0..%u",
              cfg->mis.storm_port, ports - 1);

@@ -56,6 +56,20 @@ typedef struct {
   int32_t storm_port;          /* -1: none */
   uint32_t storm_prios;
   uint32_t storm_start, storm_cycles, storm_period, storm_quanta;
+  /* Overrun: multi-block packets (2..overrun_max_nblk blocks) sent regardless of credits (IB,
+     more blocks than the FCCL allows) or pauses (PFC, on a paused priority when there is one).
+     The partner's own words that arrive meanwhile wait in a queue in front of the switch. */
+  uint32_t overrun_ports;
+  uint32_t overrun_permille;
+  uint32_t overrun_max_nblk;
+  /* IB: FCPs for a VL that exists, with a stale FCTBS/FCCL (an earlier FCP of the partner,
+     replayed) or a wild one (random 12-bit FCTBS or FCCL). */
+  uint32_t fcp_ports;
+  uint32_t fcp_permille;
+  /* PFC frames with a random enable vector (all 8 bits: priorities that do not exist, none,
+     or all of them) and random pause times (0, 1, random, 65535). */
+  uint32_t pfc_ports;
+  uint32_t pfc_permille;
 } tb_misbehave_cfg_t;
 
 typedef struct {
@@ -74,6 +88,10 @@ typedef struct {
   int lossless;             /* 1: any CREDIT or HEADROOM drop, or a partner drop, is an error */
   uint32_t fc_streak_limit; /* a port that sends only flow-control words for this many slots in a
                                row while it holds packets is an error (livelock); 0: no check */
+  char require[256];        /* coverage points this run must hit ([run] require: names, comma-
+                               separated; resolved by tb_stim_init against tb_cov.c's names) */
+  int require_line;         /* its line in the file, for the error message */
+  int drained;              /* 1: at the end every accepted packet has left or was discarded */
 } tb_cfg_t;
 
 /*

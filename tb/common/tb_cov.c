@@ -38,6 +38,13 @@ static const char *const NAMES[COV_COUNT] = {
     [COV_MIS_NO_CREDIT] = "mis_no_credit",
     [COV_MIS_GARBAGE] = "mis_garbage",
     [COV_MIS_PFC_STORM] = "mis_pfc_storm",
+    [COV_MIS_OVERRUN] = "mis_overrun",
+    [COV_MIS_START_PAUSED] = "mis_start_paused",
+    [COV_MIS_FCP_STALE] = "mis_fcp_stale",
+    [COV_MIS_FCP_WILD] = "mis_fcp_wild",
+    [COV_MIS_PFC_GARBAGE] = "mis_pfc_garbage",
+    [COV_MIS_PFC_ALL] = "mis_pfc_all",
+    [COV_MIS_STORM_WD] = "mis_storm_wd",
 };
 
 const char *tb_cov_name(tb_cov_t c) { return (unsigned)c < COV_COUNT ? NAMES[c] : "?"; }
@@ -81,7 +88,15 @@ void tb_cov_post(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_
       case LFC_EV_ECN_MARK: tb->cov[COV_ECN_MARK]++; break;
       case LFC_EV_XOFF: tb->cov[COV_XOFF]++; break;
       case LFC_EV_XON: tb->cov[COV_XON]++; break;
-      case LFC_EV_WD_TRIP: tb->cov[COV_WD_TRIP]++; break;
+      case LFC_EV_WD_TRIP: {
+        tb->cov[COV_WD_TRIP]++;
+        /* An endless pause storm must end in a watchdog trip (SPEC §6.8). */
+        const tb_misbehave_cfg_t *m = &tb->cfg.mis;
+        if (m->storm_port == (int32_t)ev[i].port && cycle >= m->storm_start &&
+            cycle - m->storm_start < m->storm_cycles)
+          tb->cov[COV_MIS_STORM_WD]++;
+        break;
+      }
       case LFC_EV_WD_RESTORE: tb->cov[COV_WD_RESTORE]++; break;
       case LFC_EV_RX_MALFORMED: tb->cov[COV_RX_MALFORMED]++; break;
       default: break;

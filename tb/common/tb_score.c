@@ -84,6 +84,15 @@ static int err(tb_err_t *e, unsigned port, const char *signal, const char *exp, 
   return -1;
 }
 
+/* err() with the word w as the actual value: formatted only when there is an error, since the
+   checks run for every packet sent. */
+static int werr(tb_err_t *e, unsigned port, const char *signal, const char *exp,
+                const lfc_word_t *w) {
+  char a[160];
+  lfc_word_format(w, a, sizeof a);
+  return err(e, port, signal, exp, a);
+}
+
 int tb_is_admission_drop(const tb_t *tb, const lfc_event_t *ev, const lfc_word_t *in) {
   if (ev->kind != LFC_EV_DROP || ev->port >= tb->cfg.sw.ports) return 0;
   const lfc_word_t *w = &in[ev->port];
@@ -215,35 +224,35 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
       }
     }
     if (w->kind != LFC_DATA) continue;
-    lfc_word_format(w, a, sizeof a);
-    if (!w->sop) return err(e, q, "tx_stray_block", "a first block (sop)", a);
-    if (cycle % k != 0) return err(e, q, "tx_outside_slot", "a packet starting in a slot", a);
+    if (!w->sop) return werr(e, q, "tx_stray_block", "a first block (sop)", w);
+    if (cycle % k != 0) return werr(e, q, "tx_outside_slot", "a packet starting in a slot", w);
     tb_score_rec_t *r = lookup(tb, w->tag);
-    if (!r) return err(e, q, "tx_unknown_tag", "a tag that entered the switch", a);
+    if (!r) return werr(e, q, "tx_unknown_tag", "a tag that entered the switch", w);
     if (r->state != ST_ACCEPTED) {
       snprintf(b, sizeof b, "an accepted packet, not one %s", state_name(r->state));
-      return err(e, q, r->state == ST_DELIVERED ? "tx_duplicate" : "tx_not_accepted", b, a);
+      return werr(e, q, r->state == ST_DELIVERED ? "tx_duplicate" : "tx_not_accepted", b, w);
     }
     if (r->dst != q) {
       snprintf(b, sizeof b, "egress port %u (dst)", r->dst);
-      return err(e, q, "tx_wrong_port", b, a);
+      return werr(e, q, "tx_wrong_port", b, w);
     }
-    if (fields_differ(r, w, b, sizeof b)) return err(e, q, "tx_corrupted", b, a);
+    if (fields_differ(r, w, b, sizeof b)) return werr(e, q, "tx_corrupted", b, w);
     int marked = 0;
     for (size_t i = 0; i < nev; i++)
       if (ev[i].kind == LFC_EV_ECN_MARK && ev[i].port == q) marked = 1;
     uint8_t want_ecn = marked ? LFC_ECN_CE : r->ecn;
     if (marked && !(r->ecn == LFC_ECN_ECT0 || r->ecn == LFC_ECN_ECT1))
-      return err(e, q, "ecn_mark_not_ect", "marks only of ECT(0)/ECT(1) packets", a);
+      return werr(e, q, "ecn_mark_not_ect", "marks only of ECT(0)/ECT(1) packets", w);
     if (w->ecn != want_ecn) {
       snprintf(b, sizeof b, "ecn=%u (sent %u%s)", want_ecn, r->ecn, marked ? ", marked" : "");
-      return err(e, q, "tx_ecn", b, a);
+      return werr(e, q, "tx_ecn", b, w);
     }
-    if (w->eop != (w->nblk == 1)) return err(e, q, "tx_eop", "eop on the last block only", a);
+    if (w->eop != (w->nblk == 1)) return werr(e, q, "tx_eop", "eop on the last block only", w);
     unsigned src = TB_TAG_SRC(w->tag);
     uint64_t *last = &s->last_arr[((size_t)src * ports + q) * LFC_MAX_CLASSES + (w->cls & 15u)];
     if (r->arr + 1 <= *last) {
       snprintf(b, sizeof b, "arrival index > %" PRIu64 " (in order per src,dst,cls)", *last - 1);
+      lfc_word_format(w, a, sizeof a);
       snprintf(a + strlen(a), sizeof a - strlen(a), " arrival index %" PRIu64, r->arr);
       return err(e, q, "tx_reordered", b, a);
     }

@@ -8,12 +8,40 @@
  * the partner's stream reaches the switch intact and only the injected words misbehave.
  * Everything is a function of the seed: one splitmix64 stream per port.
  */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tb.h"
 
-void tb_stim_init(tb_t *tb) {
+_Static_assert(COV_COUNT <= 64, "tb_t.require_mask has one bit per coverage point");
+
+/* [run] require = name, name, ...: the coverage points (tb_cov.c) this run must hit. */
+static int resolve_require(const tb_cfg_t *c, uint64_t *mask) {
+  char buf[sizeof c->require];
+  snprintf(buf, sizeof buf, "%s", c->require);
+  *mask = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+    unsigned i = 0;
+    while (i < COV_COUNT && strcmp(tb_cov_name((tb_cov_t)i), tok) != 0) i++;
+    if (i == COV_COUNT) {
+      fprintf(stderr, "%s:%d: [run] require = %s: unknown coverage point '%s'; points:", c->path,
+              c->require_line, c->require, tok);
+      for (unsigned k = 0; k < COV_COUNT; k++)
+        fprintf(stderr, "%s %s", k ? "," : "", tb_cov_name((tb_cov_t)k));
+      fprintf(stderr, "\n");
+      return -1;
+    }
+    *mask |= 1ull << i;
+  }
+  return 0;
+}
+
+int tb_stim_init(tb_t *tb) {
   const tb_cfg_t *c = &tb->cfg;
+  if (resolve_require(c, &tb->require_mask)) return 2;
   memset(tb->stim, 0, sizeof tb->stim);
   for (unsigned p = 0; p < c->sw.ports; p++) {
     tb_stim_port_t *st = &tb->stim[p];
@@ -24,6 +52,7 @@ void tb_stim_init(tb_t *tb) {
     st->burst_phase = tb_rng_below(&st->rng, c->traffic.burst_gap);
   }
   tb->stop_cycle = tb->cycles * c->traffic.stop_pct / 100u;
+  return 0;
 }
 
 static uint32_t pick_class(uint64_t *rng, uint32_t mask) {
@@ -205,15 +234,145 @@ static void garbage(tb_t *tb, unsigned p, lfc_word_t *w) {
   }
 }
 
+/* The partner's own FCPs (SPEC §5.5), remembered per VL so that an old one can be replayed. */
+static void record_fcp(tb_stim_port_t *st, const lfc_switch_cfg_t *s, const lfc_word_t *w) {
+  if (s->mode != LFC_MODE_IB || w->kind != LFC_FCP || w->fc_op > 1 || w->fc_vl >= s->classes)
+    return;
+  unsigned vl = w->fc_vl;
+  /* Every STALE_EVERY-th FCP becomes the one replayed: old enough that its FCTBS and FCCL are
+     behind the partner's current ones whenever data flowed in between. */
+  enum { STALE_EVERY = 8 };
+  if (st->fcp_count[vl] % STALE_EVERY == 0) st->fcp_old[vl] = st->fcp_last[vl];
+  st->fcp_last[vl] = *w;
+  st->fcp_count[vl]++;
+  st->fcp_have[vl] = 1;
+}
+
+/* IB: an FCP for a VL that exists, stale (an earlier FCP of the partner) or wild (SPEC §5.4: the
+   switch takes its FCTBS as ABR, §5.3: its FCCL as the limit it sends to). */
+static void bad_fcp(tb_t *tb, unsigned p, lfc_word_t *w) {
+  const tb_cfg_t *c = &tb->cfg;
+  tb_stim_port_t *st = &tb->stim[p];
+  uint64_t *r = &st->rng;
+  uint8_t vl = (uint8_t)tb_rng_below(r, c->sw.classes);
+  if (st->fcp_count[vl] > 8 && tb_rng_below(r, 2)) {
+    *w = st->fcp_old[vl];
+    tb->cov[COV_MIS_FCP_STALE]++;
+    return;
+  }
+  memset(w, 0, sizeof *w);
+  w->kind = LFC_FCP;
+  w->fc_op = (uint8_t)tb_rng_below(r, 2);
+  w->fc_vl = vl;
+  w->fc_fctbs = st->fcp_last[vl].fc_fctbs;
+  w->fc_fccl = st->fcp_last[vl].fc_fccl;
+  switch (tb_rng_below(r, 3)) {
+    case 0: w->fc_fctbs = (uint16_t)tb_rng_below(r, 4096); break;
+    case 1: w->fc_fccl = (uint16_t)tb_rng_below(r, 4096); break;
+    default:
+      w->fc_fctbs = (uint16_t)tb_rng_below(r, 4096);
+      w->fc_fccl = (uint16_t)tb_rng_below(r, 4096);
+      break;
+  }
+  tb->cov[COV_MIS_FCP_WILD]++;
+}
+
+/* A PFC frame (SPEC §6.7) with a random enable vector over all 8 bits and random times in every
+   field, the disabled ones included (the switch must ignore those). */
+static void bad_pfc(tb_t *tb, unsigned p, lfc_word_t *w) {
+  uint64_t *r = &tb->stim[p].rng;
+  memset(w, 0, sizeof *w);
+  w->kind = LFC_PFC;
+  switch (tb_rng_below(r, 8)) {
+    case 0:
+    case 1: w->pfc_en = 0xff; break;
+    case 2: w->pfc_en = 0x00; break;
+    default: w->pfc_en = (uint8_t)tb_rng_below(r, 256); break;
+  }
+  static const uint16_t EDGE[3] = {0, 1, 65535};
+  for (unsigned i = 0; i < 8; i++) {
+    unsigned k = tb_rng_below(r, 4);
+    w->pfc_time[i] = k < 3 ? EDGE[k] : (uint16_t)tb_rng_below(r, 65536);
+  }
+  tb->cov[COV_MIS_PFC_GARBAGE]++;
+  if (w->pfc_en == 0xff) tb->cov[COV_MIS_PFC_ALL]++;
+}
+
+/* Is priority cls of the partner on port p paused by the switch (its last PFC frame for cls
+   had a time > 0, SPEC §6.6)? Always 0 in IB mode. */
+static int switch_paused(const tb_t *tb, unsigned p, unsigned cls) {
+  return tb->cfg.sw.mode == LFC_MODE_PFC && cls < 8 && tb->pfc_out_xoff[p][cls];
+}
+
+/* A class for a rule-breaking packet: in PFC mode a priority the switch has paused, if any. */
+static uint8_t pick_bad_class(tb_t *tb, unsigned p) {
+  const tb_cfg_t *c = &tb->cfg;
+  uint32_t paused = 0;
+  for (unsigned i = 0; i < c->sw.classes && i < 8; i++)
+    if (((c->traffic.class_mask >> i) & 1u) && switch_paused(tb, p, i)) paused |= 1u << i;
+  return (uint8_t)pick_class(&tb->stim[p].rng, paused ? paused : c->traffic.class_mask);
+}
+
+/* Overrun: the first block of a multi-block packet sent without regard to credit or pause;
+   tb_stim_inject sends the rest in the next cycles. */
+static void overrun(tb_t *tb, unsigned p, lfc_word_t *w) {
+  const tb_cfg_t *c = &tb->cfg;
+  tb_stim_port_t *st = &tb->stim[p];
+  uint32_t n = 2 + tb_rng_below(&st->rng, c->mis.overrun_max_nblk - 1);
+  uint8_t cls = pick_bad_class(tb, p);
+  if (switch_paused(tb, p, cls)) tb->cov[COV_MIS_START_PAUSED]++;
+  inject_packet(tb, p, w, cls, (uint8_t)n, pick_dst(c, &st->rng, p),
+                pick_ecn(&st->rng, c->traffic.ecn_pct), 0);
+  st->inj_word = *w;
+  st->inj_left = n - 1;
+  tb->cov[COV_MIS_OVERRUN]++;
+}
+
+static void q_push(tb_stim_port_t *st, const lfc_word_t *w) {
+  enum { QCAP = sizeof st->q / sizeof st->q[0] };
+  /* inj_left < 255 words arrive while an injected packet is sent; the queue only shrinks after */
+  st->q[(st->q_head + st->q_len) % QCAP] = *w;
+  st->q_len++;
+}
+
+static lfc_word_t q_pop(tb_stim_port_t *st) {
+  enum { QCAP = sizeof st->q / sizeof st->q[0] };
+  lfc_word_t w = st->q[st->q_head];
+  st->q_head = (st->q_head + 1) % QCAP;
+  st->q_len--;
+  return w;
+}
+
+static int chance(tb_stim_port_t *st, uint32_t mask, unsigned p, uint32_t permille) {
+  return ((mask >> p) & 1u) && permille && tb_rng_below(&st->rng, 1000) < permille;
+}
+
 void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in) {
   const tb_cfg_t *c = &tb->cfg;
   const tb_misbehave_cfg_t *m = &c->mis;
   tb_stim_port_t *st = &tb->stim[p];
-  int was_in_pkt = st->nic_in_pkt;
-  if (in->kind == LFC_DATA) st->nic_in_pkt = !in->eop;
+  record_fcp(st, &c->sw, in);
   if (m->storm_port == (int32_t)p && cycle >= m->storm_start &&
       cycle - m->storm_start < m->storm_cycles && (cycle - m->storm_start) % m->storm_period == 0)
     st->storm_due = 1;
+
+  /* The rest of an injected multi-block packet; the partner's words wait behind it, in order. */
+  if (st->inj_left) {
+    if (in->kind != LFC_IDLE) q_push(st, in);
+    *in = st->inj_word;
+    in->sop = 0;
+    in->eop = st->inj_left == 1;
+    st->inj_left--;
+    return;
+  }
+  /* Catching up: the waiting words go first, the partner's IDLE words are skipped. */
+  if (st->q_len) {
+    if (in->kind != LFC_IDLE) q_push(st, in);
+    *in = q_pop(st);
+  }
+
+  int was_in_pkt = st->nic_in_pkt;
+  if (in->kind == LFC_DATA) st->nic_in_pkt = !in->eop;
   if (in->kind != LFC_IDLE || was_in_pkt) return;
 
   if (st->storm_due) {
@@ -231,16 +390,55 @@ void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in) {
     inject_packet(tb, p, in, LFC_VL15, 1, (uint16_t)tb_rng_below(&st->rng, c->sw.ports), 0, 1);
     return;
   }
-  if ((m->no_credit_ports >> p) & 1u && cycle < tb->stop_cycle &&
-      tb_rng_below(&st->rng, 1000) < m->no_credit_permille) {
-    inject_packet(tb, p, in, (uint8_t)pick_class(&st->rng, c->traffic.class_mask), 1,
-                  pick_dst(c, &st->rng, p), pick_ecn(&st->rng, c->traffic.ecn_pct), 1);
+  if (cycle < tb->stop_cycle && chance(st, m->no_credit_ports, p, m->no_credit_permille)) {
+    uint8_t cls = pick_bad_class(tb, p);
+    if (switch_paused(tb, p, cls)) tb->cov[COV_MIS_START_PAUSED]++;
+    inject_packet(tb, p, in, cls, 1, pick_dst(c, &st->rng, p),
+                  pick_ecn(&st->rng, c->traffic.ecn_pct), 1);
     tb->cov[COV_MIS_NO_CREDIT]++;
     return;
   }
-  if ((m->garbage_ports >> p) & 1u && tb_rng_below(&st->rng, 1000) < m->garbage_permille) {
+  if (chance(st, m->garbage_ports, p, m->garbage_permille)) {
     garbage(tb, p, in);
     tb->cov[COV_MIS_GARBAGE]++;
     return;
   }
+  if (cycle >= tb->stop_cycle) return; /* the rest stops with the traffic, so the switch drains */
+  if (chance(st, m->overrun_ports, p, m->overrun_permille)) {
+    overrun(tb, p, in);
+    return;
+  }
+  if (chance(st, m->fcp_ports, p, m->fcp_permille)) {
+    bad_fcp(tb, p, in);
+    return;
+  }
+  if (chance(st, m->pfc_ports, p, m->pfc_permille)) bad_pfc(tb, p, in);
+}
+
+int tb_stim_end(tb_t *tb, tb_err_t *e) {
+  char a[160];
+  for (unsigned i = 0; i < COV_COUNT; i++) {
+    if (!((tb->require_mask >> i) & 1u) || tb->cov[i]) continue;
+    e->port = 0;
+    snprintf(e->signal, sizeof e->signal, "scoreboard.require");
+    snprintf(e->expected, sizeof e->expected, "coverage point %s hit ([run] require)",
+             tb_cov_name((tb_cov_t)i));
+    snprintf(e->actual, sizeof e->actual, "%s never hit in %" PRIu64 " cycles",
+             tb_cov_name((tb_cov_t)i), tb->cycle);
+    return -1;
+  }
+  const tb_score_t *s = &tb->score;
+  if (tb->cfg.drained && s->accepted != s->delivered + s->discarded) {
+    snprintf(a, sizeof a, "%" PRIu64 " accepted packets still in the switch after %" PRIu64
+             " cycles (accepted %" PRIu64 ", delivered %" PRIu64 ", discarded %" PRIu64 ")",
+             s->accepted - s->delivered - s->discarded, tb->cycle, s->accepted, s->delivered,
+             s->discarded);
+    e->port = 0;
+    snprintf(e->signal, sizeof e->signal, "scoreboard.drained");
+    snprintf(e->expected, sizeof e->expected,
+             "every accepted packet delivered or discarded by the end ([run] drained = 1)");
+    snprintf(e->actual, sizeof e->actual, "%s", a);
+    return -1;
+  }
+  return 0;
 }

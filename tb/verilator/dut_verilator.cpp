@@ -10,15 +10,41 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "Vlfc_switch.h"
 #include "verilated.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
 
 #include "dut.h"
+
+#ifdef TB_MUTSEL
+// tb/mutants (make mutants): the model is a Yosys netlist with many mutants in it, each enabled by
+// one value of the extra input `mutsel` (TB_MUTSEL bits wide; 0 = the unmutated design). The
+// value comes from the environment variable LFC_MUTSEL and holds for the whole run.
+#include <cerrno>
+#include <cstdlib>
+#include <type_traits>
+static int tb_mutsel_set(Vlfc_switch *top, char *err, size_t errlen) {
+  const char *s = std::getenv("LFC_MUTSEL");
+  const unsigned long max = (1ul << TB_MUTSEL) - 1u;
+  char *end = nullptr;
+  errno = 0;
+  const unsigned long v = (s && *s) ? std::strtoul(s, &end, 10) : 0ul;
+  if (s && *s && (errno != 0 || *end != '\0' || v > max)) {
+    std::snprintf(err, errlen, "LFC_MUTSEL='%s': allowed a decimal number 0..%lu", s, max);
+    return -1;
+  }
+  top->mutsel = static_cast<std::remove_reference<decltype(top->mutsel)>::type>(v);
+  return 0;
+}
+#endif  // TB_MUTSEL
 
 #ifndef TB_PORTS
 #error "TB_PORTS (the configuration's port count) must be defined when compiling the shim"
@@ -37,6 +63,13 @@ std::unique_ptr<VerilatedFstC> g_fst;
 uint64_t g_cycle_base = 0;  // time of the start of the current cycle
 uint64_t g_phase = 0;       // offset within the cycle of the last dump
 uint64_t g_trace_from = 0;  // first time traced
+// The word last put on each input port: most ports repeat their word (IDLE) from cycle to cycle,
+// and an unchanged word needs no stores. Compared bytewise: equal bytes are equal fields.
+lfc_word_t g_rx_last[TB_PORTS];
+bool g_rx_valid[TB_PORTS];
+#if VM_COVERAGE
+const char *g_cov_file = "coverage.dat";
+#endif
 
 // Bit fields of scalar ports (CData/SData/IData/QData).
 template <typename T>
@@ -51,23 +84,25 @@ uint64_t get(const T &sig, unsigned lsb, unsigned width) {
   const uint64_t mask = width >= 64 ? ~0ull : ((1ull << width) - 1u);
   return (static_cast<uint64_t>(sig) >> lsb) & mask;
 }
-// Bit fields of wide ports (VlWide<N>, 32-bit words).
+// Bit fields of wide ports (VlWide<N>, 32-bit words). A field is at most 32 bits wide, so it
+// lies in one word or straddles two (the 12-bit FCTBS/FCCL fields); moved a word at a time, not a
+// bit at a time: these run for every field of every port every cycle.
 template <std::size_t N>
 void put(VlWide<N> &sig, unsigned lsb, unsigned width, uint64_t v) {
-  for (unsigned i = 0; i < width; i++) {
-    const unsigned b = lsb + i;
-    const uint32_t bit = static_cast<uint32_t>((v >> i) & 1u);
-    sig[b / 32] = (sig[b / 32] & ~(1u << (b % 32))) | (bit << (b % 32));
-  }
+  const unsigned w = lsb / 32, sh = lsb % 32;
+  const bool two = sh + width > 32;
+  const uint64_t mask = (1ull << width) - 1u;
+  uint64_t s = sig[w] | (two ? static_cast<uint64_t>(sig[w + 1]) << 32 : 0u);
+  s = (s & ~(mask << sh)) | ((v & mask) << sh);
+  sig[w] = static_cast<uint32_t>(s);
+  if (two) sig[w + 1] = static_cast<uint32_t>(s >> 32);
 }
 template <std::size_t N>
 uint64_t get(const VlWide<N> &sig, unsigned lsb, unsigned width) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < width; i++) {
-    const unsigned b = lsb + i;
-    v |= static_cast<uint64_t>((sig[b / 32] >> (b % 32)) & 1u) << i;
-  }
-  return v;
+  const unsigned w = lsb / 32, sh = lsb % 32;
+  const bool two = sh + width > 32;
+  const uint64_t s = sig[w] | (two ? static_cast<uint64_t>(sig[w + 1]) << 32 : 0u);
+  return (s >> sh) & ((1ull << width) - 1u);
 }
 
 void dump(uint64_t phase) {
@@ -84,12 +119,20 @@ void eval_at(uint64_t phase) {
   dump(phase);
 }
 
+// The falling edge is evaluated only when tracing (so that the waves show it at +0): nothing in
+// lfc_switch is sensitive to it, and the next dut_settle evaluates the new inputs and the low clock
+// together. Each eval() costs a pass over all the logic that depends on an input, so this saves a
+// third of the evaluations of a cycle.
 void edge() {
   g_top->clk_i = 1;
   eval_at(kPeriod / 2);
   g_top->clk_i = 0;
   g_cycle_base += kPeriod;
+#if VM_TRACE
   eval_at(0);
+#else
+  g_phase = 0;
+#endif
 }
 
 }  // namespace
@@ -124,7 +167,11 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
   }
   g_top.reset(new Vlfc_switch(g_ctx.get(), "lfc_switch"));
 #endif
+#ifdef TB_MUTSEL
+  if (tb_mutsel_set(g_top.get(), err, errlen)) return -1;
+#endif  // TB_MUTSEL
   g_cycle_base = 0;
+  for (bool &v : g_rx_valid) v = false;
   g_top->clk_i = 0;
   g_top->rst_ni = 0;
   eval_at(0);
@@ -133,6 +180,10 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
 
 void dut_close(void) {
   if (g_top) g_top->final();
+#if VM_COVERAGE
+  // The build made with --coverage (make coverage): line and toggle counts of this run.
+  if (g_ctx && g_cov_file) g_ctx->coveragep()->write(g_cov_file);
+#endif
 #if VM_TRACE
   if (g_fst) g_fst->close();
   g_fst.reset();
@@ -154,6 +205,9 @@ void dut_reset(void) {
 }
 
 void dut_set_rx(unsigned p, const lfc_word_t *w) {
+  if (g_rx_valid[p] && std::memcmp(&g_rx_last[p], w, sizeof *w) == 0) return;
+  g_rx_last[p] = *w;
+  g_rx_valid[p] = true;
   Vlfc_switch *t = g_top.get();
   put(t->rx_kind_i, p * 2, 2, w->kind);
   put(t->rx_sop_i, p, 1, w->sop);
@@ -230,5 +284,10 @@ void dut_clock(void) { edge(); }
 int main(int argc, char **argv) {
   // Verilator's own +verilator+... options are taken from the command line; tb_main ignores them.
   Verilated::commandArgs(argc, argv);
+#if VM_COVERAGE
+  // +coverage_dat=FILE: where the coverage build writes its counts (tb_main ignores it).
+  for (int i = 1; i < argc; i++)
+    if (std::strncmp(argv[i], "+coverage_dat=", 14) == 0) g_cov_file = argv[i] + 14;
+#endif
   return tb_main(argc, argv);
 }

@@ -6,12 +6,25 @@
  *
  * The test (tb_main, tb/common) is written as straight-line code. It runs as a coroutine on its
  * own stack (ucontext): every dut.h call that needs simulated time to pass (dut_settle,
- * dut_clock, dut_reset) registers a callback and switches back to the simulator; the callback
- * switches into the test again. No test logic here.
+ * dut_reset) registers a callback and switches back to the simulator; the callback switches into
+ * the test again. No test logic here.
  *
  * Time: cycle c starts at (c + 2) * 100 (two reset cycles first). The inputs of the cycle are
- * put at +0 (with the falling clock edge); each dut_settle lets one time unit pass (+1, +2, ...:
- * the first samples the outputs, further ones read the debug port); the rising edge is at +50.
+ * applied at +0 (with the falling clock edge); each dut_settle lets one time unit pass (+1, +2,
+ * ...: the first samples the outputs, further ones read the debug port); the rising edge is at
+ * +50.
+ *
+ * Speed: a VPI call costs far more in vvp than the bits it moves, and so does a trip through the
+ * scheduler, so a cycle takes as few of both as the lockstep allows (tb/README.md, "Speed"):
+ *   - tb/vpi/tb_top.v has one register per input port (written only when the port's word
+ *     changed), one for the debug-port selects, and one vector with every output of every port
+ *     (one vpi_get_value per cycle) beside dbg_val_o;
+ *   - dut_clock does not wait: it schedules the rising edge (+50) and the falling edge of the next
+ *     cycle (+100) as delayed vpi_put_values, and the next dut_settle schedules that cycle's
+ *     inputs at +100 the same way and waits for +101. The inputs of cycle t+1 come from the C side
+ *     only (the partners, fed by the model), so nothing needs the simulator between the sampling
+ *     of cycle t and the sampling of cycle t+1: one callback per cycle, plus one per further
+ *     debug-port read.
  *
  * Exit status: tb_main's, through vpip_set_return_value and vpi_control(vpiFinish); tb_main also
  * writes it to +result=FILE, which the make rule checks in case vvp does not pass it on.
@@ -27,74 +40,94 @@
 #include "dut.h"
 
 #define PERIOD 100u
+#define RISE (PERIOD / 2u)
 #define RESET_CYCLES 2u
 #define STACK_BYTES (64u << 20)
 
-/* ---- the signals of tb_top ---- */
+/* ---- the layout of tb_top.v's packed vectors (keep in step with it) ---- */
 
-enum {
-  S_RX_KIND, S_RX_SOP, S_RX_EOP, S_RX_CLS, S_RX_NBLK, S_RX_DST, S_RX_TAG, S_RX_ECN, S_RX_FC_OP,
-  S_RX_FC_VL, S_RX_FC_FCTBS, S_RX_FC_FCCL, S_RX_PFC_EN, S_RX_PFC_TIME,
-  S_DBG_REG, S_DBG_PORT, S_DBG_CLS, S_RST, S_CLK,
-  S_INPUTS, /* the ones above are driven */
-  S_TX_KIND = S_INPUTS, S_TX_SOP, S_TX_EOP, S_TX_CLS, S_TX_NBLK, S_TX_DST, S_TX_TAG, S_TX_ECN,
-  S_TX_FC_OP, S_TX_FC_VL, S_TX_FC_FCTBS, S_TX_FC_FCCL, S_TX_PFC_EN, S_TX_PFC_TIME,
-  S_ST_DROP, S_ST_DROP_CAUSE, S_ST_WD_DROP, S_ST_ECN_MARK, S_ST_XOFF, S_ST_XON, S_ST_WD_TRIP,
-  S_ST_WD_RESTORE, S_ST_RX_MALFORMED, S_DBG_VAL,
-  S_COUNT
-};
+#define WORD_BITS 234u                 /* one link word (SPEC §13 fields) */
+#define STAT_BITS 86u                  /* the stat_* bits of one port */
+#define OUT_BITS (WORD_BITS + STAT_BITS) /* one port's outputs in out_all: 320 = 10 words */
+#define WORD_WORDS ((WORD_BITS + 31u) / 32u)
+#define OUT_WORDS_MAX (DUT_MAX_PORTS * OUT_BITS / 32u)
 
 typedef struct {
   const char *name;
-  unsigned per_port; /* bits per port; 0: a plain signal of `width` bits */
-  unsigned width;
-} sig_desc_t;
+  unsigned lsb, width;
+} field_t;
 
-static const sig_desc_t SIGS[S_COUNT] = {
-    [S_RX_KIND] = {"rx_kind_i", 2, 0},         [S_RX_SOP] = {"rx_sop_i", 1, 0},
-    [S_RX_EOP] = {"rx_eop_i", 1, 0},           [S_RX_CLS] = {"rx_cls_i", 4, 0},
-    [S_RX_NBLK] = {"rx_nblk_i", 8, 0},         [S_RX_DST] = {"rx_dst_i", 16, 0},
-    [S_RX_TAG] = {"rx_tag_i", 32, 0},          [S_RX_ECN] = {"rx_ecn_i", 2, 0},
-    [S_RX_FC_OP] = {"rx_fc_op_i", 4, 0},       [S_RX_FC_VL] = {"rx_fc_vl_i", 4, 0},
-    [S_RX_FC_FCTBS] = {"rx_fc_fctbs_i", 12, 0}, [S_RX_FC_FCCL] = {"rx_fc_fccl_i", 12, 0},
-    [S_RX_PFC_EN] = {"rx_pfc_en_i", 8, 0},     [S_RX_PFC_TIME] = {"rx_pfc_time_i", 128, 0},
-    [S_DBG_REG] = {"dbg_reg_i", 0, 8},         [S_DBG_PORT] = {"dbg_port_i", 0, 8},
-    [S_DBG_CLS] = {"dbg_cls_i", 0, 4},         [S_RST] = {"rst_ni", 0, 1},
-    [S_CLK] = {"clk_i", 0, 1},
-    [S_TX_KIND] = {"tx_kind_o", 2, 0},         [S_TX_SOP] = {"tx_sop_o", 1, 0},
-    [S_TX_EOP] = {"tx_eop_o", 1, 0},           [S_TX_CLS] = {"tx_cls_o", 4, 0},
-    [S_TX_NBLK] = {"tx_nblk_o", 8, 0},         [S_TX_DST] = {"tx_dst_o", 16, 0},
-    [S_TX_TAG] = {"tx_tag_o", 32, 0},          [S_TX_ECN] = {"tx_ecn_o", 2, 0},
-    [S_TX_FC_OP] = {"tx_fc_op_o", 4, 0},       [S_TX_FC_VL] = {"tx_fc_vl_o", 4, 0},
-    [S_TX_FC_FCTBS] = {"tx_fc_fctbs_o", 12, 0}, [S_TX_FC_FCCL] = {"tx_fc_fccl_o", 12, 0},
-    [S_TX_PFC_EN] = {"tx_pfc_en_o", 8, 0},     [S_TX_PFC_TIME] = {"tx_pfc_time_o", 128, 0},
-    [S_ST_DROP] = {"stat_drop_o", 1, 0},       [S_ST_DROP_CAUSE] = {"stat_drop_cause_o", 3, 0},
-    [S_ST_WD_DROP] = {"stat_wd_drop_o", 16, 0}, [S_ST_ECN_MARK] = {"stat_ecn_mark_o", 1, 0},
-    [S_ST_XOFF] = {"stat_xoff_o", 16, 0},      [S_ST_XON] = {"stat_xon_o", 16, 0},
-    [S_ST_WD_TRIP] = {"stat_wd_trip_o", 16, 0}, [S_ST_WD_RESTORE] = {"stat_wd_restore_o", 16, 0},
-    [S_ST_RX_MALFORMED] = {"stat_rx_malformed_o", 1, 0}, [S_DBG_VAL] = {"dbg_val_o", 0, 32},
+/* One port's slice of out_all, from bit 0 up (the word's fields, then stat_*). */
+static const field_t OUT_FIELDS[] = {
+    {"tx_kind_o", 0, 2},          {"tx_sop_o", 2, 1},          {"tx_eop_o", 3, 1},
+    {"tx_cls_o", 4, 4},           {"tx_nblk_o", 8, 8},         {"tx_dst_o", 16, 16},
+    {"tx_tag_o", 32, 32},         {"tx_ecn_o", 64, 2},         {"tx_fc_op_o", 66, 4},
+    {"tx_fc_vl_o", 70, 4},        {"tx_fc_fctbs_o", 74, 12},   {"tx_fc_fccl_o", 86, 12},
+    {"tx_pfc_en_o", 98, 8},       {"tx_pfc_time_o", 106, 128}, {"stat_drop_o", 234, 1},
+    {"stat_drop_cause_o", 235, 3}, {"stat_wd_drop_o", 238, 16}, {"stat_ecn_mark_o", 254, 1},
+    {"stat_xoff_o", 255, 16},     {"stat_xon_o", 271, 16},     {"stat_wd_trip_o", 287, 16},
+    {"stat_wd_restore_o", 303, 16}, {"stat_rx_malformed_o", 319, 1},
+};
+#define N_OUT_FIELDS (sizeof OUT_FIELDS / sizeof OUT_FIELDS[0])
+
+/* Field f of OUT_FIELDS (f < 14: the word's fields; the input word has the same layout). */
+enum {
+  F_KIND, F_SOP, F_EOP, F_CLS, F_NBLK, F_DST, F_TAG, F_ECN, F_FC_OP, F_FC_VL, F_FC_FCTBS,
+  F_FC_FCCL, F_PFC_EN, F_PFC_TIME, F_DROP, F_DROP_CAUSE, F_WD_DROP, F_ECN_MARK, F_XOFF, F_XON,
+  F_WD_TRIP, F_WD_RESTORE, F_RX_MALFORMED
 };
 
+/* Bits [lsb, lsb + width) of a little-endian array of 32-bit words; width <= 32. */
+static uint32_t bits_get(const uint32_t *w, unsigned lsb, unsigned width) {
+  const unsigned i = lsb / 32u, sh = lsb % 32u;
+  uint64_t v = w[i];
+  if (sh + width > 32u) v |= (uint64_t)w[i + 1] << 32;
+  return (uint32_t)((v >> sh) & ((1ull << width) - 1u));
+}
+
+static void bits_put(uint32_t *w, unsigned lsb, unsigned width, uint32_t val) {
+  const unsigned i = lsb / 32u, sh = lsb % 32u;
+  const uint64_t mask = ((1ull << width) - 1u) << sh;
+  uint64_t v = w[i] | (sh + width > 32u ? (uint64_t)w[i + 1] << 32 : 0u);
+  v = (v & ~mask) | (((uint64_t)val << sh) & mask);
+  w[i] = (uint32_t)v;
+  if (sh + width > 32u) w[i + 1] = (uint32_t)(v >> 32);
+}
+
+/* ---- the signals of tb_top ---- */
+
+/* A register the test writes. `vec` is handed to vpi_put_value; a delayed put may read it when it
+   fires, so it is only rewritten after that (the next write is in a later cycle). */
 typedef struct {
   vpiHandle h;
   unsigned width, words;
-  uint32_t *bits;  /* shadow value, 32 bits a word */
-  int dirty;       /* inputs: changed since the last put */
-  int valid;       /* outputs: read since the last time step */
-  s_vpi_vecval *vec;
-} sig_t_;
+  uint32_t bits[WORD_WORDS]; /* the value the test wants */
+  int dirty;                 /* bits changed since the last put */
+  s_vpi_vecval vec[WORD_WORDS];
+} in_sig_t;
 
-static sig_t_ g_sig[S_COUNT];
+static in_sig_t g_rx[DUT_MAX_PORTS];
+static in_sig_t g_dbg_sel;           /* {dbg_cls_i, dbg_port_i, dbg_reg_i} */
+static in_sig_t g_rst;
+static vpiHandle g_clk, g_out_all, g_dbg_val;
+
+static uint32_t g_out[OUT_WORDS_MAX]; /* out_all as last read, x/z bits as 0 */
+static int g_out_valid;               /* read in this time step */
+static uint32_t g_dbg_val_bits;
+static int g_dbg_valid;
+
 static unsigned g_ports;
 static int g_xz;              /* an output read had x/z bits since dut_get_xz last looked */
-static unsigned g_xz_sig, g_xz_bit;
+static char g_xz_name[64];
+static unsigned g_xz_port;
 
 /* ---- the coroutine ---- */
 
 static ucontext_t g_sim_ctx, g_tb_ctx;
 static void *g_stack;
 static int g_done, g_rc;
-static uint64_t g_cycle_base; /* time of the start of the current cycle */
+static uint64_t g_cycle_base; /* when the inputs of the current (or next, after dut_clock) cycle
+                                 take effect */
 static uint64_t g_now;        /* time now, as the test sees it */
 
 static uint64_t sim_time(void) {
@@ -111,7 +144,8 @@ static void end_simulation(void) {
 static PLI_INT32 resume_cb(p_cb_data d) {
   (void)d;
   g_now = sim_time();
-  for (unsigned i = S_INPUTS; i < S_COUNT; i++) g_sig[i].valid = 0;
+  g_out_valid = 0;
+  g_dbg_valid = 0;
   swapcontext(&g_sim_ctx, &g_tb_ctx);
   if (g_done) end_simulation();
   return 0;
@@ -181,63 +215,117 @@ void (*vlog_startup_routines[])(void) = {register_start, NULL};
 
 /* ---- signal access ---- */
 
-static void put_sig(unsigned s) {
-  sig_t_ *g = &g_sig[s];
-  for (unsigned i = 0; i < g->words; i++) {
-    g->vec[i].aval = (PLI_INT32)g->bits[i];
-    g->vec[i].bval = 0;
+/* Put s's value at time `at` (now, or a scheduled put `at - now` later). */
+static void put_at(in_sig_t *s, uint64_t at) {
+  for (unsigned i = 0; i < s->words; i++) {
+    s->vec[i].aval = (PLI_INT32)s->bits[i];
+    s->vec[i].bval = 0;
   }
   s_vpi_value v = {.format = vpiVectorVal};
-  v.value.vector = g->vec;
-  vpi_put_value(g->h, &v, NULL, vpiNoDelay);
-  g->dirty = 0;
+  v.value.vector = s->vec;
+  if (at > g_now) {
+    uint64_t delay = at - g_now;
+    s_vpi_time t = {.type = vpiSimTime, .high = (PLI_UINT32)(delay >> 32),
+                    .low = (PLI_UINT32)delay};
+    vpi_put_value(s->h, &v, &t, vpiInertialDelay);
+  } else {
+    vpi_put_value(s->h, &v, NULL, vpiNoDelay);
+  }
+  s->dirty = 0;
 }
 
-static void flush_inputs(void) {
-  for (unsigned s = 0; s < S_INPUTS; s++)
-    if (g_sig[s].dirty) put_sig(s);
+/* The changed inputs take effect at `at`. */
+static void flush_inputs(uint64_t at) {
+  for (unsigned p = 0; p < g_ports; p++)
+    if (g_rx[p].dirty) put_at(&g_rx[p], at);
+  if (g_dbg_sel.dirty) put_at(&g_dbg_sel, at);
+  if (g_rst.dirty) put_at(&g_rst, at);
 }
 
-static void read_sig(unsigned s) {
-  sig_t_ *g = &g_sig[s];
-  if (g->valid) return;
+/* The clock: a scalar value the simulator copies with the scheduled event. */
+static void put_clk(int level, uint64_t at) {
+  s_vpi_value v = {.format = vpiScalarVal};
+  v.value.scalar = level ? vpi1 : vpi0;
+  uint64_t delay = at > g_now ? at - g_now : 0;
+  s_vpi_time t = {.type = vpiSimTime, .high = (PLI_UINT32)(delay >> 32), .low = (PLI_UINT32)delay};
+  if (delay)
+    vpi_put_value(g_clk, &v, &t, vpiInertialDelay);
+  else
+    vpi_put_value(g_clk, &v, NULL, vpiNoDelay);
+}
+
+static void note_xz(const char *name, unsigned port, unsigned bit) {
+  if (g_xz) return;
+  g_xz = 1;
+  g_xz_port = port;
+  snprintf(g_xz_name, sizeof g_xz_name, "%s[bit %u]", name, bit);
+}
+
+/* Read `words` 32-bit words of h into dst, x/z bits as 0; the first x/z bit is reported by the
+   field it falls in (port and signal). */
+static void read_vec(vpiHandle h, uint32_t *dst, unsigned words, int is_out_all) {
   s_vpi_value v = {.format = vpiVectorVal};
-  vpi_get_value(g->h, &v);
-  for (unsigned i = 0; i < g->words; i++) {
+  vpi_get_value(h, &v);
+  for (unsigned i = 0; i < words; i++) {
     uint32_t b = (uint32_t)v.value.vector[i].bval;
-    g->bits[i] = (uint32_t)v.value.vector[i].aval & ~b; /* x/z read as 0, and reported */
-    if (b && !g_xz) {
-      g_xz = 1;
-      g_xz_sig = s;
-      g_xz_bit = i * 32 + (unsigned)__builtin_ctz(b);
+    dst[i] = (uint32_t)v.value.vector[i].aval & ~b;
+    if (!b || g_xz) continue;
+    unsigned bit = i * 32u + (unsigned)__builtin_ctz(b);
+    if (!is_out_all) {
+      note_xz("dbg_val_o", 0, bit);
+      continue;
     }
-  }
-  g->valid = 1;
-}
-
-static void set_bits(unsigned s, unsigned lsb, unsigned width, uint64_t val) {
-  sig_t_ *g = &g_sig[s];
-  for (unsigned i = 0; i < width; i++) {
-    unsigned b = lsb + i;
-    uint32_t m = 1u << (b % 32), bit = (uint32_t)((val >> i) & 1u) << (b % 32);
-    uint32_t old = g->bits[b / 32];
-    uint32_t nw = (old & ~m) | bit;
-    if (nw != old) {
-      g->bits[b / 32] = nw;
-      g->dirty = 1;
-    }
+    unsigned port = bit / OUT_BITS, off = bit % OUT_BITS;
+    for (unsigned f = 0; f < N_OUT_FIELDS; f++)
+      if (off >= OUT_FIELDS[f].lsb && off < OUT_FIELDS[f].lsb + OUT_FIELDS[f].width)
+        note_xz(OUT_FIELDS[f].name, port, off - OUT_FIELDS[f].lsb);
   }
 }
 
-static uint64_t get_bits(unsigned s, unsigned lsb, unsigned width) {
-  read_sig(s);
-  const sig_t_ *g = &g_sig[s];
-  uint64_t v = 0;
-  for (unsigned i = 0; i < width; i++) {
-    unsigned b = lsb + i;
-    v |= (uint64_t)((g->bits[b / 32] >> (b % 32)) & 1u) << i;
+static const uint32_t *out_port(unsigned p) {
+  if (!g_out_valid) {
+    read_vec(g_out_all, g_out, g_ports * OUT_BITS / 32u, 1);
+    g_out_valid = 1;
   }
-  return v;
+  return g_out + p * (OUT_BITS / 32u);
+}
+
+static uint32_t out_field(unsigned p, unsigned f) {
+  return bits_get(out_port(p), OUT_FIELDS[f].lsb, OUT_FIELDS[f].width);
+}
+
+static void in_field(in_sig_t *s, unsigned lsb, unsigned width, uint32_t val) {
+  if (bits_get(s->bits, lsb, width) == (val & (uint32_t)((1ull << width) - 1u))) return;
+  bits_put(s->bits, lsb, width, val);
+  s->dirty = 1;
+}
+
+static int bind_sig(const char *name, unsigned want, vpiHandle *h, char *err, size_t errlen) {
+  char full[128];
+  snprintf(full, sizeof full, "tb_top.%s", name);
+  *h = vpi_handle_by_name(full, NULL);
+  if (!*h) {
+    snprintf(err, errlen, "no signal %s in the simulation (is tb/vpi/tb_top.v the top?)", full);
+    return -1;
+  }
+  unsigned width = (unsigned)vpi_get(vpiSize, *h);
+  if (width != want) {
+    snprintf(err, errlen,
+             "%s is %u bits wide, expected %u for %u ports: the simulation was compiled for "
+             "another configuration (or tb_top.v and cosim_vpi.c disagree)",
+             full, width, want, g_ports);
+    return -1;
+  }
+  return 0;
+}
+
+static int bind_in(in_sig_t *s, const char *name, unsigned width, char *err, size_t errlen) {
+  memset(s, 0, sizeof *s);
+  if (bind_sig(name, width, &s->h, err, errlen)) return -1;
+  s->width = width;
+  s->words = (width + 31u) / 32u;
+  s->dirty = 1;
+  return 0;
 }
 
 /* ---- dut.h ---- */
@@ -250,143 +338,134 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
     snprintf(err, errlen, "ports = %u is outside 1..%u", g_ports, DUT_MAX_PORTS);
     return -1;
   }
-  for (unsigned s = 0; s < S_COUNT; s++) {
-    char name[128];
-    snprintf(name, sizeof name, "tb_top.%s", SIGS[s].name);
-    sig_t_ *g = &g_sig[s];
-    g->h = vpi_handle_by_name(name, NULL);
-    if (!g->h) {
-      snprintf(err, errlen, "no signal %s in the simulation (is tb/vpi/tb_top.v the top?)", name);
-      return -1;
-    }
-    unsigned want = SIGS[s].per_port ? SIGS[s].per_port * g_ports : SIGS[s].width;
-    g->width = (unsigned)vpi_get(vpiSize, g->h);
-    if (g->width != want) {
-      snprintf(err, errlen,
-               "%s is %u bits wide, expected %u for %u ports: the simulation was compiled for "
-               "another configuration",
-               name, g->width, want, g_ports);
-      return -1;
-    }
-    g->words = (g->width + 31) / 32;
-    g->bits = calloc(g->words, sizeof *g->bits);
-    g->vec = calloc(g->words, sizeof *g->vec);
-    if (!g->bits || !g->vec) {
-      snprintf(err, errlen, "out of memory");
-      return -1;
-    }
-    g->dirty = s < S_INPUTS;
+  /* A top compiled for another port count has another out_all width. */
+  if (bind_sig("out_all", g_ports * OUT_BITS, &g_out_all, err, errlen) ||
+      bind_sig("dbg_val_o", 32, &g_dbg_val, err, errlen) ||
+      bind_sig("clk_i", 1, &g_clk, err, errlen) ||
+      bind_in(&g_dbg_sel, "dbg_sel", 20, err, errlen) ||
+      bind_in(&g_rst, "rst_ni", 1, err, errlen))
+    return -1;
+  for (unsigned p = 0; p < g_ports; p++) {
+    char name[64];
+    snprintf(name, sizeof name, "g_port[%u].rx_w", p);
+    if (bind_in(&g_rx[p], name, WORD_BITS, err, errlen)) return -1;
   }
   (void)a->waves; /* tb_top.v dumps from +waves / +waves_from itself */
   g_cycle_base = g_now;
   return 0;
 }
 
-void dut_close(void) {
-  for (unsigned s = 0; s < S_COUNT; s++) {
-    free(g_sig[s].bits);
-    free(g_sig[s].vec);
-    g_sig[s].bits = NULL;
-    g_sig[s].vec = NULL;
-  }
-}
+void dut_close(void) {}
 
-static void clock_edge(void) {
-  flush_inputs();
-  wait_until(g_cycle_base + PERIOD / 2);
-  set_bits(S_CLK, 0, 1, 1);
-  flush_inputs();
-  wait_until(g_cycle_base + PERIOD);
+/* The rising edge of the current cycle at +50 and the falling edge at the start of the next,
+   both scheduled now; the inputs changed since the last settle (none, as tb_main drives) take
+   effect now, before the edge. */
+static void schedule_edges(void) {
+  flush_inputs(g_now);
+  if (g_now >= g_cycle_base + RISE) wait_until(g_now + 1); /* cannot happen: settles are < +41 */
+  put_clk(1, g_cycle_base + RISE);
+  put_clk(0, g_cycle_base + PERIOD);
   g_cycle_base += PERIOD;
-  set_bits(S_CLK, 0, 1, 0);
-  flush_inputs();
 }
 
 void dut_reset(void) {
   const lfc_word_t idle = {0};
   for (unsigned p = 0; p < g_ports; p++) dut_set_rx(p, &idle);
   dut_set_dbg(0, 0, 0);
-  set_bits(S_RST, 0, 1, 0);
-  /* The first cycle of the reset starts at the next multiple of the period. */
-  g_cycle_base = (g_now / PERIOD + 1) * PERIOD;
-  flush_inputs();
-  wait_until(g_cycle_base);
-  for (unsigned i = 0; i < RESET_CYCLES; i++) clock_edge();
-  set_bits(S_RST, 0, 1, 1);
-  flush_inputs();
+  in_field(&g_rst, 0, 1, 0);
+  /* The reset cycles are the ones that start at 0 and 100 (the test starts at time 1), so that
+     cycle c starts at (c + 2) * 100 as in the Verilator waves. */
+  g_cycle_base = (g_now / PERIOD) * PERIOD;
+  flush_inputs(g_now);
+  put_clk(0, g_now);
+  for (unsigned i = 0; i < RESET_CYCLES; i++) {
+    if (g_now < g_cycle_base + 1) wait_until(g_cycle_base + 1);
+    schedule_edges();
+  }
+  /* rst_ni rises with the start of cycle 0 (the next dut_settle puts it there). */
+  in_field(&g_rst, 0, 1, 1);
 }
 
 void dut_set_rx(unsigned p, const lfc_word_t *w) {
-  set_bits(S_RX_KIND, p * 2, 2, w->kind);
-  set_bits(S_RX_SOP, p, 1, w->sop);
-  set_bits(S_RX_EOP, p, 1, w->eop);
-  set_bits(S_RX_CLS, p * 4, 4, w->cls);
-  set_bits(S_RX_NBLK, p * 8, 8, w->nblk);
-  set_bits(S_RX_DST, p * 16, 16, w->dst);
-  set_bits(S_RX_TAG, p * 32, 32, w->tag);
-  set_bits(S_RX_ECN, p * 2, 2, w->ecn);
-  set_bits(S_RX_FC_OP, p * 4, 4, w->fc_op);
-  set_bits(S_RX_FC_VL, p * 4, 4, w->fc_vl);
-  set_bits(S_RX_FC_FCTBS, p * 12, 12, w->fc_fctbs);
-  set_bits(S_RX_FC_FCCL, p * 12, 12, w->fc_fccl);
-  set_bits(S_RX_PFC_EN, p * 8, 8, w->pfc_en);
-  for (unsigned c = 0; c < 8; c++) set_bits(S_RX_PFC_TIME, p * 128 + c * 16, 16, w->pfc_time[c]);
+  in_sig_t *s = &g_rx[p];
+  const field_t *F = OUT_FIELDS;
+  in_field(s, F[F_KIND].lsb, F[F_KIND].width, w->kind);
+  in_field(s, F[F_SOP].lsb, F[F_SOP].width, w->sop);
+  in_field(s, F[F_EOP].lsb, F[F_EOP].width, w->eop);
+  in_field(s, F[F_CLS].lsb, F[F_CLS].width, w->cls);
+  in_field(s, F[F_NBLK].lsb, F[F_NBLK].width, w->nblk);
+  in_field(s, F[F_DST].lsb, F[F_DST].width, w->dst);
+  in_field(s, F[F_TAG].lsb, F[F_TAG].width, w->tag);
+  in_field(s, F[F_ECN].lsb, F[F_ECN].width, w->ecn);
+  in_field(s, F[F_FC_OP].lsb, F[F_FC_OP].width, w->fc_op);
+  in_field(s, F[F_FC_VL].lsb, F[F_FC_VL].width, w->fc_vl);
+  in_field(s, F[F_FC_FCTBS].lsb, F[F_FC_FCTBS].width, w->fc_fctbs);
+  in_field(s, F[F_FC_FCCL].lsb, F[F_FC_FCCL].width, w->fc_fccl);
+  in_field(s, F[F_PFC_EN].lsb, F[F_PFC_EN].width, w->pfc_en);
+  for (unsigned c = 0; c < 8; c++) in_field(s, F[F_PFC_TIME].lsb + c * 16u, 16, w->pfc_time[c]);
 }
 
 void dut_set_dbg(unsigned reg, unsigned port, unsigned cls) {
-  set_bits(S_DBG_REG, 0, 8, reg);
-  set_bits(S_DBG_PORT, 0, 8, port);
-  set_bits(S_DBG_CLS, 0, 4, cls & 15u);
+  in_field(&g_dbg_sel, 0, 8, reg);
+  in_field(&g_dbg_sel, 8, 8, port);
+  in_field(&g_dbg_sel, 16, 4, cls & 15u);
 }
 
+/* The first settle of a cycle: the inputs are scheduled for the start of the cycle and the test
+   resumes one unit later; a further one (a debug-port read) lets one unit pass. */
 void dut_settle(void) {
-  flush_inputs();
-  wait_until(g_now + 1);
+  uint64_t at = g_cycle_base > g_now ? g_cycle_base : g_now;
+  flush_inputs(at);
+  wait_until(at + 1);
 }
 
 void dut_get_tx(unsigned p, lfc_word_t *w) {
-  w->kind = (uint8_t)get_bits(S_TX_KIND, p * 2, 2);
-  w->sop = (uint8_t)get_bits(S_TX_SOP, p, 1);
-  w->eop = (uint8_t)get_bits(S_TX_EOP, p, 1);
-  w->cls = (uint8_t)get_bits(S_TX_CLS, p * 4, 4);
-  w->nblk = (uint8_t)get_bits(S_TX_NBLK, p * 8, 8);
-  w->dst = (uint16_t)get_bits(S_TX_DST, p * 16, 16);
-  w->tag = (uint32_t)get_bits(S_TX_TAG, p * 32, 32);
-  w->ecn = (uint8_t)get_bits(S_TX_ECN, p * 2, 2);
-  w->fc_op = (uint8_t)get_bits(S_TX_FC_OP, p * 4, 4);
-  w->fc_vl = (uint8_t)get_bits(S_TX_FC_VL, p * 4, 4);
-  w->fc_fctbs = (uint16_t)get_bits(S_TX_FC_FCTBS, p * 12, 12);
-  w->fc_fccl = (uint16_t)get_bits(S_TX_FC_FCCL, p * 12, 12);
-  w->pfc_en = (uint8_t)get_bits(S_TX_PFC_EN, p * 8, 8);
+  w->kind = (uint8_t)out_field(p, F_KIND);
+  w->sop = (uint8_t)out_field(p, F_SOP);
+  w->eop = (uint8_t)out_field(p, F_EOP);
+  w->cls = (uint8_t)out_field(p, F_CLS);
+  w->nblk = (uint8_t)out_field(p, F_NBLK);
+  w->dst = (uint16_t)out_field(p, F_DST);
+  w->tag = out_field(p, F_TAG);
+  w->ecn = (uint8_t)out_field(p, F_ECN);
+  w->fc_op = (uint8_t)out_field(p, F_FC_OP);
+  w->fc_vl = (uint8_t)out_field(p, F_FC_VL);
+  w->fc_fctbs = (uint16_t)out_field(p, F_FC_FCTBS);
+  w->fc_fccl = (uint16_t)out_field(p, F_FC_FCCL);
+  w->pfc_en = (uint8_t)out_field(p, F_PFC_EN);
   for (unsigned c = 0; c < 8; c++)
-    w->pfc_time[c] = (uint16_t)get_bits(S_TX_PFC_TIME, p * 128 + c * 16, 16);
+    w->pfc_time[c] = (uint16_t)bits_get(out_port(p), OUT_FIELDS[F_PFC_TIME].lsb + c * 16u, 16);
 }
 
 void dut_get_stat(dut_stat_t *s) {
   memset(s, 0, sizeof *s);
   for (unsigned p = 0; p < g_ports; p++) {
-    s->drop[p] = (uint8_t)get_bits(S_ST_DROP, p, 1);
-    s->drop_cause[p] = (uint8_t)get_bits(S_ST_DROP_CAUSE, p * 3, 3);
-    s->wd_drop[p] = (uint16_t)get_bits(S_ST_WD_DROP, p * 16, 16);
-    s->ecn_mark[p] = (uint8_t)get_bits(S_ST_ECN_MARK, p, 1);
-    s->xoff[p] = (uint16_t)get_bits(S_ST_XOFF, p * 16, 16);
-    s->xon[p] = (uint16_t)get_bits(S_ST_XON, p * 16, 16);
-    s->wd_trip[p] = (uint16_t)get_bits(S_ST_WD_TRIP, p * 16, 16);
-    s->wd_restore[p] = (uint16_t)get_bits(S_ST_WD_RESTORE, p * 16, 16);
-    s->rx_malformed[p] = (uint8_t)get_bits(S_ST_RX_MALFORMED, p, 1);
+    s->drop[p] = (uint8_t)out_field(p, F_DROP);
+    s->drop_cause[p] = (uint8_t)out_field(p, F_DROP_CAUSE);
+    s->wd_drop[p] = (uint16_t)out_field(p, F_WD_DROP);
+    s->ecn_mark[p] = (uint8_t)out_field(p, F_ECN_MARK);
+    s->xoff[p] = (uint16_t)out_field(p, F_XOFF);
+    s->xon[p] = (uint16_t)out_field(p, F_XON);
+    s->wd_trip[p] = (uint16_t)out_field(p, F_WD_TRIP);
+    s->wd_restore[p] = (uint16_t)out_field(p, F_WD_RESTORE);
+    s->rx_malformed[p] = (uint8_t)out_field(p, F_RX_MALFORMED);
   }
 }
 
-uint32_t dut_get_dbg(void) { return (uint32_t)get_bits(S_DBG_VAL, 0, 32); }
+uint32_t dut_get_dbg(void) {
+  if (!g_dbg_valid) {
+    read_vec(g_dbg_val, &g_dbg_val_bits, 1, 0);
+    g_dbg_valid = 1;
+  }
+  return g_dbg_val_bits;
+}
 
 int dut_get_xz(char *name, size_t len, unsigned *port) {
   if (!g_xz) return 0;
   g_xz = 0;
-  const sig_desc_t *d = &SIGS[g_xz_sig];
-  unsigned w = d->per_port ? d->per_port : d->width;
-  *port = d->per_port ? g_xz_bit / d->per_port : 0;
-  snprintf(name, len, "%s[bit %u]", d->name, g_xz_bit % w);
+  *port = g_xz_port;
+  snprintf(name, len, "%s", g_xz_name);
   return 1;
 }
 
-void dut_clock(void) { clock_edge(); }
+void dut_clock(void) { schedule_edges(); }
