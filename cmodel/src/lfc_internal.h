@@ -111,8 +111,7 @@ typedef struct {
 /* Everything one port holds. */
 typedef struct {
   /* ---- transmit (SPEC §5.2, §7.4) ---- */
-  uint64_t next_slot;     /* first slot (t mod k = 0) >= now */
-  uint32_t k;             /* speed_div */
+  uint32_t k;             /* speed_div: the port's slots are the cycles t with t mod k = 0 */
   uint8_t tx_rem;
   lfc_word_t tx_word;     /* the packet in flight as a continuation block (ecn as sent) */
 
@@ -193,6 +192,24 @@ struct lfc_switch {
   lfc_word_t *out_scratch;   /* outputs when the caller passes none */
   uint64_t tx_slow;          /* scratch: ports whose step A took a decision beyond streaming */
   uint64_t rx_slow;          /* scratch: ports whose input is more than a continuation block */
+  /*
+   * Ports with work, so that step A, lfc_switch_next_event and lfc_switch_advance visit only
+   * those (a port of a large fabric is idle or only streams most of the time):
+   *   tx_work   a superset of the ports with a queued packet (nonempty != 0), or, in PFC mode, a
+   *             pending PFC frame (pend != 0) or a running refresh timer (refresh_min_due !=
+   *             LFC_NEVER). Invariant: a port outside it decides IDLE in step A and has no
+   *             transmit event (lfc_tx_next_event = LFC_NEVER). Kept by setting the bit wherever
+   *             one of those three can become non-idle (queue_push, lfc_pfc_gen_apply; the
+   *             refresh timer starts only with pend, or at a PFC frame sent, which is work) and
+   *             clearing it in step A when the port is found idle. In IB mode every port is in
+   *             it: its FCP timers always run (SPEC §5.5).
+   *   tx_busy   a superset of the ports with a packet in flight (tx_rem != 0): set when a
+   *             packet starts (step B), cleared at the port's next decision point (a slot with
+   *             tx_rem = 0) or when skip-ahead sends the last block.
+   *   rx_busy   exactly the ports receiving a packet (rx_rem != 0), after each step/advance.
+   *   pipe_busy exactly the ports whose pipeline holds a packet (pipe.head != LFC_NIL).
+   */
+  uint64_t tx_work, tx_busy, rx_busy, pipe_busy;
 
   /* descriptor pool (SPEC §7.4): capacity = buffer blocks (§3.4), every packet holds >= 1 */
   lfc_desc_t *desc;
@@ -233,6 +250,8 @@ void lfc_event_push(lfc_switch_t *sw, uint8_t kind, uint32_t port, uint32_t cls,
                     uint32_t tag);
 static inline uint64_t lfc_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static inline uint32_t lfc_min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+/* Is cycle t a slot of a port with speed divider k (SPEC §1.2)? */
+static inline bool lfc_is_slot(uint64_t t, uint32_t k) { return k == 1u || t % k == 0u; }
 /* First slot >= x of a port with speed divider k (SPEC §1.2). */
 static inline uint64_t lfc_slot_at_or_after(uint64_t x, uint32_t k) {
   if (x == LFC_NEVER) return LFC_NEVER;
@@ -241,6 +260,10 @@ static inline uint64_t lfc_slot_at_or_after(uint64_t x, uint32_t k) {
 /* Number of slots of a port with divider k in cycles [a, b). */
 static inline uint64_t lfc_slots_between(uint64_t a, uint64_t b, uint32_t k) {
   return b <= a ? 0u : (lfc_slot_at_or_after(b, k) - lfc_slot_at_or_after(a, k)) / k;
+}
+/* The mask of every port of the switch. */
+static inline uint64_t lfc_all_ports(const lfc_switch_t *sw) {
+  return sw->ports == LFC_MAX_PORTS ? ~0ull : (1ull << sw->ports) - 1u;
 }
 static inline unsigned lfc_ctz(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned lfc_msb(uint64_t x) { return 63u - (unsigned)__builtin_clzll(x); }
@@ -262,21 +285,24 @@ uint32_t lfc_pipe_ring_size(uint32_t latency);
  * receiver takes the next block of one. lfc_switch_step does both for all ports in one pass with
  * these two functions; everything else is left to the blocks (lfc_tx_decide_all,
  * lfc_rx_decide_all), for the ports the pass lists in sw->tx_slow / sw->rx_slow. The registers
- * updated here (tx_rem, next_slot, rx_rem, rx_last) are read by no other decision of the cycle,
+ * updated here (tx_rem, rx_rem, rx_last) are read by no other decision of the cycle,
  * so writing their next value in place equals writing it in step B / E.
  */
 
 /* SPEC §5.2 steps 1, 2: IDLE off-slot, or the next block of the packet in flight. Returns
- * true if the port is at a decision point (a slot with nothing in flight). */
+ * true if the port is at a decision point (a slot with nothing in flight); its output is then
+ * IDLE until step A decides otherwise. */
 static inline bool lfc_tx_stream(lfc_port_t *pp, uint64_t now, lfc_word_t *out) {
   static const lfc_word_t idle = {0};
-  if (now != pp->next_slot) {
+  if (!lfc_is_slot(now, pp->k)) {
     *out = idle;
     return false;
   }
-  pp->next_slot = now + pp->k;
   uint32_t rem = pp->tx_rem;
-  if (rem == 0) return true;
+  if (rem == 0) {
+    *out = idle;
+    return true;
+  }
   *out = pp->tx_word;
   out->eop = rem == 1u;
   pp->tx_rem = (uint8_t)(rem - 1u);

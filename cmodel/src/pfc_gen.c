@@ -115,10 +115,6 @@ static void set_band(lfc_switch_t *sw, uint32_t p, int32_t lo, int32_t hi) {
   sw->gband_width = n_hi > n_lo ? (uint32_t)(n_hi - n_lo) : 0u;
 }
 
-static uint64_t all_ports(const lfc_switch_t *sw) {
-  return sw->ports == LFC_MAX_PORTS ? ~0ull : (1ull << sw->ports) - 1u;
-}
-
 /*
  * Step G decision, from S(t): computes each port's `flip`. Consumes the `check` marks (they
  * are hints, not SPEC state): changes applied later in this cycle mark PGs for the next one.
@@ -146,7 +142,7 @@ bool lfc_pfc_gen_settled(const lfc_switch_t *sw) {
   if (sw->ib) return true;
   uint32_t th = lfc_buffer_threshold(sw);
   bool th_changed = th != sw->th_last;
-  uint64_t ports = sw->check_ports | (th_changed ? all_ports(sw) : 0);
+  uint64_t ports = sw->check_ports | (th_changed ? lfc_all_ports(sw) : 0);
   for (; ports != 0; ports &= ports - 1u) {
     uint32_t p = lfc_ctz(ports);
     int32_t lo, hi;
@@ -175,6 +171,7 @@ void lfc_pfc_gen_apply(lfc_switch_t *sw) {
     }
     pp->xoff ^= pp->flip;
     pp->pend |= pp->flip; /* wins over the clear of step B (SPEC §6.6) */
+    sw->tx_work |= 1ull << p; /* a PFC frame is pending */
     pp->flip = 0;
     update_refresh_min(pp);
   }
@@ -239,7 +236,7 @@ void lfc_pfc_gen_reset(lfc_switch_t *sw) {
     pp->refresh_min_due = LFC_NEVER;
     for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) pp->pc[c].refresh_due = 0;
   }
-  sw->check_ports = !sw->ib && sw->lossless != 0 ? all_ports(sw) : 0;
+  sw->check_ports = !sw->ib && sw->lossless != 0 ? lfc_all_ports(sw) : 0;
   sw->flip_ports = 0;
   sw->shared_used = 0;
   sw->th_last = sw->ib ? 0 : lfc_buffer_threshold(sw);

@@ -28,10 +28,10 @@ static void first_block(const lfc_desc_t *pk, uint8_t ecn, lfc_word_t *w) {
   w->ecn = ecn;
 }
 
-/* Step A at a decision point of port p (a slot, nothing in flight): steps 3 to 5 of §5.2. */
+/* Step A at a decision point of port p (a slot, nothing in flight): steps 3 to 5 of §5.2.
+ * *out is IDLE on entry (lfc_tx_stream wrote it) and stays so unless a word is sent. */
 static void decide(lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d, lfc_word_t *out) {
   const lfc_port_t *pp = &sw->port[p];
-  *out = idle_word;
   d->action = LFC_TX_IDLE;
   d->fcp_clean = 0;
   if (pp->nonempty == 0 && (sw->ib ? pp->fcp_dirty == 0 && pp->fcp_min_due > sw->now
@@ -69,6 +69,11 @@ void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *restrict out) {
   uint64_t busy = 0;
   for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
+    const lfc_port_t *pp = &sw->port[p];
+    if (!sw->ib && pp->nonempty == 0 && pp->pend == 0 && pp->refresh_min_due == LFC_NEVER) {
+      sw->tx_work &= ~(1ull << p); /* no work: IDLE (lfc_tx_stream set it) until some comes */
+      continue;
+    }
     lfc_tx_dec_t *d = &sw->txd[p];
     decide(sw, p, d, &out[p]);
     if (d->action != LFC_TX_IDLE || d->fcp_clean != 0) busy |= 1ull << p;
@@ -100,6 +105,7 @@ static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
   pp->tx_word.sop = 0; /* the template of the continuation blocks */
   pp->tx_word.eop = 0;
   pp->tx_rem = (uint8_t)(n - 1u);
+  if (pp->tx_rem != 0) sw->tx_busy |= 1ull << p;
   lfc_class_stats_t *st = &sw->stats[p].cls[d->cls];
   st->tx_pkts++;
   st->tx_blocks += n; /* counted at the start, like the credits (SPEC §5.3) */
@@ -135,16 +141,15 @@ void lfc_tx_apply_all(lfc_switch_t *sw) {
 /* Skip-ahead: the slots of [now, to) only stream the packet in flight (or are idle). */
 void lfc_tx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to) {
   lfc_port_t *pp = &sw->port[p];
-  if (pp->next_slot >= to) return;
-  uint64_t slots = (to - pp->next_slot + pp->k - 1u) / pp->k;
+  uint64_t slots = lfc_slots_between(sw->now, to, pp->k);
   pp->tx_rem = (uint8_t)(pp->tx_rem - lfc_min_u64(pp->tx_rem, slots));
-  pp->next_slot += slots * pp->k;
+  if (pp->tx_rem == 0) sw->tx_busy &= ~(1ull << p);
 }
 
 /* The first cycle >= now in which port p would start a packet or send a control word. */
 uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p) {
   const lfc_port_t *pp = &sw->port[p];
-  uint64_t free_slot = pp->next_slot + (uint64_t)pp->tx_rem * pp->k;
+  uint64_t free_slot = lfc_slot_at_or_after(sw->now, pp->k) + (uint64_t)pp->tx_rem * pp->k;
   uint64_t fc = sw->ib ? lfc_fcp_next_event(sw, p) : lfc_pfc_gen_next_event(sw, p);
   uint64_t sched;
   if (sw->ib)

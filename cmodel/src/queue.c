@@ -65,6 +65,7 @@ void lfc_pipe_append(lfc_switch_t *sw, uint32_t in_port, uint32_t d, uint64_t re
   lfc_port_t *pp = &sw->port[in_port];
   sw->desc[d].ready = (uint32_t)ready;
   list_append(sw, &pp->pipe, d);
+  sw->pipe_busy |= 1ull << in_port;
   sw->pipe_ring[ready & sw->pipe_ring_mask] |= 1ull << in_port;
 }
 
@@ -81,6 +82,7 @@ static void queue_push(lfc_switch_t *sw, uint32_t d) {
   if (q->qlen > st->peak_qlen) st->peak_qlen = q->qlen;
   if ((ep->nonempty & (1u << c)) == 0) {
     ep->nonempty |= (uint16_t)(1u << c);
+    sw->tx_work |= 1ull << e; /* a packet to send */
     if (sw->ib && c != LFC_VL15) lfc_credit_tx_update(sw, e, c); /* a new head, §5.3 */
   }
 }
@@ -94,9 +96,12 @@ void lfc_pipe_exit(lfc_switch_t *sw) {
   uint64_t *slot = &sw->pipe_ring[(sw->now + 1u) & sw->pipe_ring_mask];
   uint32_t due = (uint32_t)(sw->now + 1u);
   for (uint64_t m = *slot; m != 0; m &= m - 1u) {
-    lfc_port_t *pp = &sw->port[lfc_ctz(m)];
-    if (pp->pipe.head != LFC_NIL && sw->desc[pp->pipe.head].ready == due)
+    uint32_t p = lfc_ctz(m);
+    lfc_port_t *pp = &sw->port[p];
+    if (pp->pipe.head != LFC_NIL && sw->desc[pp->pipe.head].ready == due) {
       queue_push(sw, list_pop(sw, &pp->pipe));
+      if (pp->pipe.head == LFC_NIL) sw->pipe_busy &= ~(1ull << p);
+    }
   }
   *slot = 0;
 }
@@ -125,6 +130,7 @@ void lfc_queue_reset(lfc_switch_t *sw) {
   sw->desc_free = LFC_NIL;
   sw->desc_used_hw = 0;
   for (uint32_t i = 0; i <= sw->pipe_ring_mask; i++) sw->pipe_ring[i] = 0;
+  sw->pipe_busy = 0;
   for (uint32_t p = 0; p < sw->ports; p++) {
     lfc_port_t *pp = &sw->port[p];
     pp->pipe.head = pp->pipe.tail = LFC_NIL;

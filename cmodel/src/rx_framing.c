@@ -55,7 +55,9 @@ static void complete(lfc_switch_t *sw, uint32_t p, lfc_port_t *pp) {
 void lfc_rx_stream_end(lfc_switch_t *sw, uint32_t p, int how) {
   lfc_port_t *pp = &sw->port[p];
   if (how == LFC_RX_BAD) malformed(sw, p);
-  if (pp->rx_rem == 0) complete(sw, p, pp);
+  if (pp->rx_rem != 0) return;
+  sw->rx_busy &= ~(1ull << p);
+  complete(sw, p, pp);
 }
 
 /*
@@ -102,6 +104,7 @@ static void apply_first(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w,
     pp->rx_rem = 0; /* its further blocks are malformed too */
   } else {
     pp->rx_rem = (uint8_t)(d->nblk - 1u);
+    if (pp->rx_rem != 0) sw->rx_busy |= 1ull << p; /* rx_rem was 0: lfc_rx_stream */
     if (sw->ib)
       lfc_credit_rx_charge(sw, p, d); /* abr counts dropped packets too */
     else if (d->action == LFC_RX_ADMIT)
@@ -169,6 +172,7 @@ void lfc_rx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to) {
   uint64_t m = lfc_min_u64(pp->rx_rem, (to - 1u - first) / pp->k + 1u);
   pp->rx_rem = (uint8_t)(pp->rx_rem - m);
   pp->rx_last = first + (m - 1u) * pp->k;
+  if (pp->rx_rem == 0) sw->rx_busy &= ~(1ull << p);
   if (pp->rx_rem == 0 && pp->rx_desc != LFC_NIL) {
     lfc_pipe_append(sw, p, pp->rx_desc, pp->rx_last + sw->cfg.latency);
     pp->rx_desc = LFC_NIL;

@@ -333,7 +333,6 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   for (uint32_t p = 0; p < sw->ports; p++) {
     lfc_port_t *pp = &sw->port[p];
     pp->k = sw->cfg.speed_div[p];
-    pp->next_slot = 0;
     pp->lfsr = lfc_rule_lfsr_seed(sw->cfg.seed, p);
     pp->drr_ptr = (uint8_t)(sw->classes - 1u);
     lfc_fcp_reset_port(sw, p);
@@ -341,6 +340,8 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   lfc_queue_reset(sw);
   lfc_wd_reset(sw);
   lfc_pfc_gen_reset(sw);
+  sw->tx_work = lfc_all_ports(sw); /* a superset; PFC ports leave it at their first decision */
+  sw->tx_busy = sw->rx_busy = 0;
 }
 
 const lfc_switch_cfg_t *lfc_switch_cfg(const lfc_switch_t *sw) { return &sw->cfg; }
@@ -392,27 +393,34 @@ size_t lfc_switch_events(const lfc_switch_t *sw, const lfc_event_t **ev) {
 
 /* The input of a switch whose caller has none: every port IDLE. */
 static const lfc_word_t idle_inputs[LFC_MAX_PORTS];
+static const lfc_word_t idle_word;
 
 void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
   sw->ev_count = 0;
   if (in == NULL) in = idle_inputs;
   if (out == NULL) out = sw->out_scratch;
 
-  /* Streaming (A and E of most ports at load), in one pass; see lfc_tx_stream. */
+  /* Streaming (A and E of most ports at load), in one pass; see lfc_tx_stream. A port with
+     neither a packet in flight nor work (sw->tx_work) sends IDLE without being looked at. */
   lfc_port_t *const port = sw->port;
   const uint64_t now = sw->now;
+  const uint64_t tx_live = sw->tx_busy | sw->tx_work;
   uint64_t tx_slow = 0, rx_slow = 0, rx_last = 0, rx_bad = 0;
   for (uint32_t p = 0; p < sw->ports; p++) {
-    lfc_port_t *pp = &port[p];
     uint64_t bit = 1ull << p;
-    if (lfc_tx_stream(pp, now, &out[p])) tx_slow |= bit;
-    int how = lfc_rx_stream(pp, now, &in[p]);
+    if ((tx_live & bit) == 0)
+      out[p] = idle_word;
+    else if (lfc_tx_stream(&port[p], now, &out[p]))
+      tx_slow |= bit;
+    int how = lfc_rx_stream(&port[p], now, &in[p]);
     if (how == LFC_RX_STREAMED) continue;
     if (how == LFC_RX_SLOW) rx_slow |= bit;
     if (how == LFC_RX_LAST) rx_last |= bit;
     if (how == LFC_RX_BAD) rx_bad |= bit;
   }
-  sw->tx_slow = tx_slow;
+  /* Decision points of ports without work stay IDLE (the invariant of sw->tx_work). */
+  sw->tx_busy &= ~tx_slow; /* a decision point has nothing in flight */
+  sw->tx_slow = tx_slow & sw->tx_work;
   sw->rx_slow = rx_slow;
   for (uint64_t m = rx_last | rx_bad; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
@@ -443,11 +451,13 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
 uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   if (!lfc_pfc_gen_settled(sw)) return sw->now;
   uint64_t m = lfc_wd_next_event(sw);
-  for (uint32_t p = 0; p < sw->ports && m > sw->now; p++) {
-    m = lfc_min_u64(m, lfc_tx_next_event(sw, p));
-    m = lfc_min_u64(m, lfc_pipe_next_event(sw, p));
-    m = lfc_min_u64(m, lfc_rx_next_event(sw, p));
-  }
+  /* Ports outside these masks have no event of that kind (see struct lfc_switch). */
+  for (uint64_t w = sw->tx_work; w != 0 && m > sw->now; w &= w - 1u)
+    m = lfc_min_u64(m, lfc_tx_next_event(sw, lfc_ctz(w)));
+  for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
+    m = lfc_min_u64(m, lfc_pipe_next_event(sw, lfc_ctz(w)));
+  for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now; w &= w - 1u)
+    m = lfc_min_u64(m, lfc_rx_next_event(sw, lfc_ctz(w)));
   return m < sw->now ? sw->now : m;
 }
 
@@ -455,10 +465,10 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
   assert(to >= sw->now);
   assert(to <= lfc_switch_next_event(sw));
   if (to <= sw->now) return;
-  for (uint32_t p = 0; p < sw->ports; p++) {
-    lfc_tx_advance(sw, p, to);
-    lfc_rx_advance(sw, p, to);
-  }
+  /* Only packets in flight and packets being received move (idle ports have no state that
+     counts cycles: slots are t mod k = 0, timers are absolute). */
+  for (uint64_t m = sw->tx_busy; m != 0; m &= m - 1u) lfc_tx_advance(sw, lfc_ctz(m), to);
+  for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) lfc_rx_advance(sw, lfc_ctz(m), to);
   /* XOFF/XON of the skipped cycles: settled (no flip) by the contract; consume the marks. */
   if (!sw->ib) lfc_pfc_gen_decide(sw);
   sw->flip_ports = 0;
