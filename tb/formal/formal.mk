@@ -5,7 +5,7 @@
 #                      property, a bounded check that a deliberately broken copy of the RTL (sed,
 #                      in $(BUILD)/formal/broken/) fails it. Prints PROVED / FAILED with the
 #                      induction depth; fails if a property is not proved or a broken copy is not
-#                      caught. About 1.5 CPU minutes (tb/formal/README.md).
+#                      caught. About 2 CPU minutes (tb/formal/README.md).
 #   make formal-quick  the credit and pause-timer properties only (seconds); also `test-formal`,
 #                      a step of `make test`.
 #

@@ -16,8 +16,29 @@
 //
 // Assertion:
 //   H1 no admission drop on the PG.
-// This harness is checked by bounded model checking from reset (see README: induction would
-// need lemmas on the frame in flight and the peer's timer that are not written yet).
+//
+// Proof: k-induction of depth 7 (formal.sh; 8 with mtu_blocks = 3). The induction step starts from
+// any state that satisfies the assertions in 7 consecutive cycles; 7 cycles span the whole response
+// of the loop (a packet admitted, XOFF decided, the frame waiting behind our packet, the link, the
+// peer's timer loaded), so those 7 cycles pin down the phase of the loop: e.g. a state where the PG
+// is xoff with its headroom nearly full while the peer is not paused and no frame is on its way has
+// no 7-cycle history without a drop. The transition relation does the rest, except for registers
+// whose unreachable values would stretch the response time beyond any fixed k. Those are bounded by
+// lemmas, proved in the same induction (left out with -DFORMAL_PROPERTY_ONLY in the broken-RTL
+// checks):
+//   L1 refresh_timer <= refresh_cycles - 1: it is loaded with refresh_cycles - 1 and only
+//      counts down (§6.6). Without it a state with refresh_timer = 65535 would let the peer's
+//      pause run out while the PG stays xoff with no refresh frame for 65535 cycles.
+//   L2 tx_rem <= mtu_blocks - 1: our packet in flight holds the XOFF back for at most
+//      mtu_blocks - 1 cycles (§6.6: the frame waits for the end of the packet). Without it
+//      tx_rem = 255 would hold the frame back for 255 cycles.
+//   L3 lfc_port_tx's slot counter is 0 (k = 1: every cycle is a slot, §1.2). An internal
+//      register, not a port: formal.sh proves it with `sat -prove u_port_tx.slot_cnt_q 0`
+//      together with the assertions (Yosys 0.23 does not read hierarchical references).
+//      Without it the port would send nothing for up to 15 cycles.
+// Everything else (the peer's timer, the frame on the link, the counters) needs no lemma.
+// Lemmas found unnecessary were left out; the §11 arithmetic is not written down here, the
+// solver checks it exhaustively for these parameters.
 
 `default_nettype none
 `timescale 1ns / 1ps
@@ -40,7 +61,9 @@ module pfc_headroom_props #(
   input wire [11:0] free_i        // blocks of the PG leaving the switch
 );
 
-  localparam [7:0] MTU = MtuBlocks[7:0];
+  localparam integer RefreshM1  = RefreshCycles - 1;
+  localparam [7:0]   MTU        = MtuBlocks[7:0];
+  localparam [15:0]  REFRESH_M1 = RefreshM1[15:0];
 
   // ---- Our switch: buffer accounting and PFC generation of PG (0, 0) ----
   reg         lk_sop_q;   // peer -> us: a first block and its n
@@ -232,6 +255,10 @@ module pfc_headroom_props #(
     assume({8'd0, free_i} <= {4'd0, pg_min} + pg_shared + {4'd0, pg_hdrm});
     if (!init_q) begin
       assert(!drop);                                                            // H1
+`ifndef FORMAL_PROPERTY_ONLY
+      assert(refresh_timer <= REFRESH_M1);                                      // L1
+      assert(tx_rem <= MTU - 8'd1);                                             // L2
+`endif
     end
   end
 `endif
