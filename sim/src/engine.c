@@ -25,7 +25,7 @@ static const lfc_word_t IDLE;
 
 static void track_advance(track_t *tr, uint64_t to, uint32_t k) {
   if (tr->rem == 0 || tr->next >= to) return;
-  uint64_t n = (to - tr->next + k - 1u) / k;
+  uint64_t n = k == 1u ? to - tr->next : (to - tr->next + k - 1u) / k; /* full speed: no divide */
   if (n > tr->rem) n = tr->rem;
   tr->rem -= (uint32_t)n;
   tr->next += n * k;
@@ -70,15 +70,23 @@ static uint64_t word_hash(uint64_t h, const lfc_word_t *w) {
   return h;
 }
 
-/* ---- Heap of devices by (wake, id) ----
- * The heap holds packed keys wake << HEAP_ID_BITS | id, so that one integer comparison orders
- * by (cycle, device) and no device record is read while sifting. Wakes at or beyond
- * HEAP_WAKE_MAX (far past any run's end, sc duration <= 1e7 us) share that key and are never
- * processed. */
+/* ---- Wake-up queue of devices by (wake, id) ----
+ * Devices are processed in (cycle, device) order. Most wakes are a few cycles ahead (a link
+ * delay, a packet's next block), so a device waking in [cal_now, cal_now + SIM_CAL_SLOTS) sits
+ * in a calendar: one bitmap of devices per cycle (slot = cycle mod SIM_CAL_SLOTS), whose lowest
+ * bit is the lowest id, and a bitmap of non-empty slots. cal_now is the cycle being processed;
+ * it only grows, and nothing in the calendar is before it. Later wakes (and SIM_NEVER) go to a
+ * heap of packed keys wake << HEAP_ID_BITS | id, so that one integer comparison orders by
+ * (cycle, device) and no device record is read while sifting. Wakes at or beyond HEAP_WAKE_MAX
+ * (far past any run's end, sc duration <= 1e7 us) share that key and are never processed. The
+ * next device is the smaller of the calendar's first and the heap's top. */
 
 #define HEAP_ID_BITS 18u /* > MAX_NODES of topology.c */
 #define HEAP_ID_MASK ((1ull << HEAP_ID_BITS) - 1u)
 #define HEAP_WAKE_MAX ((1ull << (64u - HEAP_ID_BITS)) - 1u)
+#define IN_CAL UINT32_MAX /* heap_pos of a device in the calendar */
+#define CAL_MASK (SIM_CAL_SLOTS - 1u)
+#define BITS 64u
 
 static uint64_t heap_key(uint64_t wake, uint32_t d) {
   return (wake < HEAP_WAKE_MAX ? wake : HEAP_WAKE_MAX) << HEAP_ID_BITS | d;
@@ -105,13 +113,82 @@ static void heap_fix(sim_t *s, uint32_t i, uint64_t key) {
   heap_place(s, i, key);
 }
 
+static int in_window(const sim_t *s, uint64_t t) {
+  return t >= s->cal_now && t - s->cal_now < SIM_CAL_SLOTS;
+}
+
+static inline void cal_insert(sim_t *s, uint32_t d, uint64_t t) {
+  uint32_t slot = (uint32_t)(t & CAL_MASK), word = d / BITS;
+  s->cal[(size_t)slot * s->cal_words + word] |= 1ull << (d % BITS);
+  if (s->cal_n[slot]++ == 0) {
+    s->cal_busy[slot / BITS] |= 1ull << (slot % BITS);
+    s->cal_lo[slot] = word;
+  } else if (word < s->cal_lo[slot]) {
+    s->cal_lo[slot] = word;
+  }
+  s->dev[d].heap_pos = IN_CAL;
+}
+
+static inline void cal_remove(sim_t *s, uint32_t d, uint64_t t) {
+  uint32_t slot = (uint32_t)(t & CAL_MASK);
+  s->cal[(size_t)slot * s->cal_words + d / BITS] &= ~(1ull << (d % BITS));
+  if (--s->cal_n[slot] == 0) s->cal_busy[slot / BITS] &= ~(1ull << (slot % BITS));
+}
+
 static void set_wake(sim_t *s, uint32_t d, uint64_t t) {
-  s->dev[d].wake = t;
-  heap_fix(s, s->dev[d].heap_pos, heap_key(t, d));
+  device_t *dv = &s->dev[d];
+  if (t == dv->wake) return;
+  int near = in_window(s, t);
+  if (dv->heap_pos == IN_CAL) {
+    cal_remove(s, d, dv->wake);
+  } else if (!near) { /* heap to heap: in place */
+    dv->wake = t;
+    heap_fix(s, dv->heap_pos, heap_key(t, d));
+    return;
+  } else { /* out of the heap: its last key fills the hole */
+    uint32_t i = dv->heap_pos;
+    uint64_t last = s->heap[--s->nheap];
+    if (i < s->nheap) heap_fix(s, i, last);
+  }
+  dv->wake = t;
+  if (near) {
+    cal_insert(s, d, t);
+  } else {
+    s->nheap++;
+    heap_fix(s, s->nheap - 1u, heap_key(t, d));
+  }
 }
 
 static void wake_at(sim_t *s, uint32_t d, uint64_t t) {
   if (t < s->dev[d].wake) set_wake(s, d, t);
+}
+
+/* The next device to process (NONE if none) and its wake cycle (SIM_NEVER if none). */
+static uint64_t queue_first(sim_t *s, uint32_t *d) {
+  uint64_t best = UINT64_MAX;
+  uint32_t base = (uint32_t)(s->cal_now & CAL_MASK), slot = NONE;
+  uint64_t m = s->cal_busy[base / BITS] & (~0ull << (base % BITS));
+  for (uint32_t i = base / BITS; slot == NONE && i < SIM_CAL_SLOTS / BITS;) { /* from base up */
+    if (m != 0) slot = i * BITS + (uint32_t)__builtin_ctzll(m);
+    else if (++i < SIM_CAL_SLOTS / BITS) m = s->cal_busy[i];
+  }
+  for (uint32_t i = 0; slot == NONE && i <= base / BITS; i++) /* wrapped: below base */
+    if (s->cal_busy[i] != 0) slot = i * BITS + (uint32_t)__builtin_ctzll(s->cal_busy[i]);
+  if (slot != NONE) {
+    const uint64_t *bm = &s->cal[(size_t)slot * s->cal_words];
+    uint32_t w = s->cal_lo[slot];
+    while (bm[w] == 0) w++;
+    s->cal_lo[slot] = w;
+    uint64_t t = s->cal_now + ((slot - base) & CAL_MASK);
+    best = heap_key(t, w * BITS + (uint32_t)__builtin_ctzll(bm[w]));
+  }
+  if (s->nheap > 0 && s->heap[0] < best) best = s->heap[0];
+  if (best == UINT64_MAX) {
+    *d = NONE;
+    return SIM_NEVER;
+  }
+  *d = (uint32_t)(best & HEAP_ID_MASK);
+  return s->dev[*d].wake;
 }
 
 /* ---- Packets ---- */
@@ -322,25 +399,13 @@ static void map_control(const wire_t *fwd, lfc_word_t *w) {
   }
 }
 
-/* Port p's input at T, rebuilt from the link's tracker and its queue of unpredicted words. */
-static void take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc_word_t *in) {
-  wire_t *w = &s->wire[dv->in_wire[p]];
-  track_advance(&w->rx, T, w->k);
-  if (!s->step_all && (w->n == 0 || w->ring[w->head].t != T)) { /* predicted: the short way */
-    if (w->rx.rem > 0 && w->rx.next == T) { /* the next block of the packet in flight */
-      *in = w->rx.tmpl;
-      in->eop = w->rx.rem == 1u;
-      w->rx.rem--;
-      w->rx.next += w->k;
-      if (w->has_map) in->cls = w->cmap[in->cls];
-    } /* else IDLE, which in[p] already is */
-    if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
-    return;
-  }
+/* Port p's input at T when the link has an unpredicted word or in --step-all (take_input). */
+static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, uint32_t p,
+                                                      uint64_t T, wire_t *w, lfc_word_t *in) {
   if (w->n > 0 && w->ring[w->head].t == T) {
     *in = w->ring[w->head].w;
     w->head = w->head + 1u == w->cap ? 0u : w->head + 1u;
-    w->n--;
+    if (--w->n == 0) dv->rx_queued &= ~(1ull << p);
   } else {
     track_expect(&w->rx, T, in);
   }
@@ -355,6 +420,29 @@ static void take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc_word_
     const wire_t *fwd = dv->out_wire[p] != NONE ? &s->wire[dv->out_wire[p]] : NULL;
     if (fwd != NULL && fwd->has_map) map_control(fwd, in);
   }
+}
+
+/* Port p's input at T, rebuilt from the link's tracker and its queue of unpredicted words;
+ * 1 if it wrote in[p] (else in[p] stays IDLE). Inlined into process: the predicted case (a
+ * packet's next block or IDLE) is the common one. */
+static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc_word_t *in) {
+  wire_t *w = &s->wire[dv->in_wire[p]];
+  track_advance(&w->rx, T, w->k);
+  if (s->step_all || (w->n > 0 && w->ring[w->head].t == T)) {
+    take_input_slow(s, dv, p, T, w, in);
+    return 1;
+  }
+  int wrote = 0;
+  if (w->rx.rem > 0 && w->rx.next == T) { /* the next block of the packet in flight */
+    *in = w->rx.tmpl;
+    in->eop = w->rx.rem == 1u;
+    w->rx.rem--;
+    w->rx.next += w->k;
+    if (w->has_map) in->cls = w->cmap[in->cls];
+    wrote = 1;
+  } /* else IDLE, which in[p] already is */
+  if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
+  return wrote;
 }
 
 /* A first block leaves device d at T on wire w: the per-hop latency of the switch it leaves. */
@@ -392,13 +480,15 @@ static void give_output(sim_t *s, device_t *dv, uint32_t p, uint64_t T, const lf
       if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
       if (out->kind == LFC_DATA && out->sop) hop_sample(s, w->from, w, out, T);
       s->dev[w->to].rx_busy |= 1ull << w->to_port;
+      s->dev[w->to].rx_queued |= 1ull << w->to_port;
       if (!s->step_all) wake_at(s, w->to, T + w->delay);
     }
   }
   track_update(&w->tx, T, out, w->k);
-  if (w->tx.rem > 0)
+  if (w->tx.rem > 0) {
     dv->tx_busy |= 1ull << p;
-  else
+    dv->tx_end[p] = w->tx.next + (uint64_t)(w->tx.rem - 1u) * w->k + 1u; /* kept till then */
+  } else
     dv->tx_busy &= ~(1ull << p);
 }
 
@@ -421,10 +511,10 @@ static void process(sim_t *s, uint32_t d, uint64_t T) {
     lfc_switch_advance(dv->sw, T);
   }
   lfc_word_t *in = s->in, *out = s->step_all ? &s->outs_all[s->out_base[d]] : s->out;
-  uint64_t taken = s->step_all ? dv->connected : dv->rx_busy;
+  uint64_t taken = s->step_all ? dv->connected : dv->rx_busy, written = 0;
   for (uint64_t m = taken; m != 0; m &= m - 1u) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
-    take_input(s, dv, p, T, &in[p]);
+    written |= (uint64_t)take_input(s, dv, p, T, &in[p]) << p;
   }
   if (dv->is_host) {
     run_source(s, d, T);
@@ -459,23 +549,28 @@ static void process(sim_t *s, uint32_t d, uint64_t T) {
         drop_tag(s, ev[i].tag);
       }
   }
-  for (uint64_t m = taken; m != 0; m &= m - 1u) in[__builtin_ctzll(m)] = IDLE;
-  for (uint64_t m = dv->connected; m != 0; m &= m - 1u) {
+  for (uint64_t m = written; m != 0; m &= m - 1u) in[__builtin_ctzll(m)] = IDLE;
+  /* The ports to look at, then in port order: give_output on one port changes no other's
+   * tx_busy or tx_end, so deciding first gives the same calls in the same order. */
+  uint64_t give = 0;
+  for (uint64_t m = dv->tx_busy; m != 0; m &= m - 1u) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
-    if (dv->tx_busy >> p & 1u) {
-      const track_t *tx = &s->wire[dv->out_wire[p]].tx;
-      if (T < tx->next + (uint64_t)(tx->rem - 1u) * s->wire[dv->out_wire[p]].k + 1u)
-        continue; /* within a packet: its next block or IDLE between slots (SPEC §2.1) */
-    } else if (out[p].kind == LFC_IDLE) {
-      continue; /* IDLE where IDLE is expected */
-    }
+    if (T >= dv->tx_end[p]) /* else within a packet: its next block or IDLE between slots */
+      give |= 1ull << p;    /* (SPEC §2.1); the tracker moves only in give_output */
+  }
+  for (uint64_t m = dv->connected & ~dv->tx_busy; m != 0; m &= m - 1u) {
+    uint32_t p = (uint32_t)__builtin_ctzll(m);
+    if (out[p].kind != LFC_IDLE) give |= 1ull << p; /* else IDLE where IDLE is expected */
+  }
+  for (uint64_t m = give; m != 0; m &= m - 1u) {
+    uint32_t p = (uint32_t)__builtin_ctzll(m);
     give_output(s, dv, p, T, &out[p]);
   }
   if (!s->step_all) {
     uint64_t nw = dv->is_host ? host_wake(s, d, T + 1u) : lfc_switch_next_event(dv->sw);
-    for (uint64_t m = dv->rx_busy; m != 0; m &= m - 1u) {
+    for (uint64_t m = dv->rx_queued; m != 0; m &= m - 1u) { /* words arriving (ring n > 0) */
       const wire_t *w = &s->wire[dv->in_wire[__builtin_ctzll(m)]];
-      if (w->n > 0 && w->ring[w->head].t < nw) nw = w->ring[w->head].t;
+      if (w->ring[w->head].t < nw) nw = w->ring[w->head].t;
     }
     set_wake(s, d, nw);
   }
@@ -511,12 +606,16 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   s->dev = calloc(s->ndev, sizeof *s->dev);
   s->wire = calloc(2u * t->nlinks, sizeof *s->wire);
   s->heap = calloc(s->ndev, sizeof *s->heap);
+  s->cal_words = (s->ndev + BITS - 1u) / BITS;
+  s->cal = calloc((size_t)SIM_CAL_SLOTS * s->cal_words, sizeof *s->cal);
+  s->cal_n = calloc(SIM_CAL_SLOTS, sizeof *s->cal_n);
+  s->cal_lo = calloc(SIM_CAL_SLOTS, sizeof *s->cal_lo);
   s->in = calloc(LFC_MAX_PORTS, sizeof *s->in);
   s->out = calloc(LFC_MAX_PORTS, sizeof *s->out);
   s->out_base = calloc(s->ndev, sizeof *s->out_base);
   rx_ctx_t *rx_ctxs = calloc(t->nendpoints, sizeof *rx_ctxs);
   s->rx_ctx = rx_ctxs;
-  if (!s->dev || !s->wire || !s->heap || !s->in || !s->out || !s->out_base || !rx_ctxs)
+  if (!s->dev || !s->wire || !s->heap || !s->cal || !s->cal_n || !s->cal_lo || !s->in || !s->out || !s->out_base || !rx_ctxs)
     CERR("out of memory");
   uint32_t total_ports = 0;
   for (uint32_t d = 0; d < s->ndev; d++) {
@@ -526,7 +625,8 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
     total_ports += dv->nports;
     dv->in_wire = malloc(dv->nports * sizeof *dv->in_wire);
     dv->out_wire = malloc(dv->nports * sizeof *dv->out_wire);
-    if (!dv->in_wire || !dv->out_wire) CERR("out of memory");
+    dv->tx_end = calloc(dv->nports, sizeof *dv->tx_end);
+    if (!dv->in_wire || !dv->out_wire || !dv->tx_end) CERR("out of memory");
     for (uint32_t p = 0; p < dv->nports; p++) dv->in_wire[p] = dv->out_wire[p] = NONE;
   }
   if (s->step_all) {
@@ -604,10 +704,8 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
       lfc_nic_set_rx_callback(dv->nic, on_deliver, &rx_ctxs[d - t->nsw]);
     }
     dv->wake = 0;
-    dv->heap_pos = d;
-    s->heap[d] = heap_key(0, d); /* ascending ids at one cycle: already a heap */
+    cal_insert(s, d, 0); /* cal_now = 0 */
   }
-  s->nheap = s->ndev;
   return 0;
 fail:
 fail_quiet:
@@ -622,6 +720,7 @@ void sim_destroy(sim_t *s) {
       lfc_nic_destroy(s->dev[d].nic);
       free(s->dev[d].in_wire);
       free(s->dev[d].out_wire);
+      free(s->dev[d].tx_end);
     }
   if (s->wire)
     for (uint32_t w = 0; w < s->nwire; w++) {
@@ -634,6 +733,9 @@ void sim_destroy(sim_t *s) {
   free(s->dev);
   free(s->wire);
   free(s->heap);
+  free(s->cal);
+  free(s->cal_n);
+  free(s->cal_lo);
   free(s->in);
   free(s->out);
   free(s->outs_all);
@@ -678,8 +780,8 @@ void sim_run(sim_t *s) {
     }
   } else {
     while (!s->stop) {
-      uint32_t d = (uint32_t)(s->heap[0] & HEAP_ID_MASK);
-      uint64_t T = s->dev[d].wake;
+      uint32_t d;
+      uint64_t T = queue_first(s, &d);
       if (s->sample_fn && s->next_sample < s->end && s->next_sample <= T) {
         sim_sync(s, s->next_sample);
         sample(s, s->next_sample);
@@ -687,6 +789,7 @@ void sim_run(sim_t *s) {
         continue;
       }
       if (T >= s->end) break;
+      if (T > s->cal_now) s->cal_now = T;
       process(s, d, T);
     }
   }

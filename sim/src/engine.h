@@ -6,8 +6,9 @@
  *  - skip-ahead (default): each device sleeps until the next cycle where it can change anything
  *    (lfc_switch_next_event / lfc_nic_next_event, a flow's next packet, or a word arriving that a
  *    streaming packet does not explain), and jumps there with lfc_switch_advance /
- *    lfc_nic_advance. Devices are woken in (cycle, device) order from a heap: conservative
- *    discrete-event simulation with the link delay (>= 1, SPEC §12.1) as lookahead.
+ *    lfc_nic_advance. Devices are woken in (cycle, device) order from a calendar of the next
+ *    SIM_CAL_SLOTS cycles and a heap for later wakes: conservative discrete-event simulation
+ *    with the link delay (>= 1, SPEC §12.1) as lookahead.
  */
 #ifndef LFC_SIM_ENGINE_H
 #define LFC_SIM_ENGINE_H
@@ -54,9 +55,11 @@ typedef struct {
   uint32_t *in_wire, *out_wire; /* per port, UINT32_MAX = unconnected */
   uint64_t connected;           /* ports with a working link (LFC_MAX_PORTS = 64) */
   uint64_t rx_busy;             /* input ports whose link has a packet or words in flight */
+  uint64_t rx_queued;           /* input ports whose link has unpredicted words queued */
   uint64_t tx_busy;             /* output ports with a packet in flight (tracker rem > 0) */
+  uint64_t *tx_end;             /* per port in tx_busy: the cycle after its packet's last block */
   uint64_t wake;                /* next cycle to process, SIM_NEVER = none */
-  uint32_t heap_pos;
+  uint32_t heap_pos;            /* index in the heap, UINT32_MAX = in the calendar (engine.c) */
   uint32_t rr;                  /* host: round robin over its flows */
   uint64_t nic_drops_seen;
 } device_t;
@@ -70,6 +73,10 @@ typedef struct {
 } slot_t;
 
 typedef struct sim sim_t;
+
+/* Cycles the wake-up calendar spans (a power of two, a multiple of 64): most wakes are a link
+ * delay or a packet's blocks ahead; later ones go to the heap. */
+#define SIM_CAL_SLOTS 256u
 
 /* Called at every sample cycle (time series, deadlock checks), after all devices reached it. */
 typedef void (*sim_sample_fn)(sim_t *sim, uint64_t cycle, void *ctx);
@@ -85,9 +92,16 @@ struct sim {
   uint32_t nwire;
   uint64_t now, end;
   int step_all;
-  /* heap of devices by (wake, id), packed keys (engine.c) */
+  /* wake-up queue by (wake, id) (engine.c): a calendar of SIM_CAL_SLOTS cycles from cal_now,
+   * one bitmap of devices per cycle, and a heap of packed keys for later wakes */
   uint64_t *heap;
   uint32_t nheap;
+  uint64_t *cal;     /* SIM_CAL_SLOTS x cal_words: devices waking in the slot's cycle */
+  uint32_t cal_words;
+  uint32_t *cal_n;   /* per slot: devices in it */
+  uint32_t *cal_lo;  /* per slot: no device below this bitmap word */
+  uint64_t cal_busy[SIM_CAL_SLOTS / 64u]; /* slots with devices */
+  uint64_t cal_now;  /* the calendar holds wakes in [cal_now, cal_now + SIM_CAL_SLOTS) */
   /* packets in flight, by tag */
   slot_t *slot;
   uint32_t nslot, capslot, *free_slot, nfree;
