@@ -14,8 +14,10 @@
 #      writes it as Verilog;
 #   4. ONE Verilator co-simulation is built from it (the shim built with -DTB_MUTSEL=W reads
 #      mutsel from $LFC_MUTSEL);
-#   5. every mutant runs (JOBS at a time): first the run `make test-cosim` makes of C (seed 1,
-#      C's test_cycles), then, if that passed, MUT_SEEDS more seeds of C's full [run] cycles.
+#   5. every mutant runs (JOBS at a time, tb/mutants/runs.sh): first the run `make test-cosim`
+#      makes of C (seed 1, C's test_cycles), then, if that passed, MUT_SEEDS more seeds of C's
+#      full [run] cycles, then the same runs on each stimulus variant of C (tb/mutants/
+#      variants.txt: other tb/configs with C's RTL parameters, checked below).
 #      Killed: a run exits non-zero (MISMATCH, scoreboard error, crash, timeout).
 #      mutsel=0 must pass every run, or the netlist is not the RTL and the result is void.
 # Then equiv.sh tries to prove each survivor equivalent (Yosys equiv_*, module by module), and
@@ -31,6 +33,7 @@ set -uo pipefail
 : "${VERILATOR_JOBS:=2}" "${VERILATOR:=verilator}" "${YOSYS:=yosys}"
 HERE=tb/mutants
 PLAN=$HERE/plan.txt
+VARIANTS=$HERE/variants.txt
 OUT="$BUILD/mutants"
 PARAMS="$BUILD/tb/tb-params"
 # Candidates listed per configuration: enough that every module of the plan has many more than
@@ -46,6 +49,14 @@ for c in $MUT_CONFIGS; do
   grep -q "^$c[[:space:]]" "$PLAN" || die "MUT_CONFIGS: $PLAN has no mutants for '$c'"
 done
 [ -x "$PARAMS" ] || die "$PARAMS is missing (make tb-params first)"
+# A variant runs on its configuration's netlist: its RTL parameters must be the same.
+for c in $MUT_CONFIGS; do
+  for v in $(awk -v c="$c" '!/^#/ && $1 == c {print $2}' "$VARIANTS"); do
+    [ -f "tb/configs/$v.ini" ] || die "$VARIANTS: there is no tb/configs/$v.ini"
+    [ "$("$PARAMS" verilator "tb/configs/$v.ini")" = "$("$PARAMS" verilator "tb/configs/$c.ini")" ] ||
+      die "$VARIANTS: $v's RTL parameters ([switch], [ib], [pfc]) differ from $c's"
+  done
+done
 command -v "$YOSYS" >/dev/null || die "no $YOSYS (Debian package yosys)"
 
 t0=$(date +%s)
@@ -114,36 +125,10 @@ t_built=$(date +%s)
 echo "   built in $((t_built - t0)) s"
 
 # ---- 5: the runs ----
-# run_mutant CONFIG ID: writes OUT/CONFIG/runs/ID/{short,seedN}.log and OUT/CONFIG/runs/ID/result:
-#   "killed short|long RC RUN FIRST-LINE" or "survived - 0 - -".
-run_mutant() {
-  local c="$1" k="$2" d="$OUT/$1" r="$OUT/$1/runs/$2" n rc line
-  mkdir -p "$r"
-  one() {  # one NAME SEED CYCLES
-    LFC_MUTSEL="$k" timeout "$MUT_TIMEOUT" "$d/obj/Vcosim" +config="tb/configs/$c.ini" \
-      +seed="$2" +cycles="$3" +sim=verilator +cov="$r/$1.cov.json" >"$r/$1.log" 2>&1
-  }
-  n="$("$PARAMS" test_cycles "tb/configs/$c.ini")"
-  one short 1 "$n"; rc=$?
-  if [ "$rc" -ne 0 ]; then
-    line="$(grep -m1 '^MISMATCH ' "$r/short.log" || tail -n 1 "$r/short.log")"
-    echo "killed short $rc short $line" >"$r/result"
-    [ "$k" != 0 ] && return 0
-  fi
-  n="$("$PARAMS" cycles "tb/configs/$c.ini")"
-  local s
-  for s in $(seq 2 $((MUT_SEEDS + 1))); do
-    one "seed$s" "$s" "$n"; rc=$?
-    if [ "$rc" -ne 0 ]; then
-      line="$(grep -m1 '^MISMATCH ' "$r/seed$s.log" || tail -n 1 "$r/seed$s.log")"
-      [ -f "$r/result" ] || echo "killed long $rc seed$s $line" >"$r/result"
-      [ "$k" != 0 ] && return 0
-    fi
-  done
-  [ -f "$r/result" ] || echo "survived - 0 - -" >"$r/result"
-}
+# run_mutant CONFIG ID (tb/mutants/runs.sh): writes OUT/CONFIG/runs/ID/result.
+source "$HERE/runs.sh"
 export -f run_mutant
-export OUT PARAMS MUT_SEEDS MUT_TIMEOUT
+export OUT PARAMS MUT_SEEDS MUT_TIMEOUT VARIANTS
 
 jobs="$OUT/jobs.txt"
 : >"$jobs"

@@ -6,7 +6,10 @@
 Reads, per configuration C: OUT/C/chosen.tsv (the mutants), OUT/C/runs/<id>/result (killed or
 survived, by which run), OUT/C/equiv/<id>.result (equiv.sh: "equivalent HOW" or "unproven WHY")
 and tb/mutants/explained.txt (hand-reviewed reasons for survivors that no tool proved, one
-"config id reason" a line).
+"config id reason" a line). A reason that starts with "EQUIVALENT" is an argument that the mutant
+cannot change any output of the switch (it names the parameter values and invariants that make
+the mutated bit unreachable): such a mutant counts as equivalent, reported apart from the
+tool-proved ones ("equivalent_argued"); any other reason (a "COVERAGE HOLE") leaves it a survivor.
 
 Writes OUT/summary.json (total, killed, survived, equivalent, the kill rate over the
 non-equivalent mutants, per module, per configuration, and how many of the credit/PFC/ECN
@@ -64,6 +67,7 @@ def main():
     out, configs = sys.argv[1], sys.argv[2:]
     explained = load_explained()
     mutants = []
+    stale = []  # explained.txt entries of mutants that a run killed
     for c in configs:
         tsv = os.path.join(out, c, "chosen.tsv")
         with open(tsv) as f:
@@ -84,11 +88,19 @@ def main():
                     eq = read_first_line(os.path.join(out, c, "equiv", "%d.result" % k)) or \
                         "unproven equiv.sh wrote no result"
                     how = eq.split(" ", 1)
+                    why = explained.get((c, k))
                     if how[0] == "equivalent":
                         m["status"] = "equivalent"
+                        m["equiv"] = "proved"
                         m["reason"] = "proved equivalent: " + (how[1] if len(how) > 1 else "")
+                    elif why is not None and why.startswith("EQUIVALENT"):
+                        m["status"] = "equivalent"
+                        m["equiv"] = "argued"
+                        m["reason"] = "argued (tb/mutants/explained.txt): " + why
                     else:
-                        m["reason"] = explained.get((c, k), "NOT EXPLAINED (" + eq + ")")
+                        m["reason"] = why or "NOT EXPLAINED (" + eq + ")"
+                elif (c, k) in explained:
+                    stale.append("%s:%d" % (c, k))
                 mutants.append(m)
 
     def count(ms):
@@ -101,15 +113,25 @@ def main():
 
     summary = count(mutants)
     summary["target_pct"] = TARGET_PCT
+    summary["equivalent_proved"] = sum(1 for m in mutants if m.get("equiv") == "proved")
+    summary["equivalent_argued"] = sum(1 for m in mutants if m.get("equiv") == "argued")
+    summary["killed_by"] = {kind: sum(1 for m in mutants if m["status"] == "killed"
+                                      and m["killed_by"] == kind)
+                            for kind in ("short", "long", "variant")}
     summary["per_module"] = {mod: count([m for m in mutants if m["module"] == mod])
                              for mod in sorted({m["module"] for m in mutants})}
     summary["per_config"] = {c: count([m for m in mutants if m["config"] == c]) for c in configs}
     # What the short runs alone (those of `make test-cosim`: seed 1, test_cycles, Verilator) do
-    # to the non-equivalent credit/PFC/ECN mutants.
+    # to the non-equivalent credit/PFC/ECN mutants. The short run of a stimulus variant is one of
+    # them too: a variant is an ordinary configuration of make test-cosim.
+    def by_test_cosim(m):
+        return m["status"] == "killed" and (
+            m["killed_by"] == "short" or
+            (m["killed_by"] == "variant" and m["run"].endswith("/short")))
     tc = {}
     for area, mods in FOCUS.items():
         ms = [m for m in mutants if m["module"] in mods and m["status"] != "equivalent"]
-        missed = [m for m in ms if not (m["status"] == "killed" and m["killed_by"] == "short")]
+        missed = [m for m in ms if not by_test_cosim(m)]
         tc[area] = {"modules": list(mods), "non_equivalent": len(ms),
                     "killed_by_test_cosim_run": len(ms) - len(missed),
                     "missed": ["%s:%d %s %s %s[%s] %s" % (m["config"], m["id"], m["module"],
@@ -138,6 +160,10 @@ def main():
           "non-equivalent killed (target %.0f %%)" % (s["total"], s["killed"], s["survived"],
                                                        s["equivalent"], s["killed_pct"],
                                                        TARGET_PCT))
+    print("   equivalent: %d proved by Yosys (equiv.sh), %d argued in %s; killed by the "
+          "test-cosim run %d, by longer seeds %d, by stimulus variants %d" % (
+              s["equivalent_proved"], s["equivalent_argued"], EXPLAINED,
+              s["killed_by"]["short"], s["killed_by"]["long"], s["killed_by"]["variant"]))
     for mod, d in s["per_module"].items():
         print("   %-11s %3d total %3d killed %3d survived %3d equivalent" % (
             mod, d["total"], d["killed"], d["survived"], d["equivalent"]))
@@ -147,6 +173,8 @@ def main():
     unexplained = [m for m in mutants if m["status"] == "survived"
                    and m["reason"].startswith("NOT EXPLAINED")]
     print("   survivors: %s/survivors.txt (%d not explained)" % (out, len(unexplained)))
+    if stale:
+        print("   note: %s lists mutants that are now killed: %s" % (EXPLAINED, " ".join(stale)))
     print("   summary:   %s/summary.json" % out)
     return 0 if s["killed_pct"] >= TARGET_PCT else 1
 

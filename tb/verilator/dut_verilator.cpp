@@ -56,6 +56,11 @@ const uint64_t kPeriod = 100;
 const uint64_t kResetCycles = 2;
 
 std::unique_ptr<VerilatedContext> g_ctx;
+// The command line, for Verilator's own +verilator+... options: they must reach the context the
+// model lives in (g_ctx), not only Verilator's default one, or e.g. +verilator+rand+reset+2 is
+// silently ignored.
+int g_argc = 0;
+char **g_argv = nullptr;
 std::unique_ptr<Vlfc_switch> g_top;
 #if VM_TRACE
 std::unique_ptr<VerilatedFstC> g_fst;
@@ -150,6 +155,7 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
     return -1;
   }
   g_ctx.reset(new VerilatedContext);
+  if (g_argc > 0) g_ctx->commandArgs(g_argc, g_argv);
 #if VM_TRACE
   g_ctx->traceEverOn(a->waves != nullptr);
   g_top.reset(new Vlfc_switch(g_ctx.get(), "lfc_switch"));
@@ -283,7 +289,8 @@ void dut_clock(void) { edge(); }
 
 int main(int argc, char **argv) {
   // Verilator's own +verilator+... options are taken from the command line; tb_main ignores them.
-  Verilated::commandArgs(argc, argv);
+  g_argc = argc;
+  g_argv = argv;
 #if VM_COVERAGE
   // +coverage_dat=FILE: where the coverage build writes its counts (tb_main ignores it).
   for (int i = 1; i < argc; i++)
