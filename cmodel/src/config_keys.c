@@ -189,9 +189,12 @@ static int set_list(const key_t_ *k, const char *value, uint32_t count, uint32_t
                  "'%s' is not an integer in %" PRId64 "..%" PRId64 "; expected one value for "
                  "every %s or a comma-separated list of %u (one per %s)",
                  bad, k->min, k->max, unit, count, unit);
-  if (n == -3 || (n != 1 && (uint32_t)n != count))
-    return failf(err, errlen, "%s values given; expected 1 (for every %s) or %u (one per %s)",
-                 n == -3 ? "too many" : "a different number of", unit, count, unit);
+  if (n == -3)
+    return failf(err, errlen, "more than %u values given; expected 1 (for every %s) or %u (one "
+                 "per %s)", cap, unit, count, unit);
+  if (n != 1 && (uint32_t)n != count)
+    return failf(err, errlen, "%d values given; expected 1 (for every %s) or %u (one per %s)", n,
+                 unit, count, unit);
   return n;
 }
 

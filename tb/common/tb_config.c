@@ -25,16 +25,10 @@ typedef enum {
   K_U64,        /* uint64_t at off */
   K_BOOL,       /* bool at off: 0/1/true/false/yes/no */
   K_INT_BOOL,   /* int at off, 0/1 */
-  K_MODE,       /* lfc_mode_t: ib | pfc */
-  K_WD_ACTION,  /* lfc_wd_action_t: drop | forward */
   K_TRAFFIC,    /* tb_traffic_mode_t */
-  K_SPEED_DIV,  /* uint8_t sw.speed_div[ports]: one value for all or one per port */
   K_LIST_PORT,  /* uint32_t[ports] at off: one value or one per port */
-  K_LIST_CLASS, /* uint32_t[classes] at off: one value or one per class */
   K_NIC_U32,    /* uint32_t at off within every lfc_nic_cfg_t */
   K_NIC_LIST,   /* uint32_t at off within lfc_nic_cfg_t of each port: one value or per port */
-  K_VLARB_HIGH, /* "vl:weight, vl:weight, ..." */
-  K_VLARB_LOW,
   K_REQUIRE     /* tb_cfg_t.require: a list of coverage point names, checked by tb_stim_init */
 } key_kind_t;
 
@@ -55,43 +49,6 @@ typedef struct {
 #define M20 ((1 << 20) - 1)
 
 static const key_t_ KEYS[] = {
-    /* SPEC §3.1 */
-    {"switch", "mode", K_MODE, 0, 1, SW(mode), "ib, pfc"},
-    {"switch", "ports", K_U32, 2, TB_MAX_PORTS, SW(ports), NULL},
-    {"switch", "classes", K_U32, 1, 15, SW(classes), NULL},
-    {"switch", "speed_div", K_SPEED_DIV, 1, 16, 0, NULL},
-    {"switch", "latency", K_U32, 1, 4095, SW(latency), NULL},
-    {"switch", "cut_through", K_BOOL, 0, 1, SW(cut_through), NULL},
-    {"switch", "mtu_blocks", K_U32, 1, 255, SW(mtu_blocks), NULL},
-    {"switch", "seed", K_U32, 0, UINT32_MAX, SW(seed), NULL},
-    /* SPEC §3.2, IB */
-    {"ib", "vl_blocks", K_LIST_CLASS, 1, 65535, SW(vl_blocks), NULL},
-    {"ib", "vl15_blocks", K_U32, 0, 65535, SW(vl15_blocks), NULL},
-    {"ib", "fcp_period", K_U32, 1, 65535, SW(fcp_period), NULL},
-    {"ib", "vlarb_high", K_VLARB_HIGH, 0, 0, 0, "a list of vl:weight (vl 0..14, weight 0..255)"},
-    {"ib", "vlarb_low", K_VLARB_LOW, 0, 0, 0, "a list of vl:weight (vl 0..14, weight 0..255)"},
-    {"ib", "vlarb_high_limit", K_U32, 0, 255, SW(vlarb_high_limit), NULL},
-    /* SPEC §3.2, PFC */
-    {"pfc", "lossless_mask", K_U32, 0, 255, SW(lossless_mask), NULL},
-    {"pfc", "reserve_blocks", K_U32, 0, 65535, SW(reserve_blocks), NULL},
-    {"pfc", "shared_blocks", K_U32, 1, M20, SW(shared_blocks), NULL},
-    {"pfc", "headroom_blocks", K_U32, 0, 65535, SW(headroom_blocks), NULL},
-    {"pfc", "dynamic_th", K_BOOL, 0, 1, SW(dynamic_th), NULL},
-    {"pfc", "xoff_th", K_U32, 0, M20, SW(xoff_th), NULL},
-    {"pfc", "alpha_log2", K_I32, -7, 7, SW(alpha_log2), NULL},
-    {"pfc", "xon_offset", K_U32, 0, 65535, SW(xon_offset), NULL},
-    {"pfc", "pause_quanta", K_U32, 1, 65535, SW(pause_quanta), NULL},
-    {"pfc", "refresh_cycles", K_U32, 1, 65535, SW(refresh_cycles), NULL},
-    {"pfc", "strict_mask", K_U32, 0, 255, SW(strict_mask), NULL},
-    {"pfc", "drr_quantum", K_LIST_CLASS, 1, 4095, SW(drr_quantum), NULL},
-    {"pfc", "wd_enable", K_BOOL, 0, 1, SW(wd_enable), NULL},
-    {"pfc", "wd_detect", K_U32, 1, M20, SW(wd_detect), NULL},
-    {"pfc", "wd_restore", K_U32, 1, M20, SW(wd_restore), NULL},
-    {"pfc", "wd_action", K_WD_ACTION, 0, 1, SW(wd_action), "drop, forward"},
-    {"pfc", "ecn_mask", K_U32, 0, 255, SW(ecn_mask), NULL},
-    {"pfc", "kmin", K_U32, 0, M20, SW(kmin), NULL},
-    {"pfc", "kmax", K_U32, 0, M20, SW(kmax), NULL},
-    {"pfc", "pmax", K_U32, 0, 65536, SW(pmax), NULL},
     /* SPEC §12.1 */
     {"link", "delay", K_LIST_PORT, 1, 1000, TB(link_delay), NULL},
     /* SPEC §12.2: the link partners */
@@ -251,36 +208,6 @@ static int set_list(parse_t *ps, const key_t_ *k, const char *value, uint32_t co
   return n;
 }
 
-static int parse_vlarb(parse_t *ps, const key_t_ *k, const char *value,
-                       lfc_vlarb_entry_t *tab, uint32_t *len) {
-  char buf[1024];
-  snprintf(buf, sizeof buf, "%s", value);
-  uint32_t n = 0;
-  char *save = NULL;
-  /* An empty value or "none" is an empty table. */
-  if (!strcasecmp(value, "none") || value[0] == '\0') {
-    *len = 0;
-    return 1;
-  }
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    char *colon = strchr(tok, ':');
-    int64_t vl, w;
-    if (!colon) return fail(ps, k->section, k->name, value, "entry '%s' is not vl:weight", tok);
-    *colon = '\0';
-    if (parse_int(tok, 0, 14, &vl) || parse_int(colon + 1, 0, 255, &w))
-      return fail(ps, k->section, k->name, value,
-                  "entry '%s:%s': expected vl 0..14 and weight 0..255", tok, colon + 1);
-    if (n >= LFC_VLARB_MAX_ENTRIES)
-      return fail(ps, k->section, k->name, value, "more than %u entries",
-                  LFC_VLARB_MAX_ENTRIES);
-    tab[n].vl = (uint8_t)vl;
-    tab[n].weight = (uint8_t)w;
-    n++;
-  }
-  *len = n;
-  return 1;
-}
-
 static int apply(parse_t *ps, const key_t_ *k, const char *value) {
   tb_cfg_t *c = ps->cfg;
   char *base = (char *)c;
@@ -307,22 +234,6 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
       else
         *(int *)(base + k->off) = b;
       return 1;
-    case K_MODE:
-      if (!strcasecmp(value, "ib"))
-        c->sw.mode = LFC_MODE_IB;
-      else if (!strcasecmp(value, "pfc"))
-        c->sw.mode = LFC_MODE_PFC;
-      else
-        return fail(ps, k->section, k->name, value, "allowed values: %s", k->help);
-      return 1;
-    case K_WD_ACTION:
-      if (!strcasecmp(value, "drop"))
-        c->sw.wd_action = LFC_WD_DROP;
-      else if (!strcasecmp(value, "forward"))
-        c->sw.wd_action = LFC_WD_FORWARD;
-      else
-        return fail(ps, k->section, k->name, value, "allowed values: %s", k->help);
-      return 1;
     case K_TRAFFIC:
       for (int i = 0; i < TB_TRAFFIC_MODES; i++)
         if (!strcasecmp(value, TRAFFIC_NAMES[i])) {
@@ -330,12 +241,6 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
           return 1;
         }
       return fail(ps, k->section, k->name, value, "allowed values: %s", k->help);
-    case K_SPEED_DIV:
-      n = set_list(ps, k, value, c->sw.ports, "port", vals);
-      if (n <= 0) return 0;
-      for (uint32_t p = 0; p < LFC_MAX_PORTS; p++)
-        c->sw.speed_div[p] = (uint8_t)(n == 1 ? vals[0] : (p < (uint32_t)n ? vals[p] : 1));
-      return 1;
     case K_LIST_PORT:
       n = set_list(ps, k, value, c->sw.ports, "port", vals);
       if (n <= 0) return 0;
@@ -343,15 +248,6 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
         ((uint32_t *)(base + k->off))[p] =
             (uint32_t)(n == 1 ? vals[0] : (p < (uint32_t)n ? vals[p] : vals[0]));
       return 1;
-    case K_LIST_CLASS: {
-      uint32_t cap = !strcmp(k->name, "vl_blocks") ? LFC_IB_MAX_VLS : LFC_PFC_MAX_PRIOS;
-      n = set_list(ps, k, value, c->sw.classes, "class", vals);
-      if (n <= 0) return 0;
-      for (uint32_t i = 0; i < cap; i++)
-        ((uint32_t *)(base + k->off))[i] =
-            (uint32_t)(n == 1 ? vals[0] : (i < (uint32_t)n ? vals[i] : vals[0]));
-      return 1;
-    }
     case K_NIC_U32:
       if (parse_int(value, k->min, k->max, &v))
         return fail(ps, k->section, k->name, value, "expected an integer in %" PRId64 "..%" PRId64,
@@ -366,10 +262,6 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
         *(uint32_t *)((char *)&c->nic[p] + k->off) =
             (uint32_t)(n == 1 ? vals[0] : (p < (uint32_t)n ? vals[p] : vals[0]));
       return 1;
-    case K_VLARB_HIGH:
-      return parse_vlarb(ps, k, value, c->sw.vlarb_high, &c->sw.vlarb_high_len);
-    case K_VLARB_LOW:
-      return parse_vlarb(ps, k, value, c->sw.vlarb_low, &c->sw.vlarb_low_len);
     case K_REQUIRE:
       if (strlen(value) >= sizeof c->require)
         return fail(ps, k->section, k->name, value, "longer than %zu characters",
@@ -384,6 +276,19 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
 static int handler(void *user, const char *section, const char *name, const char *value) {
   parse_t *ps = user;
   if (ps->err[0]) return 1; /* report only the first error */
+  /* The switch's own parameters (SPEC §3): the model's table, lfc_switch_cfg_set. Pass 1 takes
+     mode, ports and classes, on which the defaults and the per-port/per-class lists depend. */
+  if (lfc_switch_cfg_keys(section, NULL, 0) > 0) {
+    bool dims = !strcmp(section, "switch") &&
+                (!strcmp(name, "mode") || !strcmp(name, "ports") || !strcmp(name, "classes"));
+    if (ps->pass == 1 && !dims) return 1;
+    char err[1024];
+    if (lfc_switch_cfg_set(&ps->cfg->sw, section, name, value, err, sizeof err) != 0)
+      return fail(ps, section, name, value, "%s", err);
+    if (!strcmp(section, "switch") && !strcmp(name, "ports") && ps->cfg->sw.ports > TB_MAX_PORTS)
+      return fail(ps, section, name, value, "the RTL has 2..%u ports", TB_MAX_PORTS);
+    return 1;
+  }
   const key_t_ *k = NULL;
   int section_known = 0;
   for (size_t i = 0; i < NKEYS; i++) {
