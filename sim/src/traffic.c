@@ -288,8 +288,8 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
         break;
       default:
         if (err && errlen)
-          snprintf(err, errlen, "%s: [traffic.%s] pattern = %s: not implemented in this version",
-                   sc->file, g->name, sc_pattern_name(g->pattern));
+          snprintf(err, errlen, "%s: [traffic.%s] pattern = %s: internal error: no generator",
+                   sc->file, g->name, sc_pattern_name(g->pattern)); /* every pattern has one */
         goto fail;
     }
   }
