@@ -78,6 +78,7 @@ typedef enum {
   COV_MIS_PFC_GARBAGE,  /* misbehaviour: a PFC frame with a random enable vector */
   COV_MIS_PFC_ALL,      /* misbehaviour: a PFC frame enabling all 8 priorities */
   COV_MIS_STORM_WD,     /* the watchdog tripped on the port of a storm, during the storm */
+  COV_MIS_FRAMING,      /* misbehaviour: a continuation block with sop = 1 or a wrong eop (§7.2) */
   COV_COUNT
 } tb_cov_t;
 
@@ -124,6 +125,8 @@ typedef struct {
   /* overrun: the injected packet being sent, and the partner's words waiting behind it */
   uint32_t inj_left;    /* blocks of the injected packet still to send */
   lfc_word_t inj_word;  /* its first block */
+  uint32_t inj_fault_at; /* garbage: the value of inj_left at which a block is misframed (0: none) */
+  int inj_fault_sop;     /* that block has sop = 1 (else its eop is inverted) */
   lfc_word_t q[256];    /* the partner's non-IDLE words, in order (at most nblk - 1 < 255) */
   uint32_t q_head, q_len;
   /* the partner's FCPs per VL: the last one and an older one (for stale replays) */

@@ -45,6 +45,7 @@ static const char *const NAMES[COV_COUNT] = {
     [COV_MIS_PFC_GARBAGE] = "mis_pfc_garbage",
     [COV_MIS_PFC_ALL] = "mis_pfc_all",
     [COV_MIS_STORM_WD] = "mis_storm_wd",
+    [COV_MIS_FRAMING] = "mis_framing",
 };
 
 const char *tb_cov_name(tb_cov_t c) { return (unsigned)c < COV_COUNT ? NAMES[c] : "?"; }

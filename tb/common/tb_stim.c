@@ -170,8 +170,9 @@ static void garbage(tb_t *tb, unsigned p, lfc_word_t *w) {
   uint64_t *r = &st->rng;
   uint8_t cls = (uint8_t)pick_class(r, c->traffic.class_mask);
   uint16_t dst = (uint16_t)tb_rng_below(r, s->ports);
+  enum { GARBAGE_KINDS = 10 };
   for (;;) {
-    unsigned kind = tb_rng_below(r, 9);
+    unsigned kind = tb_rng_below(r, GARBAGE_KINDS);
     switch (kind) {
       case 0: /* a continuation block outside any packet (§7.2) */
         data_word(w, 0, 1, cls, 1, dst, TB_TAG(1, p, 0xffffff), 0);
@@ -228,6 +229,18 @@ static void garbage(tb_t *tb, unsigned p, lfc_word_t *w) {
         for (unsigned i = 0; i < 8; i++)
           if (w->pfc_en & (1u << i)) w->pfc_time[i] = (uint16_t)tb_rng_below(r, 65536);
         return;
+      case 9: { /* a legal 2..MTU-block packet with one continuation block misframed (§7.2):
+                   sop = 1, or eop inverted (early on a middle block, missing on the last) */
+        if (s->mtu_blocks < 2) break;
+        uint32_t n = 2 + tb_rng_below(r, s->mtu_blocks - 1);
+        inject_packet(tb, p, w, cls, (uint8_t)n, dst, 0, 0);
+        st->inj_word = *w;
+        st->inj_left = n - 1;
+        st->inj_fault_at = 1 + tb_rng_below(r, n - 1);
+        st->inj_fault_sop = (int)tb_rng_below(r, 2);
+        tb->cov[COV_MIS_FRAMING]++;
+        return;
+      }
       default:
         break;
     }
@@ -362,6 +375,11 @@ void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in) {
     *in = st->inj_word;
     in->sop = 0;
     in->eop = st->inj_left == 1;
+    if (st->inj_fault_at == st->inj_left) {
+      if (st->inj_fault_sop) in->sop = 1;
+      else in->eop = !in->eop;
+      st->inj_fault_at = 0;
+    }
     st->inj_left--;
     return;
   }

@@ -2,7 +2,8 @@
 #
 # run_mutant CONFIG ID   (environment: OUT, PARAMS, MUT_SEEDS, MUT_TIMEOUT, VARIANTS)
 #   runs OUT/CONFIG/obj/Vcosim with LFC_MUTSEL=ID, first on tb/configs/CONFIG.ini: the run
-#   `make test-cosim` makes (seed 1, test_cycles), then seeds 2..MUT_SEEDS+1 of [run] cycles;
+#   `make test-cosim` makes (seed 1, test_cycles), then seeds 2..MUT_SEEDS+1 of [run] cycles
+#   with the RTL's registers starting at random values;
 #   then, while it survives, the same runs on each stimulus variant of CONFIG (VARIANTS, the file
 #   tb/mutants/variants.txt: "CONFIG VARIANT" lines; a variant is tb/configs/VARIANT.ini with
 #   CONFIG's RTL parameters and other partners, traffic or misbehaviour). Stops at the first
@@ -15,11 +16,13 @@
 run_mutant() {
   local c="$1" k="$2" d="$OUT/$1" r="$OUT/$1/runs/$2" v s n rc line
   mkdir -p "$r"
-  # one NAME INI SEED CYCLES: one run; returns the simulator's exit status.
+  # one NAME INI SEED CYCLES [ARGS...]: one run; returns the simulator's exit status.
   one() {
-    LFC_MUTSEL="$k" timeout "$MUT_TIMEOUT" "$d/obj/Vcosim" +config="$2" \
-      +seed="$3" +cycles="$4" +sim=verilator +cov="$r/${1//\//_}.cov.json" \
-      >"$r/${1//\//_}.log" 2>&1
+    local name="$1" ini="$2" seed="$3" cycles="$4"
+    shift 4
+    LFC_MUTSEL="$k" timeout "$MUT_TIMEOUT" "$d/obj/Vcosim" +config="$ini" \
+      +seed="$seed" +cycles="$cycles" +sim=verilator +cov="$r/${name//\//_}.cov.json" "$@" \
+      >"$r/${name//\//_}.log" 2>&1
   }
   # killed KIND RC RUN: record the first failure.
   killed() {
@@ -33,8 +36,11 @@ run_mutant() {
     one "$1short" "$ini" 1 "$n"; rc=$?
     if [ "$rc" -ne 0 ]; then killed "$3" "$rc" "$1short"; [ "$k" != 0 ] && return 1; fi
     n="$("$PARAMS" cycles "$ini")"
+    # The longer seeds also start every register of the RTL at a random value (Verilator's
+    # --x-initial unique, the default): the reset must then set every register the switch reads,
+    # which a run from all-zero registers (the reset values) cannot show.
     for s in $(seq 2 $((MUT_SEEDS + 1))); do
-      one "$1seed$s" "$ini" "$s" "$n"; rc=$?
+      one "$1seed$s" "$ini" "$s" "$n" +verilator+rand+reset+2 +verilator+seed+"$s"; rc=$?
       if [ "$rc" -ne 0 ]; then killed "$4" "$rc" "$1seed$s"; [ "$k" != 0 ] && return 1; fi
     done
     return 0

@@ -9,7 +9,7 @@
 # before the mismatch to the mismatch (the simulation is deterministic), so the waves are there
 # when the log is read: OUTDIR/waves.fst (Verilator) or OUTDIR/waves.vcd (Icarus). The rerun has
 # the same CYCLES (the stimulus depends on the run length: traffic stops at [traffic] stop_pct)
-# and ends at the mismatch.
+# and ends at the mismatch. Verilator runs start every register at a value drawn from the seed.
 #
 # Environment (set by tb/tb.mk): COSIM_BUILD, TB_VPI, VVP, TB_MAKE_EXTRA.
 # Exit status: the test's (0 pass, 1 mismatch, 2 configuration, 3 simulator), 4 for a crash.
@@ -20,6 +20,7 @@ sim="$1" config="$2" seed="$3" cycles="$4" waves="$5" out="$6"
 : "${COSIM_BUILD:?}" "${TB_VPI:=build/tb/lfc_cosim.vpi}" "${VVP:=vvp}" "${TB_MAKE_EXTRA:=}"
 : "${MAKE:=make}"
 WINDOW=2000
+VERILATOR_SEED_MAX=2147483646 # +verilator+seed+ is a 32-bit signed int
 
 case "$sim" in
   verilator) ext=fst ;;
@@ -40,6 +41,11 @@ run() {
   if [ "$sim" = verilator ]; then
     local obj=obj
     [ "$traced" = 1 ] && obj=obj-trace
+    # Every register of the RTL starts at a value drawn from the seed (Verilator's default
+    # --x-initial unique), not 0, which is the reset value of most: so a register the reset
+    # forgets shows as a mismatch (SPEC §13: rst_ni sets the reset values of the spec). Verilator takes
+    # seed 0 as "pick one at random", hence the + 1.
+    args+=(+verilator+rand+reset+2 +verilator+seed+$(( seed % VERILATOR_SEED_MAX + 1 )))
     "$COSIM_BUILD/verilator/$config/$obj/Vcosim" "${args[@]}" >"$log" 2>&1
     status=$?
   else
