@@ -135,9 +135,12 @@ void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summar
     double gbps = t1 > t0 ? (double)f->rx_bytes * 8.0 / ((double)(t1 - t0) * sim->cycle_ns) : 0.0;
     char dst[16];
     if (f->dst == FLOW_ANY_DST) snprintf(dst, sizeof dst, "any"); else snprintf(dst, sizeof dst, "%u", f->dst);
-    fprintf(o, "  %4u %4u -> %-4s %3u %10llu %6.2f %10.3f %11.1f %11.1f\n", i, f->src, dst, f->cls,
-            (unsigned long long)f->rx_bytes, gbps,
-            f->done_cycle != SIM_NEVER ? (double)(f->done_cycle - f->start) * sim->cycle_ns / 1000.0 : -1.0,
+    /* a flow still running at the end has no completion time (null in --json) */
+    char fct[24] = "running";
+    if (f->done_cycle != SIM_NEVER)
+      snprintf(fct, sizeof fct, "%.3f", (double)(f->done_cycle - f->start) * sim->cycle_ns / 1000.0);
+    fprintf(o, "  %4u %4u -> %-4s %3u %10llu %6.2f %10s %11.1f %11.1f\n", i, f->src, dst, f->cls,
+            (unsigned long long)f->rx_bytes, gbps, fct,
             (double)results_flow_latency(f, 50) * sim->cycle_ns,
             (double)results_flow_latency(f, 99) * sim->cycle_ns);
   }
