@@ -108,48 +108,61 @@ typedef struct {
   int16_t deficit;        /* DRR (SPEC §8.2) */
 } lfc_pcls_t;
 
-/* Everything one port holds. */
+/* Bytes of a cache line: lfc_port_t and lfc_pcls_t are laid out in lines of this size. */
+#define LFC_CACHE_LINE 64u
+
+/*
+ * Everything one port holds, grouped by how often it is read (a large fabric has far more port
+ * state than a core's cache holds, so each port-cycle should touch as few lines as it can):
+ *   line 0  what streaming (lfc_tx_stream, lfc_rx_stream), step A's "nothing to do" test,
+ *           the PFC scheduler's masks and lfc_tx_next_event read for every live port;
+ *   line 1  the rest of the per-port scalars (receive, pipeline, IB bookkeeping);
+ *   then    the per-class arrays, PFC's first (one line per class), the egress queues, and
+ *           IB's credit state.
+ * The struct is aligned to a line (lfc_switch_create allocates the ports so), and the order of
+ * fields changes nothing else: every field is a register of its own.
+ */
 typedef struct {
-  /* ---- transmit (SPEC §5.2, §7.4) ---- */
-  uint32_t k;             /* speed_div: the port's slots are the cycles t with t mod k = 0 */
-  uint8_t tx_rem;
-  lfc_word_t tx_word;     /* the packet in flight as a continuation block (ecn as sent) */
+  /* ---- line 0: hot ---- */
+  _Alignas(LFC_CACHE_LINE) uint64_t rx_last; /* cycle of the last data block received (§7.2) */
+  uint64_t refresh_min_due; /* PFC: min refresh_due over PGs with xoff = 1 (§6.6) */
+  lfc_word_t tx_word;     /* the packet in flight as a continuation block (ecn as sent, §5.2) */
+  uint32_t rx_desc;       /* store-and-forward: admitted packet still being received (§7.3) */
+  uint8_t k;              /* speed_div (1..16): the port's slots are the cycles t, t mod k = 0 */
+  uint8_t tx_rem;         /* §5.2 */
+  uint8_t rx_rem;         /* §7.2 */
+  uint8_t xoff;           /* PFC: bit c: PG (p, c) pauses its peer (§6.5) */
+  uint8_t pend;           /* PFC: pfc_pend (§6.6) */
+  uint8_t storm;          /* PFC: wd_storm (§6.8) */
+  uint16_t nonempty;      /* bit c: q[c] has packets (§7.4) */
 
-  /* ---- receive framing (SPEC §7.2) and pipeline (§7.3) ---- */
-  uint8_t rx_rem;
-  uint32_t rx_desc;       /* store-and-forward: admitted packet still being received */
-  uint64_t rx_last;       /* cycle of the last data block received (skip-ahead) */
+  /* ---- line 1: pipeline (SPEC §7.3), the rest of the per-port PFC and IB registers ---- */
   lfc_list_t pipe;        /* admitted packets waiting for their ready cycle */
-
-  /* ---- egress queues (SPEC §7.4), index 15 = VL15 ---- */
-  lfc_queue_t q[LFC_MAX_CLASSES];
-  uint16_t nonempty;      /* bit c: q[c] has packets */
-
-  /* ---- IB (SPEC §5) ---- */
-  lfc_vl_t vl[LFC_IB_MAX_VLS];
-  uint16_t occ15;
-  uint16_t credit_ok;     /* data VLs that are non-empty and whose head passes the send rule */
-  uint16_t credit_blocked; /* data VLs that are non-empty and whose head fails it (§10) */
-  uint16_t fcp_dirty;     /* VLs whose FCP may be pending by a change (superset, §5.5) */
-  uint64_t fcp_min_due;   /* min over VLs of fcp_due */
+  uint32_t lfsr;          /* ECN marking LFSR (§9.3) */
+  uint8_t drr_ptr;        /* PFC: DRR pointer (§8.2) */
+  uint64_t wd_next;       /* earliest trip/restore cycle of this port's queues (§6.8) */
+  uint64_t fcp_min_due;   /* IB: min over VLs of fcp_due (§5.5) */
+  uint16_t occ15;         /* IB: VL15 occupancy (§5.4) */
+  uint16_t credit_ok;     /* IB: data VLs that are non-empty and whose head passes the send rule */
+  uint16_t credit_blocked; /* IB: data VLs that are non-empty and whose head fails it (§10) */
+  uint16_t fcp_dirty;     /* IB: VLs whose FCP may be pending by a change (superset, §5.5) */
+  uint16_t hi_sent;       /* IB: vlarb (§5.6) */
   uint8_t hi_idx, lo_idx, hi_rem, lo_rem;
-  uint16_t hi_sent;
+  uint8_t shared_nz;      /* PFC: PGs with pg_shared > 0 */
+  uint8_t hdrm_nz;        /* PFC: PGs with pg_hdrm > 0 */
+  uint8_t check;          /* PFC: PGs whose XOFF/XON inputs changed since their last evaluation */
+  uint8_t flip;           /* PFC scratch: PGs that change xoff in this cycle (step G) */
+  uint8_t wd_tripped;     /* PFC: queues that restored at least once: wd_rcnt reads wd_restore */
 
-  /* ---- PFC (SPEC §6, §8, §9) ---- */
-  lfc_pcls_t pc[LFC_PFC_MAX_PRIOS];
-  uint8_t xoff;           /* bit c: PG (p, c) pauses its peer */
-  uint8_t pend;           /* pfc_pend */
-  uint8_t shared_nz;      /* PGs with pg_shared > 0 */
-  uint8_t hdrm_nz;        /* PGs with pg_hdrm > 0 */
-  uint8_t check;          /* PGs whose XOFF/XON inputs changed since their last evaluation */
-  uint8_t flip;           /* scratch: PGs that change xoff in this cycle (step G) */
-  uint64_t refresh_min_due; /* min refresh_due over PGs with xoff = 1 */
-  uint8_t drr_ptr;
-  uint32_t lfsr;
-  uint8_t storm;          /* wd_storm */
-  uint8_t wd_tripped;     /* queues that restored at least once: wd_rcnt reads wd_restore */
-  uint64_t wd_next;       /* earliest trip/restore cycle of this port's queues */
+  /* ---- per class: PFC (SPEC §6, §8; one line each), egress queues (§7.4), IB (§5) ---- */
+  _Alignas(LFC_CACHE_LINE) lfc_pcls_t pc[LFC_PFC_MAX_PRIOS];
+  lfc_queue_t q[LFC_MAX_CLASSES]; /* index 15 = VL15 */
+  lfc_vl_t vl[LFC_IB_MAX_VLS];
 } lfc_port_t;
+
+_Static_assert(offsetof(lfc_port_t, pipe) == LFC_CACHE_LINE, "line 0 of lfc_port_t is full");
+_Static_assert(offsetof(lfc_port_t, pc) == 2u * LFC_CACHE_LINE, "lines 0, 1 of lfc_port_t");
+_Static_assert(sizeof(lfc_pcls_t) == LFC_CACHE_LINE, "one line per PFC class");
 
 /* Step A decision of one port (SPEC §5.2). */
 typedef struct {
@@ -197,12 +210,19 @@ struct lfc_switch {
    * those (a port of a large fabric is idle or only streams most of the time):
    *   tx_work   a superset of the ports with a queued packet (nonempty != 0), or, in PFC mode, a
    *             pending PFC frame (pend != 0) or a running refresh timer (refresh_min_due !=
-   *             LFC_NEVER). Invariant: a port outside it decides IDLE in step A and has no
-   *             transmit event (lfc_tx_next_event = LFC_NEVER). Kept by setting the bit wherever
-   *             one of those three can become non-idle (queue_push, lfc_pfc_gen_apply; the
-   *             refresh timer starts only with pend, or at a PFC frame sent, which is work) and
-   *             clearing it in step A when the port is found idle. In IB mode every port is in
-   *             it: its FCP timers always run (SPEC §5.5).
+   *             LFC_NEVER). Invariant: a port outside it and outside tx_parked decides IDLE in
+   *             step A and has no transmit event (lfc_tx_next_event = LFC_NEVER). Kept by
+   *             setting the bit wherever one of those three can become non-idle (queue_push,
+   *             lfc_pfc_gen_apply; the refresh timer starts only with pend, or at a PFC frame
+   *             sent, which is work) and clearing it in step A when the port is found idle. In
+   *             IB mode every port is in it: its FCP timers always run (SPEC §5.5).
+   *   tx_parked PFC mode: ports that step A found idle with a transmit event still to come (a
+   *             pause that lapses, a refresh timer): they leave tx_work until tx_wake[p], their
+   *             lfc_tx_next_event then, so that a paused or refresh-only port costs nothing in
+   *             the cycles between. Exact because every input of that decision other than time
+   *             sets tx_work again (queue_push, lfc_pfc_gen_apply, a PFC frame received, a
+   *             watchdog trip or restore); a port may be in both sets. tx_wake_min is a lower
+   *             bound of tx_wake over tx_parked (exact after the scan in lfc_switch_step).
    *   tx_busy   a superset of the ports with a packet in flight (tx_rem != 0): set when a
    *             packet starts (step B), cleared at the port's next decision point (a slot with
    *             tx_rem = 0) or when skip-ahead sends the last block.
@@ -210,6 +230,8 @@ struct lfc_switch {
    *   pipe_busy exactly the ports whose pipeline holds a packet (pipe.head != LFC_NIL).
    */
   uint64_t tx_work, tx_busy, rx_busy, pipe_busy;
+  uint64_t tx_parked, tx_wake_min;
+  uint64_t tx_wake[LFC_MAX_PORTS];
 
   /* descriptor pool (SPEC §7.4): capacity = buffer blocks (§3.4), every packet holds >= 1 */
   lfc_desc_t *desc;
@@ -411,6 +433,7 @@ void lfc_ecn_decide(const lfc_switch_t *sw, uint32_t p, const lfc_desc_t *pkt, l
 void lfc_ecn_commit(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d);
 
 /* ---- port_tx.c (SPEC §5.2, §7.4) ---- */
+void lfc_tx_unpark(lfc_switch_t *sw);
 void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *out);
 void lfc_fcp_sent_all(lfc_switch_t *sw);
 void lfc_tx_apply_all(lfc_switch_t *sw);

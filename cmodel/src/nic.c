@@ -39,25 +39,57 @@
 #define NIC_DEFAULT_REFRESH 32768u
 #define NIC_NO_CLASS 0xFFu
 
+/*
+ * The node's registers, the ones read in every step and skip-ahead first (after cfg) so that a
+ * node's step touches few cache lines (a large fabric has a thousand nodes, docs/sim.md
+ * "Speed"); per-class arrays and the IB state after them.
+ */
 struct lfc_nic {
   lfc_nic_cfg_t cfg;
+  uint64_t cycle;
+
+  /* Transmit state (§5.2, §7.4, §12.2). */
+  uint32_t slot_phase; /* cycle mod speed_div: 0 in a slot (§1.2) */
+  uint32_t tx_rem;     /* blocks of the packet in flight still to send */
+  lfc_pkt_t tx_pkt;    /* packet in flight */
+  uint32_t nonempty;   /* bit c: FIFO c holds a packet */
+  uint32_t rr;         /* round-robin pointer, reset classes - 1 */
   uint32_t data_classes_mask; /* bits 0..classes-1 */
+
+  /* Receive (§7.2): the packet being received, the receive buffer's non-empty classes. */
+  uint32_t rx_rem;
+  uint64_t rx_last; /* cycle of the last block received of the current packet */
+  uint32_t occ_mask; /* bit c: occ[c] > 0 */
+
+  /* PFC: transmit side, the classes whose pause interval (pause_start, pause_end below) has
+     not ended yet (§12.2); receive side, bit per class (§6.5, §6.6). */
+  uint32_t pause_live;
+  uint32_t xoff;
+  uint32_t pfc_pend;
+
+  /* IB summaries (§5.1, §5.5, §10). */
+  uint32_t fcp_dirty;   /* VLs whose FCTBS or FCCL may differ from the last FCP (a superset) */
+  uint32_t blocked;     /* data VLs whose head fails the send rule (§10 credit_blocked_cycles) */
+  uint32_t nblocked;    /* its population count */
+  uint64_t fcp_due_min; /* the smallest fcp_due */
+
   lfc_nic_rx_fn rx_fn;
   void *rx_ctx;
-  uint64_t cycle;
 
   /* Transmit FIFOs, ring buffers of cfg.tx_fifo_pkts each; index = class, 15 = IB VL15. */
   lfc_pkt_t *pool;
   lfc_pkt_t *fifo[LFC_MAX_CLASSES];
   uint32_t fifo_head[LFC_MAX_CLASSES];
   uint32_t fifo_count[LFC_MAX_CLASSES];
-  uint32_t nonempty; /* bit c: FIFO c holds a packet */
 
-  /* Transmit state (§5.2, §7.4, §12.2). */
-  uint32_t slot_phase; /* cycle mod speed_div: 0 in a slot (§1.2) */
-  lfc_pkt_t tx_pkt;    /* packet in flight */
-  uint32_t tx_rem;     /* its blocks still to send */
-  uint32_t rr;         /* round-robin pointer, reset classes - 1 */
+  /* The receive buffer per class. */
+  uint32_t occ[LFC_MAX_CLASSES];
+
+  /* PFC transmit side: the pause interval [pause_start, pause_end) per class (§12.2). */
+  uint64_t pause_start[LFC_PFC_MAX_PRIOS];
+  uint64_t pause_end[LFC_PFC_MAX_PRIOS];
+  /* PFC receive side: refresh_due: cycle from which the timer = 0. */
+  uint64_t refresh_due[LFC_PFC_MAX_PRIOS];
 
   /* IB, per data VL (§5.1). fcp_due: cycle from which fcp_timer = 0. */
   uint16_t fctbs[LFC_IB_MAX_VLS];
@@ -66,26 +98,6 @@ struct lfc_nic {
   uint16_t fcp_sent_fctbs[LFC_IB_MAX_VLS];
   uint16_t fcp_sent_fccl[LFC_IB_MAX_VLS];
   uint64_t fcp_due[LFC_IB_MAX_VLS];
-  uint64_t fcp_due_min; /* the smallest fcp_due */
-  uint32_t fcp_dirty;   /* VLs whose FCTBS or FCCL may differ from the last FCP (a superset) */
-  uint32_t blocked;     /* data VLs whose head fails the send rule (§10 credit_blocked_cycles) */
-  uint32_t nblocked;    /* its population count */
-
-  /* PFC transmit side: the pause interval [pause_start, pause_end) per class (§12.2). */
-  uint64_t pause_start[LFC_PFC_MAX_PRIOS];
-  uint64_t pause_end[LFC_PFC_MAX_PRIOS];
-  uint32_t pause_live; /* classes whose pause interval has not ended yet */
-
-  /* PFC receive side (§6.5, §6.6): bit per class; refresh_due: cycle from which the timer = 0. */
-  uint32_t xoff;
-  uint32_t pfc_pend;
-  uint64_t refresh_due[LFC_PFC_MAX_PRIOS];
-
-  /* Receive (§7.2) and the receive buffer. */
-  uint32_t rx_rem;
-  uint64_t rx_last; /* cycle of the last block received of the current packet */
-  uint32_t occ[LFC_MAX_CLASSES];
-  uint32_t occ_mask; /* bit c: occ[c] > 0 */
 
   lfc_nic_stats_t stats;
 };

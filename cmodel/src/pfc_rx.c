@@ -14,6 +14,7 @@ void lfc_pfc_rx_frame(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w) {
   lfc_port_stats_t *st = &sw->stats[p];
   uint64_t next = sw->now + 1u;
   st->pfc_rx++;
+  sw->tx_work |= 1ull << p; /* a pause that starts or ends changes step A (a parked port) */
   /* Bits of pfc_en for priorities >= classes are ignored (SPEC §6.7). */
   for (uint32_t en = w->pfc_en & sw->class_bits; en != 0; en &= en - 1u) {
     uint32_t c = lfc_ctz(en);

@@ -62,6 +62,37 @@ static void decide(lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d, lfc_word_t *ou
 }
 
 /*
+ * PFC: port p decided IDLE. Without new input it stays IDLE until its next transmit event, so
+ * it leaves tx_work until then (tx_parked, see struct lfc_switch); a port whose event is the
+ * next cycle stays.
+ */
+static void park(lfc_switch_t *sw, uint32_t p) {
+  uint64_t wake = lfc_tx_next_event(sw, p);
+  if (wake <= sw->now + 1u) return;
+  sw->tx_work &= ~(1ull << p);
+  if (wake == LFC_NEVER) return; /* no work: IDLE until some comes */
+  sw->tx_parked |= 1ull << p;
+  sw->tx_wake[p] = wake;
+  sw->tx_wake_min = lfc_min_u64(sw->tx_wake_min, wake);
+}
+
+/* Parked ports whose transmit event has come go back to tx_work (before streaming). */
+void lfc_tx_unpark(lfc_switch_t *sw) {
+  if (sw->tx_wake_min > sw->now) return;
+  uint64_t next = LFC_NEVER;
+  for (uint64_t m = sw->tx_parked; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
+    if (sw->tx_wake[p] <= sw->now) {
+      sw->tx_parked &= ~(1ull << p);
+      sw->tx_work |= 1ull << p;
+    } else {
+      next = lfc_min_u64(next, sw->tx_wake[p]);
+    }
+  }
+  sw->tx_wake_min = next;
+}
+
+/*
  * Step A of the ports at a decision point (listed in sw->tx_slow by lfc_tx_stream). Ports that
  * stay IDLE with nothing to record leave the list, so that step B does not visit them.
  */
@@ -69,14 +100,12 @@ void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *restrict out) {
   uint64_t busy = 0;
   for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
-    const lfc_port_t *pp = &sw->port[p];
-    if (!sw->ib && pp->nonempty == 0 && pp->pend == 0 && pp->refresh_min_due == LFC_NEVER) {
-      sw->tx_work &= ~(1ull << p); /* no work: IDLE (lfc_tx_stream set it) until some comes */
-      continue;
-    }
     lfc_tx_dec_t *d = &sw->txd[p];
     decide(sw, p, d, &out[p]);
-    if (d->action != LFC_TX_IDLE || d->fcp_clean != 0) busy |= 1ull << p;
+    if (d->action != LFC_TX_IDLE || d->fcp_clean != 0)
+      busy |= 1ull << p;
+    else if (!sw->ib)
+      park(sw, p);
   }
   sw->tx_slow = busy;
 }

@@ -289,7 +289,8 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   sw->lossless = sw->ib ? 0 : cfg->lossless_mask;
   sw->desc_cap = (uint32_t)blocks;
   sw->ev_cap = event_capacity(cfg->ports);
-  sw->port = calloc(cfg->ports, sizeof *sw->port);
+  /* Aligned to a cache line as lfc_port_t's layout requires (zeroed by lfc_switch_reset). */
+  sw->port = aligned_alloc(LFC_CACHE_LINE, cfg->ports * sizeof *sw->port);
   sw->txd = calloc(cfg->ports, sizeof *sw->txd);
   sw->rxd = calloc(cfg->ports, sizeof *sw->rxd);
   sw->stats = calloc(cfg->ports, sizeof *sw->stats);
@@ -342,6 +343,8 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   lfc_pfc_gen_reset(sw);
   sw->tx_work = lfc_all_ports(sw); /* a superset; PFC ports leave it at their first decision */
   sw->tx_busy = sw->rx_busy = 0;
+  sw->tx_parked = 0;
+  sw->tx_wake_min = LFC_NEVER;
 }
 
 const lfc_switch_cfg_t *lfc_switch_cfg(const lfc_switch_t *sw) { return &sw->cfg; }
@@ -402,6 +405,7 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
 
   /* Streaming (A and E of most ports at load), in one pass; see lfc_tx_stream. A port with
      neither a packet in flight nor work (sw->tx_work) sends IDLE without being looked at. */
+  lfc_tx_unpark(sw);
   lfc_port_t *const port = sw->port;
   const uint64_t now = sw->now;
   const uint64_t tx_live = sw->tx_busy | sw->tx_work;
@@ -450,7 +454,7 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
 
 uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   if (!lfc_pfc_gen_settled(sw)) return sw->now;
-  uint64_t m = lfc_wd_next_event(sw);
+  uint64_t m = lfc_min_u64(lfc_wd_next_event(sw), sw->tx_wake_min);
   /* Ports outside these masks have no event of that kind (see struct lfc_switch). */
   for (uint64_t w = sw->tx_work; w != 0 && m > sw->now; w &= w - 1u)
     m = lfc_min_u64(m, lfc_tx_next_event(sw, lfc_ctz(w)));

@@ -93,6 +93,7 @@ void lfc_wd_update(lfc_switch_t *sw) {
           lfc_event_push(sw, LFC_EV_WD_TRIP, p, c, 0, 0);
         }
       }
+      sw->tx_work |= 1ull << p; /* eligibility changed (a parked port decides again) */
       if (pp->storm)
         sw->storm_ports |= 1ull << p;
       else

@@ -10,9 +10,13 @@
  */
 #include "engine.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+_Static_assert(offsetof(wire_t, tx) == SIM_CACHE_LINE, "the receiver's fields fit one line");
+_Static_assert(offsetof(wire_t, from) == 2u * SIM_CACHE_LINE, "the sender's fields fit one line");
 
 #define NONE UINT32_MAX
 #define X1024 1024u
@@ -23,11 +27,12 @@ static const lfc_word_t IDLE;
 
 /* ---- Link prediction ---- */
 
-static void track_advance(track_t *tr, uint64_t to, uint32_t k) {
+static void track_advance(track_t *tr, uint64_t to) {
   if (tr->rem == 0 || tr->next >= to) return;
+  uint32_t k = tr->k;
   uint64_t n = k == 1u ? to - tr->next : (to - tr->next + k - 1u) / k; /* full speed: no divide */
   if (n > tr->rem) n = tr->rem;
-  tr->rem -= (uint32_t)n;
+  tr->rem = (uint16_t)(tr->rem - n);
   tr->next += n * k;
 }
 
@@ -40,17 +45,17 @@ static void track_expect(const track_t *tr, uint64_t t, lfc_word_t *w) {
   }
 }
 
-static void track_update(track_t *tr, uint64_t t, const lfc_word_t *w, uint32_t k) {
+static void track_update(track_t *tr, uint64_t t, const lfc_word_t *w) {
   if (w->kind != LFC_DATA) return;
   if (w->sop) {
     tr->tmpl = *w;
     tr->tmpl.sop = 0;
     tr->tmpl.eop = 0;
-    tr->rem = w->nblk > 0 ? w->nblk - 1u : 0u;
-    tr->next = t + k;
+    tr->rem = w->nblk > 0 ? (uint16_t)(w->nblk - 1u) : 0u;
+    tr->next = t + tr->k;
   } else if (tr->rem > 0 && t == tr->next) {
     tr->rem--;
-    tr->next += k;
+    tr->next += tr->k;
   }
 }
 
@@ -275,7 +280,7 @@ static void on_deliver(void *ctx, const lfc_word_t *w, uint64_t cycle) {
   }
   add_sample(&f->lat, &f->nlat, &f->caplat, (uint32_t)(cycle - sl->send_cycle));
   uint32_t k = s->dev[s->topo.nsw + rc->host].nports ? s->wire[s->dev[s->topo.nsw + rc->host]
-                                                                   .in_wire[0]].k : 1u;
+                                                                   .in_wire[0]].rx.k : 1u;
   slot_release(s, w->tag);
   if (f->bytes > 0 && f->rx_bytes >= f->bytes && f->done_cycle == SIM_NEVER)
     flow_done(s, f, cycle + (uint64_t)(w->nblk - 1u) * k + 1u);
@@ -413,7 +418,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
     s->link_mismatch++;
     *in = *lfc_link_head(w->link);
   }
-  track_update(&w->rx, T, in, w->k);
+  track_update(&w->rx, T, in);
   if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
   if (w->has_map && in->kind == LFC_DATA) in->cls = w->cmap[in->cls];
   if (in->kind == LFC_PFC || in->kind == LFC_FCP) { /* about the classes we send on this cable */
@@ -427,7 +432,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
  * packet's next block or IDLE) is the common one. */
 static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc_word_t *in) {
   wire_t *w = &s->wire[dv->in_wire[p]];
-  track_advance(&w->rx, T, w->k);
+  track_advance(&w->rx, T);
   if (s->step_all || (w->n > 0 && w->ring[w->head].t == T)) {
     take_input_slow(s, dv, p, T, w, in);
     return 1;
@@ -437,7 +442,7 @@ static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc
     *in = w->rx.tmpl;
     in->eop = w->rx.rem == 1u;
     w->rx.rem--;
-    w->rx.next += w->k;
+    w->rx.next += w->rx.k;
     if (w->has_map) in->cls = w->cmap[in->cls];
     wrote = 1;
   } /* else IDLE, which in[p] already is */
@@ -462,7 +467,7 @@ static void hop_sample(sim_t *s, uint32_t d, const wire_t *w, const lfc_word_t *
 /* Port p put out `out` at T: queue it on the link unless the receiver's tracker predicts it. */
 static void give_output(sim_t *s, device_t *dv, uint32_t p, uint64_t T, const lfc_word_t *out) {
   wire_t *w = &s->wire[dv->out_wire[p]];
-  track_advance(&w->tx, T, w->k);
+  track_advance(&w->tx, T);
   int predicted;
   if (w->tx.rem > 0 && T == w->tx.next) /* the next block of the packet in flight */
     predicted = out->kind == LFC_DATA && data_eq(out, &w->tx.tmpl) &&
@@ -484,10 +489,10 @@ static void give_output(sim_t *s, device_t *dv, uint32_t p, uint64_t T, const lf
       if (!s->step_all) wake_at(s, w->to, T + w->delay);
     }
   }
-  track_update(&w->tx, T, out, w->k);
+  track_update(&w->tx, T, out);
   if (w->tx.rem > 0) {
     dv->tx_busy |= 1ull << p;
-    dv->tx_end[p] = w->tx.next + (uint64_t)(w->tx.rem - 1u) * w->k + 1u; /* kept till then */
+    dv->tx_end[p] = w->tx.next + (uint64_t)(w->tx.rem - 1u) * w->tx.k + 1u; /* kept till then */
   } else
     dv->tx_busy &= ~(1ull << p);
 }
@@ -585,6 +590,16 @@ static void process(sim_t *s, uint32_t d, uint64_t T) {
   } while (0)
 
 
+/* calloc for arrays of line-aligned structs (wire_t): n >= 1 elements of size bytes (a
+ * multiple of the alignment), aligned to SIM_CACHE_LINE, zeroed; NULL if out of memory. */
+static void *calloc_lines(size_t n, size_t size) {
+  if (n == 0) n = 1;
+  if (size > SIZE_MAX / n) return NULL;
+  void *p = aligned_alloc(SIM_CACHE_LINE, n * size);
+  if (p != NULL) memset(p, 0, n * size);
+  return p;
+}
+
 int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   s->sc = sc;
@@ -604,7 +619,6 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   if (s->ndev > HEAP_ID_MASK) CERR("%s: %u devices; allowed up to %llu", sc->file, s->ndev,
                                    (unsigned long long)HEAP_ID_MASK);
   s->dev = calloc(s->ndev, sizeof *s->dev);
-  s->wire = calloc(2u * t->nlinks, sizeof *s->wire);
   s->heap = calloc(s->ndev, sizeof *s->heap);
   s->cal_words = (s->ndev + BITS - 1u) / BITS;
   s->cal = calloc((size_t)SIM_CAL_SLOTS * s->cal_words, sizeof *s->cal);
@@ -615,7 +629,8 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   s->out_base = calloc(s->ndev, sizeof *s->out_base);
   rx_ctx_t *rx_ctxs = calloc(t->nendpoints, sizeof *rx_ctxs);
   s->rx_ctx = rx_ctxs;
-  if (!s->dev || !s->wire || !s->heap || !s->cal || !s->cal_n || !s->cal_lo || !s->in || !s->out || !s->out_base || !rx_ctxs)
+  if (!s->dev || !s->heap || !s->cal || !s->cal_n || !s->cal_lo || !s->in ||
+      !s->out || !s->out_base || !rx_ctxs)
     CERR("out of memory");
   uint32_t total_ports = 0;
   for (uint32_t d = 0; d < s->ndev; d++) {
@@ -633,17 +648,23 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
     s->outs_all = calloc(total_ports, sizeof *s->outs_all);
     if (!s->outs_all) CERR("out of memory");
   }
+  s->wire = calloc_lines(total_ports, sizeof *s->wire);
+  s->wire_order = calloc(2u * t->nlinks + 1u, sizeof *s->wire_order);
+  if (!s->wire || !s->wire_order) CERR("out of memory");
   for (uint32_t l = 0; l < t->nlinks; l++) {
     const topo_link_t *lk = &t->links[l];
     if (lk->failed) continue;
     for (int dir = 0; dir < 2; dir++) {
-      wire_t *w = &s->wire[s->nwire];
+      uint32_t to = dir ? lk->a : lk->b, to_port = dir ? lk->pa : lk->pb;
+      uint32_t wi = s->out_base[to] + to_port;
+      wire_t *w = &s->wire[wi];
+      s->wire_order[s->nwire++] = wi;
       w->from = dir ? lk->b : lk->a;
       w->from_port = dir ? lk->pb : lk->pa;
-      w->to = dir ? lk->a : lk->b;
-      w->to_port = dir ? lk->pa : lk->pb;
+      w->to = to;
+      w->to_port = to_port;
       w->delay = lk->delay;
-      w->k = lk->speed_div;
+      w->tx.k = w->rx.k = (uint8_t)lk->speed_div;
       w->cap = lk->delay + 1u;
       w->ring = calloc(w->cap, sizeof *w->ring);
       if (!w->ring) CERR("out of memory");
@@ -652,10 +673,9 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
         if (!w->link) CERR("link delay %u: cannot create (allowed 1..%u)", lk->delay,
                            LFC_LINK_MAX_DELAY);
       }
-      s->dev[w->from].out_wire[w->from_port] = s->nwire;
+      s->dev[w->from].out_wire[w->from_port] = wi;
       s->dev[w->from].connected |= 1ull << w->from_port;
-      s->dev[w->to].in_wire[w->to_port] = s->nwire;
-      s->nwire++;
+      s->dev[w->to].in_wire[w->to_port] = wi;
     }
   }
   for (uint32_t i = 0; i < sc->nclassmaps; i++) {
@@ -663,7 +683,7 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
     int64_t a = topo_find(t, m->from), b = topo_find(t, m->to);
     int found = 0;
     for (uint32_t x = 0; x < s->nwire && a >= 0 && b >= 0 && a < t->nsw && b < t->nsw; x++) {
-      wire_t *w = &s->wire[x];
+      wire_t *w = &s->wire[s->wire_order[x]];
       /* IB: both ways (the map is its own inverse, checked at load); PFC: from -> to */
       int both_ways = sc->sw[0].mode == LFC_MODE_IB;
       if ((w->from == a && w->to == b) || (both_ways && w->from == b && w->to == a)) {
@@ -723,15 +743,16 @@ void sim_destroy(sim_t *s) {
       free(s->dev[d].tx_end);
     }
   if (s->wire)
-    for (uint32_t w = 0; w < s->nwire; w++) {
-      free(s->wire[w].ring);
-      lfc_link_destroy(s->wire[w].link);
+    for (uint32_t x = 0; x < s->nwire; x++) {
+      free(s->wire[s->wire_order[x]].ring);
+      lfc_link_destroy(s->wire[s->wire_order[x]].link);
     }
   flows_free(&s->flows, s->topo.nendpoints);
   routes_free(&s->routes, s->topo.nsw);
   topo_free(&s->topo);
   free(s->dev);
   free(s->wire);
+  free(s->wire_order);
   free(s->heap);
   free(s->cal);
   free(s->cal_n);
@@ -820,7 +841,7 @@ uint64_t sim_digest(const sim_t *s) {
       h = mix64(h, lfc_switch_cycle(dv->sw));
     }
   }
-  for (uint32_t w = 0; w < s->nwire; w++) h = mix64(h, s->wire[w].digest);
+  for (uint32_t x = 0; x < s->nwire; x++) h = mix64(h, s->wire[s->wire_order[x]].digest);
   for (uint32_t i = 0; i < s->flows.n; i++) {
     const flow_t *f = &s->flows.f[i];
     h = mix64(h, f->rx_bytes);

@@ -24,11 +24,15 @@
 #include "topology.h"
 #include "traffic.h"
 
+/* Bytes of a cache line: wire_t keeps what each end reads in a line of its own. */
+#define SIM_CACHE_LINE 64u
+
 /* What a receiver expects on a link when nothing new happens: the rest of a packet (SPEC §2.1). */
 typedef struct {
   lfc_word_t tmpl; /* continuation block of the packet in flight */
+  uint16_t rem;    /* blocks still to come (< nblk <= 255) */
+  uint8_t k;       /* the link's speed divider (1..16): blocks are k cycles apart */
   uint64_t next;   /* cycle of its next block */
-  uint32_t rem;    /* blocks still to come */
 } track_t;
 
 typedef struct {
@@ -36,14 +40,25 @@ typedef struct {
   lfc_word_t w;
 } sig_t;
 
+/*
+ * One direction of a cable. A fabric has thousands, and each is read at both ends in different
+ * device steps, so the receiver's fields fill the first cache line, the sender's the second,
+ * and the rest (read when a word is not predicted, or for reports) the third (docs/sim.md
+ * "Speed"). The array is allocated aligned to a line (sim_create).
+ */
 typedef struct {
-  uint32_t from, from_port, to, to_port, delay, k;
-  track_t tx, rx;
+  /* ---- receiver (take_input) ---- */
+  _Alignas(SIM_CACHE_LINE) track_t rx;
+  uint32_t head, n; /* ring: the oldest unpredicted word in flight, how many */
+  uint8_t has_map;  /* [classmap]: DATA arrives in class cmap[cls] (docs/sim.md) */
+  /* ---- sender (give_output) ---- */
+  _Alignas(SIM_CACHE_LINE) track_t tx;
   sig_t *ring; /* words the tracker does not predict, in flight: at most delay */
-  uint32_t head, n, cap;
+  uint32_t cap, delay;
+  /* ---- the rest ---- */
+  _Alignas(SIM_CACHE_LINE) uint32_t from, from_port, to, to_port;
   lfc_link_t *link; /* step_all only: the reference link */
   uint64_t digest;  /* of every word that differs from the prediction, with its cycle */
-  uint8_t has_map;  /* [classmap]: DATA arrives in class cmap[cls] (docs/sim.md) */
   uint8_t cmap[LFC_MAX_CLASSES];
 } wire_t;
 
@@ -88,8 +103,11 @@ struct sim {
   flows_t flows;
   device_t *dev;
   uint32_t ndev;
+  /* Wires by receiver: the wire into port p of device d is wire[out_base[d] + p], so that the
+   * wires a device reads in a step lie together (slots of unconnected ports stay unused). */
   wire_t *wire;
-  uint32_t nwire;
+  uint32_t nwire;       /* wires (working cables x 2) */
+  uint32_t *wire_order; /* their indices in the order of the topology's links (digest) */
   uint64_t now, end;
   int step_all;
   /* wake-up queue by (wake, id) (engine.c): a calendar of SIM_CAL_SLOTS cycles from cal_now,
