@@ -10,22 +10,41 @@ Each mutant changes one thing in one file of cmodel/src/*.c:
 Only function bodies are mutated (file-scope tables and declarations are data, not logic);
 comments, strings, character literals and preprocessor lines are never touched.
 
-The tree is never edited in place (other people build it): the pristine library and test objects
-are compiled once into BUILD/mutants-c/base/, and each mutant compiles only its file into its own
-directory and links the test binaries against the pristine objects of every other file. The
-cmocka binaries then run, fastest first and the ones that killed most so far first, until one
-fails (killed) or all pass (survived); each has a time limit (a mutant that hangs is killed by
-the timeout and counted as killed). With --golden, survivors also regenerate the golden traces
-(cmodel/tools/lfc_trace) and are killed by any difference from cmodel/tests/golden/.
+The tree is never edited in place (other people build it, and edit it: cmodel/ is copied to
+BUILD/mutants-c/snapshot/ at the start and everything is read from the copy). The pristine
+library and test objects are compiled once into BUILD/mutants-c/base/; before any mutant, the
+pristine binaries (and, with --golden, the pristine golden traces) must pass, since a suite that
+fails without a mutant would "kill" every mutant. Each mutant compiles only its file, in its own
+directory, from the same relative path as the pristine file, and the test binaries are linked
+with it on demand. They run fastest first and the ones that killed most so far first, until one
+fails (killed) or all pass (survived); each has a time limit (a hang counts as killed). With
+--golden, survivors also regenerate the golden traces (cmodel/tools/lfc_trace) and are killed
+by any difference from cmodel/tests/golden/.
+
+Every object is built with UndefinedBehaviorSanitizer and the binaries are linked with
+LeakSanitizer (when the compiler has them; --no-sanitize for neither), as `make test-asan` runs
+the suite: a mutant that indexes out of bounds or shifts too far dies in the first test that
+makes it do so, and a deleted `free` fails the binary at exit (about 10 % more time). With
+--asan, a mutant that survives gets a second stage: the suite built with AddressSanitizer (and
+UBSan), which sees writes through a pointer past an array or past a heap block. It costs only
+on survivors, but about a minute each on a loaded machine, so it is not the default.
 
 A mutant whose object file is byte-identical to the original one (-O2, no debug info) is
-counted as equivalent: the compiler proved it changes nothing. One that does not compile is
-stillborn and left out of the total.
+counted as equivalent: the compiler proved it changes nothing. One that does not compile or
+link is stillborn and left out of the total. A mutant listed in the reviewed-equivalents file
+(--equivalent, default tb/fuzz/mutants-c-equivalent.txt: each entry the mutant's --list line,
+followed by the written reason, indented) is still run: if it survives it counts as equivalent,
+with its reason; if a test kills it, the review was wrong and it counts as killed (listed under
+"review_wrong" in the summary). An entry that matches no mutant of the current sources is
+reported as stale (its source line changed: review it again).
 
-Output: BUILD/mutants/c-summary.json (total, killed, survived, equivalent, stillborn, score =
-killed / (total - equivalent), the sample and how it was drawn) and BUILD/mutants/c-survivors.txt
-(one line per survivor: file:line, the change, and the source line). A sample (--max N > 0) is
-drawn with random.Random(--seed) from the full list, so it is the same every run.
+Output: BUILD/mutants/c-summary.json (total, killed, survived, equivalent (of which reviewed),
+stillborn, score = killed / (total - equivalent), the sample and how it was drawn, the
+survivors, the equivalents with their reasons) and BUILD/mutants/c-survivors.txt (one line per
+survivor: file:line:column, kind, the change and the source line; then the review errors and the
+equivalents of the sample, each with its reason). A sample (--max N > 0) is drawn with
+random.Random(--seed) from the full list, so it is the same every run; --rerun and --only
+evaluate the survivors of an earlier run, or the mutants at given places, instead.
 """
 import argparse
 import concurrent.futures as cf
@@ -37,14 +56,40 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Where cmodel/ is read from: a copy taken at the start (snapshot()), so that edits others make
+# to the tree during a run cannot mix two versions of a file.
+SNAP = ROOT
 CC = os.environ.get("CC_MUT", "gcc")
-CFLAGS = ["-std=c11", "-O2", "-g0", "-fPIC", "-w", "-Icmodel/include",
-          "-DLFC_VERSION_STRING=\"mutant\""]
+CFLAGS = ["-std=c11", "-O2", "-g0", "-fPIC", "-w", "-DLFC_VERSION_STRING=\"mutant\""]
+# UndefinedBehaviorSanitizer, as `make test-asan` uses it: a mutant that indexes out of bounds,
+# shifts too far or overflows a signed integer is killed by the test that makes it do so (about
+# 10 % more time). Every object is compiled from the same relative path (cmodel/src/FILE.c) so
+# that an unchanged mutant still gives a byte-identical object.
+UBSAN_FLAGS = ["-fsanitize=undefined", "-fno-sanitize-recover=undefined"]
+# gcc's bounds check skips an array that ends a struct (it could be a flexible array member);
+# bounds-strict checks it too (lfc_port_t ends with its VL array). Used when the compiler has it.
+UBSAN_STRICT = ["-fsanitize=bounds-strict"]
 # Tests that take tens of seconds run last: most mutants die in the fast ones.
 SLOW_TESTS = ("test_property", "test_skip_ahead")
+EQUIV_FILE = os.path.join("tb", "fuzz", "mutants-c-equivalent.txt")
+# LeakSanitizer: a leak fails the binary (exit 23); an allocation the test makes fail on purpose
+# (test_alloc_failure.c) returns NULL instead of aborting, as the C library's malloc does.
+LSAN_FLAGS = ["-fsanitize=leak"]
+SAN_CFLAGS = []  # UBSAN_FLAGS once probed (Base)
+# Second stage, for the survivors of the first only: AddressSanitizer (+ UBSan), as `make
+# test-asan` runs the suite. It catches what UBSan cannot, e.g. a write through a pointer one
+# past an array into the next port's state or past the heap block. Three times slower, so it is
+# not spent on mutants the plain suite already kills.
+ASAN_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+              "-fno-omit-frame-pointer"]
+ASAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1:abort_on_error=0"}
+LSAN_ENV = {"LSAN_OPTIONS": "exitcode=23:allocator_may_return_null=1"}
+# One survivor line of c-survivors.txt, the header of an entry of the reviewed-equivalents file.
+ENTRY_RE = re.compile(r"^(cmodel/\S+?):(\d+):(\d+): (\w+): (.*?)    \| (.*)$")
 
 OPS = ["<<=", ">>=", "<=", ">=", "==", "!=", "&&", "||", "++", "--", "->", "+=", "-=", "*=",
        "/=", "%=", "&=", "|=", "^=", "<<", ">>", "<", ">", "+", "-", "*", "/", "%", "&", "|",
@@ -127,8 +172,13 @@ def line_of(src, pos):
     return src.count("\n", 0, pos) + 1
 
 
+def col_of(src, pos):
+    """1-based column of pos in its line."""
+    return pos - (src.rfind("\n", 0, pos) + 1) + 1
+
+
 def mutants_of(path):
-    src = open(os.path.join(ROOT, path)).read()
+    src = open(os.path.join(SNAP, path)).read()
     toks = list(tokens(src))
     out = []
     depth = 0       # brace depth
@@ -168,8 +218,8 @@ def mutants_of(path):
     pos = 0
     for ln in src.split("\n"):
         m = STMT_RE.match(ln)
-        if m and any(b0 < pos < b1 for b0, b1 in bodies) and not DECL_RE.match(ln) and not ln.lstrip().startswith(("return", "if ", "for ",
-                                                                        "while ", "case ", "}")):
+        control = ln.lstrip().startswith(("return", "if ", "for ", "while ", "case ", "}"))
+        if m and any(b0 < pos < b1 for b0, b1 in bodies) and not DECL_RE.match(ln) and not control:
             s = pos + len(m.group(1))
             e = pos + len(ln.rstrip())
             out.append((path, s, e, ";", "stmt", f"delete `{ln.strip()}`"))
@@ -182,19 +232,51 @@ def run(cmd, cwd=ROOT, timeout=None):
                           timeout=timeout, text=True)
 
 
-def compile_obj(src_path, obj, extra=()):
+def snapshot(build):
+    """Copy cmodel/ (sources, headers, tests, golden traces) to BUILD/mutants-c/snapshot and
+    read everything from there."""
+    global SNAP
+    SNAP = os.path.join(build, "mutants-c", "snapshot")
+    shutil.rmtree(SNAP, ignore_errors=True)
+    shutil.copytree(os.path.join(ROOT, "cmodel"), os.path.join(SNAP, "cmodel"))
+
+
+def compile_obj(src_path, obj, extra=(), cwd=None, san=None):
+    """Compile src_path (relative to cwd, default the snapshot) to obj, with the sanitizer flags
+    san (default SAN_CFLAGS)."""
     os.makedirs(os.path.dirname(obj), exist_ok=True)
-    r = run([CC, *CFLAGS, *extra, "-c", "-o", obj, src_path])
+    inc = [f"-I{os.path.join(SNAP, 'cmodel', d)}" for d in ("include", "src", "tests")]
+    san = SAN_CFLAGS if san is None else san
+    r = run([CC, *CFLAGS, *san, *inc, *extra, "-c", "-o", obj, src_path], cwd=cwd or SNAP)
     return r.returncode == 0, r.stdout
 
 
 class Base:
     """Pristine objects: library, test helpers, tests, the golden-trace tool."""
 
-    def __init__(self, build):
+    def __init__(self, build, sanitize=True):
         self.dir = os.path.join(build, "mutants-c", "base")
         self.lib = {}
-        src_dir = os.path.join(ROOT, "cmodel", "src")
+        # The sanitizers this compiler can link: UBSan in every object, LSan at link time.
+        os.makedirs(self.dir, exist_ok=True)
+        probe = os.path.join(self.dir, "san_probe")
+        src = os.path.join(self.dir, "san_probe.c")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        works = lambda flags: (run([CC, *flags, "-o", probe, src]).returncode == 0 and
+                               run([probe]).returncode == 0)
+        self.sanitizers = []
+        SAN_CFLAGS[:] = []
+        for flags in (UBSAN_FLAGS + UBSAN_STRICT, UBSAN_FLAGS):
+            if sanitize and works(flags):
+                SAN_CFLAGS[:] = flags
+                self.sanitizers.append("UndefinedBehaviorSanitizer")
+                break
+        self.ldflags = list(SAN_CFLAGS)
+        if sanitize and works(LSAN_FLAGS + SAN_CFLAGS):
+            self.ldflags += LSAN_FLAGS
+            self.sanitizers.append("LeakSanitizer")
+        src_dir = os.path.join(SNAP, "cmodel", "src")
         for f in sorted(os.listdir(src_dir)):
             if f.endswith(".c"):
                 o = os.path.join(self.dir, "src", f[:-2] + ".o")
@@ -202,47 +284,204 @@ class Base:
                 if not ok:
                     sys.exit(f"mutants-c: the pristine cmodel/src/{f} does not compile:\n{log}")
                 self.lib[f] = o
-        tdir = os.path.join(ROOT, "cmodel", "tests")
+        tdir = os.path.join(SNAP, "cmodel", "tests")
         self.helpers, self.tests = [], {}
         for f in sorted(os.listdir(tdir)):
             if not f.endswith(".c"):
                 continue
             o = os.path.join(self.dir, "tests", f[:-2] + ".o")
-            ok, log = compile_obj(os.path.join("cmodel", "tests", f), o, ["-Icmodel/tests"])
+            ok, log = compile_obj(os.path.join("cmodel", "tests", f), o)
             if not ok:
                 sys.exit(f"mutants-c: cmodel/tests/{f} does not compile:\n{log}")
             if f.startswith("test_"):
                 self.tests[f[:-2]] = o
             else:
                 self.helpers.append(o)
+        self.asan_lock = threading.Lock()
+        self.asan_state = "unbuilt" if sanitize and works(ASAN_FLAGS) else "unavailable"
         self.trace = None
         tool = os.path.join("cmodel", "tools", "lfc_trace.c")
-        if os.path.exists(os.path.join(ROOT, tool)):
+        if os.path.exists(os.path.join(SNAP, tool)):
             o = os.path.join(self.dir, "tools", "lfc_trace.o")
             if compile_obj(tool, o)[0]:
                 self.trace = o
 
-    def link(self, out_dir, replaced, obj):
-        """Link every test binary with `obj` in place of the library object `replaced`."""
-        libs = [obj if f == replaced else o for f, o in self.lib.items()]
+    def asan_objects(self):
+        """The pristine library and tests under ASan, built on first use; None if impossible."""
+        with self.asan_lock:
+            if self.asan_state == "unbuilt":
+                d = os.path.join(self.dir, "asan")
+                lib, tests, helpers = {}, {}, []
+                ok = True
+                for f in self.lib:
+                    o = os.path.join(d, "src", f[:-2] + ".o")
+                    ok = ok and compile_obj(os.path.join("cmodel", "src", f), o, san=ASAN_FLAGS)[0]
+                    lib[f] = o
+                for name in self.tests:
+                    o = os.path.join(d, "tests", name + ".o")
+                    ok = ok and compile_obj(os.path.join("cmodel", "tests", name + ".c"), o,
+                                            san=ASAN_FLAGS)[0]
+                    tests[name] = o
+                for h in self.helpers:
+                    f = os.path.basename(h)[:-2] + ".c"
+                    o = os.path.join(d, "tests", os.path.basename(h))
+                    ok = ok and compile_obj(os.path.join("cmodel", "tests", f), o,
+                                            san=ASAN_FLAGS)[0]
+                    helpers.append(o)
+                self.asan_state = (lib, tests, helpers) if ok else "unavailable"
+            return None if self.asan_state == "unavailable" else self.asan_state
+
+    def link_asan(self, out_dir, replaced, obj):
+        """The test binaries under ASan with obj in place of the library object `replaced`."""
+        objs = self.asan_objects()
+        if objs is None:
+            return None
+        lib, tests, helpers = objs
+        libs = [obj if f == replaced else o for f, o in lib.items()]
         bins = {}
-        for name, to in self.tests.items():
+        os.makedirs(out_dir, exist_ok=True)
+        for name, to in tests.items():
             b = os.path.join(out_dir, name)
-            r = run([CC, "-o", b, to, *self.helpers, *libs, "-lcmocka", "-lm"])
-            if r.returncode != 0:
+            if run([CC, *ASAN_FLAGS, "-o", b, to, *helpers, *libs, "-lcmocka", "-lm"]).returncode:
                 return None
             bins[name] = b
-        if self.trace:
-            b = os.path.join(out_dir, "lfc_trace")
-            if run([CC, "-o", b, self.trace, *libs, "-lm"]).returncode == 0:
-                bins["lfc_trace"] = b
         return bins
+
+    def link(self, out_dir, replaced, obj):
+        """The test binaries with `obj` in place of the library object `replaced` (None: the
+        pristine library), each linked when first asked for: most mutants die in the first
+        binaries run, and linking all of them would cost more than running those."""
+        return LazyBins(self, out_dir, [obj if f == replaced else o for f, o in self.lib.items()])
+
+
+class LazyBins:
+    """name -> path of a test binary (or "lfc_trace"), linked on first use; None if the link
+    fails (the mutant is then stillborn)."""
+
+    def __init__(self, base, out_dir, libs):
+        self.base, self.out_dir, self.libs, self.done = base, out_dir, libs, {}
+
+    def __contains__(self, name):
+        return name in self.base.tests or (name == "lfc_trace" and self.base.trace is not None)
+
+    def get(self, name):
+        if name not in self.done:
+            b = os.path.join(self.out_dir, name)
+            if name == "lfc_trace":
+                objs = [self.base.trace, *self.libs, "-lm"]
+            else:
+                objs = [self.base.tests[name], *self.base.helpers, *self.libs, "-lcmocka", "-lm"]
+            ok = run([CC, *self.base.ldflags, "-o", b, *objs]).returncode == 0
+            self.done[name] = b if ok else None
+        return self.done[name]
+
+    def items(self):
+        return [(n, self.get(n)) for n in [*self.base.tests, "lfc_trace"] if n in self]
+
+
+def run_test(binary, timeout, env=None):
+    """True if the cmocka binary passes (exit 0, no leak) within timeout seconds."""
+    try:
+        r = subprocess.run([binary], cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=timeout,
+                           env=dict(os.environ, CMOCKA_MESSAGE_OUTPUT="stdout",
+                                    **(env or LSAN_ENV)))
+        return r.returncode == 0
+    except subprocess.TimeoutExpired:
+        return False
+
+
+def check_pristine(args, base):
+    """Every pristine test binary (and golden trace) must pass, else no mutant result means
+    anything. Returns the seconds each binary took."""
+    bdir = os.path.join(base.dir, "bin")
+    os.makedirs(bdir, exist_ok=True)
+    bins = base.link(bdir, None, None)
+    secs, bad = {}, []
+    for t, b in bins.items():
+        if b is None:
+            sys.exit(f"mutants-c: the pristine {t} does not link")
+        if t == "lfc_trace":
+            continue
+        t0 = time.time()
+        if not run_test(b, args.timeout):
+            bad.append(t)
+        secs[t] = time.time() - t0
+    if bad:
+        sys.exit(f"mutants-c: pristine test binaries fail ({', '.join(bad)}): fix the suite first "
+                 f"(run {bdir}/<name> to see why)")
+    if args.golden and "lfc_trace" in bins:
+        n = golden_differs(bins.get("lfc_trace"), args.timeout)
+        if n:
+            sys.exit(f"mutants-c: the pristine model differs from golden trace {n}: "
+                     f"regenerate cmodel/tests/golden first (scripts/golden.sh)")
+    return secs
+
+
+def read_equivalents(path):
+    """The reviewed equivalents: a list of dicts with file, line, col, kind, change, source,
+    reason. A malformed entry stops the run (file, line, what is wrong), exit 2."""
+    out = []
+    if not os.path.exists(path):
+        return out
+    cur = None
+    for n, ln in enumerate(open(path), 1):
+        ln = ln.rstrip("\n")
+        if not ln.strip() or ln.startswith("#"):
+            continue
+        if ln[0] in " \t":
+            if cur is None:
+                print(f"{path}:{n}: a reason line before any entry", file=sys.stderr)
+                sys.exit(2)
+            cur["reason"] = (cur["reason"] + " " + ln.strip()).strip()
+            continue
+        m = ENTRY_RE.match(ln)
+        if not m:
+            print(f"{path}:{n}: not an entry header: {ln!r}; expected "
+                  f"'cmodel/src/FILE.c:LINE:COL: KIND: CHANGE    | SOURCE LINE' (a line of "
+                  f"c-survivors.txt), then the reason on indented lines", file=sys.stderr)
+            sys.exit(2)
+        cur = {"file": m.group(1), "line": int(m.group(2)), "col": int(m.group(3)),
+               "kind": m.group(4), "change": m.group(5), "source": m.group(6).strip(),
+               "reason": "", "where": f"{path}:{n}"}
+        out.append(cur)
+    for e in out:
+        if not e["reason"]:
+            print(f"{e['where']}: entry without a reason (indented lines after the header)",
+                  file=sys.stderr)
+            sys.exit(2)
+    return out
+
+
+def match_equivalents(entries, allm, srcs):
+    """Map mutant index -> entry, and the entries that match no mutant (stale). An entry matches
+    the mutant with the same file, column, kind, change and source line text: the only one, or
+    among several (the same line text elsewhere in the file) the one on the entry's line."""
+    lines = {f: [l.strip() for l in s.split("\n")] for f, s in srcs.items()}
+    cands = {k: [] for k in range(len(entries))}
+    by_key = {}
+    for k, e in enumerate(entries):
+        by_key.setdefault((e["file"], e["col"], e["kind"], e["change"], e["source"]), []).append(k)
+    for i, m in enumerate(allm):
+        path, s = m[0], m[1]
+        src = srcs[path]
+        ln, col = line_of(src, s), col_of(src, s)
+        for k in by_key.get((path, col, m[4], m[5], lines[path][ln - 1]), ()):
+            cands[k].append((i, ln))
+    found, stale = {}, []
+    for k, e in enumerate(entries):
+        c = cands[k] if len(cands[k]) == 1 else [x for x in cands[k] if x[1] == e["line"]]
+        if len(c) == 1:
+            found[c[0][0]] = e
+        else:
+            stale.append(e)
+    return found, stale
 
 
 def golden_differs(trace_bin, timeout):
     """1 if any golden trace regenerated with this binary differs from the recorded one."""
     import gzip
-    gdir = os.path.join(ROOT, "cmodel", "tests", "golden")
+    gdir = os.path.join(SNAP, "cmodel", "tests", "golden")
     names = run([trace_bin, "--list"], timeout=timeout).stdout.split()
     for n in names:
         want = gzip.open(os.path.join(gdir, n + ".trace.gz"), "rt").read()
@@ -253,22 +492,29 @@ def golden_differs(trace_bin, timeout):
     return None
 
 
-def evaluate(args, base, order, idx, m):
+def asan_obj(base, path, wdir, obj):
+    """The mutant (already written under wdir) compiled with ASan; None if that fails."""
+    aobj = obj[:-2] + ".asan.o"
+    return aobj if compile_obj(path, aobj, cwd=wdir, san=ASAN_FLAGS)[0] else None
+
+
+def evaluate(args, base, order, idx, m, src, review=None):
+    """Build and test mutant m of the source text src (the snapshot's)."""
     path, s, e, new, kind, what = m
     fname = os.path.basename(path)
     wdir = os.path.join(args.build, "mutants-c", f"m{idx:05d}")
     shutil.rmtree(wdir, ignore_errors=True)
     os.makedirs(wdir)
-    src = open(os.path.join(ROOT, path)).read()
     msrc = src[:s] + new + src[e:]
-    mpath = os.path.join(wdir, fname)
-    with open(mpath, "w") as f:
+    # The copy sits at cmodel/src/FILE.c under wdir and is compiled from there, by the same
+    # relative path as the pristine file (the sanitizers record it in the object).
+    os.makedirs(os.path.join(wdir, "cmodel", "src"))
+    with open(os.path.join(wdir, path), "w") as f:
         f.write(msrc)
     obj = os.path.join(wdir, fname[:-2] + ".o")
-    # Compiled from the copy, with cmodel/src on the include path for its private headers.
-    ok, _ = compile_obj(mpath, obj, ["-Icmodel/src"])
-    res = {"file": path, "line": line_of(src, s), "kind": kind, "change": what,
-           "source": src.split("\n")[line_of(src, s) - 1].strip()}
+    ok, _ = compile_obj(path, obj, cwd=wdir)
+    res = {"file": path, "line": line_of(src, s), "col": col_of(src, s), "kind": kind,
+           "change": what, "source": src.split("\n")[line_of(src, s) - 1].strip()}
     if not ok:
         res["status"] = "stillborn"
     elif open(obj, "rb").read() == open(base.lib[fname], "rb").read():
@@ -281,25 +527,39 @@ def evaluate(args, base, order, idx, m):
         else:
             res["status"] = "survived"
             for t in order():
-                try:
-                    r = subprocess.run([bins[t]], cwd=ROOT, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL, timeout=args.timeout,
-                                       env=dict(os.environ, CMOCKA_MESSAGE_OUTPUT="stdout"))
-                    dead = r.returncode != 0
-                except subprocess.TimeoutExpired:
-                    dead = True
-                if dead:
+                b = bins.get(t)
+                if b is None:  # does not link: a mutant that removed a symbol
+                    res["status"] = "stillborn"
+                    break
+                if not run_test(b, args.timeout):  # a failure, a leak or a hang
                     res["status"] = "killed"
                     res["by"] = t
                     break
             if res["status"] == "survived" and args.golden and "lfc_trace" in bins:
                 try:
-                    n = golden_differs(bins["lfc_trace"], args.timeout)
+                    n = golden_differs(bins.get("lfc_trace"), args.timeout) \
+                        if bins.get("lfc_trace") else "lfc_trace does not link"
                 except subprocess.TimeoutExpired:
                     n = "timeout"
                 if n:
                     res["status"] = "killed"
                     res["by"] = f"golden:{n}"
+            if (res["status"] == "survived" and args.asan and
+                    base.asan_state != "unavailable"):
+                aobj = asan_obj(base, path, wdir, obj)
+                abins = aobj and base.link_asan(os.path.join(wdir, "asan"), fname, aobj)
+                for t in order() if abins else []:
+                    # ASan is slower: three times the time limit.
+                    if not run_test(abins[t], 3 * args.timeout, ASAN_ENV):
+                        res["status"] = "killed"
+                        res["by"] = f"asan:{t}"
+                        break
+            if review is not None:
+                if res["status"] == "survived":
+                    res["status"] = "equivalent"
+                    res["reason"] = "reviewed: " + review["reason"]
+                else:  # the written argument was wrong: say so
+                    res["review_wrong"] = review["where"]
     if not args.keep:
         shutil.rmtree(wdir, ignore_errors=True)
     return res
@@ -315,39 +575,75 @@ def main():
     ap.add_argument("--golden", action="store_true", help="golden traces kill survivors too")
     ap.add_argument("--files", default="", help="comma-separated cmodel/src files (default all)")
     ap.add_argument("--list", action="store_true", help="print the mutants and stop")
+    ap.add_argument("--only", default="",
+                    help="comma-separated FILE:LINE or FILE:LINE:COL (FILE as in cmodel/src): "
+                         "evaluate just those mutants (to check that a new test kills them)")
     ap.add_argument("--keep", action="store_true", help="keep each mutant's directory")
+    ap.add_argument("--no-sanitize", action="store_true",
+                    help="plain objects: no UBSan, no LSan (faster, kills fewer)")
+    ap.add_argument("--asan", action="store_true",
+                    help="a second stage under AddressSanitizer for the survivors (slow)")
+    ap.add_argument("--equivalent", default=EQUIV_FILE,
+                    help="reviewed equivalent mutants (default %(default)s; '' for none)")
     ap.add_argument("--rerun", default="",
                     help="a c-summary.json: evaluate only its survivors again (after new tests)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
 
-    files = [f"cmodel/src/{f}" for f in sorted(os.listdir(os.path.join(ROOT, "cmodel", "src")))
+    snapshot(args.build)
+    files = [f"cmodel/src/{f}" for f in sorted(os.listdir(os.path.join(SNAP, "cmodel", "src")))
              if f.endswith(".c")]
     if args.files:
         files = [f if f.startswith("cmodel/") else f"cmodel/src/{f}" for f in args.files.split(",")]
-    allm = []
+    allm, srcs = [], {}
     for f in files:
-        allm += mutants_of(f)[1]
+        srcs[f], ms = mutants_of(f)
+        allm += ms
     if args.list:
         for m in allm:
-            print(f"{m[0]}:{line_of(open(os.path.join(ROOT, m[0])).read(), m[1])}: {m[4]}: {m[5]}")
+            src = srcs[m[0]]
+            print(f"{m[0]}:{line_of(src, m[1])}:{col_of(src, m[1])}: {m[4]}: {m[5]}    | "
+                  f"{src.split(chr(10))[line_of(src, m[1]) - 1].strip()}")
         print(f"{len(allm)} mutants")
         return 0
+    entries = read_equivalents(os.path.join(ROOT, args.equivalent)) if args.equivalent else []
+    reviewed, stale = match_equivalents(entries, allm, srcs)
+    for e in stale:
+        if not args.files or e["file"] in files:
+            print(f"mutants-c: {e['where']}: stale entry, no such mutant in the current source "
+                  f"(review it again): {e['file']}:{e['line']}:{e['col']}: {e['change']}",
+                  flush=True)
     sample = list(range(len(allm)))
     how = f"all {len(allm)} mutants of {len(files)} files"
     if args.rerun:
         prev = json.load(open(args.rerun))["survivors"]
-        want = {(r["file"], r["line"], r["change"]) for r in prev}
-        src_of = {f: open(os.path.join(ROOT, f)).read() for f in files}
+        # The same mutant: file, column, change and source line text (its line may have moved).
+        want = {(r["file"], r.get("col"), r["change"], r["source"]) for r in prev}
+        lines = {f: t.split("\n") for f, t in srcs.items()}
         sample = [i for i, m in enumerate(allm)
-                  if (m[0], line_of(src_of[m[0]], m[1]), m[5]) in want]
+                  if (m[0], col_of(srcs[m[0]], m[1]), m[5],
+                      lines[m[0]][line_of(srcs[m[0]], m[1]) - 1].strip()) in want]
         how = f"the {len(sample)} survivors of {args.rerun}, again"
+    elif args.only:
+        want = [w.strip() for w in args.only.split(",") if w.strip()]
+
+        def chosen(m):
+            src = srcs[m[0]]
+            here = (os.path.basename(m[0]), str(line_of(src, m[1])), str(col_of(src, m[1])))
+            return any(tuple(w.split(":")) in (here[:2], here) for w in want)
+        sample = [i for i, m in enumerate(allm) if chosen(m)]
+        how = f"the {len(sample)} mutants at {args.only}"
     elif 0 < args.max < len(allm):
         sample = sorted(random.Random(args.seed).sample(sample, args.max))
         how = (f"{args.max} of {len(allm)} mutants, drawn uniformly with "
                f"random.Random({args.seed}).sample")
     print(f"mutants-c: {how}; building the pristine objects", flush=True)
-    base = Base(args.build)
+    base = Base(args.build, sanitize=not args.no_sanitize)
+    secs = check_pristine(args, base)
+    print(f"mutants-c: the pristine suite passes ({len(secs)} binaries, {sum(secs.values()):.0f} s"
+          f"{', with ' + ' and '.join(base.sanitizers) if base.sanitizers else ', no sanitizer'}"
+          f"{', golden traces' if args.golden else ''}); {len(reviewed)} mutants reviewed as "
+          f"equivalent in {args.equivalent or '-'}", flush=True)
 
     kills = {t: 0 for t in base.tests}
 
@@ -363,15 +659,20 @@ def main():
     todo = list(sample)
     random.Random(args.seed + 1).shuffle(todo)
     with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-        futs = {ex.submit(evaluate, args, base, order, i, allm[i]): i for i in todo}
+        futs = {ex.submit(evaluate, args, base, order, i, allm[i], srcs[allm[i][0]],
+                          reviewed.get(i)): i
+                for i in todo}
         for n, fu in enumerate(cf.as_completed(futs), 1):
             r = fu.result()
             results.append(r)
             if r.get("by") in kills:
                 kills[r["by"]] += 1
-            if r["status"] == "survived" or n % 10 == 0:
+            if r["status"] == "survived" or "review_wrong" in r or n % 10 == 0:
+                by = f" by {r['by']}" if "by" in r else ""
+                wrong = (f" (reviewed equivalent in {r['review_wrong']}: WRONG)"
+                         if "review_wrong" in r else "")
                 print(f"  [{n}/{len(sample)}] {r['file']}:{r['line']} {r['change']}: "
-                      f"{r['status']}{' by ' + r['by'] if 'by' in r else ''}", flush=True)
+                      f"{r['status']}{by}{wrong}", flush=True)
             write_summary(args, how, results, kills, t0, len(sample))
     write_summary(args, how, results, kills, t0, len(sample), final=True)
     return 0
@@ -383,25 +684,41 @@ def write_summary(args, how, results, kills, t0, planned, final=False):
     total = cnt["killed"] + cnt["survived"] + cnt["equivalent"]
     live = total - cnt["equivalent"]
     score = cnt["killed"] / live if live else 1.0
+    key = lambda r: (r["file"], r["line"], r.get("col", 0))
+    equiv = sorted([r for r in results if r["status"] == "equivalent"], key=key)
     summary = {"total": total, "killed": cnt["killed"], "survived": cnt["survived"],
-               "equivalent": cnt["equivalent"], "stillborn": cnt["stillborn"],
+               "equivalent": cnt["equivalent"],
+               "equivalent_reviewed": sum(1 for r in equiv if r["reason"].startswith("reviewed")),
+               "stillborn": cnt["stillborn"],
                "score": round(score, 4), "sample": how, "seed": args.seed,
                "evaluated": len(results), "planned": planned,
                "golden": args.golden, "seconds": round(time.time() - t0),
                "killed_by": {k: v for k, v in sorted(kills.items()) if v},
-               "survivors": sorted([r for r in results if r["status"] == "survived"],
-                                   key=lambda r: (r["file"], r["line"]))}
+               "survivors": sorted([r for r in results if r["status"] == "survived"], key=key),
+               "equivalents": equiv,
+               "review_wrong": sorted([r for r in results if "review_wrong" in r], key=key)}
     out = os.path.join(args.build, "mutants")
     os.makedirs(out, exist_ok=True)
-    name = "c-rerun" if args.rerun else "c-summary"
+    name = "c-rerun" if args.rerun else "c-only" if args.only else "c-summary"
     with open(os.path.join(out, name + ".json"), "w") as f:
         json.dump(summary, f, indent=1)
     with open(os.path.join(out, name.replace("summary", "survivors") + ".txt"), "w") as f:
+        line = lambda r: (f"{r['file']}:{r['line']}:{r.get('col', 0)}: {r['kind']}: "
+                          f"{r['change']}    | {r['source']}\n")
         for r in summary["survivors"]:
-            f.write(f"{r['file']}:{r['line']}: {r['kind']}: {r['change']}    | {r['source']}\n")
+            f.write(line(r))
+        if summary["review_wrong"]:
+            f.write("\n# Reviewed as equivalent, but killed: the review is wrong, fix its entry\n")
+            for r in summary["review_wrong"]:
+                f.write(f"# {r['review_wrong']}: killed by {r['by']}: " + line(r))
+        if equiv:
+            f.write("\n# Equivalent (not counted in the score), with the reason\n")
+            for r in equiv:
+                f.write("# " + line(r) + f"#     {r['reason']}\n")
     if final:
         print(f"mutants-c: total={total} killed={cnt['killed']} survived={cnt['survived']} "
-              f"equivalent={cnt['equivalent']} stillborn={cnt['stillborn']} "
+              f"equivalent={cnt['equivalent']} (reviewed {summary['equivalent_reviewed']}) "
+              f"stillborn={cnt['stillborn']} review_wrong={len(summary['review_wrong'])} "
               f"score={100 * score:.1f}% of non-equivalent killed ({summary['seconds']} s); "
               f"{out}/{name}.json")
 

@@ -709,6 +709,26 @@ static void test_skip_ahead_equivalence(void **state) {
   }
 }
 
+/* nic.h, SPEC §6.6: skip-ahead of a receiver that holds XOFF for a long time (a drain far
+ * slower than the line): next_event must stop at every refresh (refresh_timer reaching 0), or
+ * the refresh frames that keep the peer paused would be skipped. */
+static void test_skip_ahead_long_xoff_refreshes(void **state) {
+  (void)state;
+  for (uint32_t k = 1; k <= 2; k++) {
+    lfc_nic_cfg_t cfg;
+    lfc_nic_cfg_default(&cfg, LFC_MODE_PFC, 3);
+    cfg.mtu_blocks = 30;
+    cfg.speed_div = k;
+    cfg.rx_blocks = 60;
+    cfg.rx_xoff = 40;
+    cfg.rx_xon = 20;
+    cfg.drain_div = 5000; /* 20 blocks to XON take 100000 cycles: XOFF the whole run */
+    cfg.pause_quanta = 300;
+    cfg.refresh_cycles = 97;
+    check_skip_equivalence(&cfg, 2000u + k);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_nic_cfg_default_and_errors),
@@ -725,6 +745,7 @@ int main(void) {
       cmocka_unit_test(test_round_robin_order),
       cmocka_unit_test(test_ib_vl15),
       cmocka_unit_test(test_skip_ahead_equivalence),
+      cmocka_unit_test(test_skip_ahead_long_xoff_refreshes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

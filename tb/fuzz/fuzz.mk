@@ -13,7 +13,9 @@
 #   make fuzz-selftest [SELFTEST_SECONDS=120] [SELFTEST_ONLY=rtl|model]
 #       hand-made RTL and model mutants (tb/fuzz/selftest.sh): the fuzz targets must find each
 #   make mutants-c [MUTANTS_MAX=n MUTANTS_SEED=s MUTANT_TIMEOUT=s MUTANTS_ARGS=--golden]
-#       scripts/mutants-c.py: mutants of cmodel/src/*.c against the cmocka suite
+#       scripts/mutants-c.py: mutants of cmodel/src/*.c against the cmocka suite (UBSan, LSan),
+#       reviewed equivalents in tb/fuzz/mutants-c-equivalent.txt; MUTANTS_ARGS may add --asan,
+#       --only FILE:LINE[:COL],... or --rerun $(BUILD)/mutants/c-summary.json (docs/fuzzing.md §3)
 #   make soak HOURS=h [SOAK_CONFIGS=...]
 #       tb/scripts/soak.sh: random co-simulation (Verilator) of every configuration until the time
 #       is up; `make test` runs one minute of it as test-soak

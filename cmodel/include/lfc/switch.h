@@ -236,8 +236,8 @@ typedef struct {
   uint8_t kind;  /* lfc_event_kind_t */
   uint8_t port;
   uint8_t cls;
-  uint8_t cause; /* lfc_drop_cause_t for LFC_EV_DROP */
-  uint32_t tag;
+  uint8_t cause; /* lfc_drop_cause_t for LFC_EV_DROP, else 0 */
+  uint32_t tag;  /* the packet's tag for LFC_EV_DROP and LFC_EV_ECN_MARK, else 0 */
 } lfc_event_t;
 
 /*

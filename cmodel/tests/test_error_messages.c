@@ -1,0 +1,204 @@
+/*
+ * test_error_messages.c - what lfc_switch_cfg_check says is allowed is what it allows
+ * (lfc/switch.h: the message names "the parameter, its value and what is allowed").
+ *
+ * For every scalar parameter of SPEC §3 with a numeric range: an out-of-range value gets
+ * "NAME = V is outside LO..HI"; then LO and HI themselves are not refused for their range,
+ * HI + 1 is, with a message giving the same range, and LO - 1 (when LO > 0) is refused by a
+ * message naming the parameter and that value. For the PFC
+ * priority masks: a mask naming a priority >= classes is refused with that priority and the
+ * priorities that exist ("priorities are 0..classes-1"), and the largest mask that fits passes.
+ * The same for the end node (lfc/nic.h): "nic NAME = V is out of range: allowed LO..HI".
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lfc/nic.h"
+
+typedef struct {
+  const char *name;
+  size_t off;
+  lfc_mode_t mode;
+} field_t;
+
+#define F(n, m) {#n, offsetof(lfc_switch_cfg_t, n), m}
+
+/* The uint32_t parameters (lfc/switch.h) whose check is "NAME = V is outside LO..HI". */
+static const field_t FIELDS[] = {
+    F(ports, LFC_MODE_IB),           F(latency, LFC_MODE_IB),
+    F(mtu_blocks, LFC_MODE_IB),      F(vl15_blocks, LFC_MODE_IB),
+    F(fcp_period, LFC_MODE_IB),      F(vlarb_high_limit, LFC_MODE_IB),
+    F(classes, LFC_MODE_IB),         F(classes, LFC_MODE_PFC),
+    F(reserve_blocks, LFC_MODE_PFC), F(shared_blocks, LFC_MODE_PFC),
+    F(headroom_blocks, LFC_MODE_PFC), F(xoff_th, LFC_MODE_PFC),
+    F(xon_offset, LFC_MODE_PFC),     F(pause_quanta, LFC_MODE_PFC),
+    F(refresh_cycles, LFC_MODE_PFC), F(wd_detect, LFC_MODE_PFC),
+    F(wd_restore, LFC_MODE_PFC),     F(kmin, LFC_MODE_PFC),
+    F(kmax, LFC_MODE_PFC),           F(pmax, LFC_MODE_PFC),
+};
+
+enum { PORTS = 4, CLASSES = 2, HUGE_VALUE = 0x7FFFFFFF };
+
+/* Check cfg with field f set to v: the message ("" if accepted). */
+static const char *check_with(const field_t *f, uint32_t v, char *err, size_t len) {
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, f->mode, PORTS, CLASSES);
+  c.wd_enable = true; /* so that the watchdog's parameters are judged too */
+  memcpy((char *)&c + f->off, &v, sizeof v);
+  if (lfc_switch_cfg_check(&c, err, len) == 0) return "";
+  return err;
+}
+
+/* Does the message refuse field f's value v for its range? */
+static bool refused_for_range(const field_t *f, uint32_t v, const char *msg, long long lo,
+                              long long hi) {
+  char want[128];
+  snprintf(want, sizeof want, "%s = %u is outside %lld..%lld", f->name, v, lo, hi);
+  return strstr(msg, want) != NULL;
+}
+
+static void test_range_messages_match_the_check(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
+    const field_t *f = &FIELDS[i];
+    char err[256], prefix[64];
+    const char *msg = check_with(f, HUGE_VALUE, err, sizeof err);
+    snprintf(prefix, sizeof prefix, "%s = %u is outside ", f->name, (uint32_t)HUGE_VALUE);
+    const char *at = strstr(msg, prefix);
+    if (at == NULL) fail_msg("%s = %u: expected a range message, got '%s'", f->name, HUGE_VALUE, msg);
+    long long lo, hi;
+    if (sscanf(at + strlen(prefix), "%lld..%lld", &lo, &hi) != 2)
+      fail_msg("%s: no LO..HI in '%s'", f->name, msg);
+    assert_true(lo >= 0 && lo <= hi && hi < HUGE_VALUE);
+    char e2[256];
+    if (refused_for_range(f, (uint32_t)hi, check_with(f, (uint32_t)hi, e2, sizeof e2), lo, hi))
+      fail_msg("%s: the message allows %lld but the check refuses it: '%s'", f->name, hi, e2);
+    if (refused_for_range(f, (uint32_t)lo, check_with(f, (uint32_t)lo, e2, sizeof e2), lo, hi))
+      fail_msg("%s: the message allows %lld but the check refuses it: '%s'", f->name, lo, e2);
+    if (!refused_for_range(f, (uint32_t)hi + 1u, check_with(f, (uint32_t)hi + 1u, e2, sizeof e2),
+                           lo, hi))
+      fail_msg("%s: %lld is above the range the message gives, but: '%s'", f->name, hi + 1, e2);
+    if (lo > 0) { /* refused, naming the value (some have a message of their own for it) */
+      char named[96];
+      snprintf(named, sizeof named, "%s = %lld ", f->name, lo - 1);
+      if (strstr(check_with(f, (uint32_t)lo - 1u, e2, sizeof e2), named) == NULL)
+        fail_msg("%s: %lld is below the range the message gives, but: '%s'", f->name, lo - 1, e2);
+    }
+  }
+}
+
+/* SPEC §3.2: lossless_mask, strict_mask, ecn_mask name priorities 0..classes-1. */
+static void test_mask_messages_name_the_priorities(void **state) {
+  (void)state;
+  for (uint32_t classes = 1; classes < LFC_PFC_MAX_PRIOS; classes++) {
+    for (int which = 0; which < 3; which++) {
+      static const char *const names[] = {"lossless_mask", "strict_mask", "ecn_mask"};
+      lfc_switch_cfg_t c;
+      lfc_switch_cfg_default(&c, LFC_MODE_PFC, PORTS, classes);
+      uint8_t *mask = which == 0 ? &c.lossless_mask : which == 1 ? &c.strict_mask : &c.ecn_mask;
+      *mask = (uint8_t)((1u << classes) - 1u); /* every priority that exists */
+      char err[256] = "";
+      if (lfc_switch_cfg_check(&c, err, sizeof err) != 0)
+        fail_msg("%s = 0x%02x with classes = %u refused: %s", names[which], *mask, classes, err);
+      *mask = (uint8_t)(1u << classes | 1u); /* and one that does not */
+      assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+      char want[160];
+      snprintf(want, sizeof want,
+               "%s = 0x%02x names priority %u, but classes = %u: priorities are 0..%u",
+               names[which], *mask, classes, classes, classes - 1u);
+      if (strstr(err, want) == NULL) fail_msg("expected '%s', got '%s'", want, err);
+    }
+  }
+}
+
+/* SPEC §3.1: cut-through needs every port at the same speed; whichever port differs, and
+ * whether it is port 0 or another, the check refuses it and names the two speeds. */
+static void test_cut_through_needs_equal_speeds(void **state) {
+  (void)state;
+  for (uint32_t odd = 0; odd < PORTS; odd++) {
+    lfc_switch_cfg_t c;
+    lfc_switch_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
+    c.cut_through = true;
+    char err[256] = "";
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), 0);
+    for (uint32_t p = 0; p < PORTS; p++) c.speed_div[p] = p == odd ? 1 : 2;
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+    char want[96];
+    snprintf(want, sizeof want, "speed_div[0] = %u but speed_div[%u] = %u", c.speed_div[0],
+             odd == 0 ? 1u : odd, odd == 0 ? 2u : 1u);
+    if (strstr(err, want) == NULL) fail_msg("port %u at another speed: expected '%s' in '%s'", odd, want, err);
+    c.cut_through = false; /* store-and-forward takes any speeds */
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), 0);
+  }
+}
+
+typedef struct {
+  const char *name;
+  size_t off;
+  lfc_mode_t mode;
+} nic_field_t;
+
+#define NF(n, m) {#n, offsetof(lfc_nic_cfg_t, n), m}
+
+/* The end node's parameters with a numeric "allowed LO..HI" (lfc/nic.h). */
+static const nic_field_t NIC_FIELDS[] = {
+    NF(classes, LFC_MODE_IB),         NF(classes, LFC_MODE_PFC),
+    NF(speed_div, LFC_MODE_PFC),      NF(mtu_blocks, LFC_MODE_IB),
+    NF(tx_fifo_pkts, LFC_MODE_IB),    NF(drain_div, LFC_MODE_IB),
+    NF(fcp_period, LFC_MODE_IB),      NF(pause_quanta, LFC_MODE_PFC),
+    NF(response_cycles, LFC_MODE_PFC),
+};
+
+/* The message of lfc_nic_cfg_check for field f = v ("" if accepted). */
+static const char *nic_check_with(const nic_field_t *f, uint32_t v, char *err, size_t len) {
+  lfc_nic_cfg_t c;
+  lfc_nic_cfg_default(&c, f->mode, 2);
+  memcpy((char *)&c + f->off, &v, sizeof v);
+  if (f->off == offsetof(lfc_nic_cfg_t, pause_quanta) && v > 1u) c.refresh_cycles = 1;
+  if (lfc_nic_cfg_check(&c, err, len) == 0) return "";
+  return err;
+}
+
+static bool nic_refused(const nic_field_t *f, uint32_t v, const char *msg) {
+  char want[96];
+  snprintf(want, sizeof want, "nic %s = %u is out of range", f->name, v);
+  return strstr(msg, want) != NULL;
+}
+
+static void test_nic_range_messages_match_the_check(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof NIC_FIELDS / sizeof NIC_FIELDS[0]; i++) {
+    const nic_field_t *f = &NIC_FIELDS[i];
+    char err[256], e2[256];
+    const char *msg = nic_check_with(f, HUGE_VALUE, err, sizeof err);
+    const char *at = strstr(msg, "allowed ");
+    const char *dots = at ? strstr(at, "..") : NULL;
+    long long lo, hi;
+    if (!nic_refused(f, HUGE_VALUE, msg) || dots == NULL || sscanf(at + 8, "%lld", &lo) != 1 ||
+        sscanf(dots + 2, "%lld", &hi) != 1)
+      fail_msg("nic %s = %u: expected 'out of range: allowed LO..HI', got '%s'", f->name,
+               HUGE_VALUE, msg);
+    assert_true(lo >= 0 && lo <= hi && hi < HUGE_VALUE);
+    if (nic_refused(f, (uint32_t)lo, nic_check_with(f, (uint32_t)lo, e2, sizeof e2)) ||
+        nic_refused(f, (uint32_t)hi, nic_check_with(f, (uint32_t)hi, e2, sizeof e2)))
+      fail_msg("nic %s: the message allows %lld..%lld but the check refuses: '%s'", f->name,
+               lo, hi, e2);
+    if (!nic_refused(f, (uint32_t)hi + 1u, nic_check_with(f, (uint32_t)hi + 1u, e2, sizeof e2)))
+      fail_msg("nic %s: %lld is above the range given, but: '%s'", f->name, hi + 1, e2);
+    if (lo > 0 &&
+        !nic_refused(f, (uint32_t)lo - 1u, nic_check_with(f, (uint32_t)lo - 1u, e2, sizeof e2)))
+      fail_msg("nic %s: %lld is below the range given, but: '%s'", f->name, lo - 1, e2);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_range_messages_match_the_check),
+      cmocka_unit_test(test_mask_messages_name_the_priorities),
+      cmocka_unit_test(test_nic_range_messages_match_the_check),
+      cmocka_unit_test(test_cut_through_needs_equal_speeds),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

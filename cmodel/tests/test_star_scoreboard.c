@@ -1,0 +1,177 @@
+/*
+ * test_star_scoreboard.c - the star testbed's scoreboard (lfc/star.h) with ECN marking and
+ * drops: "delivered packets must arrive once, unmodified but for ECN marking" (an ECT packet the
+ * switch marked CE, SPEC §9, is not an error), and "every packet the sources created is exactly
+ * one of: waiting in a node, in flight, delivered, or dropped (with a counted cause)": after the
+ * sources stop and the fabric drains, created = delivered + dropped, and dropped is the sum of
+ * the drop counters of the switch and the nodes (drops at the switch and at the nodes).
+ */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "lfc/star.h"
+
+enum {
+  PORTS = 4,
+  CLASSES = 2,
+  SEND_CYCLES = 20000,
+  DRAIN_CYCLES = 30000,
+};
+
+/* Drops counted by the switch (every cause, every class) and by the end nodes. */
+static uint64_t counted_drops(lfc_star_t *st) {
+  uint64_t n = 0;
+  lfc_switch_t *sw = lfc_star_switch(st);
+  for (uint32_t p = 0; p < PORTS; p++) {
+    const lfc_port_stats_t *s = lfc_switch_stats(sw, p);
+    for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
+      for (int k = 0; k < LFC_DROP_CAUSES; k++) n += s->cls[c].drop_pkts[k];
+    const lfc_nic_stats_t *ns = lfc_nic_stats(lfc_star_nic(st, p));
+    for (int k = 0; k < LFC_DROP_CAUSES; k++) n += ns->drop_pkts[k];
+  }
+  return n;
+}
+
+static uint64_t ecn_marks(lfc_star_t *st) {
+  uint64_t n = 0;
+  for (uint32_t p = 0; p < PORTS; p++)
+    for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
+      n += lfc_switch_stats(lfc_star_switch(st), p)->cls[c].ecn_mark;
+  return n;
+}
+
+/* An incast of ECT traffic into a switch that marks early (SPEC §9) and, on the lossy class,
+ * drops: no scoreboard error, marks and drops happened, and every packet is accounted for. */
+static void test_incast_with_ecn_marks_and_drops_accounted(void **state) {
+  (void)state;
+  lfc_star_cfg_t c;
+  lfc_star_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
+  c.sw.lossless_mask = 0x1; /* class 1 lossy: it drops */
+  c.sw.ecn_mask = 0x3;
+  c.sw.kmin = 4;
+  c.sw.kmax = 40;
+  c.sw.pmax = 65536; /* mark with certainty above kmax */
+  c.sw.shared_blocks = 400;
+  c.traffic.pattern = LFC_TRAFFIC_INCAST;
+  c.traffic.incast_dst = 0;
+  c.traffic.load_permille = 900;
+  c.traffic.min_nblk = 1;
+  c.traffic.max_nblk = 8;
+  c.traffic.class_mask = 0x3;
+  c.traffic.ecn_capable_pct = 100;
+  c.traffic.stop_cycle = SEND_CYCLES;
+  c.traffic.seed = 42;
+  char err[256] = "";
+  lfc_star_t *st = lfc_star_create(&c, err, sizeof err);
+  if (st == NULL) fail_msg("lfc_star_create: %s", err);
+  lfc_star_run(st, SEND_CYCLES + DRAIN_CYCLES);
+  const lfc_score_t *s = lfc_star_score(st);
+  if (s->errors != 0) fail_msg("scoreboard: %s", lfc_star_error(st));
+  assert_string_equal(lfc_star_error(st), "");
+  assert_true(ecn_marks(st) > 100u);
+  assert_true(s->dropped > 0u);
+  assert_true(s->delivered > 1000u);
+  assert_int_equal(s->created, s->delivered + s->dropped);
+  assert_int_equal(s->dropped, counted_drops(st));
+  lfc_star_destroy(st);
+}
+
+/* The same in IB mode (credits: lossless, no marks, no drops): everything is delivered. */
+static void test_ib_incast_everything_delivered(void **state) {
+  (void)state;
+  lfc_star_cfg_t c;
+  lfc_star_cfg_default(&c, LFC_MODE_IB, PORTS, CLASSES);
+  c.traffic.pattern = LFC_TRAFFIC_INCAST;
+  c.traffic.load_permille = 500; /* 1.5 times what port 0 can take: credits hold it back */
+  c.traffic.max_nblk = 8;
+  c.traffic.class_mask = 0x3;
+  c.traffic.stop_cycle = SEND_CYCLES;
+  c.traffic.seed = 43;
+  char err[256] = "";
+  lfc_star_t *st = lfc_star_create(&c, err, sizeof err);
+  if (st == NULL) fail_msg("lfc_star_create: %s", err);
+  lfc_star_run(st, SEND_CYCLES + 2u * DRAIN_CYCLES);
+  const lfc_score_t *s = lfc_star_score(st);
+  if (s->errors != 0) fail_msg("scoreboard: %s", lfc_star_error(st));
+  assert_true(s->created > 1000u);
+  assert_int_equal(s->dropped, 0);
+  assert_int_equal(counted_drops(st), 0);
+  assert_int_equal(s->created, s->delivered);
+  lfc_star_destroy(st);
+}
+
+/* End nodes with a small receive buffer and almost no headroom above their XOFF threshold drop
+ * packets themselves (SPEC §12.2, cause HEADROOM at the node): those count as dropped too. */
+static void test_node_drops_accounted(void **state) {
+  (void)state;
+  lfc_star_cfg_t c;
+  lfc_star_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
+  c.nic.mtu_blocks = 8;
+  c.nic.rx_blocks = 20;
+  c.nic.rx_xoff = 19; /* one block of headroom: what is in flight when XOFF goes out is lost */
+  c.nic.rx_xon = 10;
+  c.nic.drain_div = 3;
+  c.nic.pause_quanta = 100;
+  c.nic.refresh_cycles = 50;
+  c.link_delay = 5;
+  c.traffic.pattern = LFC_TRAFFIC_UNIFORM;
+  c.traffic.load_permille = 800;
+  c.traffic.max_nblk = 8;
+  c.traffic.class_mask = 0x3;
+  c.traffic.stop_cycle = SEND_CYCLES;
+  c.traffic.seed = 44;
+  char err[256] = "";
+  lfc_star_t *st = lfc_star_create(&c, err, sizeof err);
+  if (st == NULL) fail_msg("lfc_star_create: %s", err);
+  lfc_star_run(st, SEND_CYCLES + 2u * DRAIN_CYCLES);
+  const lfc_score_t *s = lfc_star_score(st);
+  if (s->errors != 0) fail_msg("scoreboard: %s", lfc_star_error(st));
+  uint64_t node_drops = 0;
+  for (uint32_t p = 0; p < PORTS; p++)
+    node_drops += lfc_nic_stats(lfc_star_nic(st, p))->drop_pkts[LFC_DROP_HEADROOM];
+  assert_true(node_drops > 10u);
+  assert_true(s->delivered > 1000u);
+  assert_int_equal(s->created, s->delivered + s->dropped);
+  assert_int_equal(s->dropped, counted_drops(st));
+  lfc_star_destroy(st);
+}
+
+/* A deep shared pool and an incast of one-block packets: each source has thousands of packets
+ * outstanding at once (far more than the scoreboard's first window, which then grows), and
+ * after the drain every one is accounted for, in order, none lost. */
+static void test_deep_buffer_many_outstanding(void **state) {
+  (void)state;
+  lfc_star_cfg_t c;
+  lfc_star_cfg_default(&c, LFC_MODE_PFC, PORTS, 1);
+  c.sw.lossless_mask = 0;   /* lossy: no pauses hold the sources back */
+  c.sw.dynamic_th = false;
+  c.sw.shared_blocks = 60000;
+  c.sw.xoff_th = 60000;     /* one PG may take the whole pool */
+  c.traffic.pattern = LFC_TRAFFIC_INCAST;
+  c.traffic.load_permille = 1000;
+  c.traffic.min_nblk = 1;
+  c.traffic.max_nblk = 1;
+  c.traffic.stop_cycle = 15000; /* 3 senders into one port: the backlog grows 2 blocks/cycle */
+  c.traffic.seed = 45;
+  char err[256] = "";
+  lfc_star_t *st = lfc_star_create(&c, err, sizeof err);
+  if (st == NULL) fail_msg("lfc_star_create: %s", err);
+  lfc_star_run(st, 15000u + 40000u);
+  const lfc_score_t *s = lfc_star_score(st);
+  if (s->errors != 0) fail_msg("scoreboard: %s", lfc_star_error(st));
+  assert_true(s->max_buffered_blocks > 3u * 4096u); /* > 4096 per source at the peak */
+  assert_int_equal(s->dropped, 0);
+  assert_int_equal(s->created, s->delivered);
+  lfc_star_destroy(st);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_incast_with_ecn_marks_and_drops_accounted),
+      cmocka_unit_test(test_ib_incast_everything_delivered),
+      cmocka_unit_test(test_node_drops_accounted),
+      cmocka_unit_test(test_deep_buffer_many_outstanding),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
