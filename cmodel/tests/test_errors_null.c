@@ -139,15 +139,6 @@ static void test_star_check_and_create_any_buffer(void **state) {
   CHECK_ALL_BUFFERS(assert_int_not_equal(lfc_star_cfg_check(&c, err, errlen), 0), "speed_div");
 }
 
-/* Every field of the link word (SPEC §2); padding bytes are not part of it. */
-static bool same_word(const lfc_word_t *a, const lfc_word_t *b) {
-  return a->kind == b->kind && a->sop == b->sop && a->eop == b->eop && a->cls == b->cls &&
-         a->nblk == b->nblk && a->ecn == b->ecn && a->dst == b->dst && a->tag == b->tag &&
-         a->fc_op == b->fc_op && a->fc_vl == b->fc_vl && a->fc_fctbs == b->fc_fctbs &&
-         a->fc_fccl == b->fc_fccl && a->pfc_en == b->pfc_en &&
-         memcmp(a->pfc_time, b->pfc_time, sizeof a->pfc_time) == 0;
-}
-
 /* lfc/switch.h, SPEC §4.1: out[p] is the word port p transmits, for every p, every cycle: the
  * outputs do not depend on what the caller's array held before the step. Two switches get the
  * same random inputs; one steps into a zeroed array, the other into one filled with a non-IDLE
@@ -189,7 +180,7 @@ static void test_step_writes_every_output(void **state) {
       lfc_switch_step(a, in, oa);
       lfc_switch_step(b, in, ob);
       for (uint32_t p = 0; p < 4; p++) {
-        if (!same_word(&oa[p], &ob[p]))
+        if (!lfc_word_equal(&oa[p], &ob[p]))
           fail_msg("mode %d cycle %d port %u: the output depends on the array's old contents "
                    "(kind %u into zeros, %u into a filled array)",
                    mode, t, p, oa[p].kind, ob[p].kind);

@@ -76,14 +76,6 @@ static void drive(lfc_nic_t *nic, const lfc_nic_cfg_t *cfg, uint32_t seed, lfc_w
   }
 }
 
-static bool same_word(const lfc_word_t *a, const lfc_word_t *b) {
-  return a->kind == b->kind && a->sop == b->sop && a->eop == b->eop && a->cls == b->cls &&
-         a->nblk == b->nblk && a->ecn == b->ecn && a->dst == b->dst && a->tag == b->tag &&
-         a->fc_op == b->fc_op && a->fc_vl == b->fc_vl && a->fc_fctbs == b->fc_fctbs &&
-         a->fc_fccl == b->fc_fccl && a->pfc_en == b->pfc_en &&
-         memcmp(a->pfc_time, b->pfc_time, sizeof a->pfc_time) == 0;
-}
-
 static void check_reset_after(const lfc_nic_cfg_t *cfg, uint32_t stop) {
   lfc_nic_t *used = lfc_nic_create(cfg, NULL, 0), *fresh = lfc_nic_create(cfg, NULL, 0);
   assert_non_null(used);
@@ -99,7 +91,7 @@ static void check_reset_after(const lfc_nic_cfg_t *cfg, uint32_t stop) {
   drive(used, cfg, 0x5EEDu, a, CYCLES);
   drive(fresh, cfg, 0x5EEDu, b, CYCLES);
   for (uint32_t t = 0; t < CYCLES; t++)
-    if (!same_word(&a[t], &b[t]))
+    if (!lfc_word_equal(&a[t], &b[t]))
       fail_msg("mode %d, reset after %u cycles: in cycle %u the reset node sends kind %u, a new "
                "node kind %u", cfg->mode, stop, t, a[t].kind, b[t].kind);
   assert_memory_equal(lfc_nic_stats(used), lfc_nic_stats(fresh), sizeof(lfc_nic_stats_t));
