@@ -11,8 +11,9 @@
 #       build/regress/summary.txt, build/regress/coverage.json; fails if a run failed or a
 #       coverage point was never hit
 #   make test-cosim
-#       the short regression of `make test` (every configuration, both simulators, one seed,
-#       short runs); its last line is `cosim: N passed, M failed`
+#       the regression of `make test` (every configuration, both simulators, one seed, short
+#       runs; then every configuration on Verilator, TEST_COSIM_SEEDS seeds at full length);
+#       each part's last line is `cosim: N passed, M failed`
 #   make mutants-smoke
 #       tb/scripts/mutant_smoke.sh: hand-made RTL mutants must each be caught
 #   make coverage [COVERAGE_CONFIGS="..."] [COVERAGE_SEEDS=n]
@@ -155,12 +156,23 @@ regress: all $(TB_PARAMS)
 	@$(TB_RUN_ENV) SEEDS=$(SEEDS) SIMS="$(SIMS)" CONFIGS="$(CONFIGS)" CYCLES="$(CYCLES)" \
 	  JOBS=$(JOBS) OUT=$(BUILD)/regress COVER_STRICT=1 tb/scripts/regress.sh
 
-# The short regression of `make test`: every configuration, both simulators, one seed, short
-# runs (the configuration's test_cycles), coverage reported but not enforced.
+# The regression of `make test`, in two parts:
+#  1. every configuration, both simulators, seed 1, short runs (the configuration's
+#     test_cycles): the RTL on both simulators; coverage reported, not enforced;
+#  2. every configuration on Verilator, seeds 1..TEST_COSIM_SEEDS, full runs ([run] cycles):
+#     every run `make mutants` makes of a mutant (seed 1 short, then MUT_SEEDS = 3 more seeds at
+#     full length, on the configuration and on its stimulus variants, which are configurations
+#     too), so that every mutant `make mutants` kills also makes `make test` fail
+#     (tb/mutants/report.py checks this, `make_test_runs`); every coverage point must be hit.
+#     Verilator runs these in about ten seconds; Icarus would take an hour.
+TEST_COSIM_SEEDS ?= 4
 test-cosim: deps all $(TB_PARAMS)
-	@echo "== co-simulation: every configuration, verilator and icarus, 1 seed"
+	@echo "== co-simulation: every configuration, verilator and icarus, 1 seed, short runs"
 	@$(TB_RUN_ENV) SEEDS=1 SIMS="verilator icarus" CONFIGS="$(TB_CONFIGS)" CYCLES= SHORT=1 \
 	  JOBS=$(JOBS) OUT=$(BUILD)/test-cosim COVER_STRICT=0 tb/scripts/regress.sh
+	@echo "== co-simulation: every configuration, verilator, seeds 1..$(TEST_COSIM_SEEDS), full runs"
+	@$(TB_RUN_ENV) SEEDS=$(TEST_COSIM_SEEDS) SIMS=verilator CONFIGS="$(TB_CONFIGS)" CYCLES= \
+	  SHORT=0 JOBS=$(JOBS) OUT=$(BUILD)/test-cosim-seeds COVER_STRICT=1 tb/scripts/regress.sh
 
 # ---- RTL code coverage (Verilator --coverage-line --coverage-toggle) ----
 
@@ -203,4 +215,5 @@ mutants-smoke: all $(TB_PARAMS)
 	@$(TB_RUN_ENV) tb/scripts/mutant_smoke.sh
 
 cosim-clean:
-	rm -rf $(COSIM_BUILD) $(BUILD)/tb $(BUILD)/regress $(BUILD)/test-cosim $(BUILD)/mutants
+	rm -rf $(COSIM_BUILD) $(BUILD)/tb $(BUILD)/regress $(BUILD)/test-cosim $(BUILD)/test-cosim-seeds \
+	  $(BUILD)/mutants

@@ -13,8 +13,11 @@ tool-proved ones ("equivalent_argued"); any other reason (a "COVERAGE HOLE") lea
 
 Writes OUT/summary.json (total, killed, survived, equivalent, the kill rate over the
 non-equivalent mutants, per module, per configuration, and how many of the credit/PFC/ECN
-mutants the runs of `make test-cosim` alone kill), OUT/survivors.txt (every survivor with its
-reason) and OUT/mutants.tsv (every mutant and its outcome). Prints a short summary.
+mutants the runs of `make test` kill), OUT/survivors.txt (every survivor with its reason) and
+OUT/mutants.tsv (every mutant and its outcome). Prints a short summary.
+
+Environment: TEST_COSIM_SEEDS (tb/tb.mk's, default 4): `make test-cosim` runs seeds
+1..TEST_COSIM_SEEDS of every configuration at full length on Verilator, besides the short run.
 Exit 1 if fewer than TARGET_PCT % of the non-equivalent mutants were killed, 2 on bad input.
 """
 import json
@@ -121,22 +124,37 @@ def main():
     summary["per_module"] = {mod: count([m for m in mutants if m["module"] == mod])
                              for mod in sorted({m["module"] for m in mutants})}
     summary["per_config"] = {c: count([m for m in mutants if m["config"] == c]) for c in configs}
-    # What the short runs alone (those of `make test-cosim`: seed 1, test_cycles, Verilator) do
-    # to the non-equivalent credit/PFC/ECN mutants. The short run of a stimulus variant is one of
-    # them too: a variant is an ordinary configuration of make test-cosim.
-    def by_test_cosim(m):
-        return m["status"] == "killed" and (
-            m["killed_by"] == "short" or
-            (m["killed_by"] == "variant" and m["run"].endswith("/short")))
+    # Which of the non-equivalent credit/PFC/ECN mutants the runs of `make test` kill. A run is
+    # named "short" (seed 1, test_cycles) or "seedN" (full length), prefixed "VARIANT/" when it ran
+    # a stimulus variant, which is an ordinary configuration of make test-cosim too. make
+    # test-cosim makes the short run of every configuration and seeds 1..TEST_COSIM_SEEDS at full
+    # length (tb/tb.mk); a run outside that set (MUT_SEEDS larger than it) does not count.
+    seeds = os.environ.get("TEST_COSIM_SEEDS", "4")
+    if not seeds.isdigit():
+        fail("TEST_COSIM_SEEDS='%s': want a number of seeds" % seeds)
+    test_seeds = int(seeds)
+
+    def run_in_make_test(run):
+        leaf = run.rsplit("/", 1)[-1]
+        if leaf == "short":
+            return True
+        return leaf.startswith("seed") and leaf[4:].isdigit() and int(leaf[4:]) <= test_seeds
+
+    def by_short_run(m):
+        return m["status"] == "killed" and m["run"].rsplit("/", 1)[-1] == "short"
+
+    def by_make_test(m):
+        return m["status"] == "killed" and run_in_make_test(m["run"])
     tc = {}
     for area, mods in FOCUS.items():
         ms = [m for m in mutants if m["module"] in mods and m["status"] != "equivalent"]
-        missed = [m for m in ms if not by_test_cosim(m)]
+        missed = [m for m in ms if not by_make_test(m)]
         tc[area] = {"modules": list(mods), "non_equivalent": len(ms),
-                    "killed_by_test_cosim_run": len(ms) - len(missed),
+                    "killed_by_short_run": sum(1 for m in ms if by_short_run(m)),
+                    "killed_by_make_test": len(ms) - len(missed),
                     "missed": ["%s:%d %s %s %s[%s] %s" % (m["config"], m["id"], m["module"],
                                m["mode"], m["port"], m["bit"], m["src"]) for m in missed]}
-    summary["test_cosim_runs"] = tc
+    summary["make_test_runs"] = tc
 
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
@@ -168,8 +186,8 @@ def main():
         print("   %-11s %3d total %3d killed %3d survived %3d equivalent" % (
             mod, d["total"], d["killed"], d["survived"], d["equivalent"]))
     for area, d in tc.items():
-        print("   test-cosim runs alone kill %d of %d non-equivalent %s mutants" % (
-            d["killed_by_test_cosim_run"], d["non_equivalent"], area))
+        print("   make test kills %d of %d non-equivalent %s mutants (its short runs alone %d)" % (
+            d["killed_by_make_test"], d["non_equivalent"], area, d["killed_by_short_run"]))
     unexplained = [m for m in mutants if m["status"] == "survived"
                    and m["reason"].startswith("NOT EXPLAINED")]
     print("   survivors: %s/survivors.txt (%d not explained)" % (out, len(unexplained)))
