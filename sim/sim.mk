@@ -4,15 +4,16 @@
 #   make test-sim                     scenario checks and the skip-ahead equivalence (< 3 min)
 #   make study                        long scenarios -> docs/study/README.md
 #   make bench-sim                    $(BUILD)/bench/sim.json (1024-host fat tree, 127:1 incast)
+#   make test-sim-tsan                lfc-sim under ThreadSanitizer on 2 and 3 threads (< 1 min)
 
-.PHONY: test-sim study bench-sim
+.PHONY: test-sim test-sim-tsan study bench-sim
 
 SIM_SRCS = $(filter-out sim/src/calc.c,$(wildcard sim/src/*.c))
 SIM_OBJS = $(patsubst sim/src/%.c,$(BUILD)/sim/obj/%.o,$(SIM_SRCS))
 # The calculators (sim/src/calc.c, another part) join when they exist; main.c checks calc.h.
 SIM_CALC_SRC = $(wildcard sim/src/calc.c)
 SIM_CALC_OBJ = $(if $(SIM_CALC_SRC),$(BUILD)/sim/obj/calc.o)
-SIM_LIBS = -linih -lm
+SIM_LIBS = -linih -lm -pthread
 
 # lfc-sim is built for speed (docs/sim.md "Speed"): the simulator and the model's sources
 # compiled together with link-time optimisation (the model's small per-port functions inline
@@ -39,16 +40,39 @@ $(BUILD)/lfc-sim: $(SIM_FAST_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_FAST_FLAGS) $(LDFLAGS) -o $@ $^ $(SIM_LIBS) $(LDLIBS)
 
+# lfc-sim-tsan: simulator and model under ThreadSanitizer, for the threads (docs/sim.md
+# "Threads"); -O1 keeps its reports readable.
+SIM_TSAN_FLAGS = -fsanitize=thread -O1
+SIM_TSAN_OBJS = $(patsubst sim/src/%.c,$(BUILD)/sim/tsan/sim/%.o,$(SIM_SRCS) $(SIM_CALC_SRC)) \
+                $(patsubst cmodel/src/%.c,$(BUILD)/sim/tsan/src/%.o,$(LIB_SRCS))
+
+$(BUILD)/sim/tsan/sim/%.o: sim/src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isim/src $(CFLAGS) $(SIM_TSAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/sim/tsan/src/%.o: cmodel/src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SIM_TSAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/lfc-sim-tsan: $(SIM_TSAN_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SIM_TSAN_FLAGS) $(LDFLAGS) -o $@ $^ $(SIM_LIBS) $(LDLIBS)
+
 $(BUILD)/lfc-sim-check: $(SIM_OBJS) $(SIM_CALC_OBJ) $(BUILD)/liblfc.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SIM_LIBS) $(LDLIBS)
 
--include $(SIM_OBJS:.o=.d) $(SIM_CALC_OBJ:.o=.d) $(SIM_FAST_OBJS:.o=.d)
+-include $(SIM_OBJS:.o=.d) $(SIM_CALC_OBJ:.o=.d) $(SIM_FAST_OBJS:.o=.d) $(SIM_TSAN_OBJS:.o=.d)
 
 TEST_STEPS += test-sim
 test-sim: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 	@echo "== lfc-sim: scenario outcomes, skip-ahead == step-every-cycle, bad input"
 	@sim/tests/test_sim.sh $(BUILD)/lfc-sim $(BUILD)/sim-test $(BUILD)/lfc-sim-check
+
+TEST_STEPS += test-sim-tsan
+test-sim-tsan: $(BUILD)/lfc-sim-tsan
+	@echo "== lfc-sim on 2 and 3 threads under ThreadSanitizer"
+	@sim/tests/test_sim_tsan.sh $(BUILD)/lfc-sim-tsan $(BUILD)/sim-tsan
 
 study: $(BUILD)/lfc-sim
 	@sim/tests/study.sh $(BUILD)/lfc-sim $(BUILD)/study docs/study

@@ -7,6 +7,22 @@
  * rebuilds, and lfc_switch_advance / lfc_nic_advance consume it without being stepped. In
  * step_all mode the real lfc_link carries every word and the rebuilt word is checked against it
  * in every cycle (link_mismatch must stay 0).
+ *
+ * Lanes (docs/sim.md "Threads"). With more than one thread the devices are split into lanes
+ * (partition.c) that the threads share out window by window (crew.c). A device's step reads
+ * only its own state and the words its links delivered, and a word sent at cycle T arrives at
+ * T + delay >= T + lookahead, so within a window of `lookahead` cycles the lanes' steps are
+ * independent. What one step does to another lane's device (a word on a link into it, its
+ * wake-up) waits in the lane's outbox for that lane; what it does to a packet record or a flow
+ * (delivery, drop, per-hop latency) waits in the outbox for the lane of the packet's source host,
+ * which owns both. After the window each lane applies its words and its records, the records in
+ * (cycle, device) order, the order of one thread; completed flows start their successors in the
+ * same order, between windows. With one lane all of this is applied in the step. Both give the
+ * same results because nothing a record changes is read by a device within `lookahead` cycles:
+ * a flow's counters and samples are read only by the results and the samples (between windows);
+ * a released tag is used again only `lookahead` cycles after its release (pool_t); a CNP
+ * (dcqcn.c) reaches its source cnp_delay >= lookahead later; a flow whose predecessors completed
+ * starts one cycle later at the earliest (lookahead 1 then).
  */
 #include "engine.h"
 
@@ -14,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "partition.h"
 
 _Static_assert(offsetof(wire_t, tx) == SIM_CACHE_LINE, "the receiver's fields fit one line");
 _Static_assert(offsetof(wire_t, from) == 2u * SIM_CACHE_LINE, "the sender's fields fit one line");
@@ -84,7 +102,8 @@ static uint64_t word_hash(uint64_t h, const lfc_word_t *w) {
  * heap of packed keys wake << HEAP_ID_BITS | id, so that one integer comparison orders by
  * (cycle, device) and no device record is read while sifting. Wakes at or beyond HEAP_WAKE_MAX
  * (far past any run's end, sc duration <= 1e7 us) share that key and are never processed. The
- * next device is the smaller of the calendar's first and the heap's top. */
+ * next device is the smaller of the calendar's first and the heap's top. Each lane has its
+ * own queue of its own devices (cal_now is the lane's last cycle). */
 
 #define HEAP_ID_BITS 18u /* > MAX_NODES of topology.c */
 #define HEAP_ID_MASK ((1ull << HEAP_ID_BITS) - 1u)
@@ -97,97 +116,98 @@ static uint64_t heap_key(uint64_t wake, uint32_t d) {
   return (wake < HEAP_WAKE_MAX ? wake : HEAP_WAKE_MAX) << HEAP_ID_BITS | d;
 }
 
-static void heap_place(sim_t *s, uint32_t i, uint64_t key) {
-  s->heap[i] = key;
+static void heap_place(sim_t *s, wakeq_t *q, uint32_t i, uint64_t key) {
+  q->heap[i] = key;
   s->dev[key & HEAP_ID_MASK].heap_pos = i;
 }
 
-static void heap_fix(sim_t *s, uint32_t i, uint64_t key) {
-  while (i > 0 && key < s->heap[(i - 1u) / 2u]) { /* up: move parents down into the hole */
-    heap_place(s, i, s->heap[(i - 1u) / 2u]);
+static void heap_fix(sim_t *s, wakeq_t *q, uint32_t i, uint64_t key) {
+  while (i > 0 && key < q->heap[(i - 1u) / 2u]) { /* up: move parents down into the hole */
+    heap_place(s, q, i, q->heap[(i - 1u) / 2u]);
     i = (i - 1u) / 2u;
   }
   for (;;) { /* down */
     uint32_t l = 2u * i + 1u, m = l;
-    if (l >= s->nheap) break;
-    if (l + 1u < s->nheap && s->heap[l + 1u] < s->heap[l]) m = l + 1u;
-    if (s->heap[m] >= key) break;
-    heap_place(s, i, s->heap[m]);
+    if (l >= q->nheap) break;
+    if (l + 1u < q->nheap && q->heap[l + 1u] < q->heap[l]) m = l + 1u;
+    if (q->heap[m] >= key) break;
+    heap_place(s, q, i, q->heap[m]);
     i = m;
   }
-  heap_place(s, i, key);
+  heap_place(s, q, i, key);
 }
 
-static int in_window(const sim_t *s, uint64_t t) {
-  return t >= s->cal_now && t - s->cal_now < SIM_CAL_SLOTS;
+static int in_window(const wakeq_t *q, uint64_t t) {
+  return t >= q->cal_now && t - q->cal_now < SIM_CAL_SLOTS;
 }
 
-static inline void cal_insert(sim_t *s, uint32_t d, uint64_t t) {
+static inline void cal_insert(sim_t *s, wakeq_t *q, uint32_t d, uint64_t t) {
   uint32_t slot = (uint32_t)(t & CAL_MASK), word = d / BITS;
-  s->cal[(size_t)slot * s->cal_words + word] |= 1ull << (d % BITS);
-  if (s->cal_n[slot]++ == 0) {
-    s->cal_busy[slot / BITS] |= 1ull << (slot % BITS);
-    s->cal_lo[slot] = word;
-  } else if (word < s->cal_lo[slot]) {
-    s->cal_lo[slot] = word;
+  q->cal[(size_t)slot * q->cal_words + word] |= 1ull << (d % BITS);
+  if (q->cal_n[slot]++ == 0) {
+    q->cal_busy[slot / BITS] |= 1ull << (slot % BITS);
+    q->cal_lo[slot] = word;
+  } else if (word < q->cal_lo[slot]) {
+    q->cal_lo[slot] = word;
   }
   s->dev[d].heap_pos = IN_CAL;
 }
 
-static inline void cal_remove(sim_t *s, uint32_t d, uint64_t t) {
+static inline void cal_remove(wakeq_t *q, uint32_t d, uint64_t t) {
   uint32_t slot = (uint32_t)(t & CAL_MASK);
-  s->cal[(size_t)slot * s->cal_words + d / BITS] &= ~(1ull << (d % BITS));
-  if (--s->cal_n[slot] == 0) s->cal_busy[slot / BITS] &= ~(1ull << (slot % BITS));
+  q->cal[(size_t)slot * q->cal_words + d / BITS] &= ~(1ull << (d % BITS));
+  if (--q->cal_n[slot] == 0) q->cal_busy[slot / BITS] &= ~(1ull << (slot % BITS));
 }
 
-static void set_wake(sim_t *s, uint32_t d, uint64_t t) {
+/* Device d (of the lane whose queue q is) next wakes at t. */
+static void set_wake(sim_t *s, wakeq_t *q, uint32_t d, uint64_t t) {
   device_t *dv = &s->dev[d];
   if (t == dv->wake) return;
-  int near = in_window(s, t);
+  int near = in_window(q, t);
   if (dv->heap_pos == IN_CAL) {
-    cal_remove(s, d, dv->wake);
+    cal_remove(q, d, dv->wake);
   } else if (!near) { /* heap to heap: in place */
     dv->wake = t;
-    heap_fix(s, dv->heap_pos, heap_key(t, d));
+    heap_fix(s, q, dv->heap_pos, heap_key(t, d));
     return;
   } else { /* out of the heap: its last key fills the hole */
     uint32_t i = dv->heap_pos;
-    uint64_t last = s->heap[--s->nheap];
-    if (i < s->nheap) heap_fix(s, i, last);
+    uint64_t last = q->heap[--q->nheap];
+    if (i < q->nheap) heap_fix(s, q, i, last);
   }
   dv->wake = t;
   if (near) {
-    cal_insert(s, d, t);
+    cal_insert(s, q, d, t);
   } else {
-    s->nheap++;
-    heap_fix(s, s->nheap - 1u, heap_key(t, d));
+    q->nheap++;
+    heap_fix(s, q, q->nheap - 1u, heap_key(t, d));
   }
 }
 
-static void wake_at(sim_t *s, uint32_t d, uint64_t t) {
-  if (t < s->dev[d].wake) set_wake(s, d, t);
+static void wake_at(sim_t *s, wakeq_t *q, uint32_t d, uint64_t t) {
+  if (t < s->dev[d].wake) set_wake(s, q, d, t);
 }
 
-/* The next device to process (NONE if none) and its wake cycle (SIM_NEVER if none). */
-static uint64_t queue_first(sim_t *s, uint32_t *d) {
+/* The lane's next device to process (NONE if none) and its wake cycle (SIM_NEVER if none). */
+static uint64_t queue_first(sim_t *s, wakeq_t *q, uint32_t *d) {
   uint64_t best = UINT64_MAX;
-  uint32_t base = (uint32_t)(s->cal_now & CAL_MASK), slot = NONE;
-  uint64_t m = s->cal_busy[base / BITS] & (~0ull << (base % BITS));
+  uint32_t base = (uint32_t)(q->cal_now & CAL_MASK), slot = NONE;
+  uint64_t m = q->cal_busy[base / BITS] & (~0ull << (base % BITS));
   for (uint32_t i = base / BITS; slot == NONE && i < SIM_CAL_SLOTS / BITS;) { /* from base up */
     if (m != 0) slot = i * BITS + (uint32_t)__builtin_ctzll(m);
-    else if (++i < SIM_CAL_SLOTS / BITS) m = s->cal_busy[i];
+    else if (++i < SIM_CAL_SLOTS / BITS) m = q->cal_busy[i];
   }
   for (uint32_t i = 0; slot == NONE && i <= base / BITS; i++) /* wrapped: below base */
-    if (s->cal_busy[i] != 0) slot = i * BITS + (uint32_t)__builtin_ctzll(s->cal_busy[i]);
+    if (q->cal_busy[i] != 0) slot = i * BITS + (uint32_t)__builtin_ctzll(q->cal_busy[i]);
   if (slot != NONE) {
-    const uint64_t *bm = &s->cal[(size_t)slot * s->cal_words];
-    uint32_t w = s->cal_lo[slot];
+    const uint64_t *bm = &q->cal[(size_t)slot * q->cal_words];
+    uint32_t w = q->cal_lo[slot];
     while (bm[w] == 0) w++;
-    s->cal_lo[slot] = w;
-    uint64_t t = s->cal_now + ((slot - base) & CAL_MASK);
+    q->cal_lo[slot] = w;
+    uint64_t t = q->cal_now + ((slot - base) & CAL_MASK);
     best = heap_key(t, w * BITS + (uint32_t)__builtin_ctzll(bm[w]));
   }
-  if (s->nheap > 0 && s->heap[0] < best) best = s->heap[0];
+  if (q->nheap > 0 && q->heap[0] < best) best = q->heap[0];
   if (best == UINT64_MAX) {
     *d = NONE;
     return SIM_NEVER;
@@ -198,35 +218,85 @@ static uint64_t queue_first(sim_t *s, uint32_t *d) {
 
 /* ---- Packets ---- */
 
-static void sim_error(sim_t *s, const char *msg, uint32_t tag) {
-  s->errors++;
-  if (s->error[0] == '\0')
-    snprintf(s->error, sizeof s->error, "cycle %llu: %s (tag 0x%08x)", (unsigned long long)s->now,
+/* An error of the step of device d at cycle t (or of a record it made): counted; the lane keeps
+ * the text of its first by (cycle, device), sim_run reports the first of all lanes. */
+static void lane_error(lane_t *ln, uint64_t t, uint32_t d, const char *msg, uint32_t tag) {
+  if (ln->errors++ == 0 || t < ln->err_t || (t == ln->err_t && d < ln->err_d)) {
+    ln->err_t = t;
+    ln->err_d = d;
+    snprintf(ln->error, sizeof ln->error, "cycle %llu: %s (tag 0x%08x)", (unsigned long long)t,
              msg, tag);
-}
-
-static int slot_valid(const sim_t *s, uint32_t tag) {
-  return tag < s->nslot && s->slot[tag].flow != SLOT_FREE;
-}
-
-static void slot_release(sim_t *s, uint32_t tag) {
-  s->slot[tag].flow = SLOT_FREE;
-  s->free_slot[s->nfree++] = tag;
-}
-
-static int64_t slot_alloc(sim_t *s) {
-  if (s->nfree > 0) return s->free_slot[--s->nfree];
-  if (s->nslot == s->capslot) {
-    uint32_t cap = s->capslot ? s->capslot * 2u : 4096u;
-    slot_t *ns = realloc(s->slot, (size_t)cap * sizeof *ns);
-    if (ns == NULL) return -1;
-    s->slot = ns;
-    uint32_t *nf = realloc(s->free_slot, (size_t)cap * sizeof *nf);
-    if (nf == NULL) return -1;
-    s->free_slot = nf;
-    s->capslot = cap;
   }
-  return s->nslot++;
+}
+
+/* The record of a packet in flight, or NULL if no packet has the tag. */
+static slot_t *slot_of(const sim_t *s, uint32_t tag) {
+  uint32_t e = tag & ((1u << s->tag_bits) - 1u);
+  uint64_t i = (uint64_t)tag >> s->tag_bits;
+  if (e >= s->topo.nendpoints) return NULL;
+  const pool_t *p = &s->pool[e];
+  if (i >= p->n || p->slot[i].flow == SLOT_FREE) return NULL;
+  return &p->slot[i];
+}
+
+/* The packet left the fabric at cycle t (the cycle of the step; tag valid). Its index goes
+ * into the ring in (release cycle, index) order: releases come nearly in order, so the search
+ * from the newest end is short. */
+static void slot_release(sim_t *s, uint32_t tag, uint64_t t) {
+  pool_t *p = &s->pool[tag & ((1u << s->tag_bits) - 1u)];
+  uint32_t i = tag >> s->tag_bits, q = p->fq_head + p->fq_n;
+  if (q >= p->cap) q -= p->cap;
+  p->slot[i].flow = SLOT_FREE;
+  for (uint32_t k = p->fq_n; k > 0; k--) { /* fq_n < n <= cap: each index at most once */
+    uint32_t r = q == 0 ? p->cap - 1u : q - 1u;
+    if (p->fq_t[r] < t || (p->fq_t[r] == t && p->fq[r] < i)) break;
+    p->fq[q] = p->fq[r];
+    p->fq_t[q] = p->fq_t[r];
+    q = r;
+  }
+  p->fq[q] = i;
+  p->fq_t[q] = t;
+  p->fq_n++;
+}
+
+/* A new tag of endpoint e at cycle T: the first index released `lookahead` or more cycles ago,
+ * else a new one. -1 out of memory, -2 out of tags (the index does not fit beside e). */
+static int64_t slot_alloc(sim_t *s, uint32_t e, uint64_t T) {
+  pool_t *p = &s->pool[e];
+  uint32_t i;
+  if (p->fq_n > 0 && p->fq_t[p->fq_head] + s->lookahead <= T) {
+    i = p->fq[p->fq_head];
+    p->fq_head = p->fq_head + 1u == p->cap ? 0u : p->fq_head + 1u;
+    p->fq_n--;
+  } else {
+    if ((uint64_t)p->n >= (1ull << (32u - s->tag_bits))) return -2;
+    if (p->n == p->cap) {
+      uint32_t cap = p->cap ? p->cap * 2u : 64u;
+      slot_t *ns = realloc(p->slot, (size_t)cap * sizeof *ns);
+      if (ns == NULL) return -1;
+      p->slot = ns;
+      uint32_t *nq = malloc((size_t)cap * sizeof *nq);
+      uint64_t *nt = malloc((size_t)cap * sizeof *nt);
+      if (nq == NULL || nt == NULL) {
+        free(nq);
+        free(nt);
+        return -1;
+      }
+      for (uint32_t k = 0; k < p->fq_n; k++) { /* the ring, oldest first, from 0 */
+        uint32_t j = p->fq_head + k < p->cap ? p->fq_head + k : p->fq_head + k - p->cap;
+        nq[k] = p->fq[j];
+        nt[k] = p->fq_t[j];
+      }
+      free(p->fq);
+      free(p->fq_t);
+      p->fq = nq;
+      p->fq_t = nt;
+      p->fq_head = 0;
+      p->cap = cap;
+    }
+    i = p->n++;
+  }
+  return (int64_t)((uint64_t)i << s->tag_bits | e);
 }
 
 /* Keep one sample in a growing array; memory short: the sample is lost, nothing else. */
@@ -241,17 +311,42 @@ static void add_sample(uint32_t **v, uint64_t *n, uint64_t *cap, uint32_t x) {
   (*v)[(*n)++] = x;
 }
 
-static void flow_done(sim_t *s, flow_t *f, uint64_t cycle) {
-  f->done_cycle = cycle;
+/* The flows waiting for f, which completed at `cycle` (seen by a step at cycle T), may start
+ * from T + 1. */
+static void start_succ(sim_t *s, const flow_t *f, uint64_t cycle, uint64_t T) {
   for (uint32_t i = 0; i < f->nsucc; i++) {
     flow_t *g = &s->flows.f[f->succ[i]];
     if (g->deps_left > 0 && --g->deps_left == 0) {
-      uint64_t t = cycle + 1u > s->now + 1u ? cycle + 1u : s->now + 1u;
+      uint64_t t = cycle + 1u > T + 1u ? cycle + 1u : T + 1u;
       if (g->start < t) g->start = t;
       if (g->next_x1024 < g->start * X1024) g->next_x1024 = g->start * X1024;
-      wake_at(s, s->topo.nsw + g->src, g->start);
+      uint32_t d = s->topo.nsw + g->src;
+      wake_at(s, &s->lane[s->dev[d].lane].q, d, g->start);
     }
   }
+}
+
+/* Flow f completed (its owner's lane ln merges its records). Its successors belong to other
+ * hosts: with several lanes they start between windows (run_parallel). */
+static void flow_done(sim_t *s, lane_t *ln, flow_t *f, uint64_t cycle, uint64_t T, uint32_t dev) {
+  f->done_cycle = cycle;
+  if (f->nsucc == 0) return;
+  if (s->nlanes == 1u) {
+    start_succ(s, f, cycle, T);
+    return;
+  }
+  if (ln->ndone == ln->capdone) {
+    uint32_t cap = ln->capdone ? ln->capdone * 2u : 64u;
+    done_t *nd = realloc(ln->done, (size_t)cap * sizeof *nd);
+    if (nd == NULL) {
+      lane_error(ln, T, dev, "out of memory for completed flows", 0);
+      ln->stop = 1;
+      return;
+    }
+    ln->done = nd;
+    ln->capdone = cap;
+  }
+  ln->done[ln->ndone++] = (done_t){T, cycle, dev, (uint32_t)(f - s->flows.f)};
 }
 
 typedef struct {
@@ -259,40 +354,101 @@ typedef struct {
   uint32_t host;
 } rx_ctx_t;
 
+enum { MSG_DELIVER, MSG_DROP, MSG_HOP };
+
 /* A node admitted a packet at its first block (SPEC §12.2). */
+static void do_deliver(sim_t *s, lane_t *ln, const msg_t *m) {
+  slot_t *sl = slot_of(s, m->tag);
+  if (sl == NULL) {
+    lane_error(ln, m->t, m->dev, "a node received a packet that is not in flight", m->tag);
+    return;
+  }
+  flow_t *f = &s->flows.f[sl->flow];
+  if (m->dst / s->routes.ways != m->host || (f->dst != FLOW_ANY_DST && f->dst != m->host))
+    lane_error(ln, m->t, m->dev, "a packet reached the wrong host", m->tag);
+  f->rx_bytes += sl->bytes;
+  f->rx_pkts++;
+  ln->deliv_bytes += sl->bytes;
+  if (m->ecn == LFC_ECN_CE) {
+    f->ce++;
+    if (f->dcqcn) dcqcn_on_ce(&s->dcqcn, f, m->cycle);
+  }
+  add_sample(&f->lat, &f->nlat, &f->caplat, (uint32_t)(m->cycle - sl->send_cycle));
+  slot_release(s, m->tag, m->t);
+  if (f->bytes > 0 && f->rx_bytes >= f->bytes && f->done_cycle == SIM_NEVER)
+    flow_done(s, ln, f, m->cycle + (uint64_t)(m->nblk - 1u) * m->k + 1u, m->t, m->dev);
+}
+
+static void do_drop(sim_t *s, lane_t *ln, const msg_t *m) {
+  slot_t *sl = slot_of(s, m->tag);
+  if (sl == NULL) {
+    lane_error(ln, m->t, m->dev, "a drop of a packet that is not in flight", m->tag);
+    return;
+  }
+  s->flows.f[sl->flow].drops++;
+  slot_release(s, m->tag, m->t);
+}
+
+/* A first block left device dev at t, reaching the next device at cycle: the per-hop latency of
+ * the switch it left. */
+static void do_hop(sim_t *s, const msg_t *m) {
+  slot_t *sl = slot_of(s, m->tag);
+  if (sl == NULL) return;
+  if (m->dev < s->topo.nsw && sl->arrive != SIM_NEVER && sl->hop < FLOW_MAX_HOPS) {
+    flow_t *f = &s->flows.f[sl->flow];
+    uint32_t h = sl->hop++;
+    if (f->nhlat[h] == 0) f->hop_sw[h] = m->dev;
+    if (h >= f->nhops) f->nhops = h + 1u;
+    add_sample(&f->hlat[h], &f->nhlat[h], &f->caphlat[h], (uint32_t)(m->t - sl->arrive));
+  }
+  sl->arrive = m->cycle;
+}
+
+static void apply_msg(sim_t *s, lane_t *ln, const msg_t *m) {
+  if (m->kind == MSG_DELIVER) do_deliver(s, ln, m);
+  else if (m->kind == MSG_DROP) do_drop(s, ln, m);
+  else do_hop(s, m);
+}
+
+/* A record of a step: applied now with one lane, else kept for the merge by the lane of the
+ * packet's source, which owns its record and its flow. */
+static void post(sim_t *s, lane_t *ln, const msg_t *m) {
+  if (s->nlanes == 1) {
+    apply_msg(s, ln, m);
+    return;
+  }
+  uint32_t e = m->tag & ((1u << s->tag_bits) - 1u);
+  mbox_t *x = &ln->mout[e < s->topo.nendpoints ? s->dev[s->topo.nsw + e].lane : 0u];
+  if (x->n == x->cap) {
+    uint32_t cap = x->cap ? x->cap * 2u : 256u;
+    msg_t *nm = realloc(x->v, (size_t)cap * sizeof *nm);
+    if (nm == NULL) {
+      lane_error(ln, m->t, m->dev, "out of memory for the records of a window", m->tag);
+      ln->stop = 1;
+      return;
+    }
+    x->v = nm;
+    x->cap = cap;
+  }
+  x->v[x->n++] = *m;
+}
+
+/* The node's delivery callback (lfc_nic_set_rx_callback), inside the host's step. */
 static void on_deliver(void *ctx, const lfc_word_t *w, uint64_t cycle) {
   rx_ctx_t *rc = ctx;
   sim_t *s = rc->sim;
-  if (!slot_valid(s, w->tag)) {
-    sim_error(s, "a node received a packet that is not in flight", w->tag);
-    return;
-  }
-  slot_t *sl = &s->slot[w->tag];
-  flow_t *f = &s->flows.f[sl->flow];
-  if (w->dst / s->routes.ways != rc->host || (f->dst != FLOW_ANY_DST && f->dst != rc->host))
-    sim_error(s, "a packet reached the wrong host", w->tag);
-  f->rx_bytes += sl->bytes;
-  f->rx_pkts++;
-  s->deliv_bytes += sl->bytes;
-  if (w->ecn == LFC_ECN_CE) {
-    f->ce++;
-    if (f->dcqcn) dcqcn_on_ce(&s->dcqcn, f, cycle);
-  }
-  add_sample(&f->lat, &f->nlat, &f->caplat, (uint32_t)(cycle - sl->send_cycle));
-  uint32_t k = s->dev[s->topo.nsw + rc->host].nports ? s->wire[s->dev[s->topo.nsw + rc->host]
-                                                                   .in_wire[0]].rx.k : 1u;
-  slot_release(s, w->tag);
-  if (f->bytes > 0 && f->rx_bytes >= f->bytes && f->done_cycle == SIM_NEVER)
-    flow_done(s, f, cycle + (uint64_t)(w->nblk - 1u) * k + 1u);
+  uint32_t d = s->topo.nsw + rc->host;
+  const device_t *dv = &s->dev[d];
+  lane_t *ln = &s->lane[dv->lane];
+  uint32_t k = dv->nports ? s->wire[dv->in_wire[0]].rx.k : 1u;
+  msg_t m = {ln->now, cycle, d, w->tag, rc->host, w->dst, MSG_DELIVER, w->ecn, w->nblk,
+             (uint8_t)k};
+  post(s, ln, &m);
 }
 
-static void drop_tag(sim_t *s, uint32_t tag) {
-  if (!slot_valid(s, tag)) {
-    sim_error(s, "a drop of a packet that is not in flight", tag);
-    return;
-  }
-  s->flows.f[s->slot[tag].flow].drops++;
-  slot_release(s, tag);
+static void drop_tag(sim_t *s, lane_t *ln, uint32_t d, uint32_t tag) {
+  msg_t m = {ln->now, 0, d, tag, 0, 0, MSG_DROP, 0, 0, 0};
+  post(s, ln, &m);
 }
 
 /* ---- Sources ---- */
@@ -311,7 +467,7 @@ static uint64_t flow_due(const flow_t *f, uint64_t t) {
   return n >= f->stop ? SIM_NEVER : n;
 }
 
-static void run_source(sim_t *s, uint32_t d, uint64_t T) {
+static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   uint32_t h = d - s->topo.nsw, n = s->flows.nby_host[h];
   device_t *dv = &s->dev[d];
   const uint32_t *list = s->flows.by_host[h];
@@ -329,22 +485,23 @@ static void run_source(sim_t *s, uint32_t d, uint64_t T) {
       dst = (uint32_t)(sim_rand(&f->rng) % (nh - 1u));
       if (dst >= h) dst++;
     }
-    int64_t tag = slot_alloc(s);
+    int64_t tag = slot_alloc(s, h, T);
     if (tag < 0) {
-      sim_error(s, "out of memory for packets in flight", 0);
-      s->stop = 1;
+      lane_error(ln, T, d, tag == -1 ? "out of memory for packets in flight"
+                                      : "more packets in flight from one host than tags hold", 0);
+      ln->stop = 1;
       return;
     }
     uint32_t choice = sim_mix32(list[pos] * 0x9E3779B1u ^ dst * 0x7FEB352Du ^ h) % s->routes.ways;
     lfc_pkt_t pk = {f->cls, (uint8_t)((bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES), f->ecn,
                     (uint16_t)(dst * s->routes.ways + choice), (uint32_t)tag};
     if (lfc_nic_send(dv->nic, &pk) != 0) {
-      sim_error(s, "the node refused a packet", (uint32_t)tag);
-      s->slot[tag].flow = 0;
-      slot_release(s, (uint32_t)tag);
+      lane_error(ln, T, d, "the node refused a packet", (uint32_t)tag);
+      s->pool[h].slot[tag >> s->tag_bits].flow = 0;
+      slot_release(s, (uint32_t)tag, T);
       continue;
     }
-    s->slot[tag] = (slot_t){list[pos], bytes, SIM_NEVER, SIM_NEVER, 0};
+    s->pool[h].slot[tag >> s->tag_bits] = (slot_t){list[pos], bytes, SIM_NEVER, SIM_NEVER, 0};
     f->sent_bytes += bytes;
     f->sent_pkts++;
     if (f->dcqcn) {
@@ -409,7 +566,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
                                                       uint64_t T, wire_t *w, lfc_word_t *in) {
   if (w->n > 0 && w->ring[w->head].t == T) {
     *in = w->ring[w->head].w;
-    w->head = w->head + 1u == w->cap ? 0u : w->head + 1u;
+    w->head = w->head + 1u == w->delay + 1u ? 0u : w->head + 1u;
     if (--w->n == 0) dv->rx_queued &= ~(1ull << p);
   } else {
     track_expect(&w->rx, T, in);
@@ -450,22 +607,27 @@ static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc
   return wrote;
 }
 
-/* A first block leaves device d at T on wire w: the per-hop latency of the switch it leaves. */
-static void hop_sample(sim_t *s, uint32_t d, const wire_t *w, const lfc_word_t *out, uint64_t T) {
-  if (!slot_valid(s, out->tag)) return;
-  slot_t *sl = &s->slot[out->tag];
-  if (d < s->topo.nsw && sl->arrive != SIM_NEVER && sl->hop < FLOW_MAX_HOPS) {
-    flow_t *f = &s->flows.f[sl->flow];
-    uint32_t h = sl->hop++;
-    if (f->nhlat[h] == 0) f->hop_sw[h] = d;
-    if (h >= f->nhops) f->nhops = h + 1u;
-    add_sample(&f->hlat[h], &f->nhlat[h], &f->caphlat[h], (uint32_t)(T - sl->arrive));
+/* Queue a word the receiver's tracker does not predict on wire w, arriving at t. */
+static void ring_push(sim_t *s, lane_t *ln, wire_t *w, uint64_t t, const lfc_word_t *word) {
+  uint32_t cap = w->delay + 1u;
+  if (w->n == cap) {
+    lane_error(ln, t - w->delay, w->from,
+               "internal: more unpredicted words in flight than the link delay", 0);
+    return;
   }
-  sl->arrive = T + w->delay;
+  uint32_t tail = w->head + w->n < cap ? w->head + w->n : w->head + w->n - cap;
+  w->ring[tail].t = t;
+  w->ring[tail].w = *word;
+  w->n++;
+  s->dev[w->to].rx_busy |= 1ull << w->to_port;
+  s->dev[w->to].rx_queued |= 1ull << w->to_port;
+  if (!s->step_all) wake_at(s, &ln->q, w->to, t);
 }
 
-/* Port p put out `out` at T: queue it on the link unless the receiver's tracker predicts it. */
-static void give_output(sim_t *s, device_t *dv, uint32_t p, uint64_t T, const lfc_word_t *out) {
+/* Port p put out `out` at T: queue it on the link unless the receiver's tracker predicts it;
+ * a word for another lane's device goes to the outbox for that lane (lane_apply). */
+static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t T,
+                        const lfc_word_t *out) {
   wire_t *w = &s->wire[dv->out_wire[p]];
   track_advance(&w->tx, T);
   int predicted;
@@ -475,18 +637,27 @@ static void give_output(sim_t *s, device_t *dv, uint32_t p, uint64_t T, const lf
   else
     predicted = out->kind == LFC_IDLE;
   if (!predicted) {
-    if (w->n == w->cap) {
-      sim_error(s, "internal: more unpredicted words in flight than the link delay", 0);
+    if (w->xlane == 0) {
+      ring_push(s, ln, w, T + w->delay, out);
     } else {
-      uint32_t tail = w->head + w->n < w->cap ? w->head + w->n : w->head + w->n - w->cap;
-      w->ring[tail].t = T + w->delay;
-      w->ring[tail].w = *out;
-      w->n++;
-      if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
-      if (out->kind == LFC_DATA && out->sop) hop_sample(s, w->from, w, out, T);
-      s->dev[w->to].rx_busy |= 1ull << w->to_port;
-      s->dev[w->to].rx_queued |= 1ull << w->to_port;
-      if (!s->step_all) wake_at(s, w->to, T + w->delay);
+      xbox_t *x = &ln->xout[w->xlane - 1u];
+      if (x->n == x->cap) {
+        uint32_t cap = x->cap ? x->cap * 2u : 256u;
+        xword_t *nv = realloc(x->v, (size_t)cap * sizeof *nv);
+        if (nv == NULL) {
+          lane_error(ln, T, w->from, "out of memory for the words of a window", 0);
+          ln->stop = 1;
+          return;
+        }
+        x->v = nv;
+        x->cap = cap;
+      }
+      x->v[x->n++] = (xword_t){T + w->delay, dv->out_wire[p], *out};
+    }
+    if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
+    if (out->kind == LFC_DATA && out->sop) {
+      msg_t m = {T, T + w->delay, w->from, out->tag, 0, 0, MSG_HOP, 0, 0, 0};
+      post(s, ln, &m);
     }
   }
   track_update(&w->tx, T, out);
@@ -499,30 +670,30 @@ static void give_output(sim_t *s, device_t *dv, uint32_t p, uint64_t T, const lf
 
 /*
  * Only ports whose link has something in flight (rx_busy: a packet streaming or unpredicted
- * words queued) are rebuilt; s->in stays IDLE elsewhere and is cleaned after the step.
+ * words queued) are rebuilt; the lane's `in` stays IDLE elsewhere and is cleaned after the step.
  * Outputs are looked at only where they can surprise: a port within a packet puts out that
  * packet's next block in its slot and IDLE between slots (SPEC §2.1), and an IDLE where IDLE is
  * expected is recognised by its kind (the model writes every other field of IDLE as zero,
  * lfc/types.h). --step-all checks every rebuilt word against lfc_link in full, so a word that
  * broke either rule would show there as a link mismatch.
  */
-static void process(sim_t *s, uint32_t d, uint64_t T) {
+static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   device_t *dv = &s->dev[d];
-  s->now = T;
-  s->steps++;
+  ln->now = T;
+  ln->steps++;
   if (dv->is_host) {
     if (lfc_nic_cycle(dv->nic) < T) lfc_nic_advance(dv->nic, T);
   } else if (lfc_switch_cycle(dv->sw) < T) {
     lfc_switch_advance(dv->sw, T);
   }
-  lfc_word_t *in = s->in, *out = s->step_all ? &s->outs_all[s->out_base[d]] : s->out;
+  lfc_word_t *in = ln->in, *out = s->step_all ? &s->outs_all[s->out_base[d]] : ln->out;
   uint64_t taken = s->step_all ? dv->connected : dv->rx_busy, written = 0;
   for (uint64_t m = taken; m != 0; m &= m - 1u) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
     written |= (uint64_t)take_input(s, dv, p, T, &in[p]) << p;
   }
   if (dv->is_host) {
-    run_source(s, d, T);
+    run_source(s, ln, d, T);
     lfc_nic_step(dv->nic, in, out);
     if (in[0].kind == LFC_DATA && in[0].sop) { /* the node's drop counter moved: it dropped it */
       const lfc_nic_stats_t *st = lfc_nic_stats(dv->nic);
@@ -530,18 +701,18 @@ static void process(sim_t *s, uint32_t d, uint64_t T) {
       for (uint32_t c = 0; c < LFC_DROP_CAUSES; c++) drops += st->drop_pkts[c];
       if (drops != dv->nic_drops_seen) {
         dv->nic_drops_seen = drops;
-        s->drops_nic++;
-        drop_tag(s, in[0].tag);
+        ln->drops_nic++;
+        drop_tag(s, ln, d, in[0].tag);
       }
     }
     if (out[0].kind == LFC_DATA && out[0].sop) {
-      if (slot_valid(s, out[0].tag)) {
-        slot_t *sl = &s->slot[out[0].tag];
+      slot_t *sl = slot_of(s, out[0].tag); /* its own: only its lane touches it now */
+      if (sl != NULL) {
         sl->send_cycle = T;
         flow_t *f = &s->flows.f[sl->flow];
         if (f->first_tx == SIM_NEVER) f->first_tx = T;
       } else {
-        sim_error(s, "a node sent a packet that is not in flight", out[0].tag);
+        lane_error(ln, T, d, "a node sent a packet that is not in flight", out[0].tag);
       }
     }
   } else {
@@ -550,8 +721,8 @@ static void process(sim_t *s, uint32_t d, uint64_t T) {
     size_t nev = lfc_switch_events(dv->sw, &ev);
     for (size_t i = 0; i < nev; i++)
       if (ev[i].kind == LFC_EV_DROP) {
-        s->drops_sw++;
-        drop_tag(s, ev[i].tag);
+        ln->drops_sw++;
+        drop_tag(s, ln, d, ev[i].tag);
       }
   }
   for (uint64_t m = written; m != 0; m &= m - 1u) in[__builtin_ctzll(m)] = IDLE;
@@ -569,7 +740,7 @@ static void process(sim_t *s, uint32_t d, uint64_t T) {
   }
   for (uint64_t m = give; m != 0; m &= m - 1u) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
-    give_output(s, dv, p, T, &out[p]);
+    give_output(s, ln, dv, p, T, &out[p]);
   }
   if (!s->step_all) {
     uint64_t nw = dv->is_host ? host_wake(s, d, T + 1u) : lfc_switch_next_event(dv->sw);
@@ -577,7 +748,7 @@ static void process(sim_t *s, uint32_t d, uint64_t T) {
       const wire_t *w = &s->wire[dv->in_wire[__builtin_ctzll(m)]];
       if (w->ring[w->head].t < nw) nw = w->ring[w->head].t;
     }
-    set_wake(s, d, nw);
+    set_wake(s, &ln->q, d, nw);
   }
 }
 
@@ -600,6 +771,24 @@ static void *calloc_lines(size_t n, size_t size) {
   return p;
 }
 
+/*
+ * The window of the lanes: the fewest cycles between a step and its first effect on another
+ * device. A word arrives a link delay later (>= 1, SPEC §12.1); a CNP cnp_delay later
+ * (dcqcn.h); a flow whose predecessors completed may start in the next cycle (flow_done).
+ * Computed the same for any number of lanes: tag reuse depends on it (pool_t).
+ */
+static uint64_t lookahead(const sim_t *s) {
+  uint64_t l = SIM_NEVER;
+  for (uint32_t x = 0; x < s->nwire; x++)
+    if (s->wire[s->wire_order[x]].delay < l) l = s->wire[s->wire_order[x]].delay;
+  for (uint32_t i = 0; i < s->flows.n; i++) {
+    const flow_t *f = &s->flows.f[i];
+    if (f->dcqcn && s->dcqcn.cnp_delay < l) l = s->dcqcn.cnp_delay;
+    if (f->nsucc > 0 || f->deps_left > 0) l = 1u;
+  }
+  return l == SIM_NEVER || l < 1u ? 1u : l;
+}
+
 int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   s->sc = sc;
@@ -619,19 +808,42 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   if (s->ndev > HEAP_ID_MASK) CERR("%s: %u devices; allowed up to %llu", sc->file, s->ndev,
                                    (unsigned long long)HEAP_ID_MASK);
   s->dev = calloc(s->ndev, sizeof *s->dev);
-  s->heap = calloc(s->ndev, sizeof *s->heap);
-  s->cal_words = (s->ndev + BITS - 1u) / BITS;
-  s->cal = calloc((size_t)SIM_CAL_SLOTS * s->cal_words, sizeof *s->cal);
-  s->cal_n = calloc(SIM_CAL_SLOTS, sizeof *s->cal_n);
-  s->cal_lo = calloc(SIM_CAL_SLOTS, sizeof *s->cal_lo);
-  s->in = calloc(LFC_MAX_PORTS, sizeof *s->in);
-  s->out = calloc(LFC_MAX_PORTS, sizeof *s->out);
   s->out_base = calloc(s->ndev, sizeof *s->out_base);
   rx_ctx_t *rx_ctxs = calloc(t->nendpoints, sizeof *rx_ctxs);
   s->rx_ctx = rx_ctxs;
-  if (!s->dev || !s->heap || !s->cal || !s->cal_n || !s->cal_lo || !s->in ||
-      !s->out || !s->out_base || !rx_ctxs)
-    CERR("out of memory");
+  s->pool = calloc(t->nendpoints, sizeof *s->pool);
+  if (!s->dev || !s->out_base || !rx_ctxs || !s->pool) CERR("out of memory");
+  while ((1u << s->tag_bits) < t->nendpoints) s->tag_bits++; /* <= HEAP_ID_BITS */
+  /* Lanes: step_all steps every device in every cycle on one thread. */
+  s->nthreads = s->step_all || sc->threads < 1u ? 1u : sc->threads;
+  s->nlanes = s->nthreads == 1u ? 1u : s->nthreads * SIM_LANES_PER_THREAD;
+  if (s->nlanes > s->ndev) s->nlanes = s->ndev;
+  if (s->nthreads > s->nlanes) s->nthreads = s->nlanes; /* a thread more would find no lane */
+  s->lane = calloc_lines(s->nlanes, sizeof *s->lane);
+  if (!s->lane) CERR("out of memory");
+  for (uint32_t l = 0; l < s->nlanes; l++) {
+    lane_t *ln = &s->lane[l];
+    ln->sim = s;
+    ln->id = l;
+    ln->q.heap = calloc(s->ndev, sizeof *ln->q.heap);
+    ln->q.cal_words = (s->ndev + BITS - 1u) / BITS;
+    ln->q.cal = calloc((size_t)SIM_CAL_SLOTS * ln->q.cal_words, sizeof *ln->q.cal);
+    ln->q.cal_n = calloc(SIM_CAL_SLOTS, sizeof *ln->q.cal_n);
+    ln->q.cal_lo = calloc(SIM_CAL_SLOTS, sizeof *ln->q.cal_lo);
+    ln->xout = calloc(s->nlanes, sizeof *ln->xout);
+    ln->mout = calloc(s->nlanes, sizeof *ln->mout);
+    if (!ln->q.heap || !ln->q.cal || !ln->q.cal_n || !ln->q.cal_lo || !ln->xout || !ln->mout)
+      CERR("out of memory");
+  }
+  if (s->nlanes > 1u) {
+    uint32_t *lane_of = calloc(s->ndev, sizeof *lane_of);
+    if (!lane_of || partition_nodes(t, s->nlanes, lane_of) != 0) {
+      free(lane_of);
+      CERR("out of memory");
+    }
+    for (uint32_t d = 0; d < s->ndev; d++) s->dev[d].lane = lane_of[d];
+    free(lane_of);
+  }
   uint32_t total_ports = 0;
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
@@ -663,11 +875,13 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
       w->from_port = dir ? lk->pb : lk->pa;
       w->to = to;
       w->to_port = to_port;
+      if (lk->delay < 1u) /* the lookahead of skip-ahead and of the lanes (SPEC §12.1) */
+        CERR("%s: link %u: delay 0 cycles; allowed: 1 or more", sc->file, l);
       w->delay = lk->delay;
       w->tx.k = w->rx.k = (uint8_t)lk->speed_div;
-      w->cap = lk->delay + 1u;
-      w->ring = calloc(w->cap, sizeof *w->ring);
+      w->ring = calloc((size_t)w->delay + 1u, sizeof *w->ring);
       if (!w->ring) CERR("out of memory");
+      w->xlane = s->dev[to].lane != s->dev[w->from].lane ? s->dev[to].lane + 1u : 0u;
       if (s->step_all) {
         w->link = lfc_link_create(lk->delay);
         if (!w->link) CERR("link delay %u: cannot create (allowed 1..%u)", lk->delay,
@@ -724,8 +938,9 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
       lfc_nic_set_rx_callback(dv->nic, on_deliver, &rx_ctxs[d - t->nsw]);
     }
     dv->wake = 0;
-    cal_insert(s, d, 0); /* cal_now = 0 */
+    cal_insert(s, &s->lane[dv->lane].q, d, 0); /* cal_now = 0 */
   }
+  s->lookahead = lookahead(s);
   return 0;
 fail:
 fail_quiet:
@@ -747,22 +962,38 @@ void sim_destroy(sim_t *s) {
       free(s->wire[s->wire_order[x]].ring);
       lfc_link_destroy(s->wire[s->wire_order[x]].link);
     }
-  flows_free(&s->flows, s->topo.nendpoints);
-  routes_free(&s->routes, s->topo.nsw);
-  topo_free(&s->topo);
   free(s->dev);
   free(s->wire);
   free(s->wire_order);
-  free(s->heap);
-  free(s->cal);
-  free(s->cal_n);
-  free(s->cal_lo);
-  free(s->in);
-  free(s->out);
+  if (s->lane) {
+    for (uint32_t l = 0; l < s->nlanes; l++) {
+      lane_t *ln = &s->lane[l];
+      free(ln->q.heap);
+      free(ln->q.cal);
+      free(ln->q.cal_n);
+      free(ln->q.cal_lo);
+      for (uint32_t k = 0; k < s->nlanes; k++) {
+        if (ln->xout) free(ln->xout[k].v);
+        if (ln->mout) free(ln->mout[k].v);
+      }
+      free(ln->xout);
+      free(ln->mout);
+      free(ln->done);
+    }
+  }
+  if (s->pool)
+    for (uint32_t e = 0; e < s->topo.nendpoints; e++) {
+      free(s->pool[e].slot);
+      free(s->pool[e].fq);
+      free(s->pool[e].fq_t);
+    }
+  flows_free(&s->flows, s->topo.nendpoints);
+  routes_free(&s->routes, s->topo.nsw);
+  topo_free(&s->topo);
+  free(s->lane);
+  free(s->pool);
   free(s->outs_all);
   free(s->out_base);
-  free(s->slot);
-  free(s->free_slot);
   free(s->rx_ctx);
   memset(s, 0, sizeof *s);
 }
@@ -783,15 +1014,189 @@ static void sample(sim_t *s, uint64_t t) {
   if (s->sample_fn) s->sample_fn(s, t, s->sample_ctx);
 }
 
+/* The lanes' counters and first error into the run's (between windows, or at the end). */
+static void fold_lanes(sim_t *s) {
+  s->steps = s->drops_sw = s->drops_nic = s->errors = s->deliv_bytes = 0;
+  const lane_t *first = NULL;
+  for (uint32_t l = 0; l < s->nlanes; l++) {
+    const lane_t *ln = &s->lane[l];
+    s->steps += ln->steps;
+    s->drops_sw += ln->drops_sw;
+    s->drops_nic += ln->drops_nic;
+    s->errors += ln->errors;
+    s->deliv_bytes += ln->deliv_bytes;
+    if (ln->errors > 0 && (first == NULL || ln->err_t < first->err_t ||
+                           (ln->err_t == first->err_t && ln->err_d < first->err_d)))
+      first = ln;
+    if (ln->stop && !s->stop) {
+      s->stop = 1;
+      s->now = ln->now;
+    }
+  }
+  if (first != NULL) snprintf(s->error, sizeof s->error, "%s", first->error);
+}
+
+/* ---- Lanes ---- */
+
+/* The run ends early: a sample found a deadlock, or a lane ran out of memory. */
+static int any_stop(const sim_t *s) {
+  int stop = s->stop;
+  for (uint32_t l = 0; l < s->nlanes; l++) stop |= s->lane[l].stop;
+  return stop;
+}
+
+/* Skip-ahead on one lane: every effect is applied in the step; a sample ends a window. */
+static void run_serial(sim_t *s) {
+  lane_t *ln = &s->lane[0];
+  uint64_t next_sample = s->sample_every;
+  uint32_t d;
+  for (;;) {
+    uint64_t g = queue_first(s, &ln->q, &d);
+    while (!any_stop(s) && s->sample_fn && next_sample < s->end && next_sample <= g) {
+      fold_lanes(s);
+      sim_sync(s, next_sample);
+      sample(s, next_sample);
+      next_sample += s->sample_every;
+    }
+    if (any_stop(s) || g >= s->end) return;
+    uint64_t b = s->sample_fn && next_sample < s->end ? next_sample : s->end;
+    for (uint64_t T = g; T < b && !ln->stop; T = queue_first(s, &ln->q, &d)) {
+      if (T > ln->q.cal_now) ln->q.cal_now = T;
+      process(s, ln, d, T);
+    }
+  }
+}
+
+static int msg_before(const msg_t *a, const msg_t *b) {
+  return a->t < b->t || (a->t == b->t && a->dev < b->dev);
+}
+
+/*
+ * Apply what the last window's steps sent to lane ln: the words on the links into its devices,
+ * then the records of the packets and flows of its hosts, in (cycle, device) order (the order
+ * of one thread: each lane stepped its devices in that order, and no two lanes share a device).
+ */
+static void lane_apply(sim_t *s, lane_t *ln) {
+  for (uint32_t l = 0; l < s->nlanes; l++) {
+    const xbox_t *x = &s->lane[l].xout[ln->id];
+    for (uint32_t i = 0; i < x->n; i++)
+      ring_push(s, ln, &s->wire[x->v[i].wire], x->v[i].t, &x->v[i].w);
+  }
+  uint32_t pos[SC_MAX_THREADS * SIM_LANES_PER_THREAD] = {0};
+  ln->ndone = 0;
+  for (;;) {
+    const msg_t *best = NULL;
+    uint32_t bl = 0;
+    for (uint32_t l = 0; l < s->nlanes; l++) {
+      const mbox_t *x = &s->lane[l].mout[ln->id];
+      if (pos[l] < x->n && (best == NULL || msg_before(&x->v[pos[l]], best))) {
+        best = &x->v[pos[l]];
+        bl = l;
+      }
+    }
+    if (best == NULL) return;
+    pos[bl]++;
+    apply_msg(s, ln, best);
+  }
+}
+
+/* Step lane ln's devices in (cycle, device) order up to the window's end (s->win_end). */
+static void lane_step(sim_t *s, lane_t *ln) {
+  uint32_t d;
+  for (uint32_t l = 0; l < s->nlanes; l++) {
+    ln->xout[l].n = 0;
+    ln->mout[l].n = 0;
+  }
+  for (;;) {
+    uint64_t T = queue_first(s, &ln->q, &d);
+    if (T >= s->win_end) return;
+    if (T > ln->q.cal_now) ln->q.cal_now = T;
+    process(s, ln, d, T);
+  }
+}
+
+/* The crew's unit: one lane, in the phase run_parallel set. Reads no other lane's state but
+ * the outboxes of the last window, which no lane writes in an apply phase. */
+static void lane_job(void *ctx, uint32_t unit) {
+  sim_t *s = ctx;
+  if (s->applying) lane_apply(s, &s->lane[unit]);
+  else lane_step(s, &s->lane[unit]);
+}
+
+/* The flows that completed in the lanes' merges start their successors, in (cycle, device)
+ * order as with one lane (the last predecessor sets the start). */
+static void start_done(sim_t *s) {
+  uint32_t pos[SC_MAX_THREADS * SIM_LANES_PER_THREAD] = {0};
+  for (;;) {
+    const done_t *best = NULL;
+    uint32_t bl = 0;
+    for (uint32_t l = 0; l < s->nlanes; l++) {
+      const lane_t *o = &s->lane[l];
+      if (pos[l] < o->ndone && (best == NULL || o->done[pos[l]].t < best->t ||
+                                (o->done[pos[l]].t == best->t && o->done[pos[l]].dev < best->dev))) {
+        best = &o->done[pos[l]];
+        bl = l;
+      }
+    }
+    if (best == NULL) return;
+    pos[bl]++;
+    start_succ(s, &s->flows.f[best->flow], best->cycle, best->t);
+  }
+}
+
+/*
+ * Skip-ahead on several threads, led by this one. Each window: the crew applies the last
+ * window's words and records, lane by lane (lane_apply); here, completed flows start their
+ * successors, g is the next cycle any device wakes, the samples due before it are taken, and
+ * the window is [g, b), b at most g + lookahead, the next sample or the end; then the crew
+ * steps the lanes (lane_step).
+ */
+static void run_parallel(sim_t *s) {
+  int rc = crew_start(&s->crew, s->nthreads, s->nlanes, lane_job, s);
+  if (rc != 0) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "cannot start %u threads: %s", s->nthreads, strerror(rc));
+    lane_error(&s->lane[0], 0, 0, msg, 0);
+    s->lane[0].stop = 1;
+    return;
+  }
+  uint64_t next_sample = s->sample_every;
+  uint32_t d;
+  for (;;) {
+    s->applying = 1;
+    crew_run(&s->crew);
+    start_done(s);
+    uint64_t g = SIM_NEVER;
+    for (uint32_t l = 0; l < s->nlanes; l++) {
+      uint64_t t = queue_first(s, &s->lane[l].q, &d);
+      if (t < g) g = t;
+    }
+    while (!any_stop(s) && s->sample_fn && next_sample < s->end && next_sample <= g) {
+      fold_lanes(s);
+      sim_sync(s, next_sample);
+      sample(s, next_sample);
+      next_sample += s->sample_every;
+    }
+    if (any_stop(s) || g >= s->end) break;
+    uint64_t b = s->sample_fn && next_sample < s->end ? next_sample : s->end;
+    s->win_end = s->lookahead < b - g ? g + s->lookahead : b;
+    s->applying = 0;
+    crew_run(&s->crew);
+  }
+  crew_stop(&s->crew);
+}
+
 void sim_run(sim_t *s) {
   s->next_sample = s->sample_every;
   if (s->step_all) {
-    for (uint64_t T = 0; T < s->end && !s->stop; T++) {
+    lane_t *ln = &s->lane[0];
+    for (uint64_t T = 0; T < s->end && !s->stop && !ln->stop; T++) {
       if (s->sample_fn && T == s->next_sample) {
+        fold_lanes(s);
         sample(s, T);
         s->next_sample += s->sample_every;
       }
-      for (uint32_t d = 0; d < s->ndev; d++) process(s, d, T);
+      for (uint32_t d = 0; d < s->ndev; d++) process(s, ln, d, T);
       for (uint32_t d = 0; d < s->ndev; d++) { /* every link moves one cycle */
         const device_t *dv = &s->dev[d];
         for (uint32_t p = 0; p < dv->nports; p++)
@@ -799,21 +1204,12 @@ void sim_run(sim_t *s) {
             lfc_link_push(s->wire[dv->out_wire[p]].link, &s->outs_all[s->out_base[d] + p]);
       }
     }
+  } else if (s->nlanes == 1u) {
+    run_serial(s);
   } else {
-    while (!s->stop) {
-      uint32_t d;
-      uint64_t T = queue_first(s, &d);
-      if (s->sample_fn && s->next_sample < s->end && s->next_sample <= T) {
-        sim_sync(s, s->next_sample);
-        sample(s, s->next_sample);
-        s->next_sample += s->sample_every;
-        continue;
-      }
-      if (T >= s->end) break;
-      if (T > s->cal_now) s->cal_now = T;
-      process(s, d, T);
-    }
+    run_parallel(s);
   }
+  fold_lanes(s);
   if (!s->stop) {
     sim_sync(s, s->end);
     s->now = s->end;
@@ -852,6 +1248,11 @@ uint64_t sim_digest(const sim_t *s) {
     h = mix64(h, f->done_cycle);
     h = mix64(h, f->first_tx);
     for (uint64_t j = 0; j < f->nlat; j++) h = mix64(h, f->lat[j]);
+    h = mix64(h, f->dc_cnps);
+    for (uint32_t k = 0; k < f->nhops; k++) { /* per-hop latency, in the order it was taken */
+      h = mix64(h, f->hop_sw[k]);
+      for (uint64_t j = 0; j < f->nhlat[k]; j++) h = mix64(h, f->hlat[k][j]);
+    }
   }
   h = mix64(h, s->errors);
   return h;

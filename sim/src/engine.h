@@ -9,6 +9,12 @@
  *    lfc_nic_advance. Devices are woken in (cycle, device) order from a calendar of the next
  *    SIM_CAL_SLOTS cycles and a heap for later wakes: conservative discrete-event simulation
  *    with the link delay (>= 1, SPEC §12.1) as lookahead.
+ *
+ * Skip-ahead runs on one or more threads (sc->threads, docs/sim.md "Threads"): with more than
+ * one, the devices are split into lanes that the threads share out, window after window of at
+ * most `lookahead` cycles; what crosses to another lane's device, or touches a flow or a packet
+ * record, waits in outboxes applied in (cycle, device) order at the window's end. Results are
+ * bit-identical for any number of threads.
  */
 #ifndef LFC_SIM_ENGINE_H
 #define LFC_SIM_ENGINE_H
@@ -18,6 +24,7 @@
 #include "lfc/link.h"
 #include "lfc/nic.h"
 #include "lfc/switch.h"
+#include "crew.h"
 #include "dcqcn.h"
 #include "routing.h"
 #include "scenario.h"
@@ -53,8 +60,9 @@ typedef struct {
   uint8_t has_map;  /* [classmap]: DATA arrives in class cmap[cls] (docs/sim.md) */
   /* ---- sender (give_output) ---- */
   _Alignas(SIM_CACHE_LINE) track_t tx;
-  sig_t *ring; /* words the tracker does not predict, in flight: at most delay */
-  uint32_t cap, delay;
+  sig_t *ring;    /* words the tracker does not predict, in flight: at most delay + 1 */
+  uint32_t delay; /* cycles; the ring holds delay + 1 */
+  uint32_t xlane; /* 0: the receiver is stepped by the sender's lane; else its lane + 1 */
   /* ---- the rest ---- */
   _Alignas(SIM_CACHE_LINE) uint32_t from, from_port, to, to_port;
   lfc_link_t *link; /* step_all only: the reference link */
@@ -76,9 +84,11 @@ typedef struct {
   uint64_t wake;                /* next cycle to process, SIM_NEVER = none */
   uint32_t heap_pos;            /* index in the heap, UINT32_MAX = in the calendar (engine.c) */
   uint32_t rr;                  /* host: round robin over its flows */
+  uint32_t lane;                /* the lane (thread) that steps it */
   uint64_t nic_drops_seen;
 } device_t;
 
+/* A packet in flight, found by its tag (engine.c "Packets"). */
 typedef struct {
   uint32_t flow;
   uint32_t bytes;
@@ -87,11 +97,100 @@ typedef struct {
   uint32_t hop;        /* switches it has left */
 } slot_t;
 
+/*
+ * The packets one endpoint sends: tag = index << tag_bits | endpoint, so that each source
+ * makes its tags alone, whatever lane steps it. Only the source allocates (in its step);
+ * releases (delivery, drop) come in the merge, and a released index is used again, in the
+ * order (release cycle, index), once `lookahead` cycles have passed since its release: by then
+ * it has been merged with any number of lanes, and the order does not depend on the order of
+ * the merge, so the tags do not depend on the threads.
+ */
+typedef struct {
+  slot_t *slot;
+  uint32_t n, cap;   /* indices made, allocated */
+  uint32_t *fq;      /* released indices by (release cycle, index): a ring of cap */
+  uint64_t *fq_t;    /* the cycle of each release */
+  uint32_t fq_head, fq_n;
+} pool_t;
+
 typedef struct sim sim_t;
 
 /* Cycles the wake-up calendar spans (a power of two, a multiple of 64): most wakes are a link
  * delay or a packet's blocks ahead; later ones go to the heap. */
 #define SIM_CAL_SLOTS 256u
+
+/* The wake-up queue of one lane's devices, by (wake, id) (engine.c). */
+typedef struct {
+  uint64_t *heap; /* packed keys of later wakes */
+  uint32_t nheap;
+  uint64_t *cal;  /* SIM_CAL_SLOTS x cal_words: devices waking in the slot's cycle */
+  uint32_t cal_words;
+  uint32_t *cal_n;  /* per slot: devices in it */
+  uint32_t *cal_lo; /* per slot: no device below this bitmap word */
+  uint64_t cal_busy[SIM_CAL_SLOTS / 64u]; /* slots with devices */
+  uint64_t cal_now; /* the calendar holds wakes in [cal_now, cal_now + SIM_CAL_SLOTS) */
+} wakeq_t;
+
+/* A word for a device of another lane, applied to its link at the window's end. */
+typedef struct {
+  uint64_t t;    /* arrival cycle */
+  uint32_t wire;
+  lfc_word_t w;
+} xword_t;
+
+/* What a step did to a flow or a packet record: applied in (t, dev) order (engine.c). */
+typedef struct {
+  uint64_t t;     /* the cycle of the step */
+  uint64_t cycle; /* DELIVER: admission; HOP: the first block's arrival at the next device */
+  uint32_t dev;   /* the device stepped */
+  uint32_t tag;
+  uint32_t host;  /* DELIVER: the receiving host */
+  uint16_t dst;   /* DELIVER: the packet's fields */
+  uint8_t kind, ecn, nblk, k;
+} msg_t;
+
+typedef struct {
+  xword_t *v;
+  uint32_t n, cap;
+} xbox_t;
+
+typedef struct {
+  msg_t *v;
+  uint32_t n, cap;
+} mbox_t;
+
+/* A flow completed in a lane's merge, for the flows waiting for it (applied between windows,
+ * in (t, dev) order: engine.c "Lanes"). */
+typedef struct {
+  uint64_t t;     /* the cycle of the step that delivered its last packet */
+  uint64_t cycle; /* its completion */
+  uint32_t dev;
+  uint32_t flow;
+} done_t;
+
+/* Lanes per thread with more than one thread: small lanes let a thread that is ahead (or
+ * alone, while the machine's other work holds the other core) take over more of a window
+ * (crew.h); more lanes mean more words between lanes. */
+#define SIM_LANES_PER_THREAD 2u
+
+/* One lane: a share of the devices, stepped by one thread at a time (engine.c "Lanes"). */
+typedef struct {
+  _Alignas(SIM_CACHE_LINE) lfc_word_t in[LFC_MAX_PORTS]; /* scratch of a step */
+  lfc_word_t out[LFC_MAX_PORTS];
+  sim_t *sim;
+  uint32_t id;
+  wakeq_t q;
+  uint64_t now;  /* the cycle of the step in progress */
+  xbox_t *xout;  /* per lane: words for its devices, this window */
+  mbox_t *mout;  /* per lane: records for the packets and flows its hosts send, this window */
+  done_t *done;  /* flows that completed in this lane's last merge */
+  uint32_t ndone, capdone;
+  uint64_t steps, drops_sw, drops_nic, errors, deliv_bytes;
+  uint64_t err_t; /* the first error, by (cycle, device) */
+  uint32_t err_d;
+  char error[256];
+  int stop;       /* out of memory: end the run */
+} lane_t;
 
 /* Called at every sample cycle (time series, deadlock checks), after all devices reached it. */
 typedef void (*sim_sample_fn)(sim_t *sim, uint64_t cycle, void *ctx);
@@ -110,21 +209,20 @@ struct sim {
   uint32_t *wire_order; /* their indices in the order of the topology's links (digest) */
   uint64_t now, end;
   int step_all;
-  /* wake-up queue by (wake, id) (engine.c): a calendar of SIM_CAL_SLOTS cycles from cal_now,
-   * one bitmap of devices per cycle, and a heap of packed keys for later wakes */
-  uint64_t *heap;
-  uint32_t nheap;
-  uint64_t *cal;     /* SIM_CAL_SLOTS x cal_words: devices waking in the slot's cycle */
-  uint32_t cal_words;
-  uint32_t *cal_n;   /* per slot: devices in it */
-  uint32_t *cal_lo;  /* per slot: no device below this bitmap word */
-  uint64_t cal_busy[SIM_CAL_SLOTS / 64u]; /* slots with devices */
-  uint64_t cal_now;  /* the calendar holds wakes in [cal_now, cal_now + SIM_CAL_SLOTS) */
-  /* packets in flight, by tag */
-  slot_t *slot;
-  uint32_t nslot, capslot, *free_slot, nfree;
+  /* lanes: one with one thread, SIM_LANES_PER_THREAD per thread with more; a window is at
+   * most `lookahead` cycles, the shortest time in which one device's step can matter to
+   * another (engine.c "Lanes") */
+  lane_t *lane;
+  uint32_t nlanes, nthreads;
+  uint64_t lookahead;
+  uint64_t win_end; /* the window in progress ends before this cycle */
+  int applying;     /* the crew's phase: 1 apply the last window's words and records, 0 step */
+  crew_t crew;
+  /* packets in flight, by tag: per source endpoint */
+  pool_t *pool;
+  uint32_t tag_bits;
   /* scratch */
-  lfc_word_t *in, *out, *outs_all; /* outs_all: step_all, per device port */
+  lfc_word_t *outs_all; /* step_all, per device port */
   uint32_t *out_base;
   /* results */
   uint64_t errors, link_mismatch, events_processed, steps;
@@ -141,10 +239,11 @@ struct sim {
   int want_digest; /* hash the unpredicted link words (sim_digest); set before sim_run */
 };
 
-/* Build the fabric of a loaded scenario. 0 or -1 with err. */
+/* Build the fabric of a loaded scenario (its devices split into sc->threads lanes, or one
+ * with step_all). 0 or -1 with err. */
 int sim_create(sim_t *sim, const lfc_scenario_t *sc, char *err, size_t errlen);
 void sim_destroy(sim_t *sim);
-/* Run to sc->duration_us (all devices end at that cycle). */
+/* Run to sc->duration_us (all devices end at that cycle), on sim->nlanes threads. */
 void sim_run(sim_t *sim);
 /* Bring every device to cycle `to` (no device may be behind a pending event before it). */
 void sim_sync(sim_t *sim, uint64_t to);

@@ -50,8 +50,10 @@ static void usage(FILE *o) {
           "  --set SEC.KEY=VALUE  override one scenario key; may be repeated (up to %d)\n"
           "  --progress           show progress on stderr (default when stderr is a terminal)\n"
           "  --no-progress        do not show progress\n"
+          "  --threads N          run skip-ahead on N threads, 1..%u (default 1, or [sim] threads);\n"
+          "                       the results are the same for any N (docs/sim.md \"Threads\")\n"
           "  --step-all           step every device every cycle instead of skipping ahead (for\n"
-          "                       checking that skip-ahead is exact; much slower)\n"
+          "                       checking that skip-ahead is exact; much slower; one thread)\n"
           "  --digest             print a hash of every result and link word\n"
           "  -h, --help           this text\n"
           "  --version            the version of lfc\n"
@@ -70,7 +72,7 @@ static void usage(FILE *o) {
           "\n"
           "Exit status: 0 ran, 1 internal failure, 2 bad input (one line naming the file, line,\n"
           "key, value and what is allowed).\n",
-          MAX_SETS);
+          MAX_SETS, SC_MAX_THREADS);
 }
 
 static double now_s(void) {
@@ -109,6 +111,7 @@ int main(int argc, char **argv) {
 #endif
   }
   const char *path = NULL, *json = NULL, *csv = NULL, *plot = NULL, *seed = NULL;
+  const char *threads = NULL;
   const char *sets[MAX_SETS];
   int nsets = 0, progress = isatty(2), step_all = 0, digest = 0;
   for (int i = 1; i < argc; i++) {
@@ -118,6 +121,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--csv") && more) csv = argv[++i];
     else if (!strcmp(a, "--plot") && more) plot = argv[++i];
     else if (!strcmp(a, "--seed") && more) seed = argv[++i];
+    else if (!strcmp(a, "--threads") && more) threads = argv[++i];
     else if (!strcmp(a, "--set") && more) {
       if (nsets == MAX_SETS) {
         fprintf(stderr, "lfc-sim: more than %d --set options\n", MAX_SETS);
@@ -159,6 +163,17 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < nsets; i++)
     if (lfc_scenario_set(&sc, sets[i], err, sizeof err) != 0) goto bad;
+  if (threads) {
+    char *end = NULL;
+    unsigned long n = strtoul(threads, &end, 10);
+    if (threads[0] < '0' || threads[0] > '9' || *end != '\0' || n < 1 || n > SC_MAX_THREADS) {
+      fprintf(stderr, "lfc-sim: --threads %s: allowed: an integer 1..%u\n", threads,
+              SC_MAX_THREADS);
+      lfc_scenario_free(&sc);
+      return EXIT_BAD_INPUT;
+    }
+    sc.threads = (uint32_t)n;
+  }
   if (step_all) sc.step_all = 1;
   if (lfc_scenario_finish(&sc, err, sizeof err) != 0) goto bad;
   const char *dirs[2] = {csv, plot};

@@ -268,7 +268,8 @@ static int sim_key(ctx_t *c, const char *section, const char *key, const char *v
   if (!strcmp(key, "sample_us")) F64(sc->sample_us, 0.001, 1e7);
   if (!strcmp(key, "deadlock_us")) F64(sc->deadlock_us, 0.001, 1e7);
   if (!strcmp(key, "stop_on_deadlock")) BOOL(sc->stop_on_deadlock);
-  UNKNOWN("duration_us, seed, step_all, sample_us, deadlock_us, stop_on_deadlock");
+  if (!strcmp(key, "threads")) U32(sc->threads, 1u, SC_MAX_THREADS);
+  UNKNOWN("duration_us, seed, step_all, sample_us, deadlock_us, stop_on_deadlock, threads");
 }
 
 static int topology_key(ctx_t *c, const char *section, const char *key, const char *value) {
@@ -550,6 +551,7 @@ static void defaults(lfc_scenario_t *sc) {
   sc->seed = SC_DEFAULT_SEED;
   sc->sample_us = 1.0;
   sc->deadlock_us = 5.0;
+  sc->threads = 1;
   sc->topo = TOPO_STAR;
   sc->switches = 1;
   sc->hosts_per_switch = 4;

@@ -26,6 +26,7 @@
 #define SC_MAX_PATH_NODES 16u
 #define SC_MAX_FAILED 16u
 #define SC_MAX_CLASSMAPS 64u
+#define SC_MAX_THREADS 64u   /* [sim] threads, --threads */
 #define SC_NAME_LEN 32u
 
 typedef enum {
@@ -95,6 +96,7 @@ typedef struct {
   double duration_us;
   uint64_t seed;
   int step_all;          /* 1: step every device every cycle (the reference for skip-ahead) */
+  uint32_t threads;      /* skip-ahead threads, 1..SC_MAX_THREADS: results do not depend on it */
   double sample_us;      /* time series and deadlock checks */
   double deadlock_us;    /* a wait-for cycle persisting this long is a deadlock */
   int stop_on_deadlock;

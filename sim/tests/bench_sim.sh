@@ -1,10 +1,11 @@
 #!/bin/sh
 # bench_sim.sh LFC_SIM OUT.json - the lfc-sim part of `make bench` (docs/sim.md "Speed"):
 # a 1024-host k=16 fat tree under permutation traffic (100 Gb/s, 4 KB packets) for
-# BENCH_SIM_US microseconds (default 1000 = 1 ms), and a 128-host 127:1 incast.
+# BENCH_SIM_US microseconds (default 1000 = 1 ms), and a 128-host 127:1 incast, on
+# BENCH_SIM_THREADS threads (default 2: docs/sim.md "Threads"; the results do not depend on it).
 # eq_port_cycles_per_s = links x simulated cycles / wall seconds of the simulation loop;
-# cpu_seconds (the whole process, setup included) and the load average tell a busy machine's
-# figure from an idle one's.
+# cpu_seconds (the whole process, setup included, all threads) and the load average tell a busy
+# machine's figure from an idle one's.
 # lfc-sim runs with glibc's heap on transparent huge pages (docs/sim.md "Speed": the fat tree's
 # state is spread over some 100 MB, and with 4 KB pages much of a step is TLB misses); the
 # setting is in the JSON (glibc_tunables). BENCH_SIM_TUNABLES= (empty) runs without it.
@@ -12,6 +13,7 @@ set -eu
 SIM=$1
 OUT=$2
 US=${BENCH_SIM_US:-1000}
+THREADS=${BENCH_SIM_THREADS:-2}
 TUNABLES=${BENCH_SIM_TUNABLES-glibc.malloc.hugetlb=1}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -53,10 +55,11 @@ packet_bytes = 4096
 INI
 entry() { # entry NAME INI
   out=$(GLIBC_TUNABLES=$TUNABLES /usr/bin/time -f 'rss_kb %M cpu %U %S' \
-        "$SIM" "$2" --no-progress --json "$TMP/$1.json" 2>&1)
+        "$SIM" "$2" --no-progress --threads "$THREADS" --json "$TMP/$1.json" 2>&1)
   rss=$(echo "$out" | sed -n 's/^rss_kb \([0-9]*\) .*/\1/p')
   cpu=$(echo "$out" | sed -n 's/^rss_kb [0-9]* cpu \([0-9.]*\) \([0-9.]*\)/\1 + \2/p' | bc)
-  python3 - "$TMP/$1.json" "$1" "$rss" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)" "$TUNABLES" <<'PY'
+  python3 - "$TMP/$1.json" "$1" "$rss" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)" "$TUNABLES" \
+    "$THREADS" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); s = d["summary"]; sc = d["scenario"]
 w = s["wall_seconds"]
@@ -65,7 +68,7 @@ print(json.dumps({"name": sys.argv[2], "hosts": sc["hosts"], "links": sc["links"
                   "peak_rss_mb": round(int(sys.argv[3]) / 1024.0, 1),
                   "eq_port_cycles_per_s": round(sc["links"] * s["sim_cycles"] / w) if w > 0 else None,
                   "cpu_seconds": float(sys.argv[4]), "load_average_1min": float(sys.argv[5]),
-                  "glibc_tunables": sys.argv[6],
+                  "glibc_tunables": sys.argv[6], "threads": int(sys.argv[7]),
                   "delivered_bytes": s["delivered_bytes"], "drops": s["drops"],
                   "pause_frames": s["pause_frames"]}))
 PY

@@ -5,6 +5,8 @@
 #     lfc_link in every cycle (exit 1 on a mismatch). LFC_SIM_CHECK (the model with its
 #     assertions, which check the skip-ahead contract on every jump) runs the stepped and a
 #     second skip-ahead run; LFC_SIM (built for speed) must give the same digest;
+#     and threads: LFC_SIM with --threads 2 and 3 (docs/sim.md "Threads") must give the same
+#     digest as with one;
 #  2. the expected outcome of each claim (issue 4 §4), read from --json;
 #  3. a checker that can fail: a deliberately wrong expectation is caught;
 #  4. bad input: one line naming file:line, key and value, exit status 2.
@@ -24,10 +26,43 @@ for f in "$DIR"/*.ini; do
   a=$("$SIM" "$f" --no-progress --digest --json "$OUT/$n.json" 2>&1) || { bad "$n: skip-ahead run failed: $(echo "$a" | tail -3)"; continue; }
   b=$("$CHK" "$f" --no-progress --digest --step-all 2>&1) || { bad "$n: stepped run failed: $(echo "$b" | grep -E 'MISMATCH|ERROR' )"; continue; }
   c=$("$CHK" "$f" --no-progress --digest 2>&1) || { bad "$n: checked skip-ahead run failed: $(echo "$c" | tail -3)"; continue; }
+  t2=$("$SIM" "$f" --no-progress --digest --threads 2 2>&1) || { bad "$n: --threads 2 run failed: $(echo "$t2" | tail -3)"; continue; }
+  t3=$("$SIM" "$f" --no-progress --digest --threads 3 2>&1) || { bad "$n: --threads 3 run failed: $(echo "$t3" | tail -3)"; continue; }
   da=$(echo "$a" | sed -n 's/^digest //p'); db=$(echo "$b" | sed -n 's/^digest //p'); dc=$(echo "$c" | sed -n 's/^digest //p')
+  d2=$(echo "$t2" | sed -n 's/^digest //p'); d3=$(echo "$t3" | sed -n 's/^digest //p')
+  if [ -n "$da" ] && [ "$da" = "$d2" ] && [ "$da" = "$d3" ]; then ok "$n: 1 thread == 2 threads == 3 threads (digest $da)"
+  else bad "$n: digests differ: 1 thread $da, 2 threads $d2, 3 threads $d3"; fi
   sa=$(echo "$a" | sed -n 's/.*device steps \([0-9]*\).*/\1/p'); sb=$(echo "$b" | sed -n 's/.*device steps \([0-9]*\).*/\1/p')
   if [ -n "$da" ] && [ "$da" = "$db" ] && [ "$da" = "$dc" ]; then ok "$n: skip-ahead == every cycle (digest $da; $sa vs $sb device steps)"
   else bad "$n: digests differ: skip-ahead $da, every cycle $db, checked skip-ahead $dc"; fi
+done
+# Threads on a larger fabric: a k = 8 fat tree (208 devices, 16 lanes with 8 threads) under
+# permutation and uniform traffic, whose flows are delivered and sampled in many lanes at once.
+cat > "$OUT/threads_k8.ini" <<INI
+[sim]
+duration_us = 6
+[topology]
+kind = fat_tree
+k = 8
+[switch]
+mode = pfc
+classes = 2
+[traffic.perm]
+pattern = permutation
+src = 0-127
+packet_bytes = 4096
+[traffic.uni]
+pattern = uniform
+src = 0-127
+load = 0.3
+class = 1
+packet_bytes = 1024
+INI
+d1=$("$SIM" "$OUT/threads_k8.ini" --no-progress --digest | sed -n 's/^digest //p')
+for t in 2 3 8; do
+  dt=$("$SIM" "$OUT/threads_k8.ini" --no-progress --digest --threads $t | sed -n 's/^digest //p')
+  [ -n "$d1" ] && [ "$d1" = "$dt" ] && ok "fat tree k=8: 1 thread == $t threads (digest $d1)" ||
+    bad "fat tree k=8: digests differ: 1 thread $d1, $t threads $dt"
 done
 # Different seeds must give a different digest (the digest sees what changes).
 d1=$("$SIM" "$DIR/fat_tree_mix.ini" --no-progress --digest | sed -n 's/^digest //p')
@@ -137,6 +172,14 @@ for b in bad1 bad2 bad3 bad4 bad5 bad6; do
 done
 msg=$("$SIM" "$DIR/pfc_incast.ini" --set pfc.xoff_th=banana 2>&1 >/dev/null); rc=$?
 [ $rc -eq 2 ] && ok "--set pfc.xoff_th=banana: exit 2: $msg" || bad "--set bad value: exit $rc: $msg"
+for v in 0 65 banana; do
+  msg=$("$SIM" "$DIR/pfc_incast.ini" --threads $v 2>&1 >/dev/null); rc=$?
+  lines=$(echo "$msg" | wc -l)
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && echo "$msg" | grep -q "threads $v"; then ok "--threads $v: exit 2: $msg"
+  else bad "--threads $v: exit $rc, $lines lines: $msg"; fi
+done
+msg=$("$SIM" "$DIR/pfc_incast.ini" --set sim.threads=0 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && ok "--set sim.threads=0: exit 2: $msg" || bad "--set sim.threads=0: exit $rc: $msg"
 
 [ $fail -eq 0 ] && echo "test-sim: all passed" || echo "test-sim: FAILED"
 exit $fail

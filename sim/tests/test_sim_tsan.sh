@@ -1,0 +1,55 @@
+#!/bin/sh
+# test_sim_tsan.sh LFC_SIM_TSAN OUTDIR - `make test-sim-tsan` (docs/sim.md "Threads"): lfc-sim
+# built with ThreadSanitizer runs scenarios that use every path between threads (words across
+# lanes, the merge of deliveries, drops and per-hop records, CNPs, flows started by the merge,
+# samples and a deadlock stop) on 2 and 3 threads. Any report fails the run (exit status 66);
+# the digest must equal the one-thread digest of the same binary.
+set -u
+SIM=$1
+OUT=$2
+DIR=$(dirname "$0")/../scenarios
+mkdir -p "$OUT"
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+fail=0
+# and a k = 8 fat tree (208 devices: every lane has work in every window)
+cat > "$OUT/fat_tree_k8.ini" <<INI
+[sim]
+duration_us = 4
+[topology]
+kind = fat_tree
+k = 8
+[switch]
+mode = pfc
+classes = 2
+[traffic.perm]
+pattern = permutation
+src = 0-127
+packet_bytes = 4096
+[traffic.uni]
+pattern = uniform
+src = 0-127
+load = 0.3
+class = 1
+packet_bytes = 1024
+INI
+for n in fat_tree_mix victim_dcqcn collectives_ina ring_deadlock_pfc bounce_deadlock_pfc \
+         fat_tree_k8; do
+  ini="$DIR/$n.ini"
+  [ -f "$ini" ] || ini="$OUT/$n.ini"
+  ref=$("$SIM" "$ini" --no-progress --digest 2>"$OUT/$n.1.err" | sed -n 's/^digest //p')
+  for t in 2 3; do
+    out=$("$SIM" "$ini" --no-progress --digest --threads $t 2>"$OUT/$n.$t.err"); rc=$?
+    d=$(echo "$out" | sed -n 's/^digest //p')
+    if [ $rc -ne 0 ] || grep -q ThreadSanitizer "$OUT/$n.$t.err"; then
+      echo "  FAIL $n --threads $t: exit $rc: $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$OUT/$n.$t.err")"
+      fail=1
+    elif [ -z "$d" ] || [ "$d" != "$ref" ]; then
+      echo "  FAIL $n --threads $t: digest $d, one thread $ref"
+      fail=1
+    else
+      echo "  ok   $n --threads $t: no ThreadSanitizer report, digest $d as with one thread"
+    fi
+  done
+done
+[ $fail -eq 0 ] && echo "test-sim-tsan: all passed" || echo "test-sim-tsan: FAILED"
+exit $fail
