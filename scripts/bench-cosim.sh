@@ -10,8 +10,11 @@
 #            the targets are judged on it)
 # Runs:
 #   model        +model_only=1 (Verilator binary; no RTL)
-#   verilator    lockstep at the configuration's dbg_per_cycle (registers read per cycle)
+#   verilator    lockstep at the configuration's dbg_per_cycle (registers read per cycle); the
+#                C side runs ahead on a thread of its own (tb/common/tb_main.c), so on two free
+#                cores cps is above cpu_cps (which counts both threads)
 #   verilator_k1 lockstep reading one register per cycle (the least the checker allows)
+#   verilator_1t, verilator_k1_1t: the same on one thread (+threads=1)
 #   icarus       lockstep through the VPI module, at the configuration's dbg_per_cycle
 #   icarus_k1    the same with one register per cycle
 #   icarus_bare  vvp clocking the same RTL from a Verilog clock, inputs idle, no VPI and no C:
@@ -24,13 +27,18 @@
 # >= 1,000,000 cycles/s on 4 ports, Icarus >= 50,000 cycles/s.
 #
 # Environment: BUILD (default build); BENCH_COSIM_QUICK=1 runs shorter; BENCH_COSIM_CONFIGS
-# (default "pfc_basic pfc_16p_forward": the 4-port and the 16-port configuration).
+# (default "pfc_basic pfc_16p_forward": the 4-port and the 16-port configuration);
+# BENCH_COSIM_CXX_OPT: the C++ optimisation of the Verilated model (default -O2 for the hot code,
+# as for long runs; `make cosim` builds at -O1, see tb/README.md "Speed"), built apart from the
+# other co-simulation builds, in $BUILD/bench/cosim-<the flags> (make does not rebuild when only
+# the flags change).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUILD="${BUILD:-build}"
 OUT="$BUILD/bench"
-COSIM_BUILD="$BUILD/cosim"
+CXX_OPT="${BENCH_COSIM_CXX_OPT:-OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O1}"
+COSIM_BUILD="$OUT/cosim-$(printf '%s' "$CXX_OPT" | tr -c 'A-Za-z0-9=' '_' | tr '=' '-')"
 VPI="$BUILD/tb/lfc_cosim.vpi"
 CONFIGS="${BENCH_COSIM_CONFIGS:-pfc_basic pfc_16p_forward}"
 TARGET_VERILATOR=1000000
@@ -43,15 +51,18 @@ else
 fi
 
 mkdir -p "$OUT"
-echo "== bench-cosim: building $CONFIGS for Verilator and Icarus"
-MAKEFLAGS= make -s --no-print-directory BUILD="$BUILD" cosim-build SIMS="verilator icarus" \
+echo "== bench-cosim: building $CONFIGS for Verilator ($CXX_OPT) and Icarus"
+MAKEFLAGS='' make -s --no-print-directory BUILD="$BUILD" COSIM_BUILD="$COSIM_BUILD" \
+  VERILATOR_CXX_OPT="$CXX_OPT" cosim-build SIMS="verilator icarus" \
   CONFIGS="$CONFIGS" >"$OUT/cosim-build.log" 2>&1 ||
   { cat "$OUT/cosim-build.log"; exit 1; }
 
 # field NAME LINE: the value of NAME=... on a PASS line.
 field() { sed -nE "s/.* $1=([0-9.]+).*/\1/p" <<<"$2"; }
 
-# run_tb LABEL CONFIG CYCLES SIM ARGS...: one co-simulation; prints "cps cpu_cps" or fails.
+# run_tb LABEL CONFIG CYCLES SIM ARGS...: one co-simulation; prints "cps cpu_cps two_core_cps"
+# (the last from the `threads:` line of a two-thread run: the rate the busier thread sets when
+# each has a core, from their CPU times; "null" for one thread) or fails.
 run_tb() {
   local label="$1" config="$2" cycles="$3" sim="$4"; shift 4
   local log="$OUT/cosim-$config-$label.log" line
@@ -68,13 +79,16 @@ run_tb() {
     tail -n 5 "$log" >&2
     exit 1
   fi
-  echo "$(field cycles_per_second "$line") $(field cpu_cycles_per_second "$line")"
+  local two
+  two="$(sed -nE 's/^threads: .* on two free cores ([0-9]+) cycles\/s$/\1/p' "$log")"
+  echo "$(field cycles_per_second "$line") $(field cpu_cycles_per_second "$line") ${two:-null}"
 }
 
 # bare_icarus CONFIG CYCLES: vvp alone on the RTL (idle inputs, Verilog clock). Two runs of N
 # and 2N cycles; their difference in CPU time is N cycles without vvp's start-up.
 bare_icarus() {
-  local config="$1" n="$2" dir="$OUT/icarus-bare-$config" params t1 t2 w1 w2
+  local config="$1" n="$2" dir params t1 t2 w1 w2
+  dir="$OUT/icarus-bare-$config"
   mkdir -p "$dir"
   params="$("$BUILD/tb/tb-params" icarus "tb/configs/$config.ini")"
   for k in 1 2; do
@@ -123,24 +137,29 @@ ipc() {
 CG_CYCLES=5000
 
 rows=()
-printf '%-16s %5s %-13s %9s %12s %12s %10s\n' config ports run cycles cycles/s cpu-cycles/s vs-model
-v4=0 i4=0 ib4=0 m4=0
+printf '%-16s %5s %-15s %9s %12s %12s %10s\n' config ports run cycles cycles/s cpu-cycles/s vs-model
+v4=0 v4w=0 v4two=null two_k1=null i4=0 ib4=0 m4=0
 for config in $CONFIGS; do
   ports="$("$BUILD/tb/tb-params" ports "tb/configs/$config.ini")"
   if [ "$ports" -le 4 ]; then vc=$V_CYCLES_4 ic=$I_CYCLES_4; else vc=$V_CYCLES_16 ic=$I_CYCLES_16; fi
   declare -A cps=() cpu=() cyc=()
-  for run in model verilator verilator_k1 icarus icarus_k1 icarus_bare; do
+  for run in model verilator verilator_k1 verilator_1t verilator_k1_1t icarus icarus_k1 \
+      icarus_bare; do
     case "$run" in
       model)        r="$(run_tb "$run" "$config" "$vc" verilator +model_only=1)"; cyc[$run]=$vc ;;
       verilator)    r="$(run_tb "$run" "$config" "$vc" verilator)"; cyc[$run]=$vc ;;
       verilator_k1) r="$(run_tb "$run" "$config" "$vc" verilator +dbg_per_cycle=1)"; cyc[$run]=$vc ;;
+      verilator_1t) r="$(run_tb "$run" "$config" "$vc" verilator +threads=1)"; cyc[$run]=$vc ;;
+      verilator_k1_1t)
+        r="$(run_tb "$run" "$config" "$vc" verilator +dbg_per_cycle=1 +threads=1)"; cyc[$run]=$vc ;;
       icarus)       r="$(run_tb "$run" "$config" "$ic" icarus)"; cyc[$run]=$ic ;;
       icarus_k1)    r="$(run_tb "$run" "$config" "$ic" icarus +dbg_per_cycle=1)"; cyc[$run]=$ic ;;
       icarus_bare)  r="$(bare_icarus "$config" $((ic * 4)))"; cyc[$run]=$((ic * 4)) ;;
     esac
-    read -r cps[$run] cpu[$run] <<<"$r"
+    read -r cps[$run] cpu[$run] two <<<"$r"
+    two="${two:-null}"
     ratio="$(awk -v a="${cpu[$run]}" -v m="${cpu[model]}" 'BEGIN { printf "%.4f", (m > 0 ? a / m : 0) }')"
-    printf '%-16s %5s %-13s %9s %12s %12s %10s\n' "$config" "$ports" "$run" "${cyc[$run]}" \
+    printf '%-16s %5s %-15s %9s %12s %12s %10s\n' "$config" "$ports" "$run" "${cyc[$run]}" \
       "${cps[$run]}" "${cpu[$run]}" "$ratio"
     ins=null
     if [ "$ports" -le 4 ] && command -v valgrind >/dev/null; then
@@ -148,16 +167,22 @@ for config in $CONFIGS; do
         model) ins="$(ipc "$config" +model_only=1)" ;;
         verilator) ins="$(ipc "$config")" ;;
         verilator_k1) ins="$(ipc "$config" +dbg_per_cycle=1)" ;;
+        verilator_1t) ins="$(ipc "$config" +threads=1)" ;;
+        verilator_k1_1t) ins="$(ipc "$config" +dbg_per_cycle=1 +threads=1)" ;;
       esac
     fi
     [ "$ins" != null ] && echo "                       $run: $ins instructions per cycle (callgrind)"
+    [ "$two" != null ] && echo "                       $run: $two cycles/s on two free cores"
+    [ "$run" = verilator_k1 ] && two_k1="$two"
     rows+=("$(printf '{"config": "%s", "ports": %s, "run": "%s", "cycles": %s, ' \
       "$config" "$ports" "$run" "${cyc[$run]}")$(printf \
       '"cycles_per_second": %s, "cpu_cycles_per_second": %s, "cpu_ratio_to_model": %s, ' \
-      "${cps[$run]}" "${cpu[$run]}" "$ratio")$(printf '"instructions_per_cycle": %s}' "$ins")")
+      "${cps[$run]}" "${cpu[$run]}" "$ratio")$(printf \
+      '"two_core_cycles_per_second": %s, "instructions_per_cycle": %s}' "$two" "$ins")")
   done
   if [ "$ports" -le 4 ]; then
     v4="${cpu[verilator_k1]}" i4="${cpu[icarus_k1]}" ib4="${cpu[icarus_bare]}" m4="${cpu[model]}"
+    v4w="${cps[verilator_k1]}" v4two="$two_k1"
   fi
   unset cps cpu cyc
 done
@@ -166,9 +191,12 @@ done
   echo "{"
   printf '  "targets": {"verilator_4port_cycles_per_second": %s, "icarus_cycles_per_second": %s},\n' \
     $TARGET_VERILATOR $TARGET_ICARUS
-  printf '  "verilator_4port_met": %s, "icarus_4port_met": %s,\n' \
+  printf '  "verilator_4port_met": %s, "verilator_4port_two_core_met": %s,' \
     "$([ "${v4%.*}" -ge $TARGET_VERILATOR ] && echo true || echo false)" \
+    "$([ "$v4two" != null ] && [ "$v4two" -ge $TARGET_VERILATOR ] && echo true || echo false)"
+  printf ' "icarus_4port_met": %s,\n' \
     "$([ "${i4%.*}" -ge $TARGET_ICARUS ] && echo true || echo false)"
+  printf '  "verilator_cxx_opt": "%s",\n' "$CXX_OPT"
   echo '  "runs": ['
   for i in "${!rows[@]}"; do
     sep=","
@@ -178,6 +206,7 @@ done
   echo "  ]"
   echo "}"
 } >"$OUT/cosim.json"
-echo "4 ports, CPU time: model alone $m4, Verilator lockstep $v4 (target $TARGET_VERILATOR)," \
-  "Icarus lockstep $i4 (target $TARGET_ICARUS; vvp alone on the idle RTL: $ib4) cycles/s"
+echo "4 ports, CPU time: model alone $m4, Verilator lockstep $v4 (target $TARGET_VERILATOR;" \
+  "two threads: $v4w by the wall clock, $v4two on two free cores), Icarus lockstep $i4" \
+  "(target $TARGET_ICARUS; vvp alone on the idle RTL: $ib4) cycles/s"
 echo "bench-cosim: wrote $OUT/cosim.json"

@@ -11,6 +11,11 @@
  * the outputs of this cycle (dut_get_tx, dut_get_stat, dut_get_dbg; more dut_set_dbg +
  * dut_settle + dut_get_dbg may follow, the state does not change), then dut_clock: one rising
  * edge, S(t) -> S(t+1) (SPEC §1.3).
+ *
+ * An adapter may carry out the edge later, at the next dut_settle, before that settle's inputs
+ * take effect (Icarus schedules it; the untraced Verilator build evaluates it in the same eval()
+ * as the next inputs): outputs are read only after a dut_settle. All calls come from one thread
+ * (tb_main's; its own C side may run on another thread, which never calls these).
  */
 #ifndef TB_DUT_H
 #define TB_DUT_H

@@ -14,9 +14,21 @@
  *   5. the scoreboard and coverage look at the agreed words; the RTL is clocked; the partners
  *      step and the words go onto the links.
  * After the last cycle every register of every port and class is compared once more.
+ *
+ * The C side (stimulus, partners, model, scoreboard, coverage) never reads the RTL: the partners
+ * are fed by the model's outputs. So by default it runs ahead on a thread of its own (the
+ * producer), one `expect_t` per cycle into a bounded ring, while this thread drives the RTL and
+ * compares (the consumer): the two halves of a cycle run on two cores at once. The records do
+ * not depend on the timing. At the first difference the consumer stops the producer, which has
+ * run ahead, and runs the C side again from cycle 0 on this thread up to the failing cycle (it is
+ * deterministic): the report and the totals printed after it then come from exactly the state
+ * the one-thread loop has there, so the output is the same either way. `+threads=1` runs it all
+ * on one thread, as does a failure to create the thread.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +37,9 @@
 #include "tb.h"
 
 /* ---- arguments ---- */
+
+/* The most registers a cycle reads through the debug port ([run] dbg_per_cycle, SPEC §13.1). */
+#define DBG_MAX 40u
 
 typedef struct {
   const char *config;
@@ -40,6 +55,7 @@ typedef struct {
   uint32_t dbg_per_cycle; /* 0: the configuration's */
   int dump;               /* print every non-zero register of the final state */
   int model_only;         /* run the test bench and the model without the RTL (make bench) */
+  uint32_t threads;       /* 1: the C side on the simulator's thread; 2: on a thread of its own */
 } args_t;
 
 static const char *arg_value(const char *a, const char *key) {
@@ -66,6 +82,7 @@ static int parse_u64(const char *s, uint64_t *v) {
 static int parse_args(int argc, char **argv, args_t *a) {
   memset(a, 0, sizeof *a);
   a->seed = 1;
+  a->threads = 2;
   for (int i = 1; i < argc; i++) {
     const char *v;
     uint64_t x;
@@ -88,13 +105,17 @@ static int parse_args(int argc, char **argv, args_t *a) {
     else if ((v = arg_value(argv[i], "dump"))) a->dump = atoi(v);
     else if ((v = arg_value(argv[i], "model_only"))) a->model_only = atoi(v);
     else if ((v = arg_value(argv[i], "dbg_per_cycle"))) {
-      if (parse_u64(v, &x) || x == 0 || x > 40) goto bad;
+      if (parse_u64(v, &x) || x == 0 || x > DBG_MAX) goto bad;
       a->dbg_per_cycle = (uint32_t)x;
+    } else if ((v = arg_value(argv[i], "threads"))) {
+      if (parse_u64(v, &x) || x < 1 || x > 2) goto bad;
+      a->threads = (uint32_t)x;
     }
     /* Anything else belongs to the simulator. */
     continue;
   bad:
-    fprintf(stderr, "cosim: bad argument '%s'\n", argv[i]);
+    fprintf(stderr, "cosim: bad argument '%s' (+seed: 0..%" PRIu32 ", +cycles: 1.., "
+                    "+dbg_per_cycle: 1..%u, +threads: 1 or 2)\n", argv[i], UINT32_MAX, DBG_MAX);
     return -1;
   }
   if (!a->config) {
@@ -152,12 +173,16 @@ static int words_equal(const lfc_word_t *a, const lfc_word_t *b) {
 typedef struct {
   uint16_t reg;
   uint8_t port, cls;
+  uint32_t mask; /* the register's width (dbg_val_o is 32 bits wide) */
 } dbg_sel_t;
 
-static uint64_t reg_mask(size_t reg) {
+static uint32_t reg_mask(size_t reg) {
   unsigned w = lfc_reg_info(reg)->width;
-  if (w > 32) w = 32;
-  return w >= 64 ? ~0ull : ((1ull << w) - 1u);
+  return w >= 32 ? UINT32_MAX : (uint32_t)((1ull << w) - 1u);
+}
+
+static dbg_sel_t dbg_sel(size_t reg, unsigned port, unsigned cls) {
+  return (dbg_sel_t){(uint16_t)reg, (uint8_t)port, (uint8_t)cls, reg_mask(reg)};
 }
 
 /* The registers to compare: all = every register including the other mode's (they read 0). */
@@ -170,18 +195,18 @@ static dbg_sel_t *dbg_list(const tb_t *tb, int all, size_t *n) {
     const lfc_reg_info_t *ri = lfc_reg_info(r);
     if (!all && ri->mode != 2 && ri->mode != (uint8_t)c->mode) continue;
     if (ri->scope == LFC_SCOPE_SWITCH) {
-      l[k++] = (dbg_sel_t){(uint16_t)r, 0, 0};
+      l[k++] = dbg_sel(r, 0, 0);
       continue;
     }
     for (unsigned p = 0; p < c->ports; p++) {
       if (ri->scope == LFC_SCOPE_PORT) {
-        l[k++] = (dbg_sel_t){(uint16_t)r, (uint8_t)p, 0};
+        l[k++] = dbg_sel(r, p, 0);
         continue;
       }
-      for (unsigned cl = 0; cl < c->classes; cl++) l[k++] = (dbg_sel_t){(uint16_t)r, (uint8_t)p, (uint8_t)cl};
+      for (unsigned cl = 0; cl < c->classes; cl++) l[k++] = dbg_sel(r, p, cl);
       /* The VL15 queue (SPEC §13.1: class 15 of qlen/qpkts). */
       if (c->mode == LFC_MODE_IB && (!strcmp(ri->name, "qlen") || !strcmp(ri->name, "qpkts")))
-        l[k++] = (dbg_sel_t){(uint16_t)r, (uint8_t)p, 15};
+        l[k++] = dbg_sel(r, p, 15);
     }
   }
   *n = k;
@@ -357,6 +382,370 @@ static int finish(const args_t *a, int rc) {
   return rc;
 }
 
+/* ---- one cycle of the C side, and of the RTL ---- */
+
+/* What the C side expects of the RTL in cycle t: the inputs, the model's words and stat_*
+   pulses, and the registers of S(t) read through the debug port. */
+typedef struct {
+  uint64_t t;
+  int score_failed; /* the scoreboard failed in this cycle (threaded run: the last record) */
+  dut_stat_t stat;
+  dbg_sel_t sel[DBG_MAX];
+  uint32_t val[DBG_MAX];
+  lfc_word_t in[TB_MAX_PORTS], out[TB_MAX_PORTS];
+} expect_t;
+
+/* What the RTL showed in one cycle. */
+typedef struct {
+  lfc_word_t tx[TB_MAX_PORTS];
+  dut_stat_t stat;
+  uint32_t val[DBG_MAX];
+  int xz;
+  unsigned xz_port;
+  char xz_name[128];
+} actual_t;
+
+/* The C side: the test bench state and what runs from one cycle to the next. */
+typedef struct {
+  tb_t *tb;
+  unsigned ports;
+  uint32_t K; /* registers read per cycle */
+  const dbg_sel_t *sel;
+  size_t nsel, rot;
+  lfc_word_t nic_in[TB_MAX_PORTS]; /* the words arriving at the partners this cycle */
+  const lfc_event_t *ev;           /* the model's events of this cycle */
+  size_t nev;
+} cside_t;
+
+/* Create the model, the partners, the links, the scoreboard and the stimulus of tb (zeroed but
+   for cfg, seed, cycles and sim). Returns 0, or the exit status after printing why. */
+static int cside_open(tb_t *tb) {
+  const lfc_switch_cfg_t *sc = &tb->cfg.sw;
+  char err[512];
+  tb->sw = lfc_switch_create(sc, err, sizeof err);
+  if (!tb->sw) {
+    fprintf(stderr, "%s: lfc_switch_create: %s\n", tb->cfg.path, err);
+    return 2;
+  }
+  for (unsigned p = 0; p < sc->ports; p++) {
+    tb->nic[p] = lfc_nic_create(&tb->cfg.nic[p], err, sizeof err);
+    tb->up[p] = lfc_link_create(tb->cfg.link_delay[p]);
+    tb->down[p] = lfc_link_create(tb->cfg.link_delay[p]);
+    if (!tb->nic[p] || !tb->up[p] || !tb->down[p]) {
+      fprintf(stderr, "%s: cannot create the partner of port %u: %s\n", tb->cfg.path, p,
+              tb->nic[p] ? "link" : err);
+      return 2;
+    }
+  }
+  if (tb_score_init(tb)) return 3;
+  if (tb_stim_init(tb)) return 2;
+  return 0;
+}
+
+static void cside_close(tb_t *tb) {
+  for (unsigned p = 0; p < tb->cfg.sw.ports; p++) {
+    lfc_nic_destroy(tb->nic[p]);
+    lfc_link_destroy(tb->up[p]);
+    lfc_link_destroy(tb->down[p]);
+  }
+  lfc_switch_destroy(tb->sw);
+  tb_score_free(tb);
+}
+
+/* Cycle t up to the model's step: the inputs, the registers of S(t), O(t) and the events. */
+static void cside_pre(cside_t *cs, uint64_t t, expect_t *e) {
+  tb_t *tb = cs->tb;
+  tb->cycle = t;
+  tb_stim_traffic(tb, t);
+  for (unsigned p = 0; p < cs->ports; p++) {
+    e->in[p] = *lfc_link_head(tb->up[p]);
+    tb_stim_inject(tb, t, p, &e->in[p]);
+    cs->nic_in[p] = *lfc_link_head(tb->down[p]);
+  }
+  for (uint32_t k = 0; k < cs->K; k++) {
+    const dbg_sel_t *d = &cs->sel[(cs->rot + k) % cs->nsel];
+    e->sel[k] = *d;
+    e->val[k] = (uint32_t)lfc_switch_reg(tb->sw, d->reg, d->port, d->cls) & d->mask;
+  }
+  cs->rot = (cs->rot + cs->K) % cs->nsel;
+  tb_cov_pre(tb, t, e->in);
+  memset(e->out, 0, cs->ports * sizeof *e->out); /* the padding too: see rtl_check */
+  lfc_switch_step(tb->sw, e->in, e->out);
+  cs->nev = lfc_switch_events(tb->sw, &cs->ev);
+  expected_stats(tb, e->in, cs->ev, cs->nev, &e->stat);
+  e->t = t;
+  e->score_failed = 0;
+}
+
+/* The rest of cycle t: the scoreboard (returns -1 with *err filled at an error; nothing else of
+   the cycle is done then), coverage, the partners and the links. */
+static int cside_post(cside_t *cs, uint64_t t, const expect_t *e, tb_err_t *err) {
+  tb_t *tb = cs->tb;
+  if (tb_score_cycle(tb, t, e->in, e->out, cs->ev, cs->nev, err)) return -1;
+  tb_cov_post(tb, t, e->in, e->out, cs->ev, cs->nev);
+  for (unsigned p = 0; p < cs->ports; p++) {
+    lfc_word_t no;
+    lfc_nic_step(tb->nic[p], &cs->nic_in[p], &no);
+    lfc_link_push(tb->up[p], &no);
+    lfc_link_push(tb->down[p], &e->out[p]);
+  }
+  return 0;
+}
+
+/* Drive the inputs of e into the RTL and read what it shows in this cycle (not clocked). */
+static void rtl_cycle(unsigned ports, uint32_t K, const expect_t *e, actual_t *a) {
+  for (unsigned p = 0; p < ports; p++) dut_set_rx(p, &e->in[p]);
+  dut_set_dbg(e->sel[0].reg, e->sel[0].port, e->sel[0].cls);
+  dut_settle();
+  for (unsigned p = 0; p < ports; p++) dut_get_tx(p, &a->tx[p]);
+  dut_get_stat(&a->stat);
+  a->val[0] = dut_get_dbg() & e->sel[0].mask;
+  for (uint32_t k = 1; k < K; k++) {
+    dut_set_dbg(e->sel[k].reg, e->sel[k].port, e->sel[k].cls);
+    dut_settle();
+    a->val[k] = dut_get_dbg() & e->sel[k].mask;
+  }
+  a->xz = dut_get_xz(a->xz_name, sizeof a->xz_name, &a->xz_port);
+}
+
+/* Compare: unknown bits, words, then stat_* pulses, then registers. Returns 1 at the first
+   difference, after printing it when x is not NULL (without the tail: the caller adds the
+   events and report_tail). The same test decides with and without printing. */
+static int rtl_check(ctx_t *x, unsigned ports, uint32_t K, const expect_t *e, const actual_t *a) {
+  char sig[128], es[192], as[192];
+  if (a->xz) {
+    if (!x) return 1;
+    report(x, e->t, a->xz_port, a->xz_name, "0/1", "x");
+    printf("  an output of the RTL has an x or z bit (Icarus is 4-state; Verilator would read "
+           "it as 0 or 1)\n");
+    return 1;
+  }
+  for (unsigned p = 0; p < ports; p++) {
+    /* Bytewise first: both words have zero padding (see cside_pre) and the adapters only write
+       fields, so equal words are almost always equal bytes; the field test decides otherwise. */
+    if (memcmp(&e->out[p], &a->tx[p], sizeof a->tx[p]) == 0 || words_equal(&e->out[p], &a->tx[p]))
+      continue;
+    if (!x) return 1;
+    for (int f = 0; f < NFIELDS; f++) {
+      uint64_t ev = field(&e->out[p], f), v = field(&a->tx[p], f);
+      if (ev == v) continue;
+      fmt_val(es, sizeof es, ev, f == 6);
+      fmt_val(as, sizeof as, v, f == 6);
+      report(x, e->t, p, FIELD_NAMES[f], es, as);
+      print_words("expected word (model)", &e->out[p]);
+      print_words("actual word   (RTL)  ", &a->tx[p]);
+      print_words("input word this cycle", &e->in[p]);
+      return 1;
+    }
+  }
+  /* Both structures are zeroed before they are filled, so equal bytes are equal pulses: the
+     port-by-port walk runs only for a cycle that differs. */
+  if (memcmp(&e->stat, &a->stat, sizeof e->stat) != 0) {
+    for (unsigned p = 0; p < ports; p++) {
+      if (!stat_diff(&e->stat, &a->stat, p, sig, sizeof sig, es, as, sizeof es)) continue;
+      if (!x) return 1;
+      report(x, e->t, p, sig, es, as);
+      print_words("input word this cycle", &e->in[p]);
+      return 1;
+    }
+  }
+  for (uint32_t k = 0; k < K; k++) {
+    if (e->val[k] == a->val[k]) continue;
+    if (!x) return 1;
+    const dbg_sel_t *d = &e->sel[k];
+    dbg_signal(d, sig, sizeof sig);
+    fmt_val(es, sizeof es, e->val[k], lfc_reg_info(d->reg)->width > 16);
+    fmt_val(as, sizeof as, a->val[k], lfc_reg_info(d->reg)->width > 16);
+    report(x, e->t, d->port, sig, es, as);
+    printf("  register value in S(%" PRIu64 "), the state at the start of the cycle\n", e->t);
+    return 1;
+  }
+  return 0;
+}
+
+/* The end of cycle t with the RTL's values a (NULL: no RTL): compare, then the scoreboard; at
+   the first error print the report and return 1. */
+static int cycle_finish(ctx_t *x, cside_t *cs, const expect_t *e, const actual_t *a) {
+  int rc = a ? rtl_check(x, cs->ports, cs->K, e, a) : 0;
+  if (rc == 0) {
+    tb_err_t err;
+    if (cside_post(cs, e->t, e, &err)) {
+      report(x, e->t, err.port, err.signal, err.expected, err.actual);
+      printf("  (the RTL and the model agree here; the scoreboard checks both against "
+             "docs/SPEC.md)\n");
+      rc = 1;
+    }
+  }
+  if (rc) {
+    print_events(cs->ev, cs->nev);
+    report_tail(x, e->t);
+  }
+  return rc;
+}
+
+/* ---- the pipelined lockstep: the C side on a thread of its own ---- */
+
+/* Records in the ring, and how many each side hands over at a time: one hand-over per batch, not
+   per cycle. The producer is the faster side: when the ring is full it sleeps until half of it is
+   free, and each side is woken only when what it waits for is there, so the threads wake each
+   other once per half ring. */
+#define RING_RECORDS 256u
+#define RING_BATCH 32u
+/* Polls of the other side's counter before sleeping on the condition variable. */
+#define RING_SPINS 200
+/* Cache line size: the counters each side writes are kept apart. */
+#define CACHE_LINE 64
+/* A side's `want` while it is awake. */
+#define RING_AWAKE UINT64_MAX
+
+typedef struct {
+  expect_t *rec;
+  _Alignas(CACHE_LINE) _Atomic uint64_t head; /* records the producer has filled */
+  _Atomic uint64_t cons_want;                 /* the consumer sleeps until head >= this */
+  _Alignas(CACHE_LINE) _Atomic uint64_t tail; /* records the consumer is done with */
+  _Atomic uint64_t prod_want;                 /* the producer sleeps until tail >= this */
+  _Alignas(CACHE_LINE) _Atomic int done;      /* the producer wrote its last record */
+  _Atomic int stop;                           /* the consumer wants no more records */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  cside_t *cs;
+  double cpu_s; /* the producer's CPU time */
+} ring_t;
+
+/* After a side stored its counter (now) or a flag (now = RING_AWAKE): wake the other side if it
+   sleeps waiting for it. Both the store and the load of want are seq_cst, so a side going to
+   sleep either sees the store when it checks again, or is seen here. */
+static void ring_wake(ring_t *r, _Atomic uint64_t *want, uint64_t now) {
+  uint64_t w = atomic_load(want);
+  if (w == RING_AWAKE || now < w) return;
+  pthread_mutex_lock(&r->mu);
+  pthread_cond_broadcast(&r->cv);
+  pthread_mutex_unlock(&r->mu);
+}
+
+typedef int (*ring_ready_fn)(ring_t *r, uint64_t arg);
+
+/* Wait until ready(r, arg); while asleep, *want = the other side's counter that wakes us. */
+static void ring_wait(ring_t *r, ring_ready_fn ready, uint64_t arg, _Atomic uint64_t *want,
+                      uint64_t value) {
+  for (int i = 0; i < RING_SPINS; i++)
+    if (ready(r, arg)) return;
+  pthread_mutex_lock(&r->mu);
+  atomic_store(want, value);
+  while (!ready(r, arg)) pthread_cond_wait(&r->cv, &r->mu);
+  atomic_store(want, RING_AWAKE);
+  pthread_mutex_unlock(&r->mu);
+}
+
+/* Producer: half the ring free (arg: the next record to fill), or told to stop. */
+static int ring_room(ring_t *r, uint64_t next) {
+  return next - atomic_load(&r->tail) <= RING_RECORDS / 2 || atomic_load(&r->stop);
+}
+
+/* Consumer: record arg filled, or the producer finished. */
+static int ring_filled(ring_t *r, uint64_t next) {
+  return atomic_load(&r->head) > next || atomic_load(&r->done);
+}
+
+static void *producer(void *arg) {
+  ring_t *r = arg;
+  cside_t *cs = r->cs;
+  uint64_t filled = 0;
+  const double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
+  while (filled < cs->tb->cycles && !atomic_load(&r->stop)) {
+    if (filled - atomic_load(&r->tail) >= RING_RECORDS) {
+      atomic_store(&r->head, filled);
+      ring_wake(r, &r->cons_want, filled);
+      ring_wait(r, ring_room, filled, &r->prod_want, filled - RING_RECORDS / 2);
+      continue;
+    }
+    expect_t *e = &r->rec[filled % RING_RECORDS];
+    tb_err_t err;
+    cside_pre(cs, filled, e);
+    /* A scoreboard error ends the run at this cycle: the consumer checks the RTL's cycle first,
+       then reports whichever failed by a replay. */
+    e->score_failed = cside_post(cs, filled, e, &err) != 0;
+    filled++;
+    if (e->score_failed) break;
+    if (filled % RING_BATCH == 0) {
+      atomic_store(&r->head, filled);
+      ring_wake(r, &r->cons_want, filled);
+    }
+  }
+  r->cpu_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+  atomic_store(&r->head, filled);
+  atomic_store(&r->done, 1);
+  ring_wake(r, &r->cons_want, RING_AWAKE);
+  return NULL;
+}
+
+/* Drive the RTL with the producer's records. Returns the number of cycles that passed, and
+   sets *fail (and *a) at the first cycle the RTL or the scoreboard failed. */
+static uint64_t consume(ring_t *r, actual_t *a, int *fail) {
+  cside_t *cs = r->cs;
+  uint64_t n = 0, avail = 0;
+  *fail = 0;
+  for (;;) {
+    if (n == avail) {
+      atomic_store(&r->tail, n);
+      ring_wake(r, &r->prod_want, n);
+      ring_wait(r, ring_filled, n, &r->cons_want, n + 1);
+      avail = atomic_load(&r->head);
+      if (avail <= n) break; /* the producer is done and nothing is left */
+    }
+    const expect_t *e = &r->rec[n % RING_RECORDS];
+    rtl_cycle(cs->ports, cs->K, e, a);
+    if (e->score_failed || rtl_check(NULL, cs->ports, cs->K, e, a)) {
+      *fail = 1;
+      break;
+    }
+    dut_clock();
+    n++;
+    if (n % RING_BATCH == 0) {
+      atomic_store(&r->tail, n);
+      ring_wake(r, &r->prod_want, n);
+    }
+  }
+  atomic_store(&r->stop, 1);
+  ring_wake(r, &r->prod_want, RING_AWAKE);
+  return n;
+}
+
+/* After the consumer failed at cycle m with the RTL's values a: run the C side again from the
+   start up to cycle m on this thread (it is deterministic), and finish cycle m as the one-thread
+   loop does, printing the report. Returns the exit status. */
+static int replay(ctx_t *x, cside_t *cs, uint64_t m, const actual_t *a) {
+  tb_t *tb = cs->tb;
+  static tb_cfg_t cfg; /* what cside_open needs kept; tb_t is large */
+  cfg = tb->cfg;
+  const uint32_t seed = tb->seed;
+  const uint64_t cycles = tb->cycles;
+  const char *sim = tb->sim;
+  cside_close(tb);
+  memset(tb, 0, sizeof *tb);
+  tb->cfg = cfg;
+  tb->seed = seed;
+  tb->cycles = cycles;
+  tb->sim = sim;
+  int rc = cside_open(tb);
+  if (rc) return rc;
+  cs->rot = 0;
+  static expect_t e; /* large */
+  tb_err_t err;
+  int clean = 1;
+  for (uint64_t t = 0; t < m && clean; t++) {
+    cside_pre(cs, t, &e);
+    clean = cside_post(cs, t, &e, &err) == 0;
+  }
+  if (clean) {
+    cside_pre(cs, m, &e);
+    if (cycle_finish(x, cs, &e, a)) return 1;
+  }
+  fprintf(stderr, "cosim: internal error: the replay of the C side up to cycle %" PRIu64
+          " does not fail as the pipelined run did (run with +threads=1)\n", m);
+  return 4;
+}
+
 int tb_main(int argc, char **argv) {
   args_t a;
   if (parse_args(argc, argv, &a)) return finish(NULL, 2);
@@ -368,33 +757,18 @@ int tb_main(int argc, char **argv) {
   tb->cycles = a.cycles ? a.cycles : tb->cfg.cycles;
   tb->sim = a.sim ? a.sim : dut_sim_name();
   uint32_t K = a.dbg_per_cycle ? a.dbg_per_cycle : tb->cfg.dbg_per_cycle;
-  const lfc_switch_cfg_t *sc = &tb->cfg.sw;
-  unsigned ports = sc->ports;
+  unsigned ports = tb->cfg.sw.ports;
   char err[512];
   ctx_t x = {&a, tb};
 
-  tb->sw = lfc_switch_create(sc, err, sizeof err);
-  if (!tb->sw) {
-    fprintf(stderr, "%s: lfc_switch_create: %s\n", a.config, err);
-    return finish(&a, 2);
-  }
-  for (unsigned p = 0; p < ports; p++) {
-    tb->nic[p] = lfc_nic_create(&tb->cfg.nic[p], err, sizeof err);
-    tb->up[p] = lfc_link_create(tb->cfg.link_delay[p]);
-    tb->down[p] = lfc_link_create(tb->cfg.link_delay[p]);
-    if (!tb->nic[p] || !tb->up[p] || !tb->down[p]) {
-      fprintf(stderr, "%s: cannot create the partner of port %u: %s\n", a.config, p,
-              tb->nic[p] ? "link" : err);
-      return finish(&a, 2);
-    }
-  }
-  if (tb_score_init(tb)) return finish(&a, 3);
-  if (tb_stim_init(tb)) return finish(&a, 2);
+  int orc = cside_open(tb);
+  if (orc) return finish(&a, orc);
 
   size_t nsel = 0, nall = 0;
   dbg_sel_t *sel = dbg_list(tb, 0, &nsel);
   dbg_sel_t *all = dbg_list(tb, 1, &nall);
   if (!sel || !all || nsel == 0) return finish(&a, 3);
+  cside_t cs = {tb, ports, K, sel, nsel, 0, {{0}}, NULL, 0};
 
   /* +model_only=1: the same stimulus, model, scoreboard and coverage without the RTL (the
      C side's share of the lockstep's time, for make bench); nothing is compared. */
@@ -406,123 +780,47 @@ int tb_main(int argc, char **argv) {
   }
   if (rtl_on) dut_reset();
 
-  lfc_word_t in[TB_MAX_PORTS], out[TB_MAX_PORTS], rtl[TB_MAX_PORTS], nic_in[TB_MAX_PORTS];
-  dbg_sel_t cur[40];
-  uint64_t expv[40], actv[40];
-  size_t rot = 0;
   int rc = 0;
   double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-  uint64_t t;
-  const lfc_event_t *ev = NULL;
-  size_t nev = 0;
+  uint64_t t = 0;
+  static actual_t act; /* the RTL's values of the cycle being checked */
   char sig[128], es[192], as[192];
 
-  for (t = 0; t < tb->cycles && rc == 0; t++) {
-    tb->cycle = t;
-    tb_stim_traffic(tb, t);
-    for (unsigned p = 0; p < ports; p++) {
-      in[p] = *lfc_link_head(tb->up[p]);
-      tb_stim_inject(tb, t, p, &in[p]);
-      nic_in[p] = *lfc_link_head(tb->down[p]);
+  /* The pipelined lockstep (see the top of this file); one thread if asked to or if the
+     producer's thread cannot be created. */
+  static ring_t ring;
+  int threaded = rtl_on && a.threads == 2;
+  double sim_cpu_s = 0, cside_cpu_s = 0; /* each thread's CPU time */
+  if (threaded) {
+    ring.rec = calloc(RING_RECORDS, sizeof *ring.rec);
+    ring.cs = &cs;
+    atomic_store(&ring.prod_want, RING_AWAKE);
+    atomic_store(&ring.cons_want, RING_AWAKE);
+    pthread_t th;
+    threaded = ring.rec && pthread_mutex_init(&ring.mu, NULL) == 0 &&
+               pthread_cond_init(&ring.cv, NULL) == 0 &&
+               pthread_create(&th, NULL, producer, &ring) == 0;
+    if (threaded) {
+      int fail;
+      double s0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
+      t = consume(&ring, &act, &fail);
+      sim_cpu_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - s0;
+      pthread_join(th, NULL);
+      cside_cpu_s = ring.cpu_s;
+      if (fail) rc = replay(&x, &cs, t, &act);
+    } else {
+      fprintf(stderr, "cosim: cannot start the C side's thread; running on one thread\n");
     }
-    /* The registers of S(t) this cycle compares. */
-    for (uint32_t k = 0; k < K; k++) {
-      cur[k] = sel[(rot + k) % nsel];
-      expv[k] = lfc_switch_reg(tb->sw, cur[k].reg, cur[k].port, cur[k].cls) & reg_mask(cur[k].reg);
-    }
-    rot = (rot + K) % nsel;
-    tb_cov_pre(tb, t, in);
-
-    /* The RTL. */
-    dut_stat_t rs, es_;
-    if (rtl_on) {
-      for (unsigned p = 0; p < ports; p++) dut_set_rx(p, &in[p]);
-      dut_set_dbg(cur[0].reg, cur[0].port, cur[0].cls);
-      dut_settle();
-      for (unsigned p = 0; p < ports; p++) dut_get_tx(p, &rtl[p]);
-      dut_get_stat(&rs);
-      actv[0] = dut_get_dbg() & reg_mask(cur[0].reg);
-      for (uint32_t k = 1; k < K; k++) {
-        dut_set_dbg(cur[k].reg, cur[k].port, cur[k].cls);
-        dut_settle();
-        actv[k] = dut_get_dbg() & reg_mask(cur[k].reg);
-      }
-    }
-
-    /* The model. */
-    lfc_switch_step(tb->sw, in, out);
-    nev = lfc_switch_events(tb->sw, &ev);
-
-    /* Compare: unknown bits, words, then stat_* pulses, then registers. */
-    unsigned xz_port = 0;
-    if (!rtl_on) {
-      memcpy(rtl, out, ports * sizeof *out);
-      memset(&rs, 0, sizeof rs);
-      expected_stats(tb, in, ev, nev, &rs);
-      for (uint32_t k = 0; k < K; k++) actv[k] = expv[k];
-    }
-    if (rtl_on && dut_get_xz(sig, sizeof sig, &xz_port)) {
-      report(&x, t, xz_port, sig, "0/1", "x");
-      printf("  an output of the RTL has an x or z bit (Icarus is 4-state; Verilator would read "
-             "it as 0 or 1)\n");
-      rc = 1;
-    }
-    for (unsigned p = 0; p < ports && rc == 0; p++) {
-      if (words_equal(&out[p], &rtl[p])) continue;
-      for (int f = 0; f < NFIELDS; f++) {
-        uint64_t e = field(&out[p], f), v = field(&rtl[p], f);
-        if (e == v) continue;
-        fmt_val(es, sizeof es, e, f == 6);
-        fmt_val(as, sizeof as, v, f == 6);
-        report(&x, t, p, FIELD_NAMES[f], es, as);
-        print_words("expected word (model)", &out[p]);
-        print_words("actual word   (RTL)  ", &rtl[p]);
-        print_words("input word this cycle", &in[p]);
-        rc = 1;
-        break;
-      }
-    }
-    if (rc == 0) {
-      expected_stats(tb, in, ev, nev, &es_);
-      for (unsigned p = 0; p < ports; p++) {
-        if (!stat_diff(&es_, &rs, p, sig, sizeof sig, es, as, sizeof es)) continue;
-        report(&x, t, p, sig, es, as);
-        print_words("input word this cycle", &in[p]);
-        rc = 1;
-        break;
-      }
-    }
-    for (uint32_t k = 0; k < K && rc == 0; k++) {
-      if (expv[k] == actv[k]) continue;
-      dbg_signal(&cur[k], sig, sizeof sig);
-      fmt_val(es, sizeof es, expv[k], lfc_reg_info(cur[k].reg)->width > 16);
-      fmt_val(as, sizeof as, actv[k], lfc_reg_info(cur[k].reg)->width > 16);
-      report(&x, t, cur[k].port, sig, es, as);
-      printf("  register value in S(%" PRIu64 "), the state at the start of the cycle\n", t);
-      rc = 1;
-    }
-    if (rc == 0) {
-      tb_err_t e;
-      if (tb_score_cycle(tb, t, in, out, ev, nev, &e)) {
-        report(&x, t, e.port, e.signal, e.expected, e.actual);
-        printf("  (the RTL and the model agree here; the scoreboard checks both against "
-               "docs/SPEC.md)\n");
-        rc = 1;
-      }
-    }
-    if (rc) {
-      print_events(ev, nev);
-      report_tail(&x, t);
-      break;
-    }
-    tb_cov_post(tb, t, in, out, ev, nev);
-
-    if (rtl_on) dut_clock();
-    for (unsigned p = 0; p < ports; p++) {
-      lfc_word_t no;
-      lfc_nic_step(tb->nic[p], &nic_in[p], &no);
-      lfc_link_push(tb->up[p], &no);
-      lfc_link_push(tb->down[p], &out[p]);
+    free(ring.rec);
+  }
+  if (!threaded) {
+    static expect_t e; /* large */
+    for (t = 0; t < tb->cycles; t++) {
+      cside_pre(&cs, t, &e);
+      if (rtl_on) rtl_cycle(ports, K, &e, &act);
+      rc = cycle_finish(&x, &cs, &e, rtl_on ? &act : NULL);
+      if (rc) break;
+      if (rtl_on) dut_clock();
     }
   }
   double dt = clock_s(CLOCK_MONOTONIC) - t0, dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -531,10 +829,10 @@ int tb_main(int argc, char **argv) {
   /* Every register of every port and class, in the final state. */
   for (size_t i = 0; i < nall && rc == 0 && rtl_on; i++) {
     const dbg_sel_t *s = &all[i];
-    uint64_t e = lfc_switch_reg(tb->sw, s->reg, s->port, s->cls) & reg_mask(s->reg);
+    uint64_t e = lfc_switch_reg(tb->sw, s->reg, s->port, s->cls) & s->mask;
     dut_set_dbg(s->reg, s->port, s->cls);
     dut_settle();
-    uint64_t v = dut_get_dbg() & reg_mask(s->reg);
+    uint64_t v = dut_get_dbg() & s->mask;
     if (e == v) continue;
     dbg_signal(s, sig, sizeof sig);
     fmt_val(es, sizeof es, e, lfc_reg_info(s->reg)->width > 16);
@@ -596,6 +894,13 @@ int tb_main(int argc, char **argv) {
       fprintf(stderr, "cosim: cannot write %s\n", a.cov);
     printf("coverage: %u of %u points hit, %s\n", hit, (unsigned)COV_COUNT, a.cov);
   }
+  /* Two threads: the busier one sets the pace when each has a core of its own, which a loaded
+     machine does not give them (cycles_per_second then shows less). */
+  if (rc == 0 && threaded) {
+    double busy = sim_cpu_s > cside_cpu_s ? sim_cpu_s : cside_cpu_s;
+    printf("threads: 2, CPU seconds: simulator %.3f, C side %.3f; on two free cores %.0f "
+           "cycles/s\n", sim_cpu_s, cside_cpu_s, busy > 0 ? (double)t / busy : 0.0);
+  }
   /* cycles_per_second: wall clock; cpu_cycles_per_second: this process's CPU time (the
      steadier figure on a shared machine). */
   if (rc == 0)
@@ -605,13 +910,7 @@ int tb_main(int argc, char **argv) {
            dc > 0 ? (double)t / dc : 0.0, rtl_on ? "" : " model_only=1 (no RTL, nothing compared)");
 
   if (rtl_on) dut_close();
-  for (unsigned p = 0; p < ports; p++) {
-    lfc_nic_destroy(tb->nic[p]);
-    lfc_link_destroy(tb->up[p]);
-    lfc_link_destroy(tb->down[p]);
-  }
-  lfc_switch_destroy(tb->sw);
-  tb_score_free(tb);
+  cside_close(tb);
   free(sel);
   free(all);
   return finish(&a, rc);
