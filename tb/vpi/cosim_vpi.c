@@ -14,11 +14,15 @@
  * ...: the first samples the outputs, further ones read the debug port); the rising edge is at
  * +50.
  *
- * Speed: a VPI call costs far more in vvp than the bits it moves, and so does a trip through the
- * scheduler, so a cycle takes as few of both as the lockstep allows (tb/README.md, "Speed"):
- *   - tb/vpi/tb_top.v has one register per input port (written only when the port's word
- *     changed), one for the debug-port selects, and one vector with every output of every port
- *     (one vpi_get_value per cycle) beside dbg_val_o;
+ * Speed (tb/README.md, "Speed"): vvp's own evaluation of the RTL is nearly all of the time (a
+ * replay of the same inputs from Verilog, without VPI, runs no faster); what the adapter adds is
+ * kept small:
+ *   - tb/vpi/tb_top.v drives each input port of lfc_switch from a register and has each output
+ *     port on a wire, all ports' slices in one vector: a register is written (one vpi_put_value)
+ *     only when one of its slices changed, an output vector is read (one vpi_get_value, on first
+ *     use) only when a cbValueChange callback said it changed (most do not, in most cycles).
+ *     No vector there is assembled from per-port parts: vvp rebuilds such a net bit by bit on
+ *     every change of any part, which cost more than these calls;
  *   - dut_clock does not wait: it schedules the rising edge (+50) and the falling edge of the next
  *     cycle (+100) as delayed vpi_put_values, and the next dut_settle schedules that cycle's
  *     inputs at +100 the same way and waits for +101. The inputs of cycle t+1 come from the C side
@@ -44,38 +48,53 @@
 #define RESET_CYCLES 2u
 #define STACK_BYTES (64u << 20)
 
-/* ---- the layout of tb_top.v's packed vectors (keep in step with it) ---- */
+/* ---- the ports of lfc_switch (SPEC §13), as tb_top.v names them ---- */
 
-#define WORD_BITS 234u                 /* one link word (SPEC §13 fields) */
-#define STAT_BITS 86u                  /* the stat_* bits of one port */
-#define OUT_BITS (WORD_BITS + STAT_BITS) /* one port's outputs in out_all: 320 = 10 words */
-#define WORD_WORDS ((WORD_BITS + 31u) / 32u)
-#define OUT_WORDS_MAX (DUT_MAX_PORTS * OUT_BITS / 32u)
-
+/* A port of lfc_switch: `width` bits per switch port, switch port p at [p*width +: width]. */
 typedef struct {
   const char *name;
-  unsigned lsb, width;
-} field_t;
+  unsigned width;
+} port_t;
 
-/* One port's slice of out_all, from bit 0 up (the word's fields, then stat_*). */
-static const field_t OUT_FIELDS[] = {
-    {"tx_kind_o", 0, 2},          {"tx_sop_o", 2, 1},          {"tx_eop_o", 3, 1},
-    {"tx_cls_o", 4, 4},           {"tx_nblk_o", 8, 8},         {"tx_dst_o", 16, 16},
-    {"tx_tag_o", 32, 32},         {"tx_ecn_o", 64, 2},         {"tx_fc_op_o", 66, 4},
-    {"tx_fc_vl_o", 70, 4},        {"tx_fc_fctbs_o", 74, 12},   {"tx_fc_fccl_o", 86, 12},
-    {"tx_pfc_en_o", 98, 8},       {"tx_pfc_time_o", 106, 128}, {"stat_drop_o", 234, 1},
-    {"stat_drop_cause_o", 235, 3}, {"stat_wd_drop_o", 238, 16}, {"stat_ecn_mark_o", 254, 1},
-    {"stat_xoff_o", 255, 16},     {"stat_xon_o", 271, 16},     {"stat_wd_trip_o", 287, 16},
-    {"stat_wd_restore_o", 303, 16}, {"stat_rx_malformed_o", 319, 1},
-};
-#define N_OUT_FIELDS (sizeof OUT_FIELDS / sizeof OUT_FIELDS[0])
-
-/* Field f of OUT_FIELDS (f < 14: the word's fields; the input word has the same layout). */
 enum {
-  F_KIND, F_SOP, F_EOP, F_CLS, F_NBLK, F_DST, F_TAG, F_ECN, F_FC_OP, F_FC_VL, F_FC_FCTBS,
-  F_FC_FCCL, F_PFC_EN, F_PFC_TIME, F_DROP, F_DROP_CAUSE, F_WD_DROP, F_ECN_MARK, F_XOFF, F_XON,
-  F_WD_TRIP, F_WD_RESTORE, F_RX_MALFORMED
+  I_KIND, I_SOP, I_EOP, I_CLS, I_NBLK, I_DST, I_TAG, I_ECN, I_FC_OP, I_FC_VL, I_FC_FCTBS,
+  I_FC_FCCL, I_PFC_EN, I_PFC_TIME, N_IN
 };
+static const port_t IN_PORTS[N_IN] = {
+    {"rx_kind_i", 2},     {"rx_sop_i", 1},       {"rx_eop_i", 1},     {"rx_cls_i", 4},
+    {"rx_nblk_i", 8},     {"rx_dst_i", 16},      {"rx_tag_i", 32},    {"rx_ecn_i", 2},
+    {"rx_fc_op_i", 4},    {"rx_fc_vl_i", 4},     {"rx_fc_fctbs_i", 12}, {"rx_fc_fccl_i", 12},
+    {"rx_pfc_en_i", 8},   {"rx_pfc_time_i", 128},
+};
+
+enum {
+  O_KIND, O_SOP, O_EOP, O_CLS, O_NBLK, O_DST, O_TAG, O_ECN, O_FC_OP, O_FC_VL, O_FC_FCTBS,
+  O_FC_FCCL, O_PFC_EN, O_PFC_TIME, O_DROP, O_DROP_CAUSE, O_WD_DROP, O_ECN_MARK, O_XOFF, O_XON,
+  O_WD_TRIP, O_WD_RESTORE, O_RX_MALFORMED, N_OUT
+};
+static const port_t OUT_PORTS[N_OUT] = {
+    {"tx_kind_o", 2},         {"tx_sop_o", 1},          {"tx_eop_o", 1},
+    {"tx_cls_o", 4},          {"tx_nblk_o", 8},         {"tx_dst_o", 16},
+    {"tx_tag_o", 32},         {"tx_ecn_o", 2},          {"tx_fc_op_o", 4},
+    {"tx_fc_vl_o", 4},        {"tx_fc_fctbs_o", 12},    {"tx_fc_fccl_o", 12},
+    {"tx_pfc_en_o", 8},       {"tx_pfc_time_o", 128},   {"stat_drop_o", 1},
+    {"stat_drop_cause_o", 3}, {"stat_wd_drop_o", 16},   {"stat_ecn_mark_o", 1},
+    {"stat_xoff_o", 16},      {"stat_xon_o", 16},       {"stat_wd_trip_o", 16},
+    {"stat_wd_restore_o", 16}, {"stat_rx_malformed_o", 1},
+};
+
+#define PFC_TIME_BITS 16u /* one priority's pause time in a pfc_time field */
+#define PFC_PRIOS 8u
+#define MAX_PORT_WIDTH 128u /* the widest per-port field (pfc_time) */
+#define VEC_WORDS (DUT_MAX_PORTS * MAX_PORT_WIDTH / 32u)
+#define DBG_SEL_BITS 20u /* {dbg_cls_i[3:0], dbg_port_i[7:0], dbg_reg_i[7:0]} (tb_top.v) */
+#define DBG_REG_LSB 0u
+#define DBG_REG_BITS 8u
+#define DBG_PORT_LSB 8u
+#define DBG_PORT_BITS 8u
+#define DBG_CLS_LSB 16u
+#define DBG_CLS_BITS 4u
+#define DBG_VAL_BITS 32u
 
 /* Bits [lsb, lsb + width) of a little-endian array of 32-bit words; width <= 32. */
 static uint32_t bits_get(const uint32_t *w, unsigned lsb, unsigned width) {
@@ -100,21 +119,29 @@ static void bits_put(uint32_t *w, unsigned lsb, unsigned width, uint32_t val) {
    fires, so it is only rewritten after that (the next write is in a later cycle). */
 typedef struct {
   vpiHandle h;
-  unsigned width, words;
-  uint32_t bits[WORD_WORDS]; /* the value the test wants */
-  int dirty;                 /* bits changed since the last put */
-  s_vpi_vecval vec[WORD_WORDS];
+  unsigned words;
+  uint32_t bits[VEC_WORDS]; /* the value the test wants */
+  int dirty;                /* bits changed since the last put */
+  s_vpi_vecval vec[VEC_WORDS];
 } in_sig_t;
 
-static in_sig_t g_rx[DUT_MAX_PORTS];
-static in_sig_t g_dbg_sel;           /* {dbg_cls_i, dbg_port_i, dbg_reg_i} */
-static in_sig_t g_rst;
-static vpiHandle g_clk, g_out_all, g_dbg_val;
+/* A wire the test reads. The simulator marks it changed (a cbValueChange callback); it is read
+   again (vpi_get_value) only then, on first use. */
+typedef struct {
+  vpiHandle h, cb;           /* the signal, its cbValueChange (kept: freeing may remove it) */
+  const char *name;
+  unsigned words, port_width;
+  uint32_t bits[VEC_WORDS]; /* as last read, x/z bits as 0 */
+  int changed;              /* changed since the last read */
+  int xz_bit;               /* the first x/z bit of the last read, or -1 */
+} out_sig_t;
 
-static uint32_t g_out[OUT_WORDS_MAX]; /* out_all as last read, x/z bits as 0 */
-static int g_out_valid;               /* read in this time step */
-static uint32_t g_dbg_val_bits;
-static int g_dbg_valid;
+static in_sig_t g_in[N_IN];
+static in_sig_t g_dbg_sel;
+static in_sig_t g_rst;
+static vpiHandle g_clk;
+static out_sig_t g_out[N_OUT];
+static out_sig_t g_dbg_val;
 
 static unsigned g_ports;
 static int g_xz;              /* an output read had x/z bits since dut_get_xz last looked */
@@ -144,8 +171,6 @@ static void end_simulation(void) {
 static PLI_INT32 resume_cb(p_cb_data d) {
   (void)d;
   g_now = sim_time();
-  g_out_valid = 0;
-  g_dbg_valid = 0;
   swapcontext(&g_sim_ctx, &g_tb_ctx);
   if (g_done) end_simulation();
   return 0;
@@ -236,8 +261,8 @@ static void put_at(in_sig_t *s, uint64_t at) {
 
 /* The changed inputs take effect at `at`. */
 static void flush_inputs(uint64_t at) {
-  for (unsigned p = 0; p < g_ports; p++)
-    if (g_rx[p].dirty) put_at(&g_rx[p], at);
+  for (unsigned f = 0; f < N_IN; f++)
+    if (g_in[f].dirty) put_at(&g_in[f], at);
   if (g_dbg_sel.dirty) put_at(&g_dbg_sel, at);
   if (g_rst.dirty) put_at(&g_rst, at);
 }
@@ -261,43 +286,43 @@ static void note_xz(const char *name, unsigned port, unsigned bit) {
   snprintf(g_xz_name, sizeof g_xz_name, "%s[bit %u]", name, bit);
 }
 
-/* Read `words` 32-bit words of h into dst, x/z bits as 0; the first x/z bit is reported by the
-   field it falls in (port and signal). */
-static void read_vec(vpiHandle h, uint32_t *dst, unsigned words, int is_out_all) {
-  s_vpi_value v = {.format = vpiVectorVal};
-  vpi_get_value(h, &v);
-  for (unsigned i = 0; i < words; i++) {
-    uint32_t b = (uint32_t)v.value.vector[i].bval;
-    dst[i] = (uint32_t)v.value.vector[i].aval & ~b;
-    if (!b || g_xz) continue;
-    unsigned bit = i * 32u + (unsigned)__builtin_ctz(b);
-    if (!is_out_all) {
-      note_xz("dbg_val_o", 0, bit);
-      continue;
+/* The value of output o now (x/z bits as 0; the first one is reported by signal and port through
+   dut_get_xz, at every use of the value, as a fresh read would). */
+static const uint32_t *out_read(out_sig_t *o) {
+  if (o->changed) {
+    s_vpi_value v = {.format = vpiVectorVal};
+    vpi_get_value(o->h, &v);
+    o->xz_bit = -1;
+    for (unsigned i = 0; i < o->words; i++) {
+      const uint32_t b = (uint32_t)v.value.vector[i].bval;
+      o->bits[i] = (uint32_t)v.value.vector[i].aval & ~b;
+      if (b && o->xz_bit < 0) o->xz_bit = (int)(i * 32u + (unsigned)__builtin_ctz(b));
     }
-    unsigned port = bit / OUT_BITS, off = bit % OUT_BITS;
-    for (unsigned f = 0; f < N_OUT_FIELDS; f++)
-      if (off >= OUT_FIELDS[f].lsb && off < OUT_FIELDS[f].lsb + OUT_FIELDS[f].width)
-        note_xz(OUT_FIELDS[f].name, port, off - OUT_FIELDS[f].lsb);
+    o->changed = 0;
   }
+  if (o->xz_bit >= 0)
+    note_xz(o->name, (unsigned)o->xz_bit / o->port_width, (unsigned)o->xz_bit % o->port_width);
+  return o->bits;
 }
 
-static const uint32_t *out_port(unsigned p) {
-  if (!g_out_valid) {
-    read_vec(g_out_all, g_out, g_ports * OUT_BITS / 32u, 1);
-    g_out_valid = 1;
-  }
-  return g_out + p * (OUT_BITS / 32u);
+/* Bits [off, off + width) of switch port p's slice of output o. */
+static uint32_t out_field(unsigned o, unsigned p, unsigned off, unsigned width) {
+  return bits_get(out_read(&g_out[o]), p * OUT_PORTS[o].width + off, width);
 }
 
-static uint32_t out_field(unsigned p, unsigned f) {
-  return bits_get(out_port(p), OUT_FIELDS[f].lsb, OUT_FIELDS[f].width);
+static uint32_t out_port(unsigned o, unsigned p) {
+  return out_field(o, p, 0, OUT_PORTS[o].width);
 }
 
-static void in_field(in_sig_t *s, unsigned lsb, unsigned width, uint32_t val) {
+static void in_bits(in_sig_t *s, unsigned lsb, unsigned width, uint32_t val) {
   if (bits_get(s->bits, lsb, width) == (val & (uint32_t)((1ull << width) - 1u))) return;
   bits_put(s->bits, lsb, width, val);
   s->dirty = 1;
+}
+
+/* Bits [off, off + width) of switch port p's slice of input i. */
+static void in_field(unsigned i, unsigned p, unsigned off, unsigned width, uint32_t val) {
+  in_bits(&g_in[i], p * IN_PORTS[i].width + off, width, val);
 }
 
 static int bind_sig(const char *name, unsigned want, vpiHandle *h, char *err, size_t errlen) {
@@ -322,9 +347,34 @@ static int bind_sig(const char *name, unsigned want, vpiHandle *h, char *err, si
 static int bind_in(in_sig_t *s, const char *name, unsigned width, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   if (bind_sig(name, width, &s->h, err, errlen)) return -1;
-  s->width = width;
   s->words = (width + 31u) / 32u;
   s->dirty = 1;
+  return 0;
+}
+
+static PLI_INT32 changed_cb(p_cb_data d) {
+  ((out_sig_t *)(void *)d->user_data)->changed = 1;
+  return 0;
+}
+
+static int bind_out(out_sig_t *o, const char *name, unsigned port_width, unsigned width,
+                    char *err, size_t errlen) {
+  memset(o, 0, sizeof *o);
+  if (bind_sig(name, width, &o->h, err, errlen)) return -1;
+  o->name = name;
+  o->port_width = port_width;
+  o->words = (width + 31u) / 32u;
+  o->changed = 1;
+  o->xz_bit = -1;
+  static s_vpi_time no_time = {.type = vpiSuppressTime};
+  static s_vpi_value no_value = {.format = vpiSuppressVal};
+  s_cb_data cb = {.reason = cbValueChange, .cb_rtn = changed_cb, .obj = o->h,
+                  .time = &no_time, .value = &no_value, .user_data = (PLI_BYTE8 *)(void *)o};
+  o->cb = vpi_register_cb(&cb);
+  if (!o->cb) {
+    snprintf(err, errlen, "cannot watch tb_top.%s for changes (cbValueChange)", name);
+    return -1;
+  }
   return 0;
 }
 
@@ -338,18 +388,18 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
     snprintf(err, errlen, "ports = %u is outside 1..%u", g_ports, DUT_MAX_PORTS);
     return -1;
   }
-  /* A top compiled for another port count has another out_all width. */
-  if (bind_sig("out_all", g_ports * OUT_BITS, &g_out_all, err, errlen) ||
-      bind_sig("dbg_val_o", 32, &g_dbg_val, err, errlen) ||
+  /* A top compiled for another port count has other port widths. */
+  if (bind_out(&g_dbg_val, "dbg_val_o", DBG_VAL_BITS, DBG_VAL_BITS, err, errlen) ||
       bind_sig("clk_i", 1, &g_clk, err, errlen) ||
-      bind_in(&g_dbg_sel, "dbg_sel", 20, err, errlen) ||
+      bind_in(&g_dbg_sel, "dbg_sel", DBG_SEL_BITS, err, errlen) ||
       bind_in(&g_rst, "rst_ni", 1, err, errlen))
     return -1;
-  for (unsigned p = 0; p < g_ports; p++) {
-    char name[64];
-    snprintf(name, sizeof name, "g_port[%u].rx_w", p);
-    if (bind_in(&g_rx[p], name, WORD_BITS, err, errlen)) return -1;
-  }
+  for (unsigned i = 0; i < N_IN; i++)
+    if (bind_in(&g_in[i], IN_PORTS[i].name, g_ports * IN_PORTS[i].width, err, errlen)) return -1;
+  for (unsigned o = 0; o < N_OUT; o++)
+    if (bind_out(&g_out[o], OUT_PORTS[o].name, OUT_PORTS[o].width,
+                 g_ports * OUT_PORTS[o].width, err, errlen))
+      return -1;
   (void)a->waves; /* tb_top.v dumps from +waves / +waves_from itself */
   g_cycle_base = g_now;
   return 0;
@@ -372,7 +422,7 @@ void dut_reset(void) {
   const lfc_word_t idle = {0};
   for (unsigned p = 0; p < g_ports; p++) dut_set_rx(p, &idle);
   dut_set_dbg(0, 0, 0);
-  in_field(&g_rst, 0, 1, 0);
+  in_bits(&g_rst, 0, 1, 0);
   /* The reset cycles are the ones that start at 0 and 100 (the test starts at time 1), so that
      cycle c starts at (c + 2) * 100 as in the Verilator waves. */
   g_cycle_base = (g_now / PERIOD) * PERIOD;
@@ -383,32 +433,31 @@ void dut_reset(void) {
     schedule_edges();
   }
   /* rst_ni rises with the start of cycle 0 (the next dut_settle puts it there). */
-  in_field(&g_rst, 0, 1, 1);
+  in_bits(&g_rst, 0, 1, 1);
 }
 
 void dut_set_rx(unsigned p, const lfc_word_t *w) {
-  in_sig_t *s = &g_rx[p];
-  const field_t *F = OUT_FIELDS;
-  in_field(s, F[F_KIND].lsb, F[F_KIND].width, w->kind);
-  in_field(s, F[F_SOP].lsb, F[F_SOP].width, w->sop);
-  in_field(s, F[F_EOP].lsb, F[F_EOP].width, w->eop);
-  in_field(s, F[F_CLS].lsb, F[F_CLS].width, w->cls);
-  in_field(s, F[F_NBLK].lsb, F[F_NBLK].width, w->nblk);
-  in_field(s, F[F_DST].lsb, F[F_DST].width, w->dst);
-  in_field(s, F[F_TAG].lsb, F[F_TAG].width, w->tag);
-  in_field(s, F[F_ECN].lsb, F[F_ECN].width, w->ecn);
-  in_field(s, F[F_FC_OP].lsb, F[F_FC_OP].width, w->fc_op);
-  in_field(s, F[F_FC_VL].lsb, F[F_FC_VL].width, w->fc_vl);
-  in_field(s, F[F_FC_FCTBS].lsb, F[F_FC_FCTBS].width, w->fc_fctbs);
-  in_field(s, F[F_FC_FCCL].lsb, F[F_FC_FCCL].width, w->fc_fccl);
-  in_field(s, F[F_PFC_EN].lsb, F[F_PFC_EN].width, w->pfc_en);
-  for (unsigned c = 0; c < 8; c++) in_field(s, F[F_PFC_TIME].lsb + c * 16u, 16, w->pfc_time[c]);
+  in_field(I_KIND, p, 0, IN_PORTS[I_KIND].width, w->kind);
+  in_field(I_SOP, p, 0, IN_PORTS[I_SOP].width, w->sop);
+  in_field(I_EOP, p, 0, IN_PORTS[I_EOP].width, w->eop);
+  in_field(I_CLS, p, 0, IN_PORTS[I_CLS].width, w->cls);
+  in_field(I_NBLK, p, 0, IN_PORTS[I_NBLK].width, w->nblk);
+  in_field(I_DST, p, 0, IN_PORTS[I_DST].width, w->dst);
+  in_field(I_TAG, p, 0, IN_PORTS[I_TAG].width, w->tag);
+  in_field(I_ECN, p, 0, IN_PORTS[I_ECN].width, w->ecn);
+  in_field(I_FC_OP, p, 0, IN_PORTS[I_FC_OP].width, w->fc_op);
+  in_field(I_FC_VL, p, 0, IN_PORTS[I_FC_VL].width, w->fc_vl);
+  in_field(I_FC_FCTBS, p, 0, IN_PORTS[I_FC_FCTBS].width, w->fc_fctbs);
+  in_field(I_FC_FCCL, p, 0, IN_PORTS[I_FC_FCCL].width, w->fc_fccl);
+  in_field(I_PFC_EN, p, 0, IN_PORTS[I_PFC_EN].width, w->pfc_en);
+  for (unsigned c = 0; c < PFC_PRIOS; c++)
+    in_field(I_PFC_TIME, p, c * PFC_TIME_BITS, PFC_TIME_BITS, w->pfc_time[c]);
 }
 
 void dut_set_dbg(unsigned reg, unsigned port, unsigned cls) {
-  in_field(&g_dbg_sel, 0, 8, reg);
-  in_field(&g_dbg_sel, 8, 8, port);
-  in_field(&g_dbg_sel, 16, 4, cls & 15u);
+  in_bits(&g_dbg_sel, DBG_REG_LSB, DBG_REG_BITS, reg);
+  in_bits(&g_dbg_sel, DBG_PORT_LSB, DBG_PORT_BITS, port);
+  in_bits(&g_dbg_sel, DBG_CLS_LSB, DBG_CLS_BITS, cls);
 }
 
 /* The first settle of a cycle: the inputs are scheduled for the start of the cycle and the test
@@ -420,45 +469,39 @@ void dut_settle(void) {
 }
 
 void dut_get_tx(unsigned p, lfc_word_t *w) {
-  w->kind = (uint8_t)out_field(p, F_KIND);
-  w->sop = (uint8_t)out_field(p, F_SOP);
-  w->eop = (uint8_t)out_field(p, F_EOP);
-  w->cls = (uint8_t)out_field(p, F_CLS);
-  w->nblk = (uint8_t)out_field(p, F_NBLK);
-  w->dst = (uint16_t)out_field(p, F_DST);
-  w->tag = out_field(p, F_TAG);
-  w->ecn = (uint8_t)out_field(p, F_ECN);
-  w->fc_op = (uint8_t)out_field(p, F_FC_OP);
-  w->fc_vl = (uint8_t)out_field(p, F_FC_VL);
-  w->fc_fctbs = (uint16_t)out_field(p, F_FC_FCTBS);
-  w->fc_fccl = (uint16_t)out_field(p, F_FC_FCCL);
-  w->pfc_en = (uint8_t)out_field(p, F_PFC_EN);
-  for (unsigned c = 0; c < 8; c++)
-    w->pfc_time[c] = (uint16_t)bits_get(out_port(p), OUT_FIELDS[F_PFC_TIME].lsb + c * 16u, 16);
+  w->kind = (uint8_t)out_port(O_KIND, p);
+  w->sop = (uint8_t)out_port(O_SOP, p);
+  w->eop = (uint8_t)out_port(O_EOP, p);
+  w->cls = (uint8_t)out_port(O_CLS, p);
+  w->nblk = (uint8_t)out_port(O_NBLK, p);
+  w->dst = (uint16_t)out_port(O_DST, p);
+  w->tag = out_port(O_TAG, p);
+  w->ecn = (uint8_t)out_port(O_ECN, p);
+  w->fc_op = (uint8_t)out_port(O_FC_OP, p);
+  w->fc_vl = (uint8_t)out_port(O_FC_VL, p);
+  w->fc_fctbs = (uint16_t)out_port(O_FC_FCTBS, p);
+  w->fc_fccl = (uint16_t)out_port(O_FC_FCCL, p);
+  w->pfc_en = (uint8_t)out_port(O_PFC_EN, p);
+  for (unsigned c = 0; c < PFC_PRIOS; c++)
+    w->pfc_time[c] = (uint16_t)out_field(O_PFC_TIME, p, c * PFC_TIME_BITS, PFC_TIME_BITS);
 }
 
 void dut_get_stat(dut_stat_t *s) {
   memset(s, 0, sizeof *s);
   for (unsigned p = 0; p < g_ports; p++) {
-    s->drop[p] = (uint8_t)out_field(p, F_DROP);
-    s->drop_cause[p] = (uint8_t)out_field(p, F_DROP_CAUSE);
-    s->wd_drop[p] = (uint16_t)out_field(p, F_WD_DROP);
-    s->ecn_mark[p] = (uint8_t)out_field(p, F_ECN_MARK);
-    s->xoff[p] = (uint16_t)out_field(p, F_XOFF);
-    s->xon[p] = (uint16_t)out_field(p, F_XON);
-    s->wd_trip[p] = (uint16_t)out_field(p, F_WD_TRIP);
-    s->wd_restore[p] = (uint16_t)out_field(p, F_WD_RESTORE);
-    s->rx_malformed[p] = (uint8_t)out_field(p, F_RX_MALFORMED);
+    s->drop[p] = (uint8_t)out_port(O_DROP, p);
+    s->drop_cause[p] = (uint8_t)out_port(O_DROP_CAUSE, p);
+    s->wd_drop[p] = (uint16_t)out_port(O_WD_DROP, p);
+    s->ecn_mark[p] = (uint8_t)out_port(O_ECN_MARK, p);
+    s->xoff[p] = (uint16_t)out_port(O_XOFF, p);
+    s->xon[p] = (uint16_t)out_port(O_XON, p);
+    s->wd_trip[p] = (uint16_t)out_port(O_WD_TRIP, p);
+    s->wd_restore[p] = (uint16_t)out_port(O_WD_RESTORE, p);
+    s->rx_malformed[p] = (uint8_t)out_port(O_RX_MALFORMED, p);
   }
 }
 
-uint32_t dut_get_dbg(void) {
-  if (!g_dbg_valid) {
-    read_vec(g_dbg_val, &g_dbg_val_bits, 1, 0);
-    g_dbg_valid = 1;
-  }
-  return g_dbg_val_bits;
-}
+uint32_t dut_get_dbg(void) { return out_read(&g_dbg_val)[0]; }
 
 int dut_get_xz(char *name, size_t len, unsigned *port) {
   if (!g_xz) return 0;
