@@ -38,29 +38,10 @@ for f in "$DIR"/*.ini; do
 done
 # Threads on a larger fabric: a k = 8 fat tree (208 devices, 16 lanes with 8 threads) under
 # permutation and uniform traffic, whose flows are delivered and sampled in many lanes at once.
-cat > "$OUT/threads_k8.ini" <<INI
-[sim]
-duration_us = 6
-[topology]
-kind = fat_tree
-k = 8
-[switch]
-mode = pfc
-classes = 2
-[traffic.perm]
-pattern = permutation
-src = 0-127
-packet_bytes = 4096
-[traffic.uni]
-pattern = uniform
-src = 0-127
-load = 0.3
-class = 1
-packet_bytes = 1024
-INI
-d1=$("$SIM" "$OUT/threads_k8.ini" --no-progress --digest | sed -n 's/^digest //p')
+k8="$(dirname "$0")/fat_tree_k8.ini"
+d1=$("$SIM" "$k8" --no-progress --digest | sed -n 's/^digest //p')
 for t in 2 3 8; do
-  dt=$("$SIM" "$OUT/threads_k8.ini" --no-progress --digest --threads $t | sed -n 's/^digest //p')
+  dt=$("$SIM" "$k8" --no-progress --digest --threads $t | sed -n 's/^digest //p')
   [ -n "$d1" ] && [ "$d1" = "$dt" ] && ok "fat tree k=8: 1 thread == $t threads (digest $d1)" ||
     bad "fat tree k=8: digests differ: 1 thread $d1, $t threads $dt"
 done
