@@ -41,6 +41,17 @@ static uint64_t ecn_marks(lfc_star_t *st) {
   return n;
 }
 
+/* A star testbed of c, run for cycles; fails the test if it cannot be built or its scoreboard
+ * found an error (out of order, duplicated, lost). The caller destroys it. */
+static lfc_star_t *run_star(const lfc_star_cfg_t *c, uint64_t cycles) {
+  char err[256] = "";
+  lfc_star_t *st = lfc_star_create(c, err, sizeof err);
+  if (st == NULL) fail_msg("lfc_star_create: %s", err);
+  lfc_star_run(st, cycles);
+  if (lfc_star_score(st)->errors != 0) fail_msg("scoreboard: %s", lfc_star_error(st));
+  return st;
+}
+
 /* An incast of ECT traffic into a switch that marks early (SPEC §9) and, on the lossy class,
  * drops: no scoreboard error, marks and drops happened, and every packet is accounted for. */
 static void test_incast_with_ecn_marks_and_drops_accounted(void **state) {
@@ -62,12 +73,8 @@ static void test_incast_with_ecn_marks_and_drops_accounted(void **state) {
   c.traffic.ecn_capable_pct = 100;
   c.traffic.stop_cycle = SEND_CYCLES;
   c.traffic.seed = 42;
-  char err[256] = "";
-  lfc_star_t *st = lfc_star_create(&c, err, sizeof err);
-  if (st == NULL) fail_msg("lfc_star_create: %s", err);
-  lfc_star_run(st, SEND_CYCLES + DRAIN_CYCLES);
+  lfc_star_t *st = run_star(&c, SEND_CYCLES + DRAIN_CYCLES);
   const lfc_score_t *s = lfc_star_score(st);
-  if (s->errors != 0) fail_msg("scoreboard: %s", lfc_star_error(st));
   assert_string_equal(lfc_star_error(st), "");
   assert_true(ecn_marks(st) > 100u);
   assert_true(s->dropped > 0u);
@@ -88,12 +95,8 @@ static void test_ib_incast_everything_delivered(void **state) {
   c.traffic.class_mask = 0x3;
   c.traffic.stop_cycle = SEND_CYCLES;
   c.traffic.seed = 43;
-  char err[256] = "";
-  lfc_star_t *st = lfc_star_create(&c, err, sizeof err);
-  if (st == NULL) fail_msg("lfc_star_create: %s", err);
-  lfc_star_run(st, SEND_CYCLES + 2u * DRAIN_CYCLES);
+  lfc_star_t *st = run_star(&c, SEND_CYCLES + 2u * DRAIN_CYCLES);
   const lfc_score_t *s = lfc_star_score(st);
-  if (s->errors != 0) fail_msg("scoreboard: %s", lfc_star_error(st));
   assert_true(s->created > 1000u);
   assert_int_equal(s->dropped, 0);
   assert_int_equal(counted_drops(st), 0);
@@ -121,12 +124,8 @@ static void test_node_drops_accounted(void **state) {
   c.traffic.class_mask = 0x3;
   c.traffic.stop_cycle = SEND_CYCLES;
   c.traffic.seed = 44;
-  char err[256] = "";
-  lfc_star_t *st = lfc_star_create(&c, err, sizeof err);
-  if (st == NULL) fail_msg("lfc_star_create: %s", err);
-  lfc_star_run(st, SEND_CYCLES + 2u * DRAIN_CYCLES);
+  lfc_star_t *st = run_star(&c, SEND_CYCLES + 2u * DRAIN_CYCLES);
   const lfc_score_t *s = lfc_star_score(st);
-  if (s->errors != 0) fail_msg("scoreboard: %s", lfc_star_error(st));
   uint64_t node_drops = 0;
   for (uint32_t p = 0; p < PORTS; p++)
     node_drops += lfc_nic_stats(lfc_star_nic(st, p))->drop_pkts[LFC_DROP_HEADROOM];
@@ -154,12 +153,8 @@ static void test_deep_buffer_many_outstanding(void **state) {
   c.traffic.max_nblk = 1;
   c.traffic.stop_cycle = 15000; /* 3 senders into one port: the backlog grows 2 blocks/cycle */
   c.traffic.seed = 45;
-  char err[256] = "";
-  lfc_star_t *st = lfc_star_create(&c, err, sizeof err);
-  if (st == NULL) fail_msg("lfc_star_create: %s", err);
-  lfc_star_run(st, 15000u + 40000u);
+  lfc_star_t *st = run_star(&c, 15000u + 40000u);
   const lfc_score_t *s = lfc_star_score(st);
-  if (s->errors != 0) fail_msg("scoreboard: %s", lfc_star_error(st));
   assert_true(s->max_buffered_blocks > 3u * 4096u); /* > 4096 per source at the peak */
   assert_int_equal(s->dropped, 0);
   assert_int_equal(s->created, s->delivered);
