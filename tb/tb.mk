@@ -1,7 +1,7 @@
 # tb/tb.mk - lockstep co-simulation of the RTL (rtl/) against the C model (cmodel/).
 # Included by the top Makefile. See tb/README.md.
 #
-#   make cosim SIM=verilator|icarus CONFIG=<name> [SEED=n] [CYCLES=n] [WAVES=1]
+#   make cosim SIM=verilator|icarus|icarus-netlist CONFIG=<name> [SEED=n] [CYCLES=n] [WAVES=1]
 #       one run of tb/configs/<name>.ini; on a mismatch the waves of the last 2000 cycles are
 #       written automatically (a rerun with tracing from a bounded window)
 #   make cosim-build [SIMS="verilator icarus"] [CONFIGS="..."]
@@ -12,7 +12,8 @@
 #       coverage point was never hit
 #   make test-cosim
 #       the regression of `make test` (every configuration, both simulators, one seed, short
-#       runs; then every configuration on Verilator, TEST_COSIM_SEEDS seeds at full length);
+#       runs; then every configuration on Verilator, TEST_COSIM_SEEDS seeds at full length; then
+#       the Yosys netlists of TEST_NETLIST_CONFIGS on Icarus);
 #       each part's last line is `cosim: N passed, M failed`
 #   make mutants-smoke
 #       tb/scripts/mutant_smoke.sh: hand-made RTL mutants must each be caught
@@ -50,6 +51,7 @@ TB_VPI         = $(BUILD)/tb/lfc_cosim.vpi
 
 VERILATOR      ?= verilator
 IVERILOG       ?= iverilog
+YOSYS          ?= yosys
 VVP            ?= vvp
 VERILATOR_JOBS ?= 2
 # The C++ of the Verilated model: -O1 builds in 3/4 of the time of the default and runs as fast.
@@ -136,7 +138,17 @@ $(COSIM_BUILD)/icarus/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_SRCS) $(
 	@$(IVERILOG) -g2005 -I$(TB_RTL_DIR) -s tb_top $$($(TB_PARAMS) icarus $<) -o $@ \
 	  tb/vpi/tb_top.v $(TB_RTL_SRCS)
 
-tb_sim_target = $(if $(filter icarus,$(1)),$(COSIM_BUILD)/icarus/$(2)/sim.vvp $(TB_VPI),$(COSIM_BUILD)/verilator/$(2)/obj$(if $(filter 1,$(3)),-trace)/Vcosim)
+# Icarus on the configuration's flat Yosys netlist (tb/scripts/netlist.sh): the same tb_top and
+# VPI module, the switch as Yosys synthesises it; about 10x fewer instructions in vvp than the RTL.
+$(COSIM_BUILD)/icarus-netlist/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_SRCS) \
+    $(TB_RTL_HDRS) tb/vpi/tb_top.v tb/scripts/netlist.sh tb/scripts/yosys_chparam.sh
+	@mkdir -p $(@D)
+	@echo "== yosys netlist + iverilog build $* (RTL $(TB_RTL_DIR))"
+	@BUILD=$(BUILD) TB_RTL_DIR=$(TB_RTL_DIR) YOSYS=$(YOSYS) tb/scripts/netlist.sh $< $(@D)
+	@$(IVERILOG) -g2005 -DTB_NETLIST -s tb_top $$($(TB_PARAMS) icarus $<) -o $@ \
+	  tb/vpi/tb_top.v $(@D)/netlist.v
+
+tb_sim_target = $(if $(filter icarus icarus-netlist,$(1)),$(COSIM_BUILD)/$(1)/$(2)/sim.vvp $(TB_VPI),$(COSIM_BUILD)/verilator/$(2)/obj$(if $(filter 1,$(3)),-trace)/Vcosim)
 
 cosim-build: $(foreach s,$(SIMS),$(foreach c,$(CONFIGS),$(call tb_sim_target,$(s),$(c))))
 
@@ -150,8 +162,8 @@ ifneq ($(filter cosim,$(MAKECMDGOALS)),)
 ifeq ($(wildcard tb/configs/$(CONFIG).ini),)
 $(error CONFIG=$(CONFIG): there is no tb/configs/$(CONFIG).ini; configurations: $(TB_CONFIGS))
 endif
-ifeq ($(filter verilator icarus,$(SIM)),)
-$(error SIM=$(SIM): allowed verilator, icarus)
+ifeq ($(filter verilator icarus icarus-netlist,$(SIM)),)
+$(error SIM=$(SIM): allowed verilator, icarus, icarus-netlist)
 endif
 endif
 
@@ -172,8 +184,12 @@ regress: all $(TB_PARAMS)
 #     full length, on the configuration and on its stimulus variants, which are configurations
 #     too), so that every mutant `make mutants` kills also makes `make test` fail
 #     (tb/mutants/report.py checks this, `make_test_runs`); every coverage point must be hit.
-#     Verilator runs these in about ten seconds; Icarus would take an hour.
+#     Verilator runs these in about ten seconds; Icarus would take an hour;
+#  3. the Yosys netlists of TEST_NETLIST_CONFIGS on Icarus (SIM=icarus-netlist), seed 1, short
+#     runs: that flow keeps working and the synthesised switch equals the model (half a minute,
+#     mostly Yosys).
 TEST_COSIM_SEEDS ?= 4
+TEST_NETLIST_CONFIGS ?= ib_basic pfc_basic
 test-cosim: deps all $(TB_PARAMS)
 	@echo "== co-simulation: every configuration, verilator and icarus, 1 seed, short runs"
 	@$(TB_RUN_ENV) SEEDS=1 SIMS="verilator icarus" CONFIGS="$(TB_CONFIGS)" CYCLES= SHORT=1 \
@@ -181,6 +197,9 @@ test-cosim: deps all $(TB_PARAMS)
 	@echo "== co-simulation: every configuration, verilator, seeds 1..$(TEST_COSIM_SEEDS), full runs"
 	@$(TB_RUN_ENV) SEEDS=$(TEST_COSIM_SEEDS) SIMS=verilator CONFIGS="$(TB_CONFIGS)" CYCLES= \
 	  SHORT=0 JOBS=$(JOBS) OUT=$(BUILD)/test-cosim-seeds COVER_STRICT=1 tb/scripts/regress.sh
+	@echo "== co-simulation: the Yosys netlists of $(TEST_NETLIST_CONFIGS) on icarus, 1 seed, short runs"
+	@$(TB_RUN_ENV) SEEDS=1 SIMS=icarus-netlist CONFIGS="$(TEST_NETLIST_CONFIGS)" CYCLES= SHORT=1 \
+	  JOBS=$(JOBS) OUT=$(BUILD)/test-cosim-netlist COVER_STRICT=0 tb/scripts/regress.sh
 
 # ---- RTL code coverage (Verilator --coverage-line --coverage-toggle) ----
 
@@ -224,4 +243,5 @@ mutants-smoke: all $(TB_PARAMS)
 
 cosim-clean:
 	rm -rf $(COSIM_BUILD) $(BUILD)/tb $(BUILD)/regress $(BUILD)/test-cosim $(BUILD)/test-cosim-seeds \
+	  $(BUILD)/test-cosim-netlist \
 	  $(BUILD)/mutants

@@ -44,6 +44,7 @@ CTRL_WIDTH=9
 : "${MUT_CONFIGS:=$(awk '!/^#/ && NF == 3 && !seen[$1]++ {print $1}' "$PLAN")}"
 
 die() { echo "mutants: $*" >&2; exit 2; }
+source tb/scripts/yosys_chparam.sh
 for c in $MUT_CONFIGS; do
   [ -f "tb/configs/$c.ini" ] || die "MUT_CONFIGS: there is no tb/configs/$c.ini"
   grep -q "^$c[[:space:]]" "$PLAN" || die "MUT_CONFIGS: $PLAN has no mutants for '$c'"
@@ -72,17 +73,8 @@ build_config() {
   mkdir -p "$d"
   params="$("$PARAMS" verilator "tb/configs/$c.ini")" || return 1
   ports="$("$PARAMS" ports "tb/configs/$c.ini")" || return 1
-  # -GName=value -> -chparam Name value: Yosys reads the Verilog constants, but not a negative
-  # decimal (AlphaLog2 = -1): that one as its 32-bit two's complement (the parameter is declared
-  # integer, so it stays signed; the mutsel=0 runs check the netlist against the RTL anyway).
-  local chparam="" g name value
-  for g in $params; do
-    name="${g%%=*}"; name="${name#-G}"; value="${g#*=}"
-    if [[ "$value" =~ ^-[0-9]+$ ]]; then
-      value="32'h$(printf '%08x' $(( (value + (1 << 32)) & 0xffffffff )))"
-    fi
-    chparam+=" -chparam $name $value"
-  done
+  local chparam
+  chparam="$(yosys_chparam "$params")"
   {
     echo "read_verilog -Irtl $(ls rtl/*.v | tr '\n' ' ')"
     echo "hierarchy -check -top lfc_switch $chparam"

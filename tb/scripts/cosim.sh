@@ -3,7 +3,8 @@
 #
 #   tb/scripts/cosim.sh SIM CONFIG SEED CYCLES WAVES OUTDIR
 #
-# SIM verilator|icarus; CYCLES empty for the configuration's [run] cycles; WAVES 1 to trace the
+# SIM verilator|icarus|icarus-netlist (Icarus on the configuration's Yosys netlist,
+# tb/scripts/netlist.sh); CYCLES empty for the configuration's [run] cycles; WAVES 1 to trace the
 # whole run. Writes OUTDIR/log.txt (everything the test printed), OUTDIR/coverage.json and
 # OUTDIR/rc. On a mismatch without WAVES=1, reruns the same seed with tracing from 2000 cycles
 # before the mismatch to the mismatch (the simulation is deterministic), so the waves are there
@@ -24,8 +25,8 @@ VERILATOR_SEED_MAX=2147483646 # +verilator+seed+ is a 32-bit signed int
 
 case "$sim" in
   verilator) ext=fst ;;
-  icarus)    ext=vcd ;;
-  *) echo "cosim: SIM must be verilator or icarus, not '$sim'" >&2; exit 2 ;;
+  icarus|icarus-netlist) ext=vcd ;;
+  *) echo "cosim: SIM must be verilator, icarus or icarus-netlist, not '$sim'" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 rm -f "$out"/waves.* "$out"/rc "$out"/result "$out"/rerun.log
@@ -51,7 +52,7 @@ run() {
   else
     rm -f "$out/result"
     "$VVP" -n -M "$(dirname "$TB_VPI")" -m "$(basename "$TB_VPI" .vpi)" \
-      "$COSIM_BUILD/icarus/$config/sim.vvp" "${args[@]}" +result="$out/result" >"$log" 2>&1
+      "$COSIM_BUILD/$sim/$config/sim.vvp" "${args[@]}" +result="$out/result" >"$log" 2>&1
     status=$?
     # vvp passes the test's status on (vpip_set_return_value); the result file is the check
     # that the test ran to its end at all.

@@ -45,7 +45,7 @@ for sim in $SIMS; do
     else
       if [ "$SHORT" = 1 ]; then n="$("$params" test_cycles "tb/configs/$config.ini")"
       else n="$("$params" cycles "tb/configs/$config.ini")"; fi
-      [ "$sim" = icarus ] && n=$(( n * ICARUS_PCT / 100 )) && [ "$n" -lt 1 ] && n=1
+      [ "$sim" != verilator ] && n=$(( n * ICARUS_PCT / 100 )) && [ "$n" -lt 1 ] && n=1
     fi
     for seed in $(seq 1 "$SEEDS"); do
       echo "$sim $config $seed $n" >>"$jobs_file"
@@ -60,7 +60,7 @@ run_one() {
   local dir="$OUT/runs/$sim/$config/seed$seed" t0 t1 bin
   mkdir -p "$dir"
   if [ "$sim" = verilator ]; then bin="$COSIM_BUILD/verilator/$config/obj/Vcosim"
-  else bin="$COSIM_BUILD/icarus/$config/sim.vvp"; fi
+  else bin="$COSIM_BUILD/$sim/$config/sim.vvp"; fi
   t0=$(date +%s.%N)
   if [ ! -f "$bin" ]; then
     echo "BUILD FAILED: no $bin (see $OUT/build.log)" >"$dir/log.txt"
@@ -72,7 +72,7 @@ run_one() {
   t1=$(date +%s.%N)
   echo "$t0 $t1" | awk '{printf "%.2f\n", $2 - $1}' >"$dir/time"
   local rc; rc=$(cat "$dir/rc")
-  printf '  %-4s %-9s %-28s seed %-3s %7s cycles  %6ss\n' \
+  printf '  %-4s %-14s %-28s seed %-3s %7s cycles  %6ss\n' \
     "$([ "$rc" = 0 ] && echo PASS || echo FAIL)" "$sim" "$config" "$seed" "$n" "$(cat "$dir/time")"
 }
 export -f run_one
@@ -88,7 +88,7 @@ passed=0; failed=0
 summary="$OUT/summary.txt"
 cases="$OUT/cases.xml"
 : >"$cases"
-printf '%-9s %-28s %-5s %8s %8s  %-6s %s\n' sim config seed cycles seconds result detail >"$summary"
+printf '%-14s %-28s %-5s %8s %8s  %-6s %s\n' sim config seed cycles seconds result detail >"$summary"
 while read -r sim config seed n; do
   dir="$OUT/runs/$sim/$config/seed$seed"
   rc=$(cat "$dir/rc" 2>/dev/null || echo 4)
@@ -102,7 +102,7 @@ while read -r sim config seed n; do
     detail="$(grep -m1 -E '^(MISMATCH|BUILD FAILED)' "$dir/log.txt" || tail -n 1 "$dir/log.txt")"
     [ -z "$detail" ] && detail="exit $rc, no output"
   fi
-  printf '%-9s %-28s %-5s %8s %8s  %-6s %s\n' "$sim" "$config" "$seed" "$n" "$secs" "$result" \
+  printf '%-14s %-28s %-5s %8s %8s  %-6s %s\n' "$sim" "$config" "$seed" "$n" "$secs" "$result" \
     "$detail" >>"$summary"
   {
     printf '    <testcase classname="cosim.%s.%s" name="seed%s" time="%s">\n' \

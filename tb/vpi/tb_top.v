@@ -3,7 +3,8 @@
 // a register and each output port on a wire, all of which tb/vpi/cosim_vpi.c reads and writes by
 // name. No test logic here; the only behaviour is optional VCD dumping: +waves=FILE
 // [+waves_from=CYCLE] (cycle c starts at time (c + 2) * 100, the timing of tb/vpi/cosim_vpi.c, in
-// units of 1 ps, the simulation precision).
+// units of 1 ps, the simulation precision). With -DTB_NETLIST the switch is the configuration's
+// flat Yosys netlist (tb/scripts/netlist.sh, SIM=icarus-netlist), which has no parameters.
 //
 // Speed (tb/README.md, "Speed"): no vector here is assembled from per-port slices. vvp builds a
 // net driven in parts (`assign v[p*W +: W] = ...` in a generate loop) with a strength-aware
@@ -103,6 +104,11 @@ module tb_top;
   wire [Ports-1:0] stat_rx_malformed_o;
   wire [31:0] dbg_val_o;
 
+  // The RTL takes the configuration as parameters; the netlist of tb/scripts/netlist.sh
+  // (SIM=icarus-netlist) has them built in and has none.
+`ifdef TB_NETLIST
+  lfc_switch u_dut (
+`else
   lfc_switch #(
     .Mode(Mode), .Ports(Ports), .Classes(Classes), .Latency(Latency), .CutThrough(CutThrough),
     .MtuBlocks(MtuBlocks), .Seed(Seed), .VlBlocks(VlBlocks), .Vl15Blocks(Vl15Blocks),
@@ -115,6 +121,7 @@ module tb_top;
     .WdEnable(WdEnable), .WdDetect(WdDetect), .WdRestore(WdRestore), .WdAction(WdAction),
     .EcnMask(EcnMask), .Kmin(Kmin), .Kmax(Kmax), .Pmax(Pmax), .SpeedDiv(SpeedDiv)
   ) u_dut (
+`endif
     .clk_i(clk_i), .rst_ni(rst_ni),
     .rx_kind_i(rx_kind_i), .rx_sop_i(rx_sop_i), .rx_eop_i(rx_eop_i), .rx_cls_i(rx_cls_i),
     .rx_nblk_i(rx_nblk_i), .rx_dst_i(rx_dst_i), .rx_tag_i(rx_tag_i), .rx_ecn_i(rx_ecn_i),
