@@ -86,6 +86,58 @@ int dut_get_xz(char *name, size_t len, unsigned *port);
 /* One rising clock edge; the current cycle number advances by one. */
 void dut_clock(void);
 
+/*
+ * The packed interface (optional; tb_main uses it when dut_packed() is not NULL): each port's
+ * input word and outputs of a cycle as 32-bit words in one fixed layout, so that the C side's
+ * thread packs what it drives and expects, and the simulator's thread moves whole words and
+ * compares a cycle's outputs with one memcmp (tb/README.md, "Speed"). Port p's words start at
+ * word p * DUT_RX_WORDS of the inputs and p * DUT_OUT_WORDS of the outputs; bit b of a word is
+ * 1 << b; unused bits are 0. The tx word (words 0-7 of an output) has the layout of the input:
+ *   word 0: kind [1:0], sop [2], eop [3], cls [7:4], nblk [15:8], dst [31:16]
+ *   word 1: tag
+ *   word 2: fc_fctbs [11:0], fc_fccl [23:12], pfc_en [31:24]
+ *   word 3: ecn [1:0], fc_op [5:2], fc_vl [9:6]
+ *   words 4-7: pfc_time[2i] [15:0], pfc_time[2i+1] [31:16] (word 4 + i)
+ * then the stat_* pulses of the port (SPEC §13):
+ *   word 8: drop [0], drop_cause [3:1] (0 unless drop), ecn_mark [4], rx_malformed [5],
+ *           wd_drop [31:16]
+ *   word 9: xoff [15:0], xon [31:16]
+ *   word 10: wd_trip [15:0], wd_restore [31:16]
+ * drop_cause is masked with drop because the check ignores it without a drop (tb_main.c); a
+ * port's bits are the ports' fields of SPEC §13 at the same widths (tb/verilator/cosim_top.sh
+ * lays out the Verilated model's ports this way).
+ */
+#define DUT_RX_WORDS 8u   /* 32-bit words of one port's input word */
+#define DUT_TX_WORDS 8u   /* ... of its output word */
+#define DUT_OUT_WORDS 11u /* ... of its output word and its stat_* pulses */
+
+typedef struct {
+  /* Inputs of the current cycle: ports * DUT_RX_WORDS words (read during the call only). */
+  void (*set_rx)(const uint32_t *words);
+  /* Outputs of the current cycle (valid after dut_settle, until the next dut_settle or
+     dut_clock): ports * DUT_OUT_WORDS words owned by the adapter. */
+  const uint32_t *(*get_out)(void);
+} dut_packed_t;
+
+/* The adapter's packed interface, or NULL if it has none (then only the calls above). */
+const dut_packed_t *dut_packed(void);
+
+/* Layout helpers (tb/common/dut_pack.c), for the test and for adapters. dut_pack_word writes
+   DUT_RX_WORDS words and returns 1 if every field fits its width (else the words hold the
+   fields masked to their widths, as the RTL's ports would); dut_pack_stat writes port p's three
+   stat words (DUT_OUT_WORDS - DUT_TX_WORDS) and returns 1 likewise. The unpack functions are
+   their inverses (dut_unpack_word zeroes the whole word, padding included; dut_unpack_stat
+   writes only port p's entries). */
+int dut_pack_word(const lfc_word_t *w, uint32_t *words);
+void dut_unpack_word(const uint32_t *words, lfc_word_t *w);
+int dut_pack_stat(const dut_stat_t *s, unsigned p, uint32_t *words);
+void dut_unpack_stat(const uint32_t *words, unsigned p, dut_stat_t *s);
+
+/* Check the layout helpers: every field round-trips through pack and unpack, and no two fields
+   share a bit. Returns 0, or -1 if not (tb_main then stops: the bytewise comparison would miss
+   a difference). */
+int dut_pack_check(void);
+
 /* The test: parses its arguments (+key=value or --key=value), runs, returns the exit status
    (0 pass, 1 mismatch, 2 bad configuration or arguments, 3 the simulator could not be bound). */
 int tb_main(int argc, char **argv);

@@ -385,18 +385,25 @@ static int finish(const args_t *a, int rc) {
 /* ---- one cycle of the C side, and of the RTL ---- */
 
 /* What the C side expects of the RTL in cycle t: the inputs, the model's words and stat_*
-   pulses, and the registers of S(t) read through the debug port. */
+   pulses, and the registers of S(t) read through the debug port. With an adapter that has the
+   packed interface (dut.h) also the inputs and the outputs packed, done here on the C side's
+   thread so that the simulator's thread only moves and compares words. */
 typedef struct {
   uint64_t t;
   int score_failed; /* the scoreboard failed in this cycle (threaded run: the last record) */
+  int out_fits;     /* outp holds every field of out and stat unmasked (dut_pack_word) */
   dut_stat_t stat;
   dbg_sel_t sel[DBG_MAX];
   uint32_t val[DBG_MAX];
   lfc_word_t in[TB_MAX_PORTS], out[TB_MAX_PORTS];
+  uint32_t inp[TB_MAX_PORTS * DUT_RX_WORDS];   /* in, packed */
+  uint32_t outp[TB_MAX_PORTS * DUT_OUT_WORDS]; /* out and stat, packed */
 } expect_t;
 
 /* What the RTL showed in one cycle. */
 typedef struct {
+  int same; /* its words and stat_* equal the expected ones (packed, bytewise); tx and stat are
+               then not filled */
   lfc_word_t tx[TB_MAX_PORTS];
   dut_stat_t stat;
   uint32_t val[DBG_MAX];
@@ -404,6 +411,26 @@ typedef struct {
   unsigned xz_port;
   char xz_name[128];
 } actual_t;
+
+/* A word and its packed form (dut_pack_word): most ports repeat their word (IDLE) from cycle to
+   cycle, and a repeated word is copied instead of packed again. */
+typedef struct {
+  int valid, fits;
+  lfc_word_t w;
+  uint32_t o[DUT_RX_WORDS];
+} pack_cache_t;
+
+/* Pack w into o through the cache c; returns dut_pack_word's result. Compared bytewise: a word
+   whose padding differs is only packed again. */
+static int pack_cached(pack_cache_t *c, const lfc_word_t *w, uint32_t *o) {
+  if (!c->valid || memcmp(&c->w, w, sizeof *w) != 0) {
+    c->w = *w;
+    c->fits = dut_pack_word(w, c->o);
+    c->valid = 1;
+  }
+  memcpy(o, c->o, sizeof c->o);
+  return c->fits;
+}
 
 /* The C side: the test bench state and what runs from one cycle to the next. */
 typedef struct {
@@ -415,6 +442,8 @@ typedef struct {
   lfc_word_t nic_in[TB_MAX_PORTS]; /* the words arriving at the partners this cycle */
   const lfc_event_t *ev;           /* the model's events of this cycle */
   size_t nev;
+  const dut_packed_t *pk; /* the adapter's packed interface, or NULL: then nothing is packed */
+  pack_cache_t in_cache[TB_MAX_PORTS], out_cache[TB_MAX_PORTS];
 } cside_t;
 
 /* Create the model, the partners, the links, the scoreboard and the stimulus of tb (zeroed but
@@ -473,6 +502,20 @@ static void cside_pre(cside_t *cs, uint64_t t, expect_t *e) {
   lfc_switch_step(tb->sw, e->in, e->out);
   cs->nev = lfc_switch_events(tb->sw, &cs->ev);
   expected_stats(tb, e->in, cs->ev, cs->nev, &e->stat);
+  if (cs->pk) {
+    int fits = 1;
+    for (unsigned p = 0; p < cs->ports; p++) {
+      (void)pack_cached(&cs->in_cache[p], &e->in[p], &e->inp[p * DUT_RX_WORDS]);
+      uint32_t *o = &e->outp[p * DUT_OUT_WORDS];
+      fits &= pack_cached(&cs->out_cache[p], &e->out[p], o);
+      /* No event: no stat_* pulse (expected_stats), all three words 0. */
+      if (cs->nev == 0)
+        memset(o + DUT_TX_WORDS, 0, (DUT_OUT_WORDS - DUT_TX_WORDS) * sizeof *o);
+      else
+        fits &= dut_pack_stat(&e->stat, p, o + DUT_TX_WORDS);
+    }
+    e->out_fits = fits;
+  }
   e->t = t;
   e->score_failed = 0;
 }
@@ -492,13 +535,33 @@ static int cside_post(cside_t *cs, uint64_t t, const expect_t *e, tb_err_t *err)
   return 0;
 }
 
-/* Drive the inputs of e into the RTL and read what it shows in this cycle (not clocked). */
-static void rtl_cycle(unsigned ports, uint32_t K, const expect_t *e, actual_t *a) {
-  for (unsigned p = 0; p < ports; p++) dut_set_rx(p, &e->in[p]);
+/* Drive the inputs of e into the RTL and read what it shows in this cycle (not clocked). With
+   the packed interface pk, the inputs go in as words and the outputs are compared bytewise with
+   the packed expected ones (equal bytes are equal fields: the layout has every field at its
+   port's width and unused bits 0), and unpacked only when they differ, for rtl_check. */
+static void rtl_cycle(const dut_packed_t *pk, unsigned ports, uint32_t K, const expect_t *e,
+                      actual_t *a) {
+  if (pk)
+    pk->set_rx(e->inp);
+  else
+    for (unsigned p = 0; p < ports; p++) dut_set_rx(p, &e->in[p]);
   dut_set_dbg(e->sel[0].reg, e->sel[0].port, e->sel[0].cls);
   dut_settle();
-  for (unsigned p = 0; p < ports; p++) dut_get_tx(p, &a->tx[p]);
-  dut_get_stat(&a->stat);
+  if (pk) {
+    const uint32_t *o = pk->get_out();
+    a->same = e->out_fits && memcmp(o, e->outp, ports * DUT_OUT_WORDS * sizeof *o) == 0;
+    if (!a->same) {
+      memset(&a->stat, 0, sizeof a->stat);
+      for (unsigned p = 0; p < ports; p++) {
+        dut_unpack_word(o + p * DUT_OUT_WORDS, &a->tx[p]);
+        dut_unpack_stat(o + p * DUT_OUT_WORDS + DUT_TX_WORDS, p, &a->stat);
+      }
+    }
+  } else {
+    a->same = 0;
+    for (unsigned p = 0; p < ports; p++) dut_get_tx(p, &a->tx[p]);
+    dut_get_stat(&a->stat);
+  }
   a->val[0] = dut_get_dbg() & e->sel[0].mask;
   for (uint32_t k = 1; k < K; k++) {
     dut_set_dbg(e->sel[k].reg, e->sel[k].port, e->sel[k].cls);
@@ -520,7 +583,7 @@ static int rtl_check(ctx_t *x, unsigned ports, uint32_t K, const expect_t *e, co
            "it as 0 or 1)\n");
     return 1;
   }
-  for (unsigned p = 0; p < ports; p++) {
+  for (unsigned p = 0; p < ports && !a->same; p++) {
     /* Bytewise first: both words have zero padding (see cside_pre) and the adapters only write
        fields, so equal words are almost always equal bytes; the field test decides otherwise. */
     if (memcmp(&e->out[p], &a->tx[p], sizeof a->tx[p]) == 0 || words_equal(&e->out[p], &a->tx[p]))
@@ -540,7 +603,7 @@ static int rtl_check(ctx_t *x, unsigned ports, uint32_t K, const expect_t *e, co
   }
   /* Both structures are zeroed before they are filled, so equal bytes are equal pulses: the
      port-by-port walk runs only for a cycle that differs. */
-  if (memcmp(&e->stat, &a->stat, sizeof e->stat) != 0) {
+  if (!a->same && memcmp(&e->stat, &a->stat, sizeof e->stat) != 0) {
     for (unsigned p = 0; p < ports; p++) {
       if (!stat_diff(&e->stat, &a->stat, p, sig, sizeof sig, es, as, sizeof es)) continue;
       if (!x) return 1;
@@ -694,7 +757,7 @@ static uint64_t consume(ring_t *r, actual_t *a, int *fail) {
       if (avail <= n) break; /* the producer is done and nothing is left */
     }
     const expect_t *e = &r->rec[n % RING_RECORDS];
-    rtl_cycle(cs->ports, cs->K, e, a);
+    rtl_cycle(cs->pk, cs->ports, cs->K, e, a);
     if (e->score_failed || rtl_check(NULL, cs->ports, cs->K, e, a)) {
       *fail = 1;
       break;
@@ -768,7 +831,8 @@ int tb_main(int argc, char **argv) {
   dbg_sel_t *sel = dbg_list(tb, 0, &nsel);
   dbg_sel_t *all = dbg_list(tb, 1, &nall);
   if (!sel || !all || nsel == 0) return finish(&a, 3);
-  cside_t cs = {tb, ports, K, sel, nsel, 0, {{0}}, NULL, 0};
+  static cside_t cs; /* large */
+  cs = (cside_t){.tb = tb, .ports = ports, .K = K, .sel = sel, .nsel = nsel};
 
   /* +model_only=1: the same stimulus, model, scoreboard and coverage without the RTL (the
      C side's share of the lockstep's time, for make bench); nothing is compared. */
@@ -779,6 +843,12 @@ int tb_main(int argc, char **argv) {
     return finish(&a, 3);
   }
   if (rtl_on) dut_reset();
+  cs.pk = dut_packed(); /* the C side packs for it; +model_only=1 too, as its share */
+  if (cs.pk && dut_pack_check()) {
+    fprintf(stderr, "cosim: internal error: tb/common/dut_pack.c loses or mixes fields of the "
+                    "packed layout (dut.h)\n");
+    return finish(&a, 4);
+  }
 
   int rc = 0;
   double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -817,7 +887,7 @@ int tb_main(int argc, char **argv) {
     static expect_t e; /* large */
     for (t = 0; t < tb->cycles; t++) {
       cside_pre(&cs, t, &e);
-      if (rtl_on) rtl_cycle(ports, K, &e, &act);
+      if (rtl_on) rtl_cycle(cs.pk, ports, K, &e, &act);
       rc = cycle_finish(&x, &cs, &e, rtl_on ? &act : NULL);
       if (rc) break;
       if (rtl_on) dut_clock();
