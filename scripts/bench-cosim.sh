@@ -15,8 +15,12 @@
 #                cores cps is above cpu_cps (which counts both threads)
 #   verilator_k1 lockstep reading one register per cycle (the least the checker allows)
 #   verilator_1t, verilator_k1_1t: the same on one thread (+threads=1)
+#   verilator_pgo, verilator_k1_pgo: verilator and verilator_k1 with the Verilated model and the
+#                shim built by gcc with profile-guided optimisation (4 ports or fewer; see below)
 #   icarus       lockstep through the VPI module, at the configuration's dbg_per_cycle
 #   icarus_k1    the same with one register per cycle
+#   icarus_netlist, icarus_netlist_k1: the same on the configuration's flat Yosys netlist
+#                (SIM=icarus-netlist, tb/scripts/netlist.sh) instead of the RTL source
 #   icarus_bare  vvp clocking the same RTL from a Verilog clock, inputs idle, no VPI and no C:
 #                the most any Icarus co-simulation of this RTL could reach (an upper bound;
 #                traffic makes vvp slower still)
@@ -31,7 +35,16 @@
 # BENCH_COSIM_CXX_OPT: the C++ optimisation of the Verilated model (default -O2 for the hot code,
 # as for long runs; `make cosim` builds at -O1, see tb/README.md "Speed"), built apart from the
 # other co-simulation builds, in $BUILD/bench/cosim-<the flags> (make does not rebuild when only
-# the flags change).
+# the flags change); BENCH_COSIM_PGO=0 skips the profile-guided builds.
+#
+# Profile-guided optimisation (the _pgo runs): Verilator's manual recommends compiler PGO for the
+# fastest model ("Compiler Profile-Guided Optimization" in
+# https://verilator.org/guide/latest/simulating.html: build with -fprofile-generate, run a
+# representative workload, rebuild with -fprofile-use). For each configuration of 4 ports or
+# fewer: a build with -fprofile-generate (gcc instruments the Verilated C++ and the shim, not the
+# gcc-built C side), a training run with another seed (2) than the measured runs (1), and a
+# rebuild in the same directory (gcc finds a profile by the object's path) with -fprofile-use.
+# No -march=native: the binary must not depend on the machine that built it.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -51,11 +64,49 @@ else
 fi
 
 mkdir -p "$OUT"
-echo "== bench-cosim: building $CONFIGS for Verilator ($CXX_OPT) and Icarus"
+echo "== bench-cosim: building $CONFIGS for Verilator ($CXX_OPT) and Icarus (RTL and netlist)"
 MAKEFLAGS='' make -s --no-print-directory BUILD="$BUILD" COSIM_BUILD="$COSIM_BUILD" \
-  VERILATOR_CXX_OPT="$CXX_OPT" cosim-build SIMS="verilator icarus" \
+  VERILATOR_CXX_OPT="$CXX_OPT" cosim-build SIMS="verilator icarus icarus-netlist" \
   CONFIGS="$CONFIGS" >"$OUT/cosim-build.log" 2>&1 ||
   { cat "$OUT/cosim-build.log"; exit 1; }
+
+# The profile-guided builds (see the top), in PGO_BUILD; USER_CPPFLAGS and USER_LDFLAGS reach
+# the Verilated model's makefile (verilated.mk) through the environment.
+PGO="${BENCH_COSIM_PGO:-1}"
+PGO_BUILD="$COSIM_BUILD-pgo"
+PGO_PROFILE="$(pwd)/$PGO_BUILD/profile"
+PGO_TRAIN_SEED=2
+pgo_configs=""
+if [ "$PGO" = 1 ]; then
+  for config in $CONFIGS; do
+    [ "$("$BUILD/tb/tb-params" ports "tb/configs/$config.ini")" -le 4 ] &&
+      pgo_configs="$pgo_configs $config"
+  done
+fi
+# pgo_build FLAGS: the Verilator builds of pgo_configs in PGO_BUILD, compiled with gcc FLAGS.
+pgo_build() {
+  USER_CPPFLAGS="$1" USER_LDFLAGS="$1" MAKEFLAGS='' make -s --no-print-directory \
+    BUILD="$BUILD" COSIM_BUILD="$PGO_BUILD" VERILATOR_CXX_OPT="$CXX_OPT" cosim-build \
+    SIMS=verilator CONFIGS="$pgo_configs" >>"$OUT/cosim-build-pgo.log" 2>&1 ||
+    { cat "$OUT/cosim-build-pgo.log"; exit 1; }
+}
+if [ -n "$pgo_configs" ]; then
+  echo "== bench-cosim: profile-guided builds of$pgo_configs"
+  rm -rf "$PGO_BUILD" "$OUT/cosim-build-pgo.log"
+  pgo_build "-fprofile-generate=$PGO_PROFILE"
+  for config in $pgo_configs; do
+    "$PGO_BUILD/verilator/$config/obj/Vcosim" +config="tb/configs/$config.ini" \
+      +seed=$PGO_TRAIN_SEED +cycles=$V_CYCLES_4 >"$OUT/cosim-$config-pgo-training.log" 2>&1 ||
+      { echo "bench-cosim: the training run of $config failed:" >&2;
+        tail -n 5 "$OUT/cosim-$config-pgo-training.log" >&2; exit 1; }
+    # Compile again with the profile: the objects and the executable are removed, since neither
+    # make (tb/tb.mk, the Verilated makefile) knows that the flags changed.
+    find "$PGO_BUILD/verilator/$config/obj" \( -name '*.o' -o -name '*.a' -o -name Vcosim \) \
+      -delete
+  done
+  pgo_build "-fprofile-use=$PGO_PROFILE -fprofile-correction -fprofile-partial-training \
+    -Wno-missing-profile"
+fi
 
 # field NAME LINE: the value of NAME=... on a PASS line.
 field() { sed -nE "s/.* $1=([0-9.]+).*/\1/p" <<<"$2"; }
@@ -69,9 +120,11 @@ run_tb() {
   local args=(+config="tb/configs/$config.ini" +seed=1 +cycles="$cycles" "$@")
   if [ "$sim" = verilator ]; then
     "$COSIM_BUILD/verilator/$config/obj/Vcosim" "${args[@]}" >"$log" 2>&1 || true
+  elif [ "$sim" = verilator_pgo ]; then
+    "$PGO_BUILD/verilator/$config/obj/Vcosim" "${args[@]}" >"$log" 2>&1 || true
   else
     vvp -n -M "$(dirname "$VPI")" -m "$(basename "$VPI" .vpi)" \
-      "$COSIM_BUILD/icarus/$config/sim.vvp" "${args[@]}" >"$log" 2>&1 || true
+      "$COSIM_BUILD/$sim/$config/sim.vvp" "${args[@]}" >"$log" 2>&1 || true
   fi
   line="$(grep -m1 '^PASS ' "$log" || true)"
   if [ -z "$line" ]; then
@@ -121,12 +174,13 @@ EOF
     printf "%.0f %.0f\n", (dw > 0 ? n / dw : 0), (dc > 0 ? n / dc : 0) }'
 }
 
-# ipc CONFIG ARGS...: instructions per cycle of the Verilator binary (callgrind, CG_CYCLES).
+# ipc DIR CONFIG ARGS...: instructions per cycle of the Verilator binary of the build DIR
+# (callgrind, CG_CYCLES).
 ipc() {
-  local config="$1" t1="" t2 n; shift
+  local dir="$1" config="$2" t1="" t2 n; shift 2
   for n in "$CG_CYCLES" $((2 * CG_CYCLES)); do
     valgrind --tool=callgrind --callgrind-out-file="$OUT/cg-cosim.out" \
-      "$COSIM_BUILD/verilator/$config/obj/Vcosim" +config="tb/configs/$config.ini" +seed=1 \
+      "$dir/verilator/$config/obj/Vcosim" +config="tb/configs/$config.ini" +seed=1 \
       +cycles="$n" "$@" >/dev/null 2>&1
     t2="$(awk '/^totals:/ { print $2 }' "$OUT/cg-cosim.out")"
     [ -z "$t1" ] && t1="$t2"
@@ -138,13 +192,14 @@ CG_CYCLES=5000
 
 rows=()
 printf '%-16s %5s %-15s %9s %12s %12s %10s\n' config ports run cycles cycles/s cpu-cycles/s vs-model
-v4=0 v4w=0 v4two=null two_k1=null i4=0 ib4=0 m4=0
+v4=0 v4w=0 v4two=null two_k1=null v4pgo=null two_k1_pgo=null i4=0 in4=0 ib4=0 m4=0
 for config in $CONFIGS; do
   ports="$("$BUILD/tb/tb-params" ports "tb/configs/$config.ini")"
   if [ "$ports" -le 4 ]; then vc=$V_CYCLES_4 ic=$I_CYCLES_4; else vc=$V_CYCLES_16 ic=$I_CYCLES_16; fi
   declare -A cps=() cpu=() cyc=()
-  for run in model verilator verilator_k1 verilator_1t verilator_k1_1t icarus icarus_k1 \
-      icarus_bare; do
+  runs="model verilator verilator_k1 verilator_1t verilator_k1_1t"
+  case " $pgo_configs " in *" $config "*) runs="$runs verilator_pgo verilator_k1_pgo" ;; esac
+  for run in $runs icarus icarus_k1 icarus_netlist icarus_netlist_k1 icarus_bare; do
     case "$run" in
       model)        r="$(run_tb "$run" "$config" "$vc" verilator +model_only=1)"; cyc[$run]=$vc ;;
       verilator)    r="$(run_tb "$run" "$config" "$vc" verilator)"; cyc[$run]=$vc ;;
@@ -152,8 +207,14 @@ for config in $CONFIGS; do
       verilator_1t) r="$(run_tb "$run" "$config" "$vc" verilator +threads=1)"; cyc[$run]=$vc ;;
       verilator_k1_1t)
         r="$(run_tb "$run" "$config" "$vc" verilator +dbg_per_cycle=1 +threads=1)"; cyc[$run]=$vc ;;
+      verilator_pgo) r="$(run_tb "$run" "$config" "$vc" verilator_pgo)"; cyc[$run]=$vc ;;
+      verilator_k1_pgo)
+        r="$(run_tb "$run" "$config" "$vc" verilator_pgo +dbg_per_cycle=1)"; cyc[$run]=$vc ;;
       icarus)       r="$(run_tb "$run" "$config" "$ic" icarus)"; cyc[$run]=$ic ;;
       icarus_k1)    r="$(run_tb "$run" "$config" "$ic" icarus +dbg_per_cycle=1)"; cyc[$run]=$ic ;;
+      icarus_netlist) r="$(run_tb "$run" "$config" "$ic" icarus-netlist)"; cyc[$run]=$ic ;;
+      icarus_netlist_k1)
+        r="$(run_tb "$run" "$config" "$ic" icarus-netlist +dbg_per_cycle=1)"; cyc[$run]=$ic ;;
       icarus_bare)  r="$(bare_icarus "$config" $((ic * 4)))"; cyc[$run]=$((ic * 4)) ;;
     esac
     read -r cps[$run] cpu[$run] two <<<"$r"
@@ -164,16 +225,19 @@ for config in $CONFIGS; do
     ins=null
     if [ "$ports" -le 4 ] && command -v valgrind >/dev/null; then
       case "$run" in
-        model) ins="$(ipc "$config" +model_only=1)" ;;
-        verilator) ins="$(ipc "$config")" ;;
-        verilator_k1) ins="$(ipc "$config" +dbg_per_cycle=1)" ;;
-        verilator_1t) ins="$(ipc "$config" +threads=1)" ;;
-        verilator_k1_1t) ins="$(ipc "$config" +dbg_per_cycle=1 +threads=1)" ;;
+        model) ins="$(ipc "$COSIM_BUILD" "$config" +model_only=1)" ;;
+        verilator) ins="$(ipc "$COSIM_BUILD" "$config")" ;;
+        verilator_k1) ins="$(ipc "$COSIM_BUILD" "$config" +dbg_per_cycle=1)" ;;
+        verilator_1t) ins="$(ipc "$COSIM_BUILD" "$config" +threads=1)" ;;
+        verilator_k1_1t) ins="$(ipc "$COSIM_BUILD" "$config" +dbg_per_cycle=1 +threads=1)" ;;
+        verilator_pgo) ins="$(ipc "$PGO_BUILD" "$config")" ;;
+        verilator_k1_pgo) ins="$(ipc "$PGO_BUILD" "$config" +dbg_per_cycle=1)" ;;
       esac
     fi
     [ "$ins" != null ] && echo "                       $run: $ins instructions per cycle (callgrind)"
     [ "$two" != null ] && echo "                       $run: $two cycles/s on two free cores"
     [ "$run" = verilator_k1 ] && two_k1="$two"
+    [ "$run" = verilator_k1_pgo ] && two_k1_pgo="$two"
     rows+=("$(printf '{"config": "%s", "ports": %s, "run": "%s", "cycles": %s, ' \
       "$config" "$ports" "$run" "${cyc[$run]}")$(printf \
       '"cycles_per_second": %s, "cpu_cycles_per_second": %s, "cpu_ratio_to_model": %s, ' \
@@ -182,7 +246,8 @@ for config in $CONFIGS; do
   done
   if [ "$ports" -le 4 ]; then
     v4="${cpu[verilator_k1]}" i4="${cpu[icarus_k1]}" ib4="${cpu[icarus_bare]}" m4="${cpu[model]}"
-    v4w="${cps[verilator_k1]}" v4two="$two_k1"
+    in4="${cpu[icarus_netlist_k1]}"
+    v4w="${cps[verilator_k1]}" v4two="$two_k1" v4pgo="$two_k1_pgo"
   fi
   unset cps cpu cyc
 done
@@ -194,8 +259,11 @@ done
   printf '  "verilator_4port_met": %s, "verilator_4port_two_core_met": %s,' \
     "$([ "${v4%.*}" -ge $TARGET_VERILATOR ] && echo true || echo false)" \
     "$([ "$v4two" != null ] && [ "$v4two" -ge $TARGET_VERILATOR ] && echo true || echo false)"
-  printf ' "icarus_4port_met": %s,\n' \
-    "$([ "${i4%.*}" -ge $TARGET_ICARUS ] && echo true || echo false)"
+  printf ' "verilator_4port_pgo_two_core_met": %s,' \
+    "$([ "$v4pgo" != null ] && [ "$v4pgo" -ge $TARGET_VERILATOR ] && echo true || echo false)"
+  printf ' "icarus_4port_met": %s, "icarus_netlist_4port_met": %s,\n' \
+    "$([ "${i4%.*}" -ge $TARGET_ICARUS ] && echo true || echo false)" \
+    "$([ "${in4%.*}" -ge $TARGET_ICARUS ] && echo true || echo false)"
   printf '  "verilator_cxx_opt": "%s",\n' "$CXX_OPT"
   echo '  "runs": ['
   for i in "${!rows[@]}"; do
@@ -207,6 +275,7 @@ done
   echo "}"
 } >"$OUT/cosim.json"
 echo "4 ports, CPU time: model alone $m4, Verilator lockstep $v4 (target $TARGET_VERILATOR;" \
-  "two threads: $v4w by the wall clock, $v4two on two free cores), Icarus lockstep $i4" \
+  "two threads: $v4w by the wall clock, $v4two on two free cores, $v4pgo built with PGO)," \
+  "Icarus lockstep $i4, on the Yosys netlist $in4" \
   "(target $TARGET_ICARUS; vvp alone on the idle RTL: $ib4) cycles/s"
 echo "bench-cosim: wrote $OUT/cosim.json"
