@@ -120,7 +120,10 @@ echo "   built in $((t_built - t0)) s"
 # run_mutant CONFIG ID (tb/mutants/runs.sh): writes OUT/CONFIG/runs/ID/result.
 source "$HERE/runs.sh"
 export -f run_mutant
-export OUT PARAMS MUT_SEEDS MUT_TIMEOUT VARIANTS
+# A run per core: each keeps its C side on its own thread (see tb/scripts/regress.sh).
+MUT_THREADS=""
+[ "$JOBS" -ge "$(nproc 2>/dev/null || echo 1)" ] && MUT_THREADS="+threads=1"
+export OUT PARAMS MUT_SEEDS MUT_TIMEOUT VARIANTS MUT_THREADS
 
 jobs="$OUT/jobs.txt"
 : >"$jobs"

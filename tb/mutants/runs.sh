@@ -20,8 +20,10 @@ run_mutant() {
   one() {
     local name="$1" ini="$2" seed="$3" cycles="$4"
     shift 4
+    # shellcheck disable=SC2086  # MUT_THREADS is empty or one +threads=1 word
     LFC_MUTSEL="$k" timeout "$MUT_TIMEOUT" "$d/obj/Vcosim" +config="$ini" \
-      +seed="$seed" +cycles="$cycles" +sim=verilator +cov="$r/${name//\//_}.cov.json" "$@" \
+      +seed="$seed" +cycles="$cycles" +sim=verilator +cov="$r/${name//\//_}.cov.json" \
+      ${MUT_THREADS:-} "$@" \
       >"$r/${name//\//_}.log" 2>&1
   }
   # killed KIND RC RUN: record the first failure.

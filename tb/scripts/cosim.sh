@@ -12,7 +12,8 @@
 # the same CYCLES (the stimulus depends on the run length: traffic stops at [traffic] stop_pct)
 # and ends at the mismatch. Verilator runs start every register at a value drawn from the seed.
 #
-# Environment (set by tb/tb.mk): COSIM_BUILD, TB_VPI, VVP, TB_MAKE_EXTRA.
+# Environment (set by tb/tb.mk): COSIM_BUILD, TB_VPI, VVP, TB_MAKE_EXTRA; TB_PLUSARGS, more
+# arguments for the test (tb/scripts/regress.sh: +threads=1).
 # Exit status: the test's (0 pass, 1 mismatch, 2 configuration, 3 simulator), 4 for a crash.
 set -uo pipefail
 
@@ -39,9 +40,11 @@ run() {
               +cov="$out/coverage.json" +waves_path="$out/waves.$ext" "$@")
   [ -n "$cycles" ] && args+=(+cycles="$cycles")
   [ -n "$TB_MAKE_EXTRA" ] && args+=(+make="$TB_MAKE_EXTRA")
+  # shellcheck disable=SC2206  # TB_PLUSARGS is a list of +key=value words
+  [ -n "${TB_PLUSARGS:-}" ] && args+=($TB_PLUSARGS)
   if [ "$sim" = verilator ]; then
     local obj=obj
-    [ "$traced" = 1 ] && obj=obj-trace
+    [ "$traced" = 1 ] && obj="obj-trace"
     # Every register of the RTL starts at a value drawn from the seed (Verilator's default
     # --x-initial unique), not 0, which is the reset value of most: so a register the reset
     # forgets shows as a mismatch (SPEC §13: rst_ni sets the reset values of the spec). Verilator takes

@@ -1,4 +1,5 @@
 # yosys_chparam.sh - sourced by tb/scripts/netlist.sh and tb/mutants/mutants.sh.
+# shellcheck shell=bash
 #
 # yosys_chparam "-GName=value ...": prints " -chparam Name value ..." for Yosys's
 # `hierarchy` command, from the Verilator flags of `tb-params verilator <config>`. Yosys reads
