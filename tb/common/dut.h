@@ -133,6 +133,12 @@ void dut_unpack_word(const uint32_t *words, lfc_word_t *w);
 int dut_pack_stat(const dut_stat_t *s, unsigned p, uint32_t *words);
 void dut_unpack_stat(const uint32_t *words, unsigned p, dut_stat_t *s);
 
+/* The fields of a link word in the order the comparison walks them to name the first that
+   differs: the RTL's tx ports (SPEC §13), the eight pause times one by one. */
+#define DUT_WORD_FIELDS 21u
+extern const char *const dut_word_field_name[DUT_WORD_FIELDS]; /* "tx_kind_o", ... */
+uint64_t dut_word_field(const lfc_word_t *w, unsigned i);      /* field i of w, i < 21 */
+
 /* Check the layout helpers: every field round-trips through pack and unpack, and no two fields
    share a bit. Returns 0, or -1 if not (tb_main then stops: the bytewise comparison would miss
    a difference). */

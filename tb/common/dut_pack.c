@@ -100,6 +100,36 @@ void dut_unpack_stat(const uint32_t *o, unsigned p, dut_stat_t *s) {
   s->wd_restore[p] = (uint16_t)(o[2] >> HI16);
 }
 
+const char *const dut_word_field_name[DUT_WORD_FIELDS] = {
+    "tx_kind_o",        "tx_sop_o",         "tx_eop_o",         "tx_cls_o",
+    "tx_nblk_o",        "tx_dst_o",         "tx_tag_o",         "tx_ecn_o",
+    "tx_fc_op_o",       "tx_fc_vl_o",       "tx_fc_fctbs_o",    "tx_fc_fccl_o",
+    "tx_pfc_en_o",      "tx_pfc_time_o[0]", "tx_pfc_time_o[1]", "tx_pfc_time_o[2]",
+    "tx_pfc_time_o[3]", "tx_pfc_time_o[4]", "tx_pfc_time_o[5]", "tx_pfc_time_o[6]",
+    "tx_pfc_time_o[7]"};
+
+/* The first field of dut_word_field_name that is a pause time. */
+#define F_PFC_TIME 13u
+
+uint64_t dut_word_field(const lfc_word_t *w, unsigned i) {
+  switch (i) {
+    case 0: return w->kind;
+    case 1: return w->sop;
+    case 2: return w->eop;
+    case 3: return w->cls;
+    case 4: return w->nblk;
+    case 5: return w->dst;
+    case 6: return w->tag;
+    case 7: return w->ecn;
+    case 8: return w->fc_op;
+    case 9: return w->fc_vl;
+    case 10: return w->fc_fctbs;
+    case 11: return w->fc_fccl;
+    case 12: return w->pfc_en;
+    default: return w->pfc_time[i - F_PFC_TIME];
+  }
+}
+
 /* One field of a word at its widest: the fields of dut_pack_word, in the order of lfc_word_t. */
 static int field_max(lfc_word_t *w, unsigned f) {
   switch (f) {
@@ -117,8 +147,8 @@ static int field_max(lfc_word_t *w, unsigned f) {
     case 11: w->fc_fccl = MASK(W_FC_CNT); return 1;
     case 12: w->pfc_en = UINT8_MAX; return 1;
     default:
-      if (f - 13 >= LFC_PFC_MAX_PRIOS) return 0;
-      w->pfc_time[f - 13] = UINT16_MAX;
+      if (f - F_PFC_TIME >= LFC_PFC_MAX_PRIOS) return 0;
+      w->pfc_time[f - F_PFC_TIME] = UINT16_MAX;
       return 1;
   }
 }

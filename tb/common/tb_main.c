@@ -128,34 +128,7 @@ static int parse_args(int argc, char **argv, args_t *a) {
 
 /* ---- the link word, field by field ---- */
 
-#define NFIELDS 21
-static const char *const FIELD_NAMES[NFIELDS] = {
-    "tx_kind_o",     "tx_sop_o",      "tx_eop_o",      "tx_cls_o",      "tx_nblk_o",
-    "tx_dst_o",      "tx_tag_o",      "tx_ecn_o",      "tx_fc_op_o",    "tx_fc_vl_o",
-    "tx_fc_fctbs_o", "tx_fc_fccl_o",  "tx_pfc_en_o",   "tx_pfc_time_o[0]", "tx_pfc_time_o[1]",
-    "tx_pfc_time_o[2]", "tx_pfc_time_o[3]", "tx_pfc_time_o[4]", "tx_pfc_time_o[5]",
-    "tx_pfc_time_o[6]", "tx_pfc_time_o[7]"};
-
-static uint64_t field(const lfc_word_t *w, int i) {
-  switch (i) {
-    case 0: return w->kind;
-    case 1: return w->sop;
-    case 2: return w->eop;
-    case 3: return w->cls;
-    case 4: return w->nblk;
-    case 5: return w->dst;
-    case 6: return w->tag;
-    case 7: return w->ecn;
-    case 8: return w->fc_op;
-    case 9: return w->fc_vl;
-    case 10: return w->fc_fctbs;
-    case 11: return w->fc_fccl;
-    case 12: return w->pfc_en;
-    default: return w->pfc_time[i - 13];
-  }
-}
-
-/* Every field of a and b equal (the same fields as field() lists; padding ignored). The fast path
+/* Every field of a and b equal (the fields of dut_word_field; padding ignored). The fast path
    of the comparison: the field-by-field walk runs only for a word that differs. */
 static int words_equal(const lfc_word_t *a, const lfc_word_t *b) {
   unsigned d = (unsigned)(a->kind ^ b->kind) | (unsigned)(a->sop ^ b->sop) |
@@ -164,7 +137,8 @@ static int words_equal(const lfc_word_t *a, const lfc_word_t *b) {
                (unsigned)(a->ecn ^ b->ecn) | (unsigned)(a->fc_op ^ b->fc_op) |
                (unsigned)(a->fc_vl ^ b->fc_vl) | (unsigned)(a->fc_fctbs ^ b->fc_fctbs) |
                (unsigned)(a->fc_fccl ^ b->fc_fccl) | (unsigned)(a->pfc_en ^ b->pfc_en);
-  for (int c = 0; c < NFIELDS - 13; c++) d |= (unsigned)(a->pfc_time[c] ^ b->pfc_time[c]);
+  for (unsigned c = 0; c < LFC_PFC_MAX_PRIOS; c++)
+    d |= (unsigned)(a->pfc_time[c] ^ b->pfc_time[c]);
   return d == 0;
 }
 
@@ -589,12 +563,12 @@ static int rtl_check(ctx_t *x, unsigned ports, uint32_t K, const expect_t *e, co
     if (memcmp(&e->out[p], &a->tx[p], sizeof a->tx[p]) == 0 || words_equal(&e->out[p], &a->tx[p]))
       continue;
     if (!x) return 1;
-    for (int f = 0; f < NFIELDS; f++) {
-      uint64_t ev = field(&e->out[p], f), v = field(&a->tx[p], f);
+    for (unsigned f = 0; f < DUT_WORD_FIELDS; f++) {
+      uint64_t ev = dut_word_field(&e->out[p], f), v = dut_word_field(&a->tx[p], f);
       if (ev == v) continue;
       fmt_val(es, sizeof es, ev, f == 6);
       fmt_val(as, sizeof as, v, f == 6);
-      report(x, e->t, p, FIELD_NAMES[f], es, as);
+      report(x, e->t, p, dut_word_field_name[f], es, as);
       print_words("expected word (model)", &e->out[p]);
       print_words("actual word   (RTL)  ", &a->tx[p]);
       print_words("input word this cycle", &e->in[p]);

@@ -39,7 +39,8 @@ TBFUZZ_SAN      = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-reco
 
 TBFUZZ_MODEL_SRCS = $(wildcard cmodel/src/*.c)
 TBFUZZ_COV_OBJS   = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/cov/model/%.o,$(TBFUZZ_MODEL_SRCS)) \
-                  $(TBFUZZ_BUILD)/cov/tb_config.o $(TBFUZZ_BUILD)/cov/fuzz_input.o
+                  $(TBFUZZ_BUILD)/cov/tb_config.o $(TBFUZZ_BUILD)/cov/dut_pack.o \
+                  $(TBFUZZ_BUILD)/cov/fuzz_input.o
 TBFUZZ_SAN_OBJS   = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/san/model/%.o,$(TBFUZZ_MODEL_SRCS)) \
                   $(TBFUZZ_BUILD)/san/fuzz_input.o
 TBFUZZ_HDRS       = $(wildcard cmodel/include/lfc/*.h cmodel/src/*.h tb/fuzz/*.h) tb/common/dut.h \
@@ -55,7 +56,8 @@ TEST_STEPS += test-fuzz test-soak
 $(TBFUZZ_BUILD)/cov/model/%.o: cmodel/src/%.c $(TBFUZZ_HDRS) | deps
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_COV) -c -o $@ $<
-$(TBFUZZ_BUILD)/cov/tb_config.o: tb/common/tb_config.c $(TBFUZZ_HDRS) | deps
+$(TBFUZZ_BUILD)/cov/tb_config.o $(TBFUZZ_BUILD)/cov/dut_pack.o: \
+    $(TBFUZZ_BUILD)/cov/%.o: tb/common/%.c $(TBFUZZ_HDRS) | deps
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_COV) -c -o $@ $<
 $(TBFUZZ_BUILD)/cov/%.o: tb/fuzz/%.c $(TBFUZZ_HDRS) | deps

@@ -27,7 +27,6 @@
 /* Registers compared per cycle: a few, so that an execution stays short; they rotate, and the
    last cycle compares all of them. */
 #define FUZZ_REGS_PER_CYCLE 4u
-#define NFIELDS 21u
 
 static tb_cfg_t g_cfg;
 static int g_ready;
@@ -40,31 +39,6 @@ typedef struct {
 } sel_t;
 static sel_t *g_sel;
 static size_t g_nsel;
-
-static uint64_t field(const lfc_word_t *w, unsigned i) {
-  switch (i) {
-    case 0: return w->kind;
-    case 1: return w->sop;
-    case 2: return w->eop;
-    case 3: return w->cls;
-    case 4: return w->nblk;
-    case 5: return w->dst;
-    case 6: return w->tag;
-    case 7: return w->ecn;
-    case 8: return w->fc_op;
-    case 9: return w->fc_vl;
-    case 10: return w->fc_fctbs;
-    case 11: return w->fc_fccl;
-    case 12: return w->pfc_en;
-    default: return w->pfc_time[i - 13];
-  }
-}
-
-static const char *const FIELD_NAMES[NFIELDS] = {
-    "tx_kind_o", "tx_sop_o", "tx_eop_o", "tx_cls_o", "tx_nblk_o", "tx_dst_o", "tx_tag_o",
-    "tx_ecn_o", "tx_fc_op_o", "tx_fc_vl_o", "tx_fc_fctbs_o", "tx_fc_fccl_o", "tx_pfc_en_o",
-    "tx_pfc_time_o[0]", "tx_pfc_time_o[1]", "tx_pfc_time_o[2]", "tx_pfc_time_o[3]",
-    "tx_pfc_time_o[4]", "tx_pfc_time_o[5]", "tx_pfc_time_o[6]", "tx_pfc_time_o[7]"};
 
 static uint64_t reg_mask(size_t reg) {
   unsigned w = lfc_reg_info(reg)->width;
@@ -234,9 +208,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     for (unsigned p = 0; p < ports; p++) {
       dut_get_tx(p, &rtl);
-      for (unsigned i = 0; i < NFIELDS; i++)
-        if (field(&out[p], i) != field(&rtl, i))
-          mismatch(cycle, p, FIELD_NAMES[i], field(&out[p], i), field(&rtl, i), in);
+      for (unsigned i = 0; i < DUT_WORD_FIELDS; i++)
+        if (dut_word_field(&out[p], i) != dut_word_field(&rtl, i))
+          mismatch(cycle, p, dut_word_field_name[i], dut_word_field(&out[p], i),
+                   dut_word_field(&rtl, i), in);
     }
     dut_stat_t es, as;
     dut_get_stat(&as);
