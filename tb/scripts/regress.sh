@@ -36,7 +36,30 @@ echo "== building $(wc -w <<<"$CONFIGS") configurations for: $SIMS (log: $OUT/bu
 $MAKE --no-print-directory -k -j"$JOBS" cosim-build SIMS="$SIMS" CONFIGS="$CONFIGS" \
   VERILATOR_JOBS=1 >"$OUT/build.log" 2>&1
 build_rc=$?
-[ $build_rc -ne 0 ] && echo "   some builds failed; their runs fail (see $OUT/build.log)"
+# sim_bin SIM CONFIG: the simulator a run needs.
+sim_bin() {
+  if [ "$1" = verilator ]; then echo "$COSIM_BUILD/verilator/$2/obj/Vcosim"
+  else echo "$COSIM_BUILD/$1/$2/sim.vvp"; fi
+}
+# A failed build can leave an older simulator behind (say the test's C did not compile): the
+# runs of a configuration whose simulator failed to build fail, and all of them if something
+# they share failed (make's "*** [file:line: target] Error" lines say which; the targets of the
+# Verilated model's own makefile, without a directory, are reported again as the simulator's).
+mkdir -p "$OUT/unbuilt"
+if [ $build_rc -ne 0 ]; then
+  echo "   some builds failed; their runs fail (see $OUT/build.log)"
+  sed -nE 's/.*\*\*\* \[[^]]*: ([^] ]+)\] Error.*/\1/p' "$OUT/build.log" | grep / \
+    >"$OUT/unbuilt/targets"
+  for sim in $SIMS; do
+    for config in $CONFIGS; do
+      if grep -vq -e "^$COSIM_BUILD/[^/]*/[^/]*/" "$OUT/unbuilt/targets" ||
+         grep -q -e "^$COSIM_BUILD/$sim/$config/" "$OUT/unbuilt/targets" ||
+         [ ! -s "$OUT/unbuilt/targets" ]; then
+        touch "$OUT/unbuilt/$sim.$config"
+      fi
+    done
+  done
+fi
 warned="$(grep -l '^%Warning' "$COSIM_BUILD"/verilator/*/obj/build.log 2>/dev/null |
           sed -E 's|.*/verilator/([^/]*)/obj/build.log|\1|' | tr '\n' ' ')"
 t_built=$(date +%s)
@@ -65,11 +88,10 @@ run_one() {
   local sim="$1" config="$2" seed="$3" n="$4"
   local dir="$OUT/runs/$sim/$config/seed$seed" t0 t1 bin
   mkdir -p "$dir"
-  if [ "$sim" = verilator ]; then bin="$COSIM_BUILD/verilator/$config/obj/Vcosim"
-  else bin="$COSIM_BUILD/$sim/$config/sim.vvp"; fi
+  bin="$(sim_bin "$sim" "$config")"
   t0=$(date +%s.%N)
-  if [ ! -f "$bin" ]; then
-    echo "BUILD FAILED: no $bin (see $OUT/build.log)" >"$dir/log.txt"
+  if [ ! -f "$bin" ] || [ -f "$OUT/unbuilt/$sim.$config" ]; then
+    echo "BUILD FAILED: $bin was not built (see $OUT/build.log)" >"$dir/log.txt"
     echo 3 >"$dir/rc"
   else
     tb/scripts/cosim.sh "$sim" "$config" "$seed" "$n" 0 "$dir" >/dev/null 2>&1
@@ -81,7 +103,7 @@ run_one() {
   printf '  %-4s %-14s %-28s seed %-3s %7s cycles  %6ss\n' \
     "$([ "$rc" = 0 ] && echo PASS || echo FAIL)" "$sim" "$config" "$seed" "$n" "$(cat "$dir/time")"
 }
-export -f run_one
+export -f run_one sim_bin
 export OUT
 
 xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _ <"$jobs_file"
