@@ -61,22 +61,38 @@ static uint64_t phase_of(crew_t *c) {
   return atomic_load_explicit(&c->phase, memory_order_acquire);
 }
 
+/* What a thread waits for: a helper for a phase after `seen`, the leader for every unit done. */
+static int no_new_phase(crew_t *c, uint64_t seen) {
+  return phase_of(c) == seen && !atomic_load(&c->quit);
+}
+
+static int units_pending(crew_t *c, uint64_t unused) {
+  (void)unused;
+  return atomic_load_explicit(&c->done, memory_order_acquire) != c->nunits;
+}
+
+/* Spin while waiting(c, arg), yielding the core every POLLS_PER_CLOCK polls, for at most
+   SPIN_NS; returns whether it is still waiting (then the caller sleeps on a condition). */
+static int spin(crew_t *c, int (*waiting)(crew_t *, uint64_t), uint64_t arg) {
+  uint64_t t0 = 0;
+  for (uint32_t i = 1; waiting(c, arg); i++) {
+    cpu_relax();
+    if (i % POLLS_PER_CLOCK == 0) {
+      uint64_t t = now_ns();
+      if (t0 == 0) t0 = t;
+      else if (t - t0 > SPIN_NS) break;
+      sched_yield();
+    }
+  }
+  return waiting(c, arg);
+}
+
 static void *helper(void *arg) {
   crew_t *c = ((crew_arg_t *)arg)->c;
   uint32_t self = ((crew_arg_t *)arg)->self;
   uint64_t seen = 0; /* phase 0: none yet */
   for (;;) {
-    uint64_t t0 = 0;
-    for (uint32_t i = 1; phase_of(c) == seen && !atomic_load(&c->quit); i++) {
-      cpu_relax();
-      if (i % POLLS_PER_CLOCK == 0) {
-        uint64_t t = now_ns();
-        if (t0 == 0) t0 = t;
-        else if (t - t0 > SPIN_NS) break;
-        sched_yield();
-      }
-    }
-    if (phase_of(c) == seen && !atomic_load(&c->quit)) {
+    if (spin(c, no_new_phase, seen)) {
       pthread_mutex_lock(&c->mu);
       atomic_fetch_add(&c->sleepers, 1u);
       while (phase_of(c) == seen && !atomic_load(&c->quit)) pthread_cond_wait(&c->wake_cv, &c->mu);
@@ -143,17 +159,7 @@ void crew_run(crew_t *c) {
     pthread_mutex_unlock(&c->mu);
   }
   work(c, ph, 0);
-  uint64_t t0 = 0;
-  for (uint32_t i = 1; atomic_load_explicit(&c->done, memory_order_acquire) != c->nunits; i++) {
-    cpu_relax();
-    if (i % POLLS_PER_CLOCK == 0) {
-      uint64_t t = now_ns();
-      if (t0 == 0) t0 = t;
-      else if (t - t0 > SPIN_NS) break;
-      sched_yield();
-    }
-  }
-  if (atomic_load(&c->done) != c->nunits) {
+  if (spin(c, units_pending, 0)) {
     pthread_mutex_lock(&c->mu);
     atomic_store(&c->leader_waits, 1);
     while (atomic_load(&c->done) != c->nunits) pthread_cond_wait(&c->done_cv, &c->mu);

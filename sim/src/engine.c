@@ -1045,6 +1045,18 @@ static int any_stop(const sim_t *s) {
   return stop;
 }
 
+/* Take the samples due at or before g, the next event (each sees every lane folded in), and
+   return the end of the next window: the next sample, or the end of the run. */
+static uint64_t sample_until(sim_t *s, uint64_t g, uint64_t *next_sample) {
+  while (!any_stop(s) && s->sample_fn && *next_sample < s->end && *next_sample <= g) {
+    fold_lanes(s);
+    sim_sync(s, *next_sample);
+    sample(s, *next_sample);
+    *next_sample += s->sample_every;
+  }
+  return s->sample_fn && *next_sample < s->end ? *next_sample : s->end;
+}
+
 /* Skip-ahead on one lane: every effect is applied in the step; a sample ends a window. */
 static void run_serial(sim_t *s) {
   lane_t *ln = &s->lane[0];
@@ -1052,14 +1064,8 @@ static void run_serial(sim_t *s) {
   uint32_t d;
   for (;;) {
     uint64_t g = queue_first(s, &ln->q, &d);
-    while (!any_stop(s) && s->sample_fn && next_sample < s->end && next_sample <= g) {
-      fold_lanes(s);
-      sim_sync(s, next_sample);
-      sample(s, next_sample);
-      next_sample += s->sample_every;
-    }
+    uint64_t b = sample_until(s, g, &next_sample);
     if (any_stop(s) || g >= s->end) return;
-    uint64_t b = s->sample_fn && next_sample < s->end ? next_sample : s->end;
     for (uint64_t T = g; T < b && !ln->stop; T = queue_first(s, &ln->q, &d)) {
       if (T > ln->q.cal_now) ln->q.cal_now = T;
       process(s, ln, d, T);
@@ -1171,14 +1177,8 @@ static void run_parallel(sim_t *s) {
       uint64_t t = queue_first(s, &s->lane[l].q, &d);
       if (t < g) g = t;
     }
-    while (!any_stop(s) && s->sample_fn && next_sample < s->end && next_sample <= g) {
-      fold_lanes(s);
-      sim_sync(s, next_sample);
-      sample(s, next_sample);
-      next_sample += s->sample_every;
-    }
+    uint64_t b = sample_until(s, g, &next_sample);
     if (any_stop(s) || g >= s->end) break;
-    uint64_t b = s->sample_fn && next_sample < s->end ? next_sample : s->end;
     s->win_end = s->lookahead < b - g ? g + s->lookahead : b;
     s->applying = 0;
     crew_run(&s->crew);
