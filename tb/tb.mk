@@ -66,7 +66,14 @@ VERILATOR_WARN ?= $(if $(filter-out rtl,$(TB_RTL_DIR)),-Wno-fatal,)
 # The top is lfc_cosim_top, generated per configuration by tb/verilator/cosim_top.sh: lfc_switch
 # with its received words behind registers, so that Verilator evaluates the receive logic only
 # when they change (tb/README.md, "Speed"); --prefix keeps the class name Vlfc_switch.
+# --expand-limit: Verilator turns an operation on a vector of up to this many 32-bit words into
+# word-by-word code; above it (default 64) a vector assigned in parts becomes a chain of
+# concatenations that each copy every word before them. The widest vectors here are the 16-port
+# top's out_o (176 words) and lfc_switch's pop_info (104): with the default, the chains were a
+# third of a 16-port model's instructions per cycle (tb/README.md, "Speed").
+VERILATOR_EXPAND_LIMIT = 256
 VERILATOR_FLAGS = --cc --exe --build -O2 -Wall $(VERILATOR_WARN) \
+                  --expand-limit $(VERILATOR_EXPAND_LIMIT) \
                   -MAKEFLAGS "$(VERILATOR_CXX_OPT)" \
                   -j $(VERILATOR_JOBS) --top-module lfc_cosim_top --prefix Vlfc_switch \
                   -I$(TB_RTL_DIR)
@@ -119,7 +126,7 @@ define tb_verilator_build
 	    > $(@D)/build.log 2>&1 || { cat $(@D)/build.log 2>/dev/null; exit 1; }
 endef
 TB_VERILATOR_DEPS = $(TB_PARAMS) $(TB_RTL_SRCS) $(TB_RTL_HDRS) tb/verilator/dut_verilator.cpp \
-                    tb/verilator/cosim_top.sh \
+                    tb/verilator/cosim_top.sh tb/tb.mk \
                     $(TB_COMMON_OBJS) $(BUILD)/liblfc.a
 
 $(COSIM_BUILD)/verilator/%/obj/Vcosim: tb/configs/%.ini $(TB_VERILATOR_DEPS)
