@@ -50,6 +50,7 @@ def read_first_line(path):
 
 
 def load_explained():
+    """{(config, id): (line number, reason)}"""
     out = {}
     if not os.path.exists(EXPLAINED):
         return out
@@ -60,8 +61,29 @@ def load_explained():
             parts = line.rstrip("\n").split(None, 2)
             if len(parts) != 3 or not parts[1].isdigit():
                 fail("%s:%d: want 'config id reason'" % (EXPLAINED, lineno))
-            out[(parts[0], int(parts[1]))] = parts[2]
+            out[(parts[0], int(parts[1]))] = (lineno, parts[2])
     return out
+
+
+def src_tag(src):
+    """'rtl/lfc_credit_rx.v:45.5-47.8' -> 'lfc_credit_rx.v:45': the file and first line a
+    reason in explained.txt must name."""
+    where = src.rsplit("/", 1)[-1]
+    name, _, pos = where.partition(":")
+    return "%s:%s" % (name, pos.split(".", 1)[0].split("-", 1)[0])
+
+
+def check_reason(entry, c, k, src):
+    """An entry is keyed by mutant number, which names another mutant once rtl/, the plan or
+    the list seed change: the reason must name the mutant's source file and first line, so that
+    a review that is due fails here instead of counting a stale argument."""
+    lineno, why = entry
+    tag = src_tag(src)
+    if tag not in why:
+        fail("%s:%d: the reason for %s %d does not name %s, where that mutant is now (%s): "
+             "rtl/, plan.txt or the list seed changed; review the entry (survivors.md)"
+             % (EXPLAINED, lineno, c, k, tag, src))
+    return why
 
 
 def main():
@@ -91,7 +113,9 @@ def main():
                     eq = read_first_line(os.path.join(out, c, "equiv", "%d.result" % k)) or \
                         "unproven equiv.sh wrote no result"
                     how = eq.split(" ", 1)
-                    why = explained.get((c, k))
+                    why = None
+                    if (c, k) in explained:
+                        why = check_reason(explained[(c, k)], c, k, src)
                     if how[0] == "equivalent":
                         m["status"] = "equivalent"
                         m["equiv"] = "proved"
