@@ -468,7 +468,7 @@ module lfc_switch #(
   wire [Ports*16*13-1:0]  pop_info;
 
   // Blocks leaving each (ingress port, class) in this cycle, [(i*16 + c)*12 +: 12].
-  wire [Ports*16*12-1:0]  free_blk;
+  reg  [Ports*16*12-1:0]  free_blk;
 
   // Egress queues (p, c) in the watchdog's drop state (§6.8), bit p*16 + c.
   wire [Ports*16-1:0]     wd_drop_state;
@@ -501,34 +501,54 @@ module lfc_switch #(
   genvar gp;
   genvar gc;
 
+  // Step F: each pipeline's exiting packet as an egress-queue descriptor {ingress, ecn, tag,
+  // nblk} (§7.4) and its queue {dst, cls}, built once here rather than in each of the
+  // Ports x Classes queues that read them.
+  reg [Ports*QDW-1:0] px_qdesc;
+  reg [Ports*8-1:0]   px_queue;
+  integer             xi;
+
+  always @* begin
+    for (xi = 0; xi < Ports; xi = xi + 1) begin
+      px_qdesc[xi*QDW +: QDW] = {xi[3:0], px_desc[xi*PDW +: 42]};
+      px_queue[xi*8 +: 8]     = {px_desc[xi*PDW + 46 +: 4], px_desc[xi*PDW + 42 +: 4]};
+    end
+  end
+
   // ---------------------------------------------------------------------------------------
   // Steps B and C: the blocks leaving each (ingress port, class), summed over the egress
   // ports (§6.3: several frees of one PG in one cycle are applied as their sum).
   // ---------------------------------------------------------------------------------------
 
-  generate
-    for (gp = 0; gp < Ports; gp = gp + 1) begin : g_free
-      localparam [3:0] IIDX = gp;
+  // One block for all ports, over the queues that exist only (data classes, and VL15 in IB
+  // mode, §7.4). A block per ingress port, each over all 16 classes of every egress port, made
+  // Icarus rebuild free_blk from its parts and rerun every block on any pop, and made the
+  // Verilated model run 16 loops it did not unroll (a fifth of a 16-port model's time;
+  // tb/README.md, "Speed").
+  reg [Ports*16*12-1:0] free_acc;
+  reg [12:0]            free_pop;  // {pop, ingress, nblk} of one queue
+  integer               ffi;
+  integer               ffp;
+  integer               ffc;
 
-      reg [16*12-1:0] sum;
-      integer         fp;
-      integer         fc;
-
-      always @* begin
-        sum = {(16 * 12){1'b0}};
-        for (fc = 0; fc < 16; fc = fc + 1) begin
-          for (fp = 0; fp < Ports; fp = fp + 1) begin
-            if (pop_info[(fp*16 + fc)*13 + 12] &&
-                (pop_info[(fp*16 + fc)*13 + 8 +: 4] == IIDX)) begin
-              sum[fc*12 +: 12] = sum[fc*12 +: 12] + {4'd0, pop_info[(fp*16 + fc)*13 +: 8]};
+  always @* begin
+    free_acc = {(Ports * 16 * 12){1'b0}};
+    free_pop = 13'd0;
+    for (ffc = 0; ffc < 16; ffc = ffc + 1) begin
+      if ((ffc < Classes) || ((ffc == 15) && (VL15EN != 0))) begin
+        for (ffp = 0; ffp < Ports; ffp = ffp + 1) begin
+          free_pop = pop_info[(ffp*16 + ffc)*13 +: 13];
+          for (ffi = 0; ffi < Ports; ffi = ffi + 1) begin
+            if (free_pop[12] && (free_pop[11:8] == ffi[3:0])) begin
+              free_acc[(ffi*16 + ffc)*12 +: 12] = free_acc[(ffi*16 + ffc)*12 +: 12] +
+                                                  {4'd0, free_pop[7:0]};
             end
           end
         end
       end
-
-      assign free_blk[gp*16*12 +: 16*12] = sum;
     end
-  endgenerate
+    free_blk = free_acc;
+  end
 
   // ---------------------------------------------------------------------------------------
   // Per port: framing, pipeline, egress queues, transmit and the blocks of the mode
@@ -624,19 +644,22 @@ module lfc_switch #(
       for (gc = 0; gc < 16; gc = gc + 1) begin : g_queue
         localparam [3:0] CIDX = gc;
 
+        // The head of this queue on its own: the readers of one queue's head take it from here
+        // rather than from q_head (a vector built from 16 parts, which Icarus rebuilds bit by
+        // bit for each reader whenever any head changes).
+        wire [QDW-1:0] head;
+
+        assign q_head[gc*QDW +: QDW] = head;
+
         if ((gc < Classes) || ((gc == 15) && (VL15EN != 0))) begin : g_on
           // Step F: the pipelines whose exiting packet is for this queue, and their
           // descriptors {ingress, ecn, tag, nblk}.
-          reg [Ports-1:0]     wr_valid;
-          reg [Ports*QDW-1:0] wr_desc;
-          integer             wi;
+          reg [Ports-1:0] wr_valid;
+          integer         wi;
 
           always @* begin
             for (wi = 0; wi < Ports; wi = wi + 1) begin
-              wr_valid[wi] = px_valid[wi] &&
-                             (px_desc[wi*PDW + 46 +: 4] == PIDX) &&
-                             (px_desc[wi*PDW + 42 +: 4] == CIDX);
-              wr_desc[wi*QDW +: QDW] = {wi[3:0], px_desc[wi*PDW +: 42]};
+              wr_valid[wi] = px_valid[wi] && (px_queue[wi*8 +: 8] == {PIDX, CIDX});
             end
           end
 
@@ -647,24 +670,23 @@ module lfc_switch #(
             .clk_i      (clk_i),
             .rst_ni     (rst_ni),
             .wr_valid_i (wr_valid),
-            .wr_desc_i  (wr_desc),
+            .wr_desc_i  (px_qdesc),
             .pop_i      (q_pop[gc]),
             .empty_o    (q_empty[gc]),
-            .head_o     (q_head[gc*QDW +: QDW]),
+            .head_o     (head),
             .qlen_o     (q_len[gc*20 +: 20]),
             .qpkts_o    (q_pkts[gc*20 +: 20])
           );
         end else begin : g_off
           assign q_empty[gc]             = 1'b1;
-          assign q_head[gc*QDW +: QDW]   = {QDW{1'b0}};
+          assign head                    = {QDW{1'b0}};
           assign q_len[gc*20 +: 20]      = 20'd0;
           assign q_pkts[gc*20 +: 20]     = 20'd0;
         end
 
         // Step B dequeue or step C watchdog discard (never both: §6.8, §8.1).
         assign q_pop[gc]            = (tx_start && (pick_cls == CIDX)) || wd_disc[gc];
-        assign pops[gc*13 +: 13]    = {q_pop[gc], q_head[gc*QDW + 42 +: 4],
-                                       q_head[gc*QDW +: 8]};
+        assign pops[gc*13 +: 13]    = {q_pop[gc], head[`LFC_QD_ING], head[`LFC_QD_NBLK]};
       end
 
       assign pop_info[gp*16*13 +: 16*13] = pops;
@@ -1107,23 +1129,14 @@ module lfc_switch #(
       wire [Ports-1:0] req_wd_drop;
 
       for (gp = 0; gp < Ports; gp = gp + 1) begin : g_wd_drop
-        reg     hit;
-        integer bp;
-        integer bc;
+        wire [15:0] dst = rx_dst_i[gp*16 +: 16];
+        wire [3:0]  cls = rx_cls_i[gp*4 +: 4];
+        // Bit 0 is the state of queue (dst, cls), bit dst*16 + cls of wd_drop_state, when
+        // that queue exists; a shift selects it for every port count without index widths.
+        wire [Ports*16-1:0] state_sh = wd_drop_state >> {dst[3:0], cls};
+        wire unused_state_sh = ^state_sh[Ports*16-1:1];
 
-        always @* begin
-          hit = 1'b0;
-          for (bp = 0; bp < Ports; bp = bp + 1) begin
-            for (bc = 0; bc < Classes; bc = bc + 1) begin
-              if ((rx_dst_i[gp*16 +: 16] == bp[15:0]) && (rx_cls_i[gp*4 +: 4] == bc[3:0]) &&
-                  wd_drop_state[bp*16 + bc]) begin
-                hit = 1'b1;
-              end
-            end
-          end
-        end
-
-        assign req_wd_drop[gp] = hit;
+        assign req_wd_drop[gp] = (dst < {8'd0, NPORT}) && ({1'b0, cls} < NCLS) && state_sh[0];
       end
 
       lfc_buffer #(
