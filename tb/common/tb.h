@@ -34,13 +34,32 @@ static inline uint32_t tb_rng_below(uint64_t *s, uint32_t n) {
 
 /* ---- tags: who made a packet ---- */
 
-/* bit 31: injected by the misbehaving-peer logic; bits 30..24: source port; 23..0: sequence. */
-#define TB_TAG_INJECTED 0x80000000u
-#define TB_TAG(inj, src, seq) \
-  (((inj) ? TB_TAG_INJECTED : 0u) | (((uint32_t)(src) & 0x7fu) << 24) | ((seq) & 0xffffffu))
-#define TB_TAG_SRC(tag) (((tag) >> 24) & 0x7fu)
-#define TB_TAG_SEQ(tag) ((tag) & 0xffffffu)
-#define TB_TAG_INJ(tag) (((tag) >> 31) & 1u)
+/* A packet's identity: bit 31 injected by the misbehaving-peer logic; bits 30..24 source port;
+ * 23..0 sequence number per source. */
+#define TB_ID(inj, src, seq) \
+  (((inj) ? 0x80000000u : 0u) | (((uint32_t)(src) & 0x7fu) << 24) | ((uint32_t)(seq) & 0xffffffu))
+/* The tag a packet carries is its identity times an odd constant mod 2^32 (invertible: the
+ * scoreboard multiplies by the inverse). The switch carries the tag without reading it; the
+ * identity itself would leave its high bits at 0 in every run (source ports above 15, sequence
+ * numbers above 2^20), so an RTL bug that only shows on those bits of the tag path went unseen
+ * (make mutants: ib_credit_stress 70, tb/mutants/survivors.md). A product's bit k depends on
+ * bits 0..k of the identity, so every tag bit takes both values in any run. 0x9E3779B1 is
+ * 2^32 / golden ratio, Knuth's multiplicative hash (TAOCP vol. 3, 6.4). */
+#define TB_TAG_MIX   0x9E3779B1u
+#define TB_TAG_UNMIX 0x0E8B2F51u /* TB_TAG_MIX * TB_TAG_UNMIX = 1 mod 2^32 */
+#define TB_TAG(inj, src, seq) ((uint32_t)(TB_ID(inj, src, seq) * TB_TAG_MIX))
+#define TB_TAG_ID(tag) ((uint32_t)((uint32_t)(tag) * TB_TAG_UNMIX))
+#define TB_TAG_SRC(tag) ((TB_TAG_ID(tag) >> 24) & 0x7fu)
+#define TB_TAG_SEQ(tag) (TB_TAG_ID(tag) & 0xffffffu)
+#define TB_TAG_INJ(tag) ((TB_TAG_ID(tag) >> 31) & 1u)
+_Static_assert((uint32_t)(TB_TAG_MIX * TB_TAG_UNMIX) == 1u, "TB_TAG_UNMIX inverts TB_TAG_MIX");
+
+/* A tag's identity for reports: "src 3 seq 301", "src 3 injected 5". */
+static inline const char *tb_tag_name(uint32_t tag, char *buf, size_t len) {
+  snprintf(buf, len, "src %u %s %u", (unsigned)TB_TAG_SRC(tag), TB_TAG_INJ(tag) ? "injected" : "seq",
+           (unsigned)TB_TAG_SEQ(tag));
+  return buf;
+}
 
 /* ---- coverage ---- */
 

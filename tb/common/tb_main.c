@@ -242,20 +242,23 @@ static void report_tail(ctx_t *x, uint64_t cycle) {
 }
 
 static void print_words(const char *what, const lfc_word_t *w) {
-  char b[256];
-  printf("  %s: %s\n", what, lfc_word_format(w, b, sizeof b));
+  char b[256], t[64];
+  printf("  %s: %s", what, lfc_word_format(w, b, sizeof b));
+  if (w->kind == LFC_DATA) printf(" (tag: %s)", tb_tag_name(w->tag, t, sizeof t));
+  printf("\n");
 }
 
 static void print_events(const lfc_event_t *ev, size_t nev) {
   static const char *const K[LFC_EV_KINDS] = {"drop", "ecn_mark", "xoff", "xon",
                                               "wd_trip", "wd_restore", "rx_malformed"};
+  char t[64];
   printf("  model events this cycle:%s", nev ? "" : " none");
   for (size_t i = 0; i < nev; i++) {
     printf(" %s(port=%u cls=%u", ev[i].kind < LFC_EV_KINDS ? K[ev[i].kind] : "?", ev[i].port,
            ev[i].cls);
     if (ev[i].kind == LFC_EV_DROP)
-      printf(" cause=%s tag=0x%08x", lfc_drop_cause_name((lfc_drop_cause_t)ev[i].cause),
-             ev[i].tag);
+      printf(" cause=%s tag=0x%08x (%s)", lfc_drop_cause_name((lfc_drop_cause_t)ev[i].cause),
+             ev[i].tag, tb_tag_name(ev[i].tag, t, sizeof t));
     printf(")");
   }
   printf("\n");

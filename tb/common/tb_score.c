@@ -88,8 +88,10 @@ static int err(tb_err_t *e, unsigned port, const char *signal, const char *exp, 
    checks run for every packet sent. */
 static int werr(tb_err_t *e, unsigned port, const char *signal, const char *exp,
                 const lfc_word_t *w) {
-  char a[160];
+  char a[160], t[64];
   lfc_word_format(w, a, sizeof a);
+  if (w->kind == LFC_DATA)
+    snprintf(a + strlen(a), sizeof a - strlen(a), " (tag: %s)", tb_tag_name(w->tag, t, sizeof t));
   return err(e, port, signal, exp, a);
 }
 
@@ -113,7 +115,7 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
   const lfc_switch_cfg_t *c = &tb->cfg.sw;
   unsigned ports = c->ports;
   uint8_t matched[256] = {0};
-  char a[160], b[160];
+  char a[160], b[160], t[64];
 
   /* 1. Packets arriving: accepted unless a DROP event names them (SPEC §5.4, §6.4, §7.2). */
   for (unsigned p = 0; p < ports; p++) {
@@ -127,11 +129,12 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
     s->offered++;
     tb_score_rec_t *r = lookup(tb, w->tag);
     if (!r) {
-      snprintf(a, sizeof a, "tag=0x%08x", w->tag);
+      snprintf(a, sizeof a, "tag=0x%08x (%s)", w->tag, tb_tag_name(w->tag, t, sizeof t));
       return err(e, p, "input_unknown_tag", "a tag the sources created", a);
     }
     if (r->state != ST_CREATED) {
-      snprintf(a, sizeof a, "tag=0x%08x already %s", w->tag, state_name(r->state));
+      snprintf(a, sizeof a, "tag=0x%08x (%s) already %s", w->tag, tb_tag_name(w->tag, t, sizeof t),
+               state_name(r->state));
       return err(e, p, "input_duplicate", "a packet offered once", a);
     }
     if (fields_differ(r, w, b, sizeof b)) {
@@ -162,9 +165,9 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
   for (size_t i = 0; i < nev && i < sizeof matched; i++) {
     if (ev[i].kind != LFC_EV_DROP || matched[i]) continue;
     tb_score_rec_t *r = lookup(tb, ev[i].tag);
-    snprintf(a, sizeof a, "drop cause=%s tag=0x%08x cls=%u (%s)",
-             lfc_drop_cause_name((lfc_drop_cause_t)ev[i].cause), ev[i].tag, ev[i].cls,
-             r ? state_name(r->state) : "unknown tag");
+    snprintf(a, sizeof a, "drop cause=%s tag=0x%08x (%s) cls=%u (%s)",
+             lfc_drop_cause_name((lfc_drop_cause_t)ev[i].cause), ev[i].tag,
+             tb_tag_name(ev[i].tag, t, sizeof t), ev[i].cls, r ? state_name(r->state) : "unknown tag");
     if (ev[i].cause != LFC_DROP_WATCHDOG)
       return err(e, ev[i].port, "drop_without_arrival",
                  "an admission drop names the packet arriving on its port", a);
