@@ -152,5 +152,8 @@ for c in $MUT_CONFIGS; do
 done
 t_eq=$(date +%s)
 echo "   equivalence checks in $((t_eq - t_run)) s"
+# report.py's status is make mutants' status: 1 below the target, 2 a stale explained.txt.
 python3 "$HERE/report.py" "$OUT" $MUT_CONFIGS
+rc=$?
 echo "   make mutants took $(( $(date +%s) - t0 )) s"
+exit $rc
