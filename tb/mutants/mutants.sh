@@ -4,10 +4,16 @@
 #
 # Per build configuration C of tb/mutants/plan.txt (default: all of them):
 #   1. Yosys elaborates rtl/*.v as lfc_switch with C's parameters (tb-params, -G flags turned
-#      into `hierarchy -chparam`; `prep`, not flattened) and lists candidate mutations
-#      (mutate -list): each changes one bit of one cell port of one module, so, like a change of
-#      the module's source, it is in every instance of that module;
-#   2. pick.py chooses the plan's number of mutants per module;
+#      into `hierarchy -chparam`; `prep`, not flattened) and lists every candidate mutation of
+#      each RTL module of C's plan (mutate -list, selection *lfc_<module>): each changes one
+#      bit of one cell port of one module, so, like a change of the module's source, it is in
+#      every instance of that module;
+#   2. pick.py samples the plan's number of them per module, by a hash of the seed and of what
+#      identifies each candidate apart from the rest of the design, so a module's mutants depend
+#      only on its own source and parameters: a change of one RTL file leaves the other
+#      modules' mutants, and the arguments for them in explained.txt, alone (Yosys's own
+#      sampling, mutate -list N, does not: its order and its random control bits depend on the
+#      whole design);
 #   3. Yosys puts all of them into ONE netlist (mutate -ctrl mutsel W k: mutant k is active when
 #      the extra input mutsel equals k; 0 is the unmutated design), wires every mutated
 #      instance's new mutsel input to a new top-level input mutsel, flattens the design and
@@ -36,9 +42,8 @@ PLAN=$HERE/plan.txt
 VARIANTS=$HERE/variants.txt
 OUT="$BUILD/mutants"
 PARAMS="$BUILD/tb/tb-params"
-# Candidates listed per configuration: enough that every module of the plan has many more than
-# the plan takes from it.
-LIST_SIZE=3000
+# mutate -list with more than any module has: every candidate.
+LIST_ALL=100000000
 # mutsel width: up to 2^9 - 1 mutants per netlist.
 CTRL_WIDTH=9
 : "${MUT_CONFIGS:=$(awk '!/^#/ && NF == 3 && !seen[$1]++ {print $1}' "$PLAN")}"
@@ -80,13 +85,18 @@ build_config() {
     echo "hierarchy -check -top lfc_switch $chparam"
     echo "prep -top lfc_switch"
     echo "write_rtlil $d/design.il"
-    echo "mutate -list $LIST_SIZE -seed $MUT_LIST_SEED -o $d/list.txt"
+    # Every candidate, module by module (the selection *lfc_<module> is every parameter set
+    # of it, as one source edit would be; "switch" is lfc_switch's own logic).
+    awk -v c="$c" -v n="$LIST_ALL" -v d="$d" '!/^#/ && NF == 3 && $1 == c {
+      printf "mutate -list %d -o %s/list.%s.txt *lfc_%s\n", n, d, $2, $2 }' "$PLAN"
   } >"$d/elab.ys"
-  echo "   $c: yosys: elaborate, list $LIST_SIZE candidate mutations"
+  rm -f "$d"/list.*.txt
+  echo "   $c: yosys: elaborate, list the candidate mutations module by module"
   $YOSYS -q -l "$d/elab.log" "$d/elab.ys" >/dev/null 2>&1 ||
     { echo "   $c: yosys failed, see $d/elab.log"; return 1; }
-  python3 "$HERE/pick.py" "$PLAN" "$c" "$d/list.txt" "$d/design.il" "$MUT_LIST_SEED" \
+  python3 "$HERE/pick.py" "$PLAN" "$c" "$d" "$d/design.il" "$MUT_LIST_SEED" \
     "$d/chosen.tsv" "$d/apply.ys" "$CTRL_WIDTH" || return 1
+  rm -f "$d"/list.*.txt  # up to 80 MB each; elab.ys makes them again
   { echo "read_rtlil $d/design.il"; cat "$d/apply.ys"; echo "hierarchy -top lfc_switch"
     echo "flatten"; echo "opt_clean"; echo "write_verilog -noattr $d/mutated.new.v"; } >"$d/mutate.ys"
   echo "   $c: yosys: $(grep -c '^mutate' "$d/apply.ys") mutants into one netlist"

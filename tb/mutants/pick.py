@@ -1,24 +1,38 @@
 #!/usr/bin/env python3
-"""pick.py - choose the mutants of one build configuration from Yosys's `mutate -list` output.
+"""pick.py - number the mutants of one build configuration and write the Yosys commands for them.
 
-    pick.py PLAN CONFIG LIST DESIGN_IL SEED OUT_TSV OUT_YS CTRL_WIDTH
+    pick.py PLAN CONFIG DIR DESIGN_IL SEED OUT_TSV OUT_YS CTRL_WIDTH
 
-PLAN is tb/mutants/plan.txt (config, module, count per line); LIST is the file written by
-`mutate -list N -seed S -o LIST` on the elaborated (not flattened) lfc_switch of CONFIG. Each
-line of LIST names one mutation of one bit of one cell port in one module; the module
-($paramod$<hash>\\lfc_<name>, or lfc_switch itself: "switch") is the one whose source the
+PLAN is tb/mutants/plan.txt (config, module, count per line). For each module of CONFIG's plan,
+DIR/list.<module>.txt holds every mutation Yosys offers of that module (`mutate -list <all>
+*lfc_<module>` on the elaborated, not flattened, lfc_switch of CONFIG, written by mutants.sh).
+Each line names one mutation of one bit of one cell port in one Yosys module
+($paramod$<hash>\\lfc_<name>, or lfc_switch itself: "switch"), the module whose source the
 mutant changes, in every instance of that module (with those parameters), as a source mutant
 would.
 
-Writes OUT_TSV (id, config, module, mode, yosys module, cell, port, bit, src: one chosen
-mutant a line, ids 1..n) and OUT_YS (the Yosys commands that put all of them into one netlist, mutant k active
-when the input `mutsel` equals k: Yosys `mutate -ctrl mutsel CTRL_WIDTH k`, as in the mcy flow;
-mutate gives each mutated module a `mutsel` input, which OUT_YS then connects, in every instance
-of that module in lfc_switch (DESIGN_IL, the elaborated design: all modules are instances of
-lfc_switch itself), to lfc_switch's own new `mutsel` input).
-Exit 2 with a message if the plan asks for more mutants of a module than LIST offers.
+pick.py samples the plan's count of each module itself (sample()): ranked by a hash of SEED,
+CONFIG and the mutation's key (module, cell without Yosys's design-wide counter, port, bit, mode, source
+locations), one per source line first. Yosys's own `mutate -list N` sampling is not used: its
+order, and the control bit it draws for cnot0/cnot1, follow the order of every cell of the
+design, so any change of any RTL file gave a new set of mutants everywhere. With the keys, a
+module's mutants stay the same while its source, its parameters and the plan do. (Nearly: the
+list itself follows that order a little, since where several cell ports carry the same signal
+bit Yosys does not always list the same ones; a change of lfc_switch.v alone kept 253 of the
+other modules' 255 mutants, 16 of them under new ids, after a changed one in their module.)
+
+Writes OUT_TSV (id, config, module, mode, yosys module, cell, port, bit, src: one mutant a
+line, ids 1..n in plan order) and OUT_YS (the Yosys commands that put all of them into one
+netlist, mutant k active when the input `mutsel` equals k: Yosys `mutate -ctrl mutsel
+CTRL_WIDTH k`, as in the mcy flow; mutate gives each mutated module a `mutsel` input, which
+OUT_YS then connects, in every instance of that module in lfc_switch (DESIGN_IL, the elaborated
+design: all modules are instances of lfc_switch itself), to lfc_switch's own new `mutsel`
+input).
+Exit 2 with a message if a list is missing, names another module, or has fewer mutations than
+the plan asks for (the module has fewer candidates).
 """
-import random
+import hashlib
+import os
 import re
 import sys
 
@@ -81,33 +95,95 @@ def parse(line):
     return fields, srcs
 
 
-def main():
-    if len(sys.argv) != 9:
-        fail("usage: pick.py PLAN CONFIG LIST DESIGN_IL SEED OUT_TSV OUT_YS CTRL_WIDTH")
-    plan, config, lst, design_il, seed, out_tsv, out_ys, width = sys.argv[1:]
-    instances = top_instances(design_il)
-    want = load_plan(plan, config)
-    by_module = {}
+# Yosys's own cell names end in a number from a counter over the whole design
+# ($add$lfc_ecn.v:66$8504): it changes when any other source changes, so it is not part of a
+# mutant's identity.
+AUTOIDX = re.compile(r"\$\d+$")
+# Modes taken as Yosys lists them, and the two that need a second bit of the same port (cnot0:
+# XOR with its inverse, cnot1: with its value), whose ctrlbit Yosys draws from its random number
+# stream, which depends on the order of all cells: pick.py draws it from the mutant's key.
+PLAIN_MODES = ("inv", "const0", "const1")
+CTRL_MODES = ("cnot0", "cnot1")
+
+
+def candidates(lst, mod):
+    """{key: (fields, src)}: every mutation of mod in lst (Yosys `mutate -list` of all of
+    them), keyed by what identifies it whatever the rest of the design is: the Yosys module
+    (its name is a hash of its parameters), the cell without its counter, port, bit, mode and
+    the source locations without directories; cnot modes added for every bit of a port of two
+    or more bits."""
+    plain, width = {}, {}
     with open(lst) as f:
-        for line in f:
+        for lineno, line in enumerate(f, 1):
             fields, srcs = parse(line)
-            if not fields or "-cell" not in fields or fields.get("-mode") == "none":
+            if not fields or "-cell" not in fields or fields.get("-mode") not in PLAIN_MODES:
                 continue
-            mod = module_of(fields.get("-module", "?"))
+            if module_of(fields.get("-module", "?")) != mod:
+                fail("%s:%d: a mutation of %s, not of %s" %
+                     (lst, lineno, fields.get("-module", "?"), mod))
+            srcs = [os.path.basename(x) for x in srcs]
+            cell = re.sub(r"[^$]*/(lfc_\w+\.v)", r"\1", AUTOIDX.sub("", fields["-cell"]))
+            port = (fields["-module"], fields["-cell"], fields.get("-port", "-"))
+            bit = int(fields.get("-portbit", "0"))
+            width[port] = max(width.get(port, 0), bit + 1)
+            key = "|".join((fields["-module"], cell, port[2], str(bit), fields["-mode"],
+                            ",".join(srcs)))
             # The source location in the module's own file (the last one: the innermost
             # expression); the instance's location in lfc_switch.v if it is lfc_switch's own.
-            own = [s for s in srcs if ("lfc_%s.v" % mod) in s]
-            src = (own or srcs or ["?"])[-1]
-            by_module.setdefault(mod, []).append((fields, src))
-    rng = random.Random(int(seed))
+            own = [x for x in srcs if ("lfc_%s.v" % mod) in x]
+            plain.setdefault(key, (fields, (own or srcs or ["?"])[-1], port))
+    out = {}
+    for key, (fields, src, port) in plain.items():
+        out[key] = (fields, src)
+        if fields["-mode"] != "inv" or width[port] < 2:
+            continue
+        for mode in CTRL_MODES:
+            ctrl_key = key.replace("|inv|", "|%s|" % mode)
+            h = int(hashlib.sha256(ctrl_key.encode()).hexdigest(), 16)
+            bit = int(fields.get("-portbit", "0"))
+            ctrl = (bit + 1 + h % (width[port] - 1)) % width[port]
+            f = dict(fields, **{"-mode": mode, "-ctrlbit": str(ctrl)})
+            out[ctrl_key] = (f, src)
+    return out
+
+
+def sample(cands, count, seed, config):
+    """count keys of cands, the same for the same set of keys: ranked by a hash of the seed, the
+    configuration (a module with the same parameters in two configurations, such as
+    lfc_credit_tx, gets different mutants in each) and the key; first one per source line (like
+    mutate's even sampling, the mutants spread over the module's code), then the rest by
+    rank."""
+    def rank(key):
+        return hashlib.sha256(("%s|%s|%s" % (seed, config, key)).encode()).digest()
+    ranked = sorted(cands, key=rank)
+    taken, lines = [], set()
+    for key in ranked:
+        name, _, pos = cands[key][1].partition(":")
+        line = name + ":" + pos.split(".")[0]
+        if line not in lines:
+            lines.add(line)
+            taken.append(key)
+            if len(taken) == count:
+                return taken
+    first = set(taken)
+    return taken + [k for k in ranked if k not in first][:count - len(taken)]
+
+
+def main():
+    if len(sys.argv) != 9:
+        fail("usage: pick.py PLAN CONFIG DIR DESIGN_IL SEED OUT_TSV OUT_YS CTRL_WIDTH")
+    plan, config, listdir, design_il, seed, out_tsv, out_ys, width = sys.argv[1:]
+    instances = top_instances(design_il)
     chosen = []
-    for mod, count in want:
-        have = by_module.get(mod, [])
-        if len(have) < count:
-            fail("%s: %d mutants of %s wanted, the list has %d (modules: %s)" %
-                 (config, count, mod, len(have), ", ".join(sorted(by_module))))
-        for fields, src in rng.sample(have, count):
-            chosen.append((mod, fields, src))
+    for mod, count in load_plan(plan, config):
+        lst = os.path.join(listdir, "list.%s.txt" % mod)
+        if not os.path.exists(lst):
+            fail("%s: no list of %s's mutations (%s); did Yosys fail?" % (config, mod, lst))
+        cands = candidates(lst, mod)
+        if len(cands) < count:
+            fail("%s: %d mutants of %s wanted, it has %d (%s)" % (config, count, mod, len(cands), lst))
+        for key in sample(cands, count, seed, config):
+            chosen.append((mod,) + cands[key])
     if len(chosen) >= (1 << int(width)):
         fail("%d mutants do not fit a %s-bit mutsel" % (len(chosen), width))
     with open(out_tsv, "w") as tsv, open(out_ys, "w") as ys:
