@@ -10,13 +10,19 @@
 
 MUT_SEEDS ?= 3
 
-.PHONY: mutants test-mutants-report
+.PHONY: mutants test-mutants-report test-mutants-pick
 
 # report.py's verdicts on made-up results (seconds; part of make test): an argued equivalent
 # whose explained.txt entry no longer names the mutant's line must stop the report.
 TEST_STEPS += test-mutants-report
 test-mutants-report:
 	@$(PYTHON3) tb/mutants/test_report.py
+
+# pick.py's sample on made-up candidate lists (seconds; part of make test): a module's mutants
+# must not change with the rest of the design (Yosys's counters, order and control bits).
+TEST_STEPS += test-mutants-pick
+test-mutants-pick:
+	@$(PYTHON3) tb/mutants/test_pick.py
 
 mutants: deps all $(TB_PARAMS) $(TB_COMMON_OBJS)
 	@BUILD=$(BUILD) JOBS=$(JOBS) MUT_SEEDS=$(MUT_SEEDS) TEST_COSIM_SEEDS=$(TEST_COSIM_SEEDS) \
