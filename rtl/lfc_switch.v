@@ -520,11 +520,11 @@ module lfc_switch #(
   // ports (§6.3: several frees of one PG in one cycle are applied as their sum).
   // ---------------------------------------------------------------------------------------
 
-  // One block for all ports, over the queues that exist only (data classes, and VL15 in IB
-  // mode, §7.4). A block per ingress port, each over all 16 classes of every egress port, made
-  // Icarus rebuild free_blk from its parts and rerun every block on any pop, and made the
-  // Verilated model run 16 loops it did not unroll (a fifth of a 16-port model's time;
-  // tb/README.md, "Speed").
+  // One block for all ports, over the queues that exist (data classes, VL15 in IB mode, §7.4),
+  // summing in free_acc and writing free_blk once (each write wakes its readers in Icarus). A
+  // block per ingress port over all 16 classes of every egress port made Icarus rebuild
+  // free_blk from its parts on any pop, and the Verilated model run 16 loops it did not unroll
+  // (a fifth of a 16-port model's time; tb/README.md, "Speed").
   reg [Ports*16*12-1:0] free_acc;
   reg [12:0]            free_pop;  // {pop, ingress, nblk} of one queue
   integer               ffi;

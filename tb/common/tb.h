@@ -56,8 +56,8 @@ _Static_assert((uint32_t)(TB_TAG_MIX * TB_TAG_UNMIX) == 1u, "TB_TAG_UNMIX invert
 
 /* A tag's identity for reports: "src 3 seq 301", "src 3 injected 5". */
 static inline const char *tb_tag_name(uint32_t tag, char *buf, size_t len) {
-  snprintf(buf, len, "src %u %s %u", (unsigned)TB_TAG_SRC(tag), TB_TAG_INJ(tag) ? "injected" : "seq",
-           (unsigned)TB_TAG_SEQ(tag));
+  snprintf(buf, len, "src %u %s %u", (unsigned)TB_TAG_SRC(tag),
+           TB_TAG_INJ(tag) ? "injected" : "seq", (unsigned)TB_TAG_SEQ(tag));
   return buf;
 }
 

@@ -167,7 +167,8 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
     tb_score_rec_t *r = lookup(tb, ev[i].tag);
     snprintf(a, sizeof a, "drop cause=%s tag=0x%08x (%s) cls=%u (%s)",
              lfc_drop_cause_name((lfc_drop_cause_t)ev[i].cause), ev[i].tag,
-             tb_tag_name(ev[i].tag, t, sizeof t), ev[i].cls, r ? state_name(r->state) : "unknown tag");
+             tb_tag_name(ev[i].tag, t, sizeof t), ev[i].cls,
+             r ? state_name(r->state) : "unknown tag");
     if (ev[i].cause != LFC_DROP_WATCHDOG)
       return err(e, ev[i].port, "drop_without_arrival",
                  "an admission drop names the packet arriving on its port", a);

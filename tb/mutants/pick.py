@@ -12,14 +12,15 @@ mutant changes, in every instance of that module (with those parameters), as a s
 would.
 
 pick.py samples the plan's count of each module itself (sample()): ranked by a hash of SEED,
-CONFIG and the mutation's key (module, cell without Yosys's design-wide counter, port, bit, mode, source
-locations), one per source line first. Yosys's own `mutate -list N` sampling is not used: its
-order, and the control bit it draws for cnot0/cnot1, follow the order of every cell of the
-design, so any change of any RTL file gave a new set of mutants everywhere. With the keys, a
-module's mutants stay the same while its source, its parameters and the plan do. (Nearly: the
-list itself follows that order a little, since where several cell ports carry the same signal
-bit Yosys does not always list the same ones; a change of lfc_switch.v alone kept 253 of the
-other modules' 255 mutants, 16 of them under new ids, after a changed one in their module.)
+CONFIG and the mutation's key (module, cell without Yosys's design-wide counter, port, bit,
+mode, source locations), one per source line first. Yosys's own `mutate -list N` sampling is
+not used: its order, and the control bit it draws for cnot0/cnot1, follow the order of every
+cell of the design, so any change of any RTL file gave a new set of mutants everywhere. With
+the keys, a module's mutants stay the same while its source, its parameters and the plan do.
+(Nearly: the list itself follows that order a little, since where several cell ports carry the
+same signal bit Yosys does not always list the same ones; a change of lfc_switch.v alone kept
+253 of the other modules' 255 mutants, 16 of them under new ids, after a changed one in their
+module.)
 
 Writes OUT_TSV (id, config, module, mode, yosys module, cell, port, bit, src: one mutant a
 line, ids 1..n in plan order) and OUT_YS (the Yosys commands that put all of them into one
@@ -35,6 +36,8 @@ import hashlib
 import os
 import re
 import sys
+
+from report import src_tag
 
 
 def fail(msg):
@@ -158,8 +161,7 @@ def sample(cands, count, seed, config):
     ranked = sorted(cands, key=rank)
     taken, lines = [], set()
     for key in ranked:
-        name, _, pos = cands[key][1].partition(":")
-        line = name + ":" + pos.split(".")[0]
+        line = src_tag(cands[key][1])
         if line not in lines:
             lines.add(line)
             taken.append(key)
@@ -181,7 +183,8 @@ def main():
             fail("%s: no list of %s's mutations (%s); did Yosys fail?" % (config, mod, lst))
         cands = candidates(lst, mod)
         if len(cands) < count:
-            fail("%s: %d mutants of %s wanted, it has %d (%s)" % (config, count, mod, len(cands), lst))
+            fail("%s: %d mutants of %s wanted, it has %d (%s)" %
+                 (config, count, mod, len(cands), lst))
         for key in sample(cands, count, seed, config):
             chosen.append((mod,) + cands[key])
     if len(chosen) >= (1 << int(width)):

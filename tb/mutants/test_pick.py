@@ -68,7 +68,8 @@ def main():
     rc, err, b = pick(yosys_list(1323, "/abs/rtl/", 2))
     assert rc == 0, "pick.py failed: %s" % err
     assert a == b, "the sample changed with the rest of the design:\n%s\n%s" % (a, b)
-    print("ok: the same %d mutants whatever the cells' counters, order and Yosys's control bits" % COUNT)
+    print("ok: the same %d mutants whatever the cells' counters, order and Yosys's control bits"
+          % COUNT)
     checks += 1
     assert len({(m, p, bit, s) for m, p, bit, s, _ in a}) == COUNT, "a mutant chosen twice"
     assert len({s for _, _, _, s, _ in a[:3]}) == 3, "the first three not on three source lines"
