@@ -165,12 +165,29 @@ cosim-build: $(foreach s,$(SIMS),$(foreach c,$(CONFIGS),$(call tb_sim_target,$(s
 TB_RUN_ENV = BUILD=$(BUILD) COSIM_BUILD=$(COSIM_BUILD) TB_VPI=$(TB_VPI) VVP=$(VVP) MAKE="$(MAKE)" \
              TB_MAKE_EXTRA="$(if $(filter-out rtl,$(TB_RTL_DIR)),RTL_DIR=$(TB_RTL_DIR) COSIM_BUILD=$(COSIM_BUILD))"
 
+# What is left of $(1) when its digits are taken out: empty for a decimal number.
+tb_nondigits = $(strip $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst \
+  6,,$(subst 7,,$(subst 8,,$(subst 9,,$(1))))))))))))
+
 ifneq ($(filter cosim,$(MAKECMDGOALS)),)
 ifeq ($(wildcard tb/configs/$(CONFIG).ini),)
 $(error CONFIG=$(CONFIG): there is no tb/configs/$(CONFIG).ini; configurations: $(TB_CONFIGS))
 endif
 ifeq ($(filter verilator icarus icarus-netlist,$(SIM)),)
 $(error SIM=$(SIM): allowed verilator, icarus, icarus-netlist)
+endif
+# Before a build of minutes: SEED and CYCLES are decimal numbers (tb/scripts/cosim.sh checks
+# their ranges too, tb/scripts/args.sh), WAVES 0 or 1.
+ifneq ($(words $(SEED))$(call tb_nondigits,$(SEED)),1)
+$(error SEED=$(SEED): a whole number from 0 to 4294967295)
+endif
+ifneq ($(CYCLES),)
+ifneq ($(words $(CYCLES))$(call tb_nondigits,$(CYCLES))$(if $(subst 0,,$(CYCLES)),,zero),1)
+$(error CYCLES=$(CYCLES): a number of cycles, 1 or more (or empty: the configuration's own))
+endif
+endif
+ifeq ($(filter 0 1,$(WAVES)),)
+$(error WAVES=$(WAVES): 0 or 1)
 endif
 endif
 
@@ -207,6 +224,15 @@ test-cosim: deps all $(TB_PARAMS)
 	@echo "== co-simulation: the Yosys netlists of $(TEST_NETLIST_CONFIGS) on icarus, 1 seed, short runs"
 	@$(TB_RUN_ENV) SEEDS=1 SIMS=icarus-netlist CONFIGS="$(TEST_NETLIST_CONFIGS)" CYCLES= SHORT=1 \
 	  JOBS=$(JOBS) OUT=$(BUILD)/test-cosim-netlist COVER_STRICT=0 tb/scripts/regress.sh
+
+# Wrong values for make cosim / regress / soak / mutants and the test's +arguments are refused
+# at once (tb/scripts/args.sh, tb_main.c). After test-cosim in `make test`: the binary it needs
+# is one test-cosim builds (two makes building one directory at once would clobber it).
+TEST_STEPS += test-cosim-args
+.PHONY: test-cosim-args
+test-cosim-args: deps all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
+	@$(MAKE) -s --no-print-directory $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
+	@$(TB_RUN_ENV) tb/scripts/test_args.sh $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
 
 # ---- RTL code coverage (Verilator --coverage-line --coverage-toggle) ----
 

@@ -26,6 +26,7 @@
  * on one thread, as does a failure to create the thread.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -70,11 +71,15 @@ static const char *arg_value(const char *a, const char *key) {
   return a + n + 1;
 }
 
+/* A decimal number: digits only. strtoull alone would take "-5" as 2^64 - 5 (a run of
+ * +cycles=-5 went on for hours), skip leading blanks, read "010" as octal and saturate on
+ * overflow. */
 static int parse_u64(const char *s, uint64_t *v) {
   char *end;
-  if (!s || !*s) return -1;
-  unsigned long long x = strtoull(s, &end, 0);
-  if (*end) return -1;
+  if (!s || *s < '0' || *s > '9') return -1;
+  errno = 0;
+  unsigned long long x = strtoull(s, &end, 10);
+  if (*end || errno == ERANGE) return -1;
   *v = x;
   return 0;
 }
@@ -102,8 +107,13 @@ static int parse_args(int argc, char **argv, args_t *a) {
     else if ((v = arg_value(argv[i], "result"))) a->result = v;
     else if ((v = arg_value(argv[i], "sim"))) a->sim = v;
     else if ((v = arg_value(argv[i], "make"))) a->make_extra = v;
-    else if ((v = arg_value(argv[i], "dump"))) a->dump = atoi(v);
-    else if ((v = arg_value(argv[i], "model_only"))) a->model_only = atoi(v);
+    else if ((v = arg_value(argv[i], "dump"))) {
+      if (parse_u64(v, &x) || x > 1) goto bad;
+      a->dump = (int)x;
+    } else if ((v = arg_value(argv[i], "model_only"))) {
+      if (parse_u64(v, &x) || x > 1) goto bad;
+      a->model_only = (int)x;
+    }
     else if ((v = arg_value(argv[i], "dbg_per_cycle"))) {
       if (parse_u64(v, &x) || x == 0 || x > DBG_MAX) goto bad;
       a->dbg_per_cycle = (uint32_t)x;
@@ -114,8 +124,9 @@ static int parse_args(int argc, char **argv, args_t *a) {
     /* Anything else belongs to the simulator. */
     continue;
   bad:
-    fprintf(stderr, "cosim: bad argument '%s' (+seed: 0..%" PRIu32 ", +cycles: 1.., "
-                    "+dbg_per_cycle: 1..%u, +threads: 1 or 2)\n", argv[i], UINT32_MAX, DBG_MAX);
+    fprintf(stderr, "cosim: bad argument '%s' (decimal numbers: +seed: 0..%" PRIu32 ", +cycles: "
+                    "1.., +waves_from: 0.., +dbg_per_cycle: 1..%u, +threads: 1 or 2, +dump and "
+                    "+model_only: 0 or 1)\n", argv[i], UINT32_MAX, DBG_MAX);
     return -1;
   }
   if (!a->config) {

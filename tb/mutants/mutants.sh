@@ -50,6 +50,13 @@ CTRL_WIDTH=9
 
 die() { echo "mutants: $*" >&2; exit 2; }
 source tb/scripts/yosys_chparam.sh
+# shellcheck source=tb/scripts/args.sh
+source tb/scripts/args.sh
+args_uint mutants JOBS "$JOBS" 1
+args_uint mutants MUT_SEEDS "$MUT_SEEDS" 1
+args_uint mutants MUT_LIST_SEED "$MUT_LIST_SEED" 0
+args_uint mutants MUT_TIMEOUT "$MUT_TIMEOUT" 1
+args_uint mutants VERILATOR_JOBS "$VERILATOR_JOBS" 1
 for c in $MUT_CONFIGS; do
   [ -f "tb/configs/$c.ini" ] || die "MUT_CONFIGS: there is no tb/configs/$c.ini"
   grep -q "^$c[[:space:]]" "$PLAN" || die "MUT_CONFIGS: $PLAN has no mutants for '$c'"

@@ -29,6 +29,13 @@ case "$sim" in
   icarus|icarus-netlist) ext=vcd ;;
   *) echo "cosim: SIM must be verilator, icarus or icarus-netlist, not '$sim'" >&2; exit 2 ;;
 esac
+# shellcheck source=tb/scripts/args.sh
+. "$(dirname "$0")/args.sh"
+args_configs cosim CONFIG "$config"
+args_uint cosim SEED "$seed" 0 4294967295
+args_cycles cosim CYCLES "$cycles"
+args_flag cosim WAVES "$waves"
+seed=$(( 10#$seed ))  # the test reads it as decimal too
 mkdir -p "$out"
 rm -f "$out"/waves.* "$out"/rc "$out"/result "$out"/rerun.log
 

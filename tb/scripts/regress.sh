@@ -11,13 +11,24 @@
 #   OUT                output directory: junit.xml, summary.txt, coverage.json, runs/...
 #   COVER_STRICT=1     fail if a coverage point was never hit in the whole regression
 #
-# The last line printed is `cosim: N passed, M failed`. Exit 1 if anything failed.
+# The last line printed is `cosim: N passed, M failed`. Exit 1 if anything failed, 2 for a value
+# above that is not allowed (tb/scripts/args.sh), before anything is built.
 set -uo pipefail
 
 : "${SEEDS:=2}" "${SIMS:=verilator icarus}" "${CONFIGS:?}" "${CYCLES:=}" "${JOBS:=2}"
 : "${OUT:=build/regress}" "${COVER_STRICT:=1}" "${SHORT:=0}" "${MAKE:=make}" "${BUILD:=build}"
 : "${COSIM_BUILD:=$BUILD/cosim}"
 if [ "$SHORT" = 1 ]; then : "${ICARUS_PCT:=50}"; else : "${ICARUS_PCT:=10}"; fi
+# shellcheck source=tb/scripts/args.sh
+. "$(dirname "$0")/args.sh"
+args_uint regress SEEDS "$SEEDS" 1
+args_sims regress SIMS "$SIMS"
+args_configs regress CONFIGS "$CONFIGS"
+args_cycles regress CYCLES "$CYCLES"
+args_uint regress JOBS "$JOBS" 1
+args_uint regress ICARUS_PCT "$ICARUS_PCT" 1 100
+args_flag regress COVER_STRICT "$COVER_STRICT"
+args_flag regress SHORT "$SHORT"
 # With a run per core already, each run keeps its C side on its own thread (+threads=1): two
 # threads per run on a full machine only add hand-overs (22 configurations x 3 seeds at full
 # length, JOBS=2 on 2 cores: 11 % less wall time on one thread). The output is the same.

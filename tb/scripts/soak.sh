@@ -10,14 +10,23 @@
 #
 # Environment: HOURS (fractional allowed), or SECONDS_LIMIT (wins when set); CONFIGS; OUT;
 # BUILD, COSIM_BUILD, MAKE (from tb/tb.mk); SOAK_SEED (default: from the clock, printed, so that
-# the sequence of runs can be repeated).
+# the sequence of runs can be repeated). A wrong value stops it at once (tb/scripts/args.sh),
+# named as `make soak` takes it: SOAK_SECONDS for SECONDS_LIMIT, SOAK_CONFIGS for CONFIGS.
 set -u
 : "${OUT:?}" "${COSIM_BUILD:?}" "${CONFIGS:?}" "${MAKE:=make}" "${HOURS:=1}"
+# shellcheck source=tb/scripts/args.sh
+. "$(dirname "$0")/args.sh"
+args_configs soak SOAK_CONFIGS "$CONFIGS"
 limit=${SECONDS_LIMIT:-}
 if [ -z "$limit" ]; then
+  [[ "$HOURS" =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v h="$HOURS" 'BEGIN { exit !(h * 3600 >= 1) }' ||
+    args_fail soak HOURS "$HOURS" "a number of hours (fractions allowed), at least 1 second"
   limit=$(awk -v h="$HOURS" 'BEGIN { printf "%d", h * 3600 }')
 fi
+args_uint soak SOAK_SECONDS "$limit" 1
 seed0=${SOAK_SEED:-$(date +%s)}
+args_uint soak SOAK_SEED "$seed0" 0
+seed0=$(( 10#$seed0 ))
 RANDOM=$((seed0 % 32768))
 read -r -a configs <<<"$CONFIGS"
 mkdir -p "$OUT/fail"

@@ -1,0 +1,63 @@
+# shellcheck shell=bash
+# tb/scripts/args.sh - checks of the values the co-simulation scripts take from make's command
+# line (SEED=, CYCLES=, SEEDS=, JOBS=, CONFIGS=, SIMS=, ...). Sourced by cosim.sh, regress.sh,
+# soak.sh and tb/mutants/mutants.sh. A wrong value stops the script at once, before minutes of
+# building, with one line that names the variable, its value and what is allowed, and exit
+# status 2 (the status cosim.sh and the test give a configuration error). Without these checks
+# CYCLES=-5 ran for hours (strtoull takes "-5" as 2^64 - 5), SEED=abc died in shell arithmetic
+# on an "unbound variable", and SEEDS=abc ended in "0 passed, 0 failed".
+#
+# Numbers are decimal (a leading 0 does not make them octal, as it would in shell arithmetic)
+# and at most 18 digits, so that shell arithmetic on them cannot overflow.
+
+ARGS_DIGITS_MAX=18
+
+# args_fail WHO NAME VALUE ALLOWED: the one line, and exit 2.
+args_fail() {
+  echo "$1: $2='$3': $4" >&2
+  exit 2
+}
+
+# args_uint WHO NAME VALUE MIN [MAX]: VALUE is a whole number from MIN (to MAX).
+args_uint() {
+  local who="$1" name="$2" value="$3" min="$4" max="${5:-}" allowed
+  if [ -n "$max" ]; then allowed="a whole number from $min to $max"
+  else allowed="a whole number, $min or more"; fi
+  [[ "$value" =~ ^[0-9]+$ ]] && [ ${#value} -le $ARGS_DIGITS_MAX ] ||
+    args_fail "$who" "$name" "$value" "$allowed"
+  (( 10#$value >= min )) || args_fail "$who" "$name" "$value" "$allowed"
+  [ -z "$max" ] || (( 10#$value <= max )) || args_fail "$who" "$name" "$value" "$allowed"
+}
+
+# args_cycles WHO NAME VALUE: empty (the configuration's own number of cycles) or 1 or more.
+args_cycles() {
+  [ -z "$3" ] && return 0
+  [[ "$3" =~ ^[0-9]+$ ]] && [ ${#3} -le $ARGS_DIGITS_MAX ] && (( 10#$3 >= 1 )) ||
+    args_fail "$1" "$2" "$3" "a number of cycles, 1 or more (or empty: the configuration's own)"
+}
+
+# args_flag WHO NAME VALUE: 0 or 1.
+args_flag() {
+  [ "$3" = 0 ] || [ "$3" = 1 ] || args_fail "$1" "$2" "$3" "0 or 1"
+}
+
+# args_sims WHO NAME VALUE: one or more of the simulators.
+args_sims() {
+  local s allowed="one or more of: verilator icarus icarus-netlist"
+  [ -n "${3// /}" ] || args_fail "$1" "$2" "$3" "$allowed"
+  for s in $3; do
+    case "$s" in verilator|icarus|icarus-netlist) ;; *) args_fail "$1" "$2" "$3" "$allowed" ;; esac
+  done
+}
+
+# args_configs WHO NAME VALUE: one or more names of tb/configs/*.ini (run from the top of the
+# tree); the list of them when one is not there.
+args_configs() {
+  local c names
+  names="$(cd tb/configs 2>/dev/null && ls -- *.ini 2>/dev/null | sed 's/\.ini$//' | tr '\n' ' ')"
+  [ -n "${3// /}" ] || args_fail "$1" "$2" "$3" "one or more of: $names"
+  for c in $3; do
+    [ -f "tb/configs/$c.ini" ] ||
+      args_fail "$1" "$2" "$3" "there is no tb/configs/$c.ini; configurations: $names"
+  done
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# make test-cosim-args: a wrong value given to the co-simulation (make cosim / regress / soak /
+# mutants, and the test's +arguments) must stop it at once, with exit status 2 and a line that
+# names the value and what is allowed; a right one must pass. Before these checks CYCLES=-5 ran
+# for hours, SEED=abc died on an "unbound variable" and SEEDS=abc ended "0 passed, 0 failed".
+#
+#   tb/scripts/test_args.sh VCOSIM   (a built Verilator co-simulation binary)
+#
+# Environment from tb/tb.mk: COSIM_BUILD, MAKE. Prints one line per check and
+# `test-cosim-args: N checks passed` or exits 1 at the first that fails.
+set -uo pipefail
+[ $# -eq 1 ] || { echo "usage: $0 VCOSIM" >&2; exit 2; }
+vcosim="$1"
+: "${COSIM_BUILD:?}" "${MAKE:=make}"
+# A check that hangs is a failed one (CYCLES=-5 once ran for hours).
+LIMIT=60
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# refused WHAT PATTERN CMD...: CMD exits 2 within LIMIT seconds and prints PATTERN.
+refused() {
+  local what="$1" pattern="$2" rc; shift 2
+  timeout "$LIMIT" "$@" >"$tmp/out" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] || { cat "$tmp/out"; fail "$what: exit status $rc, not 2"; }
+  grep -qF -- "$pattern" "$tmp/out" || { cat "$tmp/out"; fail "$what: no '$pattern' in the output"; }
+  echo "ok: $what is refused: $(grep -m1 -F -- "$pattern" "$tmp/out" | cut -c1-100)"
+  n=$((n + 1))
+}
+
+# 1. tb/scripts/args.sh itself: right values pass, the edges are where they are said to be.
+# shellcheck source=tb/scripts/args.sh
+. tb/scripts/args.sh
+( args_uint t SEED 0 0 4294967295 && args_uint t SEED 4294967295 0 4294967295 &&
+  args_uint t SEED 007 0 4294967295 && args_cycles t CYCLES "" && args_cycles t CYCLES 1 &&
+  args_sims t SIMS "verilator icarus icarus-netlist" && args_configs t CONFIGS "pfc_basic ib_basic" &&
+  args_flag t WAVES 0 && args_flag t WAVES 1 ) 2>"$tmp/out" ||
+  { cat "$tmp/out"; fail "args.sh refuses a right value"; }
+echo "ok: args.sh takes 0, 4294967295, 007, empty CYCLES, the three simulators, two configurations"
+n=$((n + 1))
+refused "args_uint above its maximum" "from 0 to 4294967295" \
+  bash -c '. tb/scripts/args.sh; args_uint t SEED 4294967296 0 4294967295'
+refused "args_uint of 19 digits" "SEED='1000000000000000000'" \
+  bash -c '. tb/scripts/args.sh; args_uint t SEED 1000000000000000000 0'
+
+# 2. make cosim: before any build.
+refused "make cosim SEED=abc" "SEED=abc: a whole number" "$MAKE" -s --no-print-directory cosim SEED=abc
+refused "make cosim CYCLES=-5" "CYCLES=-5: a number of cycles" \
+  "$MAKE" -s --no-print-directory cosim CYCLES=-5
+refused "make cosim CYCLES=0" "CYCLES=0: a number of cycles" \
+  "$MAKE" -s --no-print-directory cosim CYCLES=0
+refused "make cosim WAVES=yes" "WAVES=yes: 0 or 1" "$MAKE" -s --no-print-directory cosim WAVES=yes
+
+# 3. cosim.sh, as regress.sh calls it.
+refused "cosim.sh SEED abc" "SEED='abc'" tb/scripts/cosim.sh verilator pfc_basic abc "" 0 "$tmp/c"
+refused "cosim.sh SEED 2^32" "SEED='4294967296'" \
+  tb/scripts/cosim.sh verilator pfc_basic 4294967296 "" 0 "$tmp/c"
+refused "cosim.sh CYCLES -5" "CYCLES='-5'" tb/scripts/cosim.sh verilator pfc_basic 1 -5 0 "$tmp/c"
+refused "cosim.sh CONFIG nope" "there is no tb/configs/nope.ini" \
+  tb/scripts/cosim.sh verilator nope 1 "" 0 "$tmp/c"
+
+# 4. regress.sh: nothing is built, no run.
+for bad in "SEEDS=abc|SEEDS='abc'" "SEEDS=0|SEEDS='0'" "JOBS=0|JOBS='0'" \
+           "CYCLES=-3|CYCLES='-3'" "SIMS=foo|SIMS='foo'" "CONFIGS=nope|no tb/configs/nope.ini" \
+           "ICARUS_PCT=101|from 1 to 100"; do
+  assign="${bad%%|*}" pattern="${bad#*|}"
+  refused "regress.sh $assign" "$pattern" env SEEDS=1 SIMS=verilator CONFIGS=pfc_basic \
+    OUT="$tmp/regress" "$assign" tb/scripts/regress.sh
+  [ ! -e "$tmp/regress/build.log" ] || fail "regress.sh $assign started a build"
+done
+
+# 5. soak.sh and tb/mutants/mutants.sh.
+refused "soak.sh HOURS=abc" "HOURS='abc'" \
+  env OUT="$tmp/soak" CONFIGS=pfc_basic HOURS=abc tb/scripts/soak.sh
+refused "soak.sh SOAK_SEED=-1" "SOAK_SEED='-1'" \
+  env OUT="$tmp/soak" CONFIGS=pfc_basic SECONDS_LIMIT=1 SOAK_SEED=-1 tb/scripts/soak.sh
+refused "mutants.sh MUT_SEEDS=0" "MUT_SEEDS='0'" env MUT_SEEDS=0 bash tb/mutants/mutants.sh
+
+# 6. The test's own +arguments (tb_main.c), which a user may give the binary directly.
+for bad in +cycles=-5 +cycles=99999999999999999999999 "+cycles= 5" +cycles=0x10 +seed=-1 \
+           +seed=4294967296 +threads=3 +model_only=2; do
+  refused "the test's $bad" "bad argument '$bad'" \
+    "$vcosim" +config=tb/configs/pfc_basic.ini "$bad"
+done
+
+echo "test-cosim-args: $n checks passed"
