@@ -246,6 +246,21 @@ TB_COV_OUT        = $(BUILD)/coverage
 $(COSIM_BUILD)/verilator/%/obj-cov/Vcosim: tb/configs/%.ini $(TB_VERILATOR_DEPS)
 	$(call tb_verilator_build,$(comma) with line and toggle coverage,--coverage-line --coverage-toggle)
 
+# Before the builds: the configurations exist, COVERAGE_SEEDS is a number.
+ifneq ($(filter coverage,$(MAKECMDGOALS)),)
+tb_cov_missing = $(firstword $(filter-out $(TB_CONFIGS),$(COVERAGE_CONFIGS)))
+ifneq ($(tb_cov_missing),)
+$(error COVERAGE_CONFIGS: no tb/configs/$(tb_cov_missing).ini; configurations: $(TB_CONFIGS))
+endif
+ifeq ($(COVERAGE_CONFIGS),)
+$(error COVERAGE_CONFIGS is empty; configurations: $(TB_CONFIGS))
+endif
+ifneq ($(words $(COVERAGE_SEEDS))$(call tb_nondigits,$(COVERAGE_SEEDS))$(if \
+  $(subst 0,,$(COVERAGE_SEEDS)),,zero),1)
+$(error COVERAGE_SEEDS=$(COVERAGE_SEEDS): a whole number, 1 or more)
+endif
+endif
+
 # Each run writes its counts (+coverage_dat); verilator_coverage merges them and writes an lcov
 # tracefile, genhtml the HTML report. The summary: line and toggle points hit (from the merged
 # counts), and genhtml's line figure (a source line counts as hit when any point on it was).

@@ -22,7 +22,17 @@ MUTANTS=(
   "pause_timer_reset|lfc_pfc_rx.v|s/timer_q <= \\{\\(Classes \\* 21\\)\\{1'b0\\}\\};/timer_q <= timer_d;/|pfc_basic|3000|SPEC §13: rst_ni clears the pause timers|verilator"
 )
 
+# shellcheck source=tb/scripts/args.sh
+. "$(dirname "$0")/args.sh"
+case "$MUTANT_SIM" in
+  verilator|icarus|icarus-netlist) ;;
+  *) args_fail mutants MUTANT_SIM "$MUTANT_SIM" "one of: verilator icarus icarus-netlist" ;;
+esac
 want=("$@")
+names="$(for m in "${MUTANTS[@]}"; do printf '%s ' "${m%%|*}"; done)"
+for w in "${want[@]}"; do
+  [[ " $names" == *" $w "* ]] || args_fail mutants NAME "$w" "one of: $names"
+done
 caught=0; survived=0; broken=0
 for m in "${MUTANTS[@]}"; do
   IFS='|' read -r name file expr config cycles what sim <<<"$m"

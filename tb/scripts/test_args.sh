@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make test-cosim-args: a wrong value given to the co-simulation (make cosim / regress / soak /
-# mutants, and the test's +arguments) must stop it at once, with exit status 2 and a line that
-# names the value and what is allowed; a right one must pass. Before these checks CYCLES=-5 ran
-# for hours, SEED=abc died on an "unbound variable" and SEEDS=abc ended "0 passed, 0 failed".
+# mutants / mutants-smoke / coverage, and the test's +arguments) must stop it at once, with exit
+# status 2 and a line that names the value and what is allowed; a right one must pass. Before
+# these checks CYCLES=-5 ran for hours, SEED=abc died on an "unbound variable" and SEEDS=abc
+# ended "0 passed, 0 failed".
 #
 #   tb/scripts/test_args.sh VCOSIM   (a built Verilator co-simulation binary)
 #
@@ -72,12 +73,19 @@ for bad in "SEEDS=abc|SEEDS='abc'" "SEEDS=0|SEEDS='0'" "JOBS=0|JOBS='0'" \
   [ ! -e "$tmp/regress/build.log" ] || fail "regress.sh $assign started a build"
 done
 
-# 5. soak.sh and tb/mutants/mutants.sh.
+# 5. soak.sh, tb/mutants/mutants.sh, mutant_smoke.sh, make coverage.
 refused "soak.sh HOURS=abc" "HOURS='abc'" \
   env OUT="$tmp/soak" CONFIGS=pfc_basic HOURS=abc tb/scripts/soak.sh
 refused "soak.sh SOAK_SEED=-1" "SOAK_SEED='-1'" \
   env OUT="$tmp/soak" CONFIGS=pfc_basic SECONDS_LIMIT=1 SOAK_SEED=-1 tb/scripts/soak.sh
 refused "mutants.sh MUT_SEEDS=0" "MUT_SEEDS='0'" env MUT_SEEDS=0 bash tb/mutants/mutants.sh
+refused "mutant_smoke.sh MUTANT_SIM=foo" "MUTANT_SIM='foo'" \
+  env MUTANT_SIM=foo tb/scripts/mutant_smoke.sh
+refused "mutant_smoke.sh nosuch" "NAME='nosuch'" tb/scripts/mutant_smoke.sh nosuch
+refused "make coverage COVERAGE_SEEDS=abc" "COVERAGE_SEEDS=abc: a whole number" \
+  "$MAKE" -s --no-print-directory coverage COVERAGE_SEEDS=abc
+refused "make coverage COVERAGE_CONFIGS=nope" "no tb/configs/nope.ini" \
+  "$MAKE" -s --no-print-directory coverage COVERAGE_CONFIGS=nope
 
 # 6. The test's own +arguments (tb_main.c), which a user may give the binary directly.
 for bad in +cycles=-5 +cycles=99999999999999999999999 "+cycles= 5" +cycles=0x10 +seed=-1 \
