@@ -27,7 +27,8 @@ refused() {
   timeout "$LIMIT" "$@" >"$tmp/out" 2>&1
   rc=$?
   [ $rc -eq 2 ] || { cat "$tmp/out"; fail "$what: exit status $rc, not 2"; }
-  grep -qF -- "$pattern" "$tmp/out" || { cat "$tmp/out"; fail "$what: no '$pattern' in the output"; }
+  grep -qF -- "$pattern" "$tmp/out" ||
+    { cat "$tmp/out"; fail "$what: no '$pattern' in the output"; }
   echo "ok: $what is refused: $(grep -m1 -F -- "$pattern" "$tmp/out" | cut -c1-100)"
   n=$((n + 1))
 }
@@ -37,7 +38,8 @@ refused() {
 . tb/scripts/args.sh
 ( args_uint t SEED 0 0 4294967295 && args_uint t SEED 4294967295 0 4294967295 &&
   args_uint t SEED 007 0 4294967295 && args_cycles t CYCLES "" && args_cycles t CYCLES 1 &&
-  args_sims t SIMS "verilator icarus icarus-netlist" && args_configs t CONFIGS "pfc_basic ib_basic" &&
+  args_sims t SIMS "verilator icarus icarus-netlist" &&
+  args_configs t CONFIGS "pfc_basic ib_basic" &&
   args_flag t WAVES 0 && args_flag t WAVES 1 ) 2>"$tmp/out" ||
   { cat "$tmp/out"; fail "args.sh refuses a right value"; }
 echo "ok: args.sh takes 0, 4294967295, 007, empty CYCLES, the three simulators, two configurations"
@@ -48,7 +50,8 @@ refused "args_uint of 19 digits" "SEED='1000000000000000000'" \
   bash -c '. tb/scripts/args.sh; args_uint t SEED 1000000000000000000 0'
 
 # 2. make cosim: before any build.
-refused "make cosim SEED=abc" "SEED=abc: a whole number" "$MAKE" -s --no-print-directory cosim SEED=abc
+refused "make cosim SEED=abc" "SEED=abc: a whole number" \
+  "$MAKE" -s --no-print-directory cosim SEED=abc
 refused "make cosim CYCLES=-5" "CYCLES=-5: a number of cycles" \
   "$MAKE" -s --no-print-directory cosim CYCLES=-5
 refused "make cosim CYCLES=0" "CYCLES=0: a number of cycles" \
