@@ -67,6 +67,12 @@ else
   V_CYCLES_4=300000 V_CYCLES_16=40000 I_CYCLES_4=4000 I_CYCLES_16=600
 fi
 
+# shellcheck source=tb/scripts/args.sh
+. tb/scripts/args.sh
+args_configs bench-cosim BENCH_COSIM_CONFIGS "$CONFIGS"
+args_flag bench-cosim BENCH_COSIM_QUICK "${BENCH_COSIM_QUICK:-0}"
+args_flag bench-cosim BENCH_COSIM_PGO "${BENCH_COSIM_PGO:-1}"
+
 mkdir -p "$OUT"
 echo "== bench-cosim: building $CONFIGS for Verilator ($CXX_OPT) and Icarus (RTL and netlist)"
 MAKEFLAGS='' make -s --no-print-directory BUILD="$BUILD" COSIM_BUILD="$COSIM_BUILD" \
