@@ -95,8 +95,12 @@ static int failf(ctx_t *c, const char *section, const char *key, const char *val
   if (c->failed) return 0;
   c->failed = 1;
   if (c->err == NULL || c->errlen == 0) return 0;
-  int n = snprintf(c->err, c->errlen, "%s:%d: [%s] %s = %.*s: ", c->file, c->line, section, key,
-                   SC_MAX_LINE_ECHO, value);
+  /* A --set override has no line (line 0): "--set: [sim] seed = -5: ...". */
+  int n = c->line > 0
+              ? snprintf(c->err, c->errlen, "%s:%d: [%s] %s = %.*s: ", c->file, c->line, section,
+                         key, SC_MAX_LINE_ECHO, value)
+              : snprintf(c->err, c->errlen, "%s: [%s] %s = %.*s: ", c->file, section, key,
+                         SC_MAX_LINE_ECHO, value);
   if (n < 0 || (size_t)n >= c->errlen) return 0;
   va_list ap;
   va_start(ap, fmt);
