@@ -191,19 +191,24 @@ bare_icarus() {
     printf "%.0f %.0f\n", (dw > 0 ? n / dw : 0), (dc > 0 ? n / dc : 0) }'
 }
 
-# ipc DIR CONFIG ARGS...: instructions per cycle of the Verilator binary of the build DIR
-# (callgrind, CG_CYCLES).
-ipc() {
-  local dir="$1" config="$2" t1="" t2 n; shift 2
-  for n in "$CG_CYCLES" $((2 * CG_CYCLES)); do
-    valgrind --tool=callgrind --callgrind-out-file="$OUT/cg-cosim.out" \
-      "$dir/verilator/$config/obj/Vcosim" +config="tb/configs/$config.ini" +seed=1 \
-      +cycles="$n" "$@" >/dev/null 2>&1
-    t2="$(awk '/^totals:/ { print $2 }' "$OUT/cg-cosim.out")"
-    [ -z "$t1" ] && t1="$t2"
-  done
+# cg_total CMD...: the instructions callgrind counts in one run of CMD (all threads).
+cg_total() {
+  valgrind --tool=callgrind --callgrind-out-file="$OUT/cg-cosim.out" "$@" >/dev/null 2>&1
+  awk '/^totals:/ { print $2 }' "$OUT/cg-cosim.out"
   rm -f "$OUT/cg-cosim.out"
-  awk -v a="$t1" -v b="$t2" -v n="$CG_CYCLES" 'BEGIN { printf "%.0f", (b - a) / n }'
+}
+# per_cycle A B N: instructions per cycle from runs of N (A) and 2N (B) cycles, start-up cancelled.
+per_cycle() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.0f", (b - a) / n }'; }
+
+# ipc DIR CONFIG ARGS...: instructions per cycle of the Verilator binary of the build DIR
+# (CG_CYCLES).
+ipc() {
+  local dir="$1" config="$2" k t=(); shift 2
+  for k in 1 2; do
+    t+=("$(cg_total "$dir/verilator/$config/obj/Vcosim" +config="tb/configs/$config.ini" +seed=1 \
+      +cycles=$((k * CG_CYCLES)) "$@")")
+  done
+  per_cycle "${t[0]}" "${t[1]}" "$CG_CYCLES"
 }
 CG_CYCLES=5000
 
@@ -211,33 +216,24 @@ CG_CYCLES=5000
 # one thread, all of vvp, the VPI module and the C side counted. vvp executes a few million
 # instructions per cycle here, so N is small.
 ipc_vvp() {
-  local config="$1" sim="$2" t1="" t2 n; shift 2
-  for n in "$CG_CYCLES_VVP" $((2 * CG_CYCLES_VVP)); do
-    valgrind --tool=callgrind --callgrind-out-file="$OUT/cg-cosim.out" \
-      vvp -n -M "$(dirname "$VPI")" -m "$(basename "$VPI" .vpi)" \
+  local config="$1" sim="$2" k t=(); shift 2
+  for k in 1 2; do
+    t+=("$(cg_total vvp -n -M "$(dirname "$VPI")" -m "$(basename "$VPI" .vpi)" \
       "$COSIM_BUILD/$sim/$config/sim.vvp" +config="tb/configs/$config.ini" +seed=1 \
-      +cycles="$n" +threads=1 "$@" >/dev/null 2>&1
-    t2="$(awk '/^totals:/ { print $2 }' "$OUT/cg-cosim.out")"
-    [ -z "$t1" ] && t1="$t2"
+      +cycles=$((k * CG_CYCLES_VVP)) +threads=1 "$@")")
   done
-  rm -f "$OUT/cg-cosim.out"
-  awk -v a="$t1" -v b="$t2" -v n="$CG_CYCLES_VVP" 'BEGIN { printf "%.0f", (b - a) / n }'
+  per_cycle "${t[0]}" "${t[1]}" "$CG_CYCLES_VVP"
 }
 CG_CYCLES_VVP=200
 
 # ipc_bare CONFIG: the same for icarus_bare.
 ipc_bare() {
-  local config="$1" dir="$OUT/icarus-bare-$1" t1="" t2 k
-  bare_vvp "$config" cg_1 "$CG_CYCLES_BARE"
-  bare_vvp "$config" cg_2 $((2 * CG_CYCLES_BARE))
+  local config="$1" k t=()
   for k in 1 2; do
-    valgrind --tool=callgrind --callgrind-out-file="$OUT/cg-cosim.out" \
-      vvp -n "$dir/cg_$k.vvp" >/dev/null 2>&1
-    t2="$(awk '/^totals:/ { print $2 }' "$OUT/cg-cosim.out")"
-    [ -z "$t1" ] && t1="$t2"
+    bare_vvp "$config" "cg_$k" $((k * CG_CYCLES_BARE))
+    t+=("$(cg_total vvp -n "$OUT/icarus-bare-$config/cg_$k.vvp")")
   done
-  rm -f "$OUT/cg-cosim.out"
-  awk -v a="$t1" -v b="$t2" -v n="$CG_CYCLES_BARE" 'BEGIN { printf "%.0f", (b - a) / n }'
+  per_cycle "${t[0]}" "${t[1]}" "$CG_CYCLES_BARE"
 }
 CG_CYCLES_BARE=2000
 
