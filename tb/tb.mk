@@ -168,6 +168,9 @@ TB_RUN_ENV = BUILD=$(BUILD) COSIM_BUILD=$(COSIM_BUILD) TB_VPI=$(TB_VPI) VVP=$(VV
 # What is left of $(1) when its digits are taken out: empty for a decimal number.
 tb_nondigits = $(strip $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst \
   6,,$(subst 7,,$(subst 8,,$(subst 9,,$(1))))))))))))
+# Non-empty unless $(1) is one decimal number (tb_not_count: one of 1 or more).
+tb_not_uint  = $(filter-out 1,$(words $(1))$(call tb_nondigits,$(1)))
+tb_not_count = $(or $(call tb_not_uint,$(1)),$(if $(subst 0,,$(1)),,zero))
 
 ifneq ($(filter cosim,$(MAKECMDGOALS)),)
 ifeq ($(wildcard tb/configs/$(CONFIG).ini),)
@@ -178,11 +181,11 @@ $(error SIM=$(SIM): allowed verilator, icarus, icarus-netlist)
 endif
 # Before a build of minutes: SEED and CYCLES are decimal numbers (tb/scripts/cosim.sh checks
 # their ranges too, tb/scripts/args.sh), WAVES 0 or 1.
-ifneq ($(words $(SEED))$(call tb_nondigits,$(SEED)),1)
+ifneq ($(call tb_not_uint,$(SEED)),)
 $(error SEED=$(SEED): a whole number from 0 to 4294967295)
 endif
 ifneq ($(CYCLES),)
-ifneq ($(words $(CYCLES))$(call tb_nondigits,$(CYCLES))$(if $(subst 0,,$(CYCLES)),,zero),1)
+ifneq ($(call tb_not_count,$(CYCLES)),)
 $(error CYCLES=$(CYCLES): a number of cycles, 1 or more (or empty: the configuration's own))
 endif
 endif
@@ -255,8 +258,7 @@ endif
 ifeq ($(COVERAGE_CONFIGS),)
 $(error COVERAGE_CONFIGS is empty; configurations: $(TB_CONFIGS))
 endif
-ifneq ($(words $(COVERAGE_SEEDS))$(call tb_nondigits,$(COVERAGE_SEEDS))$(if \
-  $(subst 0,,$(COVERAGE_SEEDS)),,zero),1)
+ifneq ($(call tb_not_count,$(COVERAGE_SEEDS)),)
 $(error COVERAGE_SEEDS=$(COVERAGE_SEEDS): a whole number, 1 or more)
 endif
 endif

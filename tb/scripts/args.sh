@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # tb/scripts/args.sh - checks of the values the co-simulation scripts take from make's command
 # line (SEED=, CYCLES=, SEEDS=, JOBS=, CONFIGS=, SIMS=, ...). Sourced by cosim.sh, regress.sh,
-# soak.sh and tb/mutants/mutants.sh. A wrong value stops the script at once, before minutes of
+# soak.sh, mutant_smoke.sh, tb/mutants/mutants.sh and scripts/bench-cosim.sh. A wrong value stops the script at once, before minutes of
 # building, with one line that names the variable, its value and what is allowed, and exit
 # status 2 (the status cosim.sh and the test give a configuration error). Without these checks
 # CYCLES=-5 ran for hours (strtoull takes "-5" as 2^64 - 5), SEED=abc died in shell arithmetic
@@ -11,6 +11,7 @@
 # and at most 18 digits, so that shell arithmetic on them cannot overflow.
 
 ARGS_DIGITS_MAX=18
+ARGS_SIMS="verilator icarus icarus-netlist"
 
 # args_fail WHO NAME VALUE ALLOWED: the one line, and exit 2.
 args_fail() {
@@ -18,21 +19,22 @@ args_fail() {
   exit 2
 }
 
+# args_in_range VALUE MIN [MAX]: true when VALUE is a decimal number from MIN (to MAX).
+args_in_range() {
+  [[ "$1" =~ ^[0-9]+$ ]] && [ ${#1} -le $ARGS_DIGITS_MAX ] && (( 10#$1 >= $2 )) &&
+    { [ -z "${3:-}" ] || (( 10#$1 <= $3 )); }
+}
+
 # args_uint WHO NAME VALUE MIN [MAX]: VALUE is a whole number from MIN (to MAX).
 args_uint() {
-  local who="$1" name="$2" value="$3" min="$4" max="${5:-}" allowed
-  if [ -n "$max" ]; then allowed="a whole number from $min to $max"
-  else allowed="a whole number, $min or more"; fi
-  [[ "$value" =~ ^[0-9]+$ ]] && [ ${#value} -le $ARGS_DIGITS_MAX ] ||
-    args_fail "$who" "$name" "$value" "$allowed"
-  (( 10#$value >= min )) || args_fail "$who" "$name" "$value" "$allowed"
-  [ -z "$max" ] || (( 10#$value <= max )) || args_fail "$who" "$name" "$value" "$allowed"
+  local allowed="a whole number, $4 or more"
+  [ -n "${5:-}" ] && allowed="a whole number from $4 to $5"
+  args_in_range "$3" "$4" "${5:-}" || args_fail "$1" "$2" "$3" "$allowed"
 }
 
 # args_cycles WHO NAME VALUE: empty (the configuration's own number of cycles) or 1 or more.
 args_cycles() {
-  [ -z "$3" ] && return 0
-  [[ "$3" =~ ^[0-9]+$ ]] && [ ${#3} -le $ARGS_DIGITS_MAX ] && (( 10#$3 >= 1 )) ||
+  [ -z "$3" ] || args_in_range "$3" 1 ||
     args_fail "$1" "$2" "$3" "a number of cycles, 1 or more (or empty: the configuration's own)"
 }
 
@@ -43,11 +45,16 @@ args_flag() {
 
 # args_sims WHO NAME VALUE: one or more of the simulators.
 args_sims() {
-  local s allowed="one or more of: verilator icarus icarus-netlist"
+  local s allowed="one or more of: $ARGS_SIMS"
   [ -n "${3// /}" ] || args_fail "$1" "$2" "$3" "$allowed"
   for s in $3; do
-    case "$s" in verilator|icarus|icarus-netlist) ;; *) args_fail "$1" "$2" "$3" "$allowed" ;; esac
+    [[ " $ARGS_SIMS " == *" $s "* ]] || args_fail "$1" "$2" "$3" "$allowed"
   done
+}
+
+# args_sim WHO NAME VALUE: one of the simulators.
+args_sim() {
+  [[ " $ARGS_SIMS " == *" $3 "* ]] || args_fail "$1" "$2" "$3" "one of: $ARGS_SIMS"
 }
 
 # args_configs WHO NAME VALUE: one or more names of tb/configs/*.ini (run from the top of the

@@ -24,10 +24,7 @@ MUTANTS=(
 
 # shellcheck source=tb/scripts/args.sh
 . "$(dirname "$0")/args.sh"
-case "$MUTANT_SIM" in
-  verilator|icarus|icarus-netlist) ;;
-  *) args_fail mutants MUTANT_SIM "$MUTANT_SIM" "one of: verilator icarus icarus-netlist" ;;
-esac
+args_sim mutants MUTANT_SIM "$MUTANT_SIM"
 want=("$@")
 names="$(for m in "${MUTANTS[@]}"; do printf '%s ' "${m%%|*}"; done)"
 for w in "${want[@]}"; do
