@@ -29,13 +29,37 @@ WAVES   ?= 0
 SEEDS   ?= 2
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-# The RTL under test: rtl/ (or a mutant's copy: RTL_DIR=... COSIM_BUILD=...).
-TB_RTL_DIR  = $(if $(RTL_DIR),$(RTL_DIR),rtl)
-TB_RTL_SRCS = $(sort $(wildcard $(TB_RTL_DIR)/*.v))
-TB_RTL_HDRS = $(wildcard $(TB_RTL_DIR)/*.vh)
+# The RTL under test: rtl/ (or a mutant's copy: RTL_DIR=... COSIM_BUILD=...). TB_RTL_OTHER is
+# the absolute path of the tree when it is not rtl/ itself.
+TB_RTL_DIR   = $(if $(RTL_DIR),$(RTL_DIR),rtl)
+TB_RTL_SRCS  = $(sort $(wildcard $(TB_RTL_DIR)/*.v))
+TB_RTL_HDRS  = $(wildcard $(TB_RTL_DIR)/*.vh)
+TB_RTL_OTHER = $(filter-out $(abspath rtl),$(abspath $(TB_RTL_DIR)))
 
-# Per-RTL builds (simulators, runs) go to COSIM_BUILD; the C objects are shared.
-COSIM_BUILD ?= $(BUILD)/cosim
+# Per-RTL builds (simulators, runs) go to COSIM_BUILD; the C objects are shared. Another tree
+# named by RTL_DIR alone builds in a directory of its own (its name and a checksum of its path),
+# so that its builds and those of rtl/ never replace each other.
+ifeq ($(origin COSIM_BUILD),undefined)
+ifneq ($(TB_RTL_OTHER),)
+COSIM_BUILD := $(BUILD)/cosim-$(notdir $(TB_RTL_OTHER))-$(firstword $(shell printf '%s' \
+               '$(TB_RTL_OTHER)' | cksum))
+else
+COSIM_BUILD := $(BUILD)/cosim
+endif
+endif
+
+# What the simulators in COSIM_BUILD were built from: the RTL tree's path and a digest of its
+# files. Make goes by dates alone: without this, COSIM_BUILD given for another tree, or a tree
+# copied with its dates (cp -p, a mutant made before the last build), reused the simulators of
+# the previous tree, and a broken RTL passed (or rtl/ failed with the mutant's mismatch). The
+# file is rewritten only when it changes (through a temporary file, for parallel makes), so an
+# unchanged tree rebuilds nothing.
+TB_RTL_ID = $(abspath $(TB_RTL_DIR)) $(firstword $(shell cat $(TB_RTL_SRCS) $(TB_RTL_HDRS) | md5sum))
+$(COSIM_BUILD)/rtl.id: tb_rtl_id_check
+	@mkdir -p $(@D)
+	@id='$(TB_RTL_ID)'; [ "$$(cat $@ 2>/dev/null)" = "$$id" ] || \
+	  { printf '%s\n' "$$id" > $@.$$$$ && mv -f $@.$$$$ $@; }
+.PHONY: tb_rtl_id_check
 TB_OBJDIR    = $(BUILD)/tb/obj
 TB_CONFIGS   = $(sort $(basename $(notdir $(wildcard tb/configs/*.ini))))
 CONFIGS     ?= $(TB_CONFIGS)
@@ -62,7 +86,7 @@ VERILATOR_CXX_OPT ?= OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 $(TB_OBJCACHE)
 # -Wall as the RTL's own lint (make lint) uses, and fatal: every configuration in tb/configs is
 # lint-clean. Not fatal for another RTL tree (RTL_DIR=..., a mutant): a mutant that trips a lint
 # warning must still run and be caught by the comparison, not fail to build.
-VERILATOR_WARN ?= $(if $(filter-out rtl,$(TB_RTL_DIR)),-Wno-fatal,)
+VERILATOR_WARN ?= $(if $(TB_RTL_OTHER),-Wno-fatal,)
 # The top is lfc_cosim_top, generated per configuration by tb/verilator/cosim_top.sh: lfc_switch
 # with its received words behind registers, so that Verilator evaluates the receive logic only
 # when they change (tb/README.md, "Speed"); --prefix keeps the class name Vlfc_switch.
@@ -125,7 +149,8 @@ define tb_verilator_build
 	    $(abspath $(TB_COMMON_OBJS) $(BUILD)/liblfc.a) -LDFLAGS "$(TB_LIBS)" \
 	    > $(@D)/build.log 2>&1 || { cat $(@D)/build.log 2>/dev/null; exit 1; }
 endef
-TB_VERILATOR_DEPS = $(TB_PARAMS) $(TB_RTL_SRCS) $(TB_RTL_HDRS) tb/verilator/dut_verilator.cpp \
+TB_VERILATOR_DEPS = $(TB_PARAMS) $(TB_RTL_SRCS) $(TB_RTL_HDRS) $(COSIM_BUILD)/rtl.id \
+                    tb/verilator/dut_verilator.cpp \
                     tb/verilator/cosim_top.sh tb/tb.mk \
                     $(TB_COMMON_OBJS) $(BUILD)/liblfc.a
 
@@ -138,22 +163,24 @@ $(COSIM_BUILD)/verilator/%/obj-trace/Vcosim: tb/configs/%.ini $(TB_VERILATOR_DEP
 comma := ,
 
 # Icarus: tb/vpi/tb_top.v around the RTL, parameters by -P.
+# A configuration error stops the build (the parameters are read before iverilog runs).
 $(COSIM_BUILD)/icarus/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_SRCS) $(TB_RTL_HDRS) \
-    tb/vpi/tb_top.v
+    $(COSIM_BUILD)/rtl.id tb/vpi/tb_top.v
 	@mkdir -p $(@D)
 	@echo "== iverilog build $* (RTL $(TB_RTL_DIR))"
-	@$(IVERILOG) -g2005 -I$(TB_RTL_DIR) -s tb_top $$($(TB_PARAMS) icarus $<) -o $@ \
-	  tb/vpi/tb_top.v $(TB_RTL_SRCS)
+	@params="$$($(TB_PARAMS) icarus $<)" && \
+	  $(IVERILOG) -g2005 -I$(TB_RTL_DIR) -s tb_top $$params -o $@ tb/vpi/tb_top.v $(TB_RTL_SRCS)
 
 # Icarus on the configuration's flat Yosys netlist (tb/scripts/netlist.sh): the same tb_top and
 # VPI module, the switch as Yosys synthesises it; about 10x fewer instructions in vvp than the RTL.
 $(COSIM_BUILD)/icarus-netlist/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_SRCS) \
-    $(TB_RTL_HDRS) tb/vpi/tb_top.v tb/scripts/netlist.sh tb/scripts/yosys_chparam.sh
+    $(TB_RTL_HDRS) $(COSIM_BUILD)/rtl.id tb/vpi/tb_top.v tb/scripts/netlist.sh \
+    tb/scripts/yosys_chparam.sh
 	@mkdir -p $(@D)
 	@echo "== yosys netlist + iverilog build $* (RTL $(TB_RTL_DIR))"
 	@BUILD=$(BUILD) TB_RTL_DIR=$(TB_RTL_DIR) YOSYS=$(YOSYS) tb/scripts/netlist.sh $< $(@D)
-	@$(IVERILOG) -g2005 -DTB_NETLIST -s tb_top $$($(TB_PARAMS) icarus $<) -o $@ \
-	  tb/vpi/tb_top.v $(@D)/netlist.v
+	@params="$$($(TB_PARAMS) icarus $<)" && \
+	  $(IVERILOG) -g2005 -DTB_NETLIST -s tb_top $$params -o $@ tb/vpi/tb_top.v $(@D)/netlist.v
 
 tb_sim_target = $(if $(filter icarus icarus-netlist,$(1)),$(COSIM_BUILD)/$(1)/$(2)/sim.vvp $(TB_VPI),$(COSIM_BUILD)/verilator/$(2)/obj$(if $(filter 1,$(3)),-trace)/Vcosim)
 
@@ -163,7 +190,7 @@ cosim-build: $(foreach s,$(SIMS),$(foreach c,$(CONFIGS),$(call tb_sim_target,$(s
 
 # The variables the run scripts need.
 TB_RUN_ENV = BUILD=$(BUILD) COSIM_BUILD=$(COSIM_BUILD) TB_VPI=$(TB_VPI) VVP=$(VVP) MAKE="$(MAKE)" \
-             TB_MAKE_EXTRA="$(if $(filter-out rtl,$(TB_RTL_DIR)),RTL_DIR=$(TB_RTL_DIR) COSIM_BUILD=$(COSIM_BUILD))"
+             TB_MAKE_EXTRA="$(if $(TB_RTL_OTHER),RTL_DIR=$(TB_RTL_DIR) COSIM_BUILD=$(COSIM_BUILD))"
 
 # What is left of $(1) when its digits are taken out: empty for a decimal number.
 tb_nondigits = $(strip $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst \

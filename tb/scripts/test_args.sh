@@ -3,7 +3,8 @@
 # mutants / mutants-smoke / coverage, and the test's +arguments) must stop it at once, with exit
 # status 2 and a line that names the value and what is allowed; a right one must pass. Before
 # these checks CYCLES=-5 ran for hours, SEED=abc died on an "unbound variable" and SEEDS=abc
-# ended "0 passed, 0 failed".
+# ended "0 passed, 0 failed". Also: another RTL tree (RTL_DIR=) is never run on the simulator
+# built from the previous one (section 7).
 #
 #   tb/scripts/test_args.sh VCOSIM   (a built Verilator co-simulation binary)
 #
@@ -96,5 +97,31 @@ for bad in +cycles=-5 +cycles=99999999999999999999999 "+cycles= 5" +cycles=0x10 
   refused "the test's $bad" "bad argument '$bad'" \
     "$vcosim" +config=tb/configs/pfc_basic.ini "$bad"
 done
+
+# 7. Another RTL tree (RTL_DIR=) is built from its own files, never from the dates alone: a
+# mutant copied with old dates into a build directory that holds rtl/'s simulator must be
+# rebuilt and caught, and rtl/ rebuilt and passing after it (both were wrong before, silently).
+mut="$tmp/rtl-mutant"
+cp -rp rtl "$mut"
+sed -i 's/(sh >= th_i)/(sh > th_i)/' "$mut/lfc_pfc_gen.v"
+grep -qF '(sh > th_i)' "$mut/lfc_pfc_gen.v" || fail "the mutant of lfc_pfc_gen.v was not made"
+touch -d 2020-01-01 "$mut"/*
+# runs WHAT PATTERN STATUS ARGS...: make cosim (Icarus, pfc_small_buffer) exits STATUS and
+# prints PATTERN.
+runs() {
+  local what="$1" pattern="$2" want="$3" rc; shift 3
+  timeout "$LIMIT" "$MAKE" -s --no-print-directory cosim SIM=icarus CONFIG=pfc_small_buffer \
+    CYCLES=300 COSIM_BUILD="$tmp/cosim" "$@" >"$tmp/out" 2>&1
+  rc=$?
+  [ $rc -eq "$want" ] || { cat "$tmp/out"; fail "$what: exit status $rc, not $want"; }
+  grep -qF -- "$pattern" "$tmp/out" ||
+    { cat "$tmp/out"; fail "$what: no '$pattern' in the output"; }
+  echo "ok: $what: $(grep -m1 -F -- "$pattern" "$tmp/out" | cut -c1-100)"
+  n=$((n + 1))
+}
+runs "rtl/ passes" "PASS sim=icarus" 0
+runs "an older mutant tree in the same build directory is rebuilt and caught" \
+  "MISMATCH cycle=55 port=2 signal=stat_xoff_o" 2 RTL_DIR="$mut"
+runs "rtl/ is rebuilt after it and passes" "PASS sim=icarus" 0
 
 echo "test-cosim-args: $n checks passed"
