@@ -139,12 +139,14 @@ define tb_verilator_build
 	@mkdir -p $(@D)
 	@rm -f $@
 	@params="$$($(TB_PARAMS) verilator $<)" && ports="$$($(TB_PARAMS) ports $<)" && \
+	  id="$$($(TB_PARAMS) id $<)" && \
 	  echo "== verilator build $* ($$ports ports, RTL $(TB_RTL_DIR)$(1))" && \
 	  tb/verilator/cosim_top.sh "$$params" > $(@D)/lfc_cosim_top.v.new && \
 	  { cmp -s $(@D)/lfc_cosim_top.v.new $(@D)/lfc_cosim_top.v || \
 	    mv $(@D)/lfc_cosim_top.v.new $(@D)/lfc_cosim_top.v; } && \
 	  $(VERILATOR) $(VERILATOR_FLAGS) $(2) -Mdir $(@D) -o Vcosim \
-	    -CFLAGS "-DTB_PORTS=$$ports -DTB_RX_LATCH -I$(CURDIR)/tb/common -I$(CURDIR)/cmodel/include" \
+	    -CFLAGS "-DTB_PORTS=$$ports -DTB_PARAMS_ID=$${id}u -DTB_RX_LATCH \
+	      -I$(CURDIR)/tb/common -I$(CURDIR)/cmodel/include" \
 	    $(abspath $(@D)/lfc_cosim_top.v $(TB_RTL_SRCS) tb/verilator/dut_verilator.cpp) \
 	    $(abspath $(TB_COMMON_OBJS) $(BUILD)/liblfc.a) -LDFLAGS "$(TB_LIBS)" \
 	    > $(@D)/build.log 2>&1 || { cat $(@D)/build.log 2>/dev/null; exit 1; }
@@ -168,8 +170,9 @@ $(COSIM_BUILD)/icarus/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_SRCS) $(
     $(COSIM_BUILD)/rtl.id tb/vpi/tb_top.v
 	@mkdir -p $(@D)
 	@echo "== iverilog build $* (RTL $(TB_RTL_DIR))"
-	@params="$$($(TB_PARAMS) icarus $<)" && \
-	  $(IVERILOG) -g2005 -I$(TB_RTL_DIR) -s tb_top $$params -o $@ tb/vpi/tb_top.v $(TB_RTL_SRCS)
+	@params="$$($(TB_PARAMS) icarus $<)" && id="$$($(TB_PARAMS) id $<)" && \
+	  $(IVERILOG) -g2005 -I$(TB_RTL_DIR) -s tb_top $$params -Ptb_top.ParamsId=$$id -o $@ \
+	    tb/vpi/tb_top.v $(TB_RTL_SRCS)
 
 # Icarus on the configuration's flat Yosys netlist (tb/scripts/netlist.sh): the same tb_top and
 # VPI module, the switch as Yosys synthesises it; about 10x fewer instructions in vvp than the RTL.
@@ -179,8 +182,9 @@ $(COSIM_BUILD)/icarus-netlist/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_
 	@mkdir -p $(@D)
 	@echo "== yosys netlist + iverilog build $* (RTL $(TB_RTL_DIR))"
 	@BUILD=$(BUILD) TB_RTL_DIR=$(TB_RTL_DIR) YOSYS=$(YOSYS) tb/scripts/netlist.sh $< $(@D)
-	@params="$$($(TB_PARAMS) icarus $<)" && \
-	  $(IVERILOG) -g2005 -DTB_NETLIST -s tb_top $$params -o $@ tb/vpi/tb_top.v $(@D)/netlist.v
+	@params="$$($(TB_PARAMS) icarus $<)" && id="$$($(TB_PARAMS) id $<)" && \
+	  $(IVERILOG) -g2005 -DTB_NETLIST -s tb_top $$params -Ptb_top.ParamsId=$$id -o $@ \
+	    tb/vpi/tb_top.v $(@D)/netlist.v
 
 tb_sim_target = $(if $(filter icarus icarus-netlist,$(1)),$(COSIM_BUILD)/$(1)/$(2)/sim.vvp $(TB_VPI),$(COSIM_BUILD)/verilator/$(2)/obj$(if $(filter 1,$(3)),-trace)/Vcosim)
 

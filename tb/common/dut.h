@@ -49,9 +49,14 @@ typedef struct {
   unsigned ports;       /* must equal the RTL's Ports; dut_open checks the port widths */
   const char *waves;    /* waves file (FST for Verilator, VCD for Icarus), or NULL for none */
   uint64_t waves_from;  /* first cycle to trace */
+  uint32_t params_id;   /* the configuration's tb_config_params_id (tb_config.h) */
 } dut_open_t;
 
-/* Bind to the simulator's model. Returns 0, or -1 with a message in err. */
+/*
+ * Bind to the simulator's model. Returns 0; -2 with a message in err if the model was built for
+ * another configuration (other ports, or other parameters: the params_id it was built with, when
+ * its build recorded one); -1 with a message if it cannot be bound.
+ */
 int dut_open(const dut_open_t *args, char *err, size_t errlen);
 
 /* Flush waves and release the model. */

@@ -604,3 +604,13 @@ int tb_config_rtl_params(const tb_cfg_t *cfg, const char *sim, const char *top, 
   param_packed(&b, "SpeedDiv", v, TB_MAX_PORTS, 5);
   return b.overflow ? -1 : 0;
 }
+
+uint32_t tb_config_params_id(const tb_cfg_t *cfg) {
+  /* FNV-1a, 32 bits (Fowler, Noll, Vo): offset basis and prime of the published algorithm. */
+  const uint32_t fnv_basis = 2166136261u, fnv_prime = 16777619u;
+  static char buf[16384];
+  if (tb_config_rtl_params(cfg, "verilator", "", buf, sizeof buf)) return 0;
+  uint32_t h = fnv_basis;
+  for (const char *c = buf; *c; c++) h = (h ^ (uint8_t)*c) * fnv_prime;
+  return h ? h : 1u;
+}

@@ -112,6 +112,13 @@ const char *tb_traffic_mode_name(tb_traffic_mode_t mode);
 int tb_config_rtl_params(const tb_cfg_t *cfg, const char *sim, const char *top, char *buf,
                          size_t len);
 
+/*
+ * A digest of those parameters (32-bit FNV-1a of the Verilator form; never 0): a simulator is
+ * built with its configuration's (tb-params id) and refuses a configuration with another
+ * (dut_open_t.params_id), which it would otherwise run and report as RTL mismatches.
+ */
+uint32_t tb_config_params_id(const tb_cfg_t *cfg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -825,10 +825,11 @@ int tb_main(int argc, char **argv) {
   /* +model_only=1: the same stimulus, model, scoreboard and coverage without the RTL (the
      C side's share of the lockstep's time, for make bench); nothing is compared. */
   const int rtl_on = !a.model_only;
-  dut_open_t oa = {ports, a.waves, a.waves_from};
-  if (rtl_on && dut_open(&oa, err, sizeof err)) {
+  dut_open_t oa = {ports, a.waves, a.waves_from, tb_config_params_id(&tb->cfg)};
+  int bound = rtl_on ? dut_open(&oa, err, sizeof err) : 0;
+  if (bound != 0) {
     fprintf(stderr, "cosim: %s: %s\n", tb->sim, err);
-    return finish(&a, 3);
+    return finish(&a, bound == -2 ? 2 : 3); /* -2: built for another configuration */
   }
   if (rtl_on) dut_reset();
   cs.pk = dut_packed(); /* the C side packs for it; +model_only=1 too, as its share */

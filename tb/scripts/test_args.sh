@@ -8,12 +8,12 @@
 #
 #   tb/scripts/test_args.sh VCOSIM   (a built Verilator co-simulation binary)
 #
-# Environment from tb/tb.mk: COSIM_BUILD, MAKE. Prints one line per check and
+# Environment from tb/tb.mk: COSIM_BUILD, MAKE, TB_VPI, VVP. Prints one line per check and
 # `test-cosim-args: N checks passed` or exits 1 at the first that fails.
 set -uo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 VCOSIM" >&2; exit 2; }
 vcosim="$1"
-: "${COSIM_BUILD:?}" "${MAKE:=make}"
+: "${COSIM_BUILD:?}" "${MAKE:=make}" "${TB_VPI:?}"
 # A check that hangs is a failed one (CYCLES=-5 once ran for hours).
 LIMIT=60
 tmp="$(mktemp -d)"
@@ -123,5 +123,14 @@ runs "rtl/ passes" "PASS sim=icarus" 0
 runs "an older mutant tree in the same build directory is rebuilt and caught" \
   "MISMATCH cycle=55 port=2 signal=stat_xoff_o" 2 RTL_DIR="$mut"
 runs "rtl/ is rebuilt after it and passes" "PASS sim=icarus" 0
+
+# 8. A simulator run by hand with another configuration than its own (other RTL parameters)
+# is refused as a configuration error, not run and reported as RTL mismatches.
+refused "Verilator's pfc_basic simulator given ib_basic" "built for other RTL parameters" \
+  "$vcosim" +config=tb/configs/ib_basic.ini +cycles=100
+refused "Icarus's pfc_small_buffer simulation given pfc_basic" "compiled for other RTL parameters" \
+  "${VVP:-vvp}" -n -M "$(dirname "$TB_VPI")" -m "$(basename "$TB_VPI" .vpi)" \
+  "$tmp/cosim/icarus/pfc_small_buffer/sim.vvp" +config=tb/configs/pfc_basic.ini +cycles=100 \
+  +result="$tmp/result"
 
 echo "test-cosim-args: $n checks passed"

@@ -274,8 +274,18 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
                   "the Verilated model was built for %d ports, the configuration has %u: "
                   "rebuild it (make cosim rebuilds per configuration)",
                   TB_PORTS, a->ports);
-    return -1;
+    return -2;
   }
+#ifdef TB_PARAMS_ID  // tb/tb.mk's builds: the digest of the configuration they were built for
+  if (a->params_id != TB_PARAMS_ID) {
+    std::snprintf(err, errlen,
+                  "the Verilated model was built for other RTL parameters than this "
+                  "configuration's (tb-params id %u, the configuration's %u): run it through "
+                  "make cosim, which builds one per configuration",
+                  static_cast<unsigned>(TB_PARAMS_ID), static_cast<unsigned>(a->params_id));
+    return -2;
+  }
+#endif
   g_ctx.reset(new VerilatedContext);
   if (g_argc > 0) g_ctx->commandArgs(g_argc, g_argv);
 #if VM_TRACE

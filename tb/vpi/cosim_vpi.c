@@ -388,6 +388,22 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
     snprintf(err, errlen, "ports = %u is outside 1..%u", g_ports, DUT_MAX_PORTS);
     return -1;
   }
+  /* The digest of the parameters the top was compiled with (-Ptb_top.ParamsId, tb/tb.mk; 0 when
+     a build gave none). */
+  vpiHandle id_h = vpi_handle_by_name("tb_top.ParamsId", NULL);
+  if (id_h) {
+    s_vpi_value v = {.format = vpiIntVal};
+    vpi_get_value(id_h, &v);
+    uint32_t built = (uint32_t)v.value.integer;
+    if (built != 0 && built != a->params_id) {
+      snprintf(err, errlen,
+               "the simulation was compiled for other RTL parameters than this configuration's "
+               "(tb-params id %u, the configuration's %u): run it through make cosim, which "
+               "builds one per configuration",
+               (unsigned)built, (unsigned)a->params_id);
+      return -2;
+    }
+  }
   /* A top compiled for another port count has other port widths. */
   if (bind_out(&g_dbg_val, "dbg_val_o", DBG_VAL_BITS, DBG_VAL_BITS, err, errlen) ||
       bind_sig("clk_i", 1, &g_clk, err, errlen) ||

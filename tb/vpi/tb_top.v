@@ -52,6 +52,9 @@ module tb_top;
   parameter Kmax = 64;
   parameter Pmax = 655;
   parameter SpeedDiv = {4{5'd1}};
+  // Not a parameter of the RTL: the digest of the configuration's parameters (tb-params id),
+  // which the VPI module checks against the configuration it is run with (0: not checked).
+  parameter [31:0] ParamsId = 32'd0;
 
   reg clk_i = 1'b0;
   reg rst_ni = 1'b0;
