@@ -230,7 +230,15 @@ cosim: $(call tb_sim_target,$(SIM),$(CONFIG),$(WAVES))
 	  $(COSIM_BUILD)/run/$(SIM)/$(CONFIG)/seed$(SEED)
 
 # Every configuration x SEEDS seeds x both simulators.
-regress: all $(TB_PARAMS)
+# The results of an earlier regression go before anything is built (first prerequisite), so a
+# failed build or a refused value never leaves a junit.xml that reads as this run's.
+tb_regress_clear:
+	@rm -rf $(BUILD)/regress
+tb_test_cosim_clear:
+	@rm -rf $(BUILD)/test-cosim $(BUILD)/test-cosim-seeds $(BUILD)/test-cosim-netlist
+.PHONY: tb_regress_clear tb_test_cosim_clear
+
+regress: tb_regress_clear all $(TB_PARAMS)
 	@$(TB_RUN_ENV) SEEDS=$(SEEDS) SIMS="$(SIMS)" CONFIGS="$(CONFIGS)" CYCLES="$(CYCLES)" \
 	  JOBS=$(JOBS) OUT=$(BUILD)/regress COVER_STRICT=1 tb/scripts/regress.sh
 
@@ -248,7 +256,7 @@ regress: all $(TB_PARAMS)
 #     mostly Yosys).
 TEST_COSIM_SEEDS ?= 4
 TEST_NETLIST_CONFIGS ?= ib_basic pfc_basic
-test-cosim: deps all $(TB_PARAMS)
+test-cosim: tb_test_cosim_clear deps all $(TB_PARAMS)
 	@echo "== co-simulation: every configuration, verilator and icarus, 1 seed, short runs"
 	@$(TB_RUN_ENV) SEEDS=1 SIMS="verilator icarus" CONFIGS="$(TB_CONFIGS)" CYCLES= SHORT=1 \
 	  JOBS=$(JOBS) OUT=$(BUILD)/test-cosim COVER_STRICT=0 tb/scripts/regress.sh

@@ -13,8 +13,10 @@
 # and ends at the mismatch. Verilator runs start every register at a value drawn from the seed.
 #
 # Environment (set by tb/tb.mk): COSIM_BUILD, TB_VPI, VVP, TB_MAKE_EXTRA; TB_PLUSARGS, more
-# arguments for the test (tb/scripts/regress.sh: +threads=1).
-# Exit status: the test's (0 pass, 1 mismatch, 2 configuration, 3 simulator), 4 for a crash.
+# arguments for the test (tb/scripts/regress.sh: +threads=1); COSIM_TIMEOUT, the seconds a run
+# may take (below).
+# Exit status: the test's (0 pass, 1 mismatch, 2 configuration, 3 simulator), 4 for a crash or
+# a run stopped at COSIM_TIMEOUT.
 set -uo pipefail
 
 [ $# -eq 6 ] || { echo "usage: $0 SIM CONFIG SEED CYCLES WAVES OUTDIR" >&2; exit 2; }
@@ -36,8 +38,23 @@ args_uint cosim SEED "$seed" 0 4294967295
 args_cycles cosim CYCLES "$cycles"
 args_flag cosim WAVES "$waves"
 seed=$(( 10#$seed ))  # the test reads it as decimal too
+# A run that hangs is stopped and fails (a zero-delay loop in an RTL under test, a mutant or an
+# edit, spins vvp or Verilator forever, and a regression with it). The default allows 300 s plus
+# 0.1 s a cycle: 10 cycles/s, 7 times slower than the slowest run measured (Icarus on 16 ports,
+# tb/README.md "Speed"). COSIM_TIMEOUT=0: no limit.
+run_cycles="$cycles"
+[ -n "$run_cycles" ] ||
+  run_cycles="$("${BUILD:-build}/tb/tb-params" cycles "tb/configs/$config.ini" 2>/dev/null)" ||
+  run_cycles=0
+: "${COSIM_TIMEOUT:=$(( 300 + ${run_cycles:-0} / 10 ))}"
+args_uint cosim COSIM_TIMEOUT "$COSIM_TIMEOUT" 0
 mkdir -p "$out"
 rm -f "$out"/waves.* "$out"/rc "$out"/result "$out"/rerun.log
+
+# The command that runs a simulator within COSIM_TIMEOUT (timeout's status when it stops it).
+limit=()
+TIMEOUT_STATUS=124
+[ "$COSIM_TIMEOUT" -gt 0 ] && limit=(timeout -k 10 "$COSIM_TIMEOUT")
 
 # run LOG TRACED ARGS...: the simulator with the test's +arguments; its status in $status.
 # TRACED=1 selects Verilator's build with tracing.
@@ -57,11 +74,11 @@ run() {
     # forgets shows as a mismatch (SPEC §13: rst_ni sets the reset values of the spec). Verilator takes
     # seed 0 as "pick one at random", hence the + 1.
     args+=(+verilator+rand+reset+2 +verilator+seed+$(( seed % VERILATOR_SEED_MAX + 1 )))
-    "$COSIM_BUILD/verilator/$config/$obj/Vcosim" "${args[@]}" >"$log" 2>&1
+    "${limit[@]}" "$COSIM_BUILD/verilator/$config/$obj/Vcosim" "${args[@]}" >"$log" 2>&1
     status=$?
   else
     rm -f "$out/result"
-    "$VVP" -n -M "$(dirname "$TB_VPI")" -m "$(basename "$TB_VPI" .vpi)" \
+    "${limit[@]}" "$VVP" -n -M "$(dirname "$TB_VPI")" -m "$(basename "$TB_VPI" .vpi)" \
       "$COSIM_BUILD/$sim/$config/sim.vvp" "${args[@]}" +result="$out/result" >"$log" 2>&1
     status=$?
     # vvp passes the test's status on (vpip_set_return_value); the result file is the check
@@ -76,6 +93,10 @@ run() {
   fi
   # Drop simulator chatter that is not the test's (Icarus announces its VCD file).
   sed -i '/^VCD info: dumpfile/d' "$log"
+  if [ "$status" -eq "$TIMEOUT_STATUS" ] && [ "$COSIM_TIMEOUT" -gt 0 ]; then
+    echo "cosim: stopped after COSIM_TIMEOUT=$COSIM_TIMEOUT s: the simulation hung (or ran far" \
+         "slower than it should); a longer run: COSIM_TIMEOUT=<seconds>, 0 for no limit" >>"$log"
+  fi
   [ "$status" -gt 4 ] && status=4   # a signal or crash
 }
 
@@ -93,15 +114,21 @@ if [ "$status" -eq 1 ] && [ -n "$mline" ] && [ "$waves" != 1 ]; then
   saved_status=$status
   cp "$out/coverage.json" "$out/coverage.first.json" 2>/dev/null || true
   if [ "$sim" = verilator ]; then
-    # The build with tracing (made now if it is not there; minutes for a large configuration).
+    # The build with tracing (made now if it is not there; minutes for a large configuration),
+    # under a lock: two failing seeds of a regression must not build it at once.
+    mkdir -p "$COSIM_BUILD/verilator/$config"
     # shellcheck disable=SC2086  # TB_MAKE_EXTRA is a list of VAR=value words
-    $MAKE --no-print-directory -s "$COSIM_BUILD/verilator/$config/obj-trace/Vcosim" \
-      COSIM_BUILD="$COSIM_BUILD" $TB_MAKE_EXTRA >"$out/rerun.log" 2>&1
+    flock "$COSIM_BUILD/verilator/$config/trace-build.lock" \
+      $MAKE --no-print-directory -s "$COSIM_BUILD/verilator/$config/obj-trace/Vcosim" \
+      COSIM_BUILD="$COSIM_BUILD" $TB_MAKE_EXTRA >"$out/rerun.log" 2>&1 ||
+      echo "cosim: the build with tracing failed (above)" >>"$out/rerun.log"
   fi
   run "$out/rerun.log.tmp" 1 +waves="$out/waves.$ext" +waves_from="$from"
   cat "$out/rerun.log.tmp" >>"$out/rerun.log" && rm -f "$out/rerun.log.tmp"
   mv "$out/coverage.first.json" "$out/coverage.json" 2>/dev/null || true
-  if grep -qF "$mline" "$out/rerun.log"; then
+  if grep -q '^cosim: the build with tracing failed' "$out/rerun.log"; then
+    echo "  waves: the build with tracing failed; see $out/rerun.log" | tee -a "$out/log.txt"
+  elif grep -qF "$mline" "$out/rerun.log"; then
     echo "  waves written: $out/waves.$ext (cycles $from..$c; the rerun reproduced the mismatch)" |
       tee -a "$out/log.txt"
   else

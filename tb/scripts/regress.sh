@@ -11,13 +11,20 @@
 #   OUT                output directory: junit.xml, summary.txt, coverage.json, runs/...
 #   COVER_STRICT=1     fail if a coverage point was never hit in the whole regression
 #
-# The last line printed is `cosim: N passed, M failed`. Exit 1 if anything failed, 2 for a value
-# above that is not allowed (tb/scripts/args.sh), before anything is built.
+# The last line printed is `cosim: N passed, M failed`: the runs, and with COVER_STRICT=1 the
+# coverage check as one more (a testcase of junit.xml too). Exit 1 if anything failed, 2 for a
+# value above that is not allowed (tb/scripts/args.sh), before anything is built. A simulator
+# or configuration named twice runs once. Each run may take COSIM_TIMEOUT (tb/scripts/cosim.sh).
 set -uo pipefail
 
-: "${SEEDS:=2}" "${SIMS:=verilator icarus}" "${CONFIGS:?}" "${CYCLES:=}" "${JOBS:=2}"
+# Defaults only where a value is not given at all: SIMS= or CONFIGS= (empty) is refused below.
+: "${CYCLES:=}"
+SEEDS="${SEEDS-2}" SIMS="${SIMS-verilator icarus}" CONFIGS="${CONFIGS-}" JOBS="${JOBS-2}"
 : "${OUT:=build/regress}" "${COVER_STRICT:=1}" "${SHORT:=0}" "${MAKE:=make}" "${BUILD:=build}"
 : "${COSIM_BUILD:=$BUILD/cosim}"
+# The results of an earlier regression go first, even if this one is refused below: a
+# junit.xml left behind would read as this one's.
+rm -rf "$OUT"
 if [ "$SHORT" = 1 ]; then : "${ICARUS_PCT:=50}"; else : "${ICARUS_PCT:=10}"; fi
 # shellcheck source=tb/scripts/args.sh
 . "$(dirname "$0")/args.sh"
@@ -29,6 +36,10 @@ args_uint regress JOBS "$JOBS" 1
 args_uint regress ICARUS_PCT "$ICARUS_PCT" 1 100
 args_flag regress COVER_STRICT "$COVER_STRICT"
 args_flag regress SHORT "$SHORT"
+# once each, in the order given
+# shellcheck disable=SC2086  # $1 is a list of words
+uniq_words() { printf '%s\n' $1 | awk '!seen[$0]++' | tr '\n' ' '; }
+SIMS="$(uniq_words "$SIMS")" CONFIGS="$(uniq_words "$CONFIGS")"
 # With a run per core already, each run keeps its C side on its own thread (+threads=1): two
 # threads per run on a full machine only add hand-overs (22 configurations x 3 seeds at full
 # length, JOBS=2 on 2 cores: 11 % less wall time on one thread). The output is the same.
@@ -38,7 +49,6 @@ fi
 export COSIM_BUILD TB_VPI VVP TB_MAKE_EXTRA BUILD TB_PLUSARGS
 params="$BUILD/tb/tb-params"
 
-rm -rf "$OUT"
 mkdir -p "$OUT/runs"
 t_start=$(date +%s)
 
@@ -120,7 +130,31 @@ export OUT
 xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _ <"$jobs_file"
 t_end=$(date +%s)
 
-# ---- 3. results: summary table, JUnit XML ----
+# ---- 3. coverage: the sum over every run ----
+find "$OUT/runs" -name coverage.json -print0 | xargs -0 -r cat | awk '
+  /"coverage": \{/ { inside = 1; next }
+  inside && /\}/ { inside = 0; next }
+  inside { gsub(/[",:]/, " "); if (!($1 in sum)) order[n++] = $1; sum[$1] += $2 }
+  END {
+    printf "{\n"
+    for (i = 0; i < n; i++) printf "  \"%s\": %d%s\n", order[i], sum[order[i]], i + 1 < n ? "," : ""
+    printf "}\n"
+  }' >"$OUT/coverage.json"
+missing="$(awk -F'[":, ]+' '/: 0,?$/ { print $2 }' "$OUT/coverage.json" | tr '\n' ' ')"
+points=$(grep -c '": ' "$OUT/coverage.json")
+
+cov_fail=0 cov_msg=""
+if [ "$points" -eq 0 ]; then
+  cov_msg="coverage: no coverage written (did any run finish?)"
+  [ "$COVER_STRICT" = 1 ] && cov_fail=1
+elif [ -n "$missing" ]; then
+  cov_msg="coverage: $OUT/coverage.json; never hit: $missing"
+  [ "$COVER_STRICT" = 1 ] && cov_fail=1
+else
+  cov_msg="coverage: all $points points hit ($OUT/coverage.json)"
+fi
+
+# ---- 4. results: summary table, JUnit XML (with COVER_STRICT=1, the coverage check as a case) ----
 xml_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' \
                    -e 's/[^[:print:]\t]//g'; }
 passed=0; failed=0
@@ -156,47 +190,41 @@ while read -r sim config seed n; do
     printf '</system-out>\n    </testcase>\n'
   } >>"$cases"
 done <"$jobs_file"
+if [ "$COVER_STRICT" = 1 ]; then
+  {
+    printf '    <testcase classname="cosim.coverage" name="every point hit" time="0">\n'
+    if [ "$cov_fail" = 1 ]; then
+      failed=$((failed + 1))
+      printf '      <failure message="%s" type="coverage"/>\n' "$(xml_escape <<<"$cov_msg")"
+    else
+      passed=$((passed + 1))
+    fi
+    printf '      <system-out>'
+    xml_escape <"$OUT/coverage.json"
+    printf '</system-out>\n    </testcase>\n'
+  } >>"$cases"
+fi
 {
   printf '<?xml version="1.0" encoding="UTF-8"?>\n'
   printf '<testsuites name="lfc-cosim" tests="%d" failures="%d" time="%d">\n' \
-    "$total" "$failed" "$((t_end - t_start))"
+    "$((passed + failed))" "$failed" "$((t_end - t_start))"
   printf '  <testsuite name="cosim" tests="%d" failures="%d" errors="0" skipped="0" time="%d">\n' \
-    "$total" "$failed" "$((t_end - t_start))"
+    "$((passed + failed))" "$failed" "$((t_end - t_start))"
   cat "$cases"
   printf '  </testsuite>\n</testsuites>\n'
 } >"$OUT/junit.xml"
 rm -f "$cases"
-
-# ---- 4. coverage: the sum over every run ----
-find "$OUT/runs" -name coverage.json -print0 | xargs -0 -r cat | awk '
-  /"coverage": \{/ { inside = 1; next }
-  inside && /\}/ { inside = 0; next }
-  inside { gsub(/[",:]/, " "); if (!($1 in sum)) order[n++] = $1; sum[$1] += $2 }
-  END {
-    printf "{\n"
-    for (i = 0; i < n; i++) printf "  \"%s\": %d%s\n", order[i], sum[order[i]], i + 1 < n ? "," : ""
-    printf "}\n"
-  }' >"$OUT/coverage.json"
-missing="$(awk -F'[":, ]+' '/: 0,?$/ { print $2 }' "$OUT/coverage.json" | tr '\n' ' ')"
-points=$(grep -c '": ' "$OUT/coverage.json")
 
 echo
 cat "$summary"
 echo
 [ -n "$warned" ] && echo "verilator lint warnings (not fatal; see obj/build.log) in: $warned"
 echo "build $((t_built - t_start)) s, runs $((t_end - t_built)) s; JUnit: $OUT/junit.xml; summary: $summary"
-cov_fail=0
-if [ "$points" -eq 0 ]; then
-  echo "coverage: no coverage written (did any run finish?)"
-  [ "$COVER_STRICT" = 1 ] && cov_fail=1
-elif [ -n "$missing" ]; then
-  echo "coverage: $OUT/coverage.json; never hit: $missing"
-  if [ "$COVER_STRICT" = 1 ]; then
-    echo "coverage: FAIL (COVER_STRICT=1: every point must be hit by some run)"
-    cov_fail=1
-  fi
-else
-  echo "coverage: all $points points hit ($OUT/coverage.json)"
-fi
+# The coverage table: each point and how often the runs hit it, three to a line.
+echo "coverage, summed over the runs:"
+awk -F'[":, ]+' '/": / { printf "  %-18s %9d%s", $2, $3, (++n % 3 == 0) ? "\n" : "" }
+                 END { if (n % 3) printf "\n" }' "$OUT/coverage.json"
+echo "$cov_msg"
+[ "$cov_fail" = 1 ] && echo "coverage: FAIL (COVER_STRICT=1: every point must be hit by some run)"
 echo "cosim: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$cov_fail" -eq 0 ]
+[ "$failed" -eq 0 ]

@@ -70,7 +70,7 @@ refused "cosim.sh CONFIG nope" "there is no tb/configs/nope.ini" \
 # 4. regress.sh: nothing is built, no run.
 for bad in "SEEDS=abc|SEEDS='abc'" "SEEDS=0|SEEDS='0'" "JOBS=0|JOBS='0'" \
            "CYCLES=-3|CYCLES='-3'" "SIMS=foo|SIMS='foo'" "CONFIGS=nope|no tb/configs/nope.ini" \
-           "ICARUS_PCT=101|from 1 to 100"; do
+           "ICARUS_PCT=101|from 1 to 100" "SIMS=|SIMS=''" "CONFIGS=|CONFIGS=''"; do
   assign="${bad%%|*}" pattern="${bad#*|}"
   refused "regress.sh $assign" "$pattern" env SEEDS=1 SIMS=verilator CONFIGS=pfc_basic \
     OUT="$tmp/regress" "$assign" tb/scripts/regress.sh
@@ -132,5 +132,35 @@ refused "Icarus's pfc_small_buffer simulation given pfc_basic" "compiled for oth
   "${VVP:-vvp}" -n -M "$(dirname "$TB_VPI")" -m "$(basename "$TB_VPI" .vpi)" \
   "$tmp/cosim/icarus/pfc_small_buffer/sim.vvp" +config=tb/configs/pfc_basic.ini +cycles=100 \
   +result="$tmp/result"
+
+# 9. regress.sh: a name given twice runs once (twice, the runs wrote one directory at once); the
+# coverage check is a testcase of junit.xml and counts in the last line (junit.xml read
+# "0 failures" when it failed). (Section 4: an empty SIMS or CONFIGS is refused; SIMS= once ran
+# the whole default regression.)
+env SEEDS=1 SIMS="icarus icarus" CONFIGS="pfc_basic pfc_basic" CYCLES=100 JOBS=2 \
+  OUT="$tmp/regress" COVER_STRICT=1 tb/scripts/regress.sh >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] || { cat "$tmp/out"; fail "regress with a coverage hole: exit status $rc, not 1"; }
+tail -n 1 "$tmp/out" | grep -qx 'cosim: 1 passed, 1 failed' ||
+  { cat "$tmp/out"; fail "regress: not 'cosim: 1 passed, 1 failed' (one run, the coverage check)"; }
+python3 - "$tmp/regress/junit.xml" <<'PY' || fail "regress: junit.xml is not one run and a failed coverage case"
+import sys, xml.etree.ElementTree as E
+root = E.parse(sys.argv[1]).getroot()
+cases = [(c.get("classname"), c.find("failure") is not None) for c in root.iter("testcase")]
+sys.exit(0 if cases == [("cosim.icarus.pfc_basic", False), ("cosim.coverage", True)]
+         and root.get("failures") == "1" else 1)
+PY
+echo "ok: regress runs a name given twice once, and junit.xml has the failed coverage check"
+n=$((n + 1))
+
+# 10. A run that hangs is stopped at COSIM_TIMEOUT and fails (a zero-delay loop in an RTL under
+# test hung make cosim and make regress for ever).
+loop="$tmp/rtl-loop"
+cp -r rtl "$loop"
+sed -i 's/^endmodule/  reg osc_q = 1'"'"'b0;\n  always @(osc_q) osc_q <= ~osc_q;\nendmodule/' \
+  "$loop/lfc_port_tx.v"
+grep -qF 'always @(osc_q)' "$loop/lfc_port_tx.v" || fail "the looping tree was not made"
+runs "a simulation that hangs is stopped" "stopped after COSIM_TIMEOUT=3 s" 2 RTL_DIR="$loop" \
+  COSIM_TIMEOUT=3
 
 echo "test-cosim-args: $n checks passed"
