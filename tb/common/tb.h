@@ -152,6 +152,7 @@ typedef struct {
   lfc_word_t fcp_last[LFC_MAX_CLASSES], fcp_old[LFC_MAX_CLASSES];
   uint8_t fcp_have[LFC_MAX_CLASSES];
   uint32_t fcp_count[LFC_MAX_CLASSES];
+  uint64_t bad_fcp_at;  /* 1 + the cycle of the last stale or wild FCP injected (0: none) */
 } tb_stim_port_t;
 
 typedef struct {

@@ -145,6 +145,10 @@ void tb_cov_post(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_
     if (c->mode == LFC_MODE_IB && w->kind == LFC_FCP) {
       if (w->fc_op > 1 || w->fc_vl >= c->classes) {
         tb->cov[COV_FCP_RX_BAD]++;
+      } else if (tb->stim[p].bad_fcp_at == cycle + 1) {
+        /* A stale or wild FCP injected by the misbehaving partner: its FCTBS going down is not
+           the partner's 12-bit counter wrapping, and it is not the partner's last value. */
+        tb->tb_fccl[p][w->fc_vl] = w->fc_fccl;
       } else {
         tb->tb_fccl[p][w->fc_vl] = w->fc_fccl;
         if (tb->fcp_seen_in[p][w->fc_vl] && w->fc_fctbs < tb->last_fcp_fctbs_in[p][w->fc_vl])

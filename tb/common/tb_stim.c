@@ -428,6 +428,7 @@ void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in) {
   }
   if (chance(st, m->fcp_ports, p, m->fcp_permille)) {
     bad_fcp(tb, p, in);
+    st->bad_fcp_at = cycle + 1; /* not a wrap of the partner's counter (tb_cov.c) */
     return;
   }
   if (chance(st, m->pfc_ports, p, m->pfc_permille)) bad_pfc(tb, p, in);

@@ -163,4 +163,16 @@ grep -qF 'always @(osc_q)' "$loop/lfc_port_tx.v" || fail "the looping tree was n
 runs "a simulation that hangs is stopped" "stopped after COSIM_TIMEOUT=3 s" 2 RTL_DIR="$loop" \
   COSIM_TIMEOUT=3
 
+# 11. Coverage counts what happened to the switch: in fewer than 4096 cycles no 12-bit credit
+# counter can wrap (a partner sends at most a block a cycle from 0), so credit_wrap must stay 0
+# while partners inject stale and wild FCPs (their FCTBS going down once counted as wraps: 1298
+# in 4000 cycles). The C side alone (+model_only=1) counts the same points.
+"$vcosim" +config=tb/configs/ib_credit_stress_wild_fcp.ini +model_only=1 +cycles=4000 \
+  +cov="$tmp/cov.json" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the wild-FCP run failed"; }
+grep -q '"mis_fcp_wild": [1-9]' "$tmp/cov.json" || fail "the wild-FCP run injected no wild FCP"
+grep -q '"credit_wrap": 0,' "$tmp/cov.json" ||
+  fail "credit_wrap counted in 4000 cycles: $(grep credit_wrap "$tmp/cov.json")"
+echo "ok: stale and wild FCPs are not counted as credit wraps"
+n=$((n + 1))
+
 echo "test-cosim-args: $n checks passed"
