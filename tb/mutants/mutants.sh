@@ -46,7 +46,8 @@ PARAMS="$BUILD/tb/tb-params"
 LIST_ALL=100000000
 # mutsel width: up to 2^9 - 1 mutants per netlist.
 CTRL_WIDTH=9
-: "${MUT_CONFIGS:=$(awk '!/^#/ && NF == 3 && !seen[$1]++ {print $1}' "$PLAN")}"
+PLAN_CONFIGS="$(awk '!/^#/ && NF == 3 && !seen[$1]++ {print $1}' "$PLAN" | tr '\n' ' ')"
+: "${MUT_CONFIGS:=$PLAN_CONFIGS}"
 
 die() { echo "mutants: $*" >&2; exit 2; }
 source tb/scripts/yosys_chparam.sh
@@ -169,8 +170,13 @@ for c in $MUT_CONFIGS; do
 done
 t_eq=$(date +%s)
 echo "   equivalence checks in $((t_eq - t_run)) s"
-# report.py's status is make mutants' status: 1 below the target, 2 a stale explained.txt.
-python3 "$HERE/report.py" "$OUT" $MUT_CONFIGS
+# report.py's status is make mutants' status: 1 below the target (or a survivor not explained,
+# or fewer mutants than the whole plan must make), 2 a stale explained.txt.
+full_plan=0
+read -ra given <<<"$MUT_CONFIGS"
+read -ra planned <<<"$PLAN_CONFIGS"
+[ "${given[*]}" = "${planned[*]}" ] && full_plan=1
+MUT_FULL_PLAN=$full_plan python3 "$HERE/report.py" "$OUT" $MUT_CONFIGS
 rc=$?
 echo "   make mutants took $(( $(date +%s) - t0 )) s"
 exit $rc

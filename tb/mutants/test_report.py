@@ -4,7 +4,8 @@
 Checks the verdicts that make `make mutants` pass or fail: an argued equivalent counts as
 equivalent only while its explained.txt entry names the mutant's source line (a renumbering
 must stop the report, exit 2); a survivor without an entry is NOT EXPLAINED and lowers the kill
-rate below the target (exit 1).
+rate below the target (exit 1), and fails the report even when the rate is above it; a kill by
+the time limit is reported apart; the whole plan must make at least 200 mutants.
 """
 import json
 import os
@@ -20,14 +21,25 @@ CHOSEN = ("1\tt\tcredit_rx\tinv\tlfc_credit_rx\t$add$x$1\tY\t3\trtl/lfc_credit_r
           "rtl/lfc_credit_rx.v:45.5-47.8\n")
 
 
-def run(explained):
-    """report.py on the two mutants with this explained.txt text: (exit status, stderr, summary)."""
+# More mutants killed (ids 3..): the kill rate with one survivor above the 97 % target.
+MORE_KILLED = 40
+TIMEOUT_RC = 124
+
+
+def run(explained, more=0, kill_rc=1, env=None):
+    """report.py on the two mutants (and `more` killed ones, the last with status kill_rc) with
+    this explained.txt text: (exit status, stdout + stderr, summary)."""
     with tempfile.TemporaryDirectory() as out:
         os.makedirs(os.path.join(out, "t", "equiv"))
+        extra = "".join("%d\tt\tcredit_rx\tinv\tlfc_credit_rx\t$add$x$%d\tY\t0\t"
+                        "rtl/lfc_credit_rx.v:40.3-40.20\n" % (k, k) for k in range(3, 3 + more))
         with open(os.path.join(out, "t", "chosen.tsv"), "w") as f:
-            f.write(HEADER + CHOSEN)
-        for k, res in ((1, "killed short 1 short MISMATCH cycle=5"),
-                       (2, "survived - 0 - all runs passed")):
+            f.write(HEADER + CHOSEN + extra)
+        results = [(1, "killed short 1 short MISMATCH cycle=5"),
+                   (2, "survived - 0 - all runs passed")]
+        results += [(k, "killed short %d short MISMATCH cycle=7" %
+                     (kill_rc if k == 2 + more else 1)) for k in range(3, 3 + more)]
+        for k, res in results:
             os.makedirs(os.path.join(out, "t", "runs", str(k)))
             with open(os.path.join(out, "t", "runs", str(k), "result"), "w") as f:
                 f.write(res + "\n")
@@ -37,12 +49,12 @@ def run(explained):
         with open(path, "w") as f:
             f.write(explained)
         p = subprocess.run([sys.executable, REPORT, out, "t"], capture_output=True, text=True,
-                           env=dict(os.environ, MUT_EXPLAINED=path))
+                           env=dict(os.environ, MUT_EXPLAINED=path, **(env or {})))
         summary = None
         if os.path.exists(os.path.join(out, "summary.json")):
             with open(os.path.join(out, "summary.json")) as f:
                 summary = json.load(f)
-        return p.returncode, p.stderr, summary
+        return p.returncode, p.stdout + p.stderr, summary
 
 
 def main():
@@ -62,10 +74,26 @@ def main():
     rc, err, s = run("")
     check("a survivor with no entry is NOT EXPLAINED and fails the target (exit 1)",
           rc == 1 and s is not None and s["survived"] == 1 and s["killed_pct"] == 50.0)
+    rc, err, s = run("", more=MORE_KILLED)
+    check("a survivor not explained fails the report above the target too (exit 1)",
+          rc == 1 and s is not None and s["killed_pct"] >= 97.0 and "not explained" in err)
+    rc, err, s = run("t 2 COVERAGE HOLE lfc_credit_rx.v:45-47 no run fills the buffer\n",
+                     more=MORE_KILLED)
+    check("an explained survivor above the target passes (exit 0)",
+          rc == 0 and s is not None and s["survived"] == 1)
+    rc, err, s = run("t 2 COVERAGE HOLE lfc_credit_rx.v:45-47 no run fills the buffer\n",
+                     more=MORE_KILLED, kill_rc=TIMEOUT_RC)
+    check("a kill by the time limit is counted apart (killed_by_timeout 1)",
+          rc == 0 and s is not None and s["killed_by_timeout"] == 1 and "time limit" in err)
+    rc, err, s = run("t 2 COVERAGE HOLE lfc_credit_rx.v:45-47 no run fills the buffer\n",
+                     more=MORE_KILLED, env={"MUT_FULL_PLAN": "1"})
+    check("the whole plan with fewer than 200 mutants fails (exit 1)",
+          rc == 1 and s is not None and s["min_total"] == 200 and "fewer than" in err)
+    total = 7
     if failures:
-        print("test-mutants-report: %d of 3 checks failed" % len(failures))
+        print("test-mutants-report: %d of %d checks failed" % (len(failures), total))
         return 1
-    print("test-mutants-report: 3 checks passed")
+    print("test-mutants-report: %d checks passed" % total)
     return 0
 
 
