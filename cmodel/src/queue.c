@@ -126,6 +126,28 @@ uint32_t lfc_queue_pop(lfc_switch_t *sw, uint32_t p, uint32_t c) {
   return d;
 }
 
+/* The length of a list. A list is never longer than the pool's high-water mark; the bound keeps a
+   corrupted (circular) list from hanging the caller: it then reads as too long, not forever. */
+static uint64_t list_len(const lfc_switch_t *sw, const lfc_list_t *l) {
+  uint64_t n = 0;
+  for (uint32_t d = l->head; d != LFC_NIL && n <= sw->desc_used_hw; d = sw->desc[d].next) n++;
+  return n;
+}
+
+/* The descriptors that exist (SPEC §7.4), by where they are: being received (store-and-forward
+   keeps it in rx_desc, §7.3), in a pipeline, or in an egress queue (every class slot, so VL15's). */
+uint64_t lfc_switch_held(const lfc_switch_t *sw, lfc_held_t *held) {
+  lfc_held_t h = {0, 0, 0};
+  for (uint32_t p = 0; p < sw->ports; p++) {
+    const lfc_port_t *pp = &sw->port[p];
+    if (pp->rx_desc != LFC_NIL) h.receiving++;
+    h.pipeline += list_len(sw, &pp->pipe);
+    for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) h.queued += list_len(sw, &pp->q[c].list);
+  }
+  if (held != NULL) *held = h;
+  return h.receiving + h.pipeline + h.queued;
+}
+
 void lfc_queue_reset(lfc_switch_t *sw) {
   sw->desc_free = LFC_NIL;
   sw->desc_used_hw = 0;

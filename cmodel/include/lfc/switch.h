@@ -187,6 +187,28 @@ int lfc_reg_find(const char *name);
  */
 uint64_t lfc_switch_reg(const lfc_switch_t *sw, size_t reg, uint32_t port, uint32_t cls);
 
+/* ---- Packets held (SPEC §7.2-§7.4), for conservation checks. ---- */
+
+/*
+ * Where the switch's packets are. A packet is held from its admission (its first block received
+ * and not dropped, SPEC §7.2) until its first block leaves (the dequeue of §4.1 step B) or the
+ * watchdog discards it (§6.8): the descriptor of §7.4 exists exactly that long. A packet whose
+ * later blocks are still being sent is no longer held.
+ */
+typedef struct {
+  uint64_t receiving; /* store-and-forward: admitted, its last block not yet received (§7.3) */
+  uint64_t pipeline;  /* waiting for their ready cycle (§7.3) */
+  uint64_t queued;    /* in the egress queues, VL15's included (§7.4) */
+} lfc_held_t;
+
+/*
+ * The packets the switch holds in the current state. Counted by walking the descriptor lists
+ * themselves, not from the qpkts registers, so that a caller can check them against its own
+ * count or against the registers. Fills *held (may be NULL) and returns the total. The switch is
+ * unchanged; the time taken grows with the number of packets held.
+ */
+uint64_t lfc_switch_held(const lfc_switch_t *sw, lfc_held_t *held);
+
 /* ---- Counters (SPEC §10). ---- */
 
 typedef struct {
