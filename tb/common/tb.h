@@ -215,7 +215,8 @@ typedef struct tb_err_s {
 } tb_err_t;
 int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_t *out,
                    const lfc_event_t *ev, size_t nev, tb_err_t *err);
-/* End of run: the totals and the lossless checks. */
+/* End of run: conservation (the packets still inside are the ones the model holds), then the
+   lossless checks. */
 int tb_score_end(tb_t *tb, tb_err_t *err);
 /* Is event ev (a DROP with cause WATCHDOG) an admission drop of the packet arriving on its port
    (rather than a discard from an egress queue)? */

@@ -939,7 +939,8 @@ int tb_main(int argc, char **argv) {
     if (s->dropped[i])
       printf(" %s=%" PRIu64, lfc_drop_cause_name((lfc_drop_cause_t)i), s->dropped[i]);
   if (s->discarded) printf(" (of them discarded from queues=%" PRIu64 ")", s->discarded);
-  printf(" still-in-switch=%" PRIu64 "\n", inside);
+  printf(" still-in-switch=%" PRIu64 " model-holds=%" PRIu64 "\n", inside,
+         lfc_switch_held(tb->sw, NULL));
   printf("switch sent: %" PRIu64 " data blocks, %" PRIu64 " FCPs, %" PRIu64 " PFC frames\n",
          tb->tx_words[LFC_DATA], tb->tx_words[LFC_FCP], tb->tx_words[LFC_PFC]);
   if (rtl_on)

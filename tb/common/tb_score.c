@@ -8,6 +8,8 @@
  * possibly marked CE in the cycle the mark event says, SPEC §9), in order per (source,
  * destination, class), or is discarded by the watchdog (SPEC §6.8). The output framing of SPEC
  * §7.4 (contiguous slots, sop/eop, the same descriptor on every block) is checked too.
+ * At the end, the packets accepted and neither delivered nor discarded must be the packets the
+ * model holds (conservation: a packet lost silently is caught even in a run that does not drain).
  * The model and the RTL are compared word for word elsewhere; this checks both against the SPEC.
  */
 #include <inttypes.h>
@@ -272,7 +274,23 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
 
 int tb_score_end(tb_t *tb, tb_err_t *e) {
   const tb_score_t *s = &tb->score;
-  char a[160];
+  char a[160], b[160];
+  /* Conservation: an accepted packet that was neither delivered (its first block out) nor
+     discarded is still in the switch, so the model must hold exactly that many: admitted and not
+     yet dequeued (SPEC §7.2-§7.4, §4.1 B; lfc_switch_held). The lockstep only compares the RTL
+     with the model, so a packet both lose would otherwise pass (issue #3); the RTL's state is the
+     model's, so one check covers both. */
+  uint64_t inside = s->accepted - s->delivered - s->discarded;
+  lfc_held_t h;
+  uint64_t held = lfc_switch_held(tb->sw, &h);
+  if (inside != held) {
+    snprintf(b, sizeof b, "still-in-switch = packets the model holds: %" PRIu64 " (receiving %"
+             PRIu64 ", pipeline %" PRIu64 ", queued %" PRIu64 ")", held, h.receiving, h.pipeline,
+             h.queued);
+    snprintf(a, sizeof a, "still-in-switch=%" PRIu64 " (accepted %" PRIu64 ", delivered %" PRIu64
+             ", discarded %" PRIu64 ")", inside, s->accepted, s->delivered, s->discarded);
+    return err(e, 0, "conservation", b, a);
+  }
   if (tb->cfg.lossless) {
     uint64_t nic_drops = 0;
     unsigned worst = 0;
