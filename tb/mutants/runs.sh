@@ -2,8 +2,9 @@
 #
 # run_mutant CONFIG ID   (environment: OUT, PARAMS, MUT_SEEDS, MUT_TIMEOUT, VARIANTS)
 #   runs OUT/CONFIG/obj/Vcosim with LFC_MUTSEL=ID, first on tb/configs/CONFIG.ini: the run
-#   `make test-cosim` makes (seed 1, test_cycles), then seeds 2..MUT_SEEDS+1 of [run] cycles
-#   with the RTL's registers starting at random values;
+#   `make test-cosim` makes (seed 1, test_cycles), then seeds 2..MUT_SEEDS+1 of [run] cycles,
+#   each with the RTL's registers starting at the values tb/scripts/cosim.sh draws for that seed
+#   (so that a run named here is the run of make test, register for register);
 #   then, while it survives, the same runs on each stimulus variant of CONFIG (VARIANTS, the file
 #   tb/mutants/variants.txt: "CONFIG VARIANT" lines; a variant is tb/configs/VARIANT.ini with
 #   CONFIG's RTL parameters and other partners, traffic or misbehaviour). Stops at the first
@@ -16,14 +17,17 @@
 run_mutant() {
   local c="$1" k="$2" d="$OUT/$1" r="$OUT/$1/runs/$2" v s n rc line
   mkdir -p "$r"
-  # one NAME INI SEED CYCLES [ARGS...]: one run; returns the simulator's exit status.
+  # one NAME INI SEED CYCLES: one run; returns the simulator's exit status. Every register of
+  # the RTL starts at a value drawn from the seed as tb/scripts/cosim.sh draws it (Verilator's
+  # seed: the run's seed modulo VERILATOR_SEED_MAX, plus 1): the reset must set every register
+  # the switch reads, which a run from all-zero registers cannot show.
   one() {
     local name="$1" ini="$2" seed="$3" cycles="$4"
-    shift 4
     # shellcheck disable=SC2086  # MUT_THREADS is empty or one +threads=1 word
     LFC_MUTSEL="$k" timeout "$MUT_TIMEOUT" "$d/obj/Vcosim" +config="$ini" \
       +seed="$seed" +cycles="$cycles" +sim=verilator +cov="$r/${name//\//_}.cov.json" \
-      ${MUT_THREADS:-} "$@" \
+      ${MUT_THREADS:-} +verilator+rand+reset+2 \
+      +verilator+seed+$(( seed % VERILATOR_SEED_MAX + 1 )) \
       >"$r/${name//\//_}.log" 2>&1
   }
   # killed KIND RC RUN: record the first failure.
@@ -38,11 +42,8 @@ run_mutant() {
     one "$1short" "$ini" 1 "$n"; rc=$?
     if [ "$rc" -ne 0 ]; then killed "$3" "$rc" "$1short"; [ "$k" != 0 ] && return 1; fi
     n="$("$PARAMS" cycles "$ini")"
-    # The longer seeds also start every register of the RTL at a random value (Verilator's
-    # --x-initial unique, the default): the reset must then set every register the switch reads,
-    # which a run from all-zero registers (the reset values) cannot show.
     for s in $(seq 2 $((MUT_SEEDS + 1))); do
-      one "$1seed$s" "$ini" "$s" "$n" +verilator+rand+reset+2 +verilator+seed+"$s"; rc=$?
+      one "$1seed$s" "$ini" "$s" "$n"; rc=$?
       if [ "$rc" -ne 0 ]; then killed "$4" "$rc" "$1seed$s"; [ "$k" != 0 ] && return 1; fi
     done
     return 0

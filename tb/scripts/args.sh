@@ -12,6 +12,10 @@
 
 ARGS_DIGITS_MAX=18
 ARGS_SIMS="verilator icarus icarus-netlist"
+# Verilator's +verilator+seed+ is a 32-bit signed int, and 0 means "pick one at random": a run's
+# seed s draws its registers' start values from s % VERILATOR_SEED_MAX + 1 (tb/scripts/cosim.sh,
+# tb/mutants/runs.sh), exported for the latter.
+export VERILATOR_SEED_MAX=2147483646
 
 # args_fail WHO NAME VALUE ALLOWED: the one line, and exit 2.
 args_fail() {

@@ -24,7 +24,6 @@ sim="$1" config="$2" seed="$3" cycles="$4" waves="$5" out="$6"
 : "${COSIM_BUILD:?}" "${TB_VPI:=build/tb/lfc_cosim.vpi}" "${VVP:=vvp}" "${TB_MAKE_EXTRA:=}"
 : "${MAKE:=make}"
 WINDOW=2000
-VERILATOR_SEED_MAX=2147483646 # +verilator+seed+ is a 32-bit signed int
 
 case "$sim" in
   verilator) ext=fst ;;
