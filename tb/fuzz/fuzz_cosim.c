@@ -178,7 +178,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     exit(2);
   }
   /* A fresh RTL model per input: nothing carries over from the previous one. */
-  dut_open_t oa = {ports, NULL, 0};
+  /* params_id 0: the fuzz builds (tb/fuzz/fuzz.mk) record no parameter digest to check. */
+  dut_open_t oa = {ports, NULL, 0, 0};
   if (dut_open(&oa, err, sizeof err)) {
     fprintf(stderr, "fuzz-cosim: %s\n", err);
     exit(3);
