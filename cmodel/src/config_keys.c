@@ -10,7 +10,6 @@
  */
 /* strtok_r is POSIX, not C11. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,21 +110,42 @@ static const char *skip_space(const char *s) {
   return s;
 }
 
-/* Decimal, 0x hex, 0b binary or 0 octal, with optional sign; surrounding blanks allowed.
-   Returns 0, -1 not a number, -2 out of [min, max]. */
-static int parse_int(const char *s, int64_t min, int64_t max, int64_t *out) {
+static int digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return 99;
+}
+
+/* By hand rather than strtoll: strtoll's base 0 reads a leading zero as octal (010 was 8 and 09
+   refused), and no base of strtoll takes 0b. */
+int lfc_parse_int(const char *s, int64_t min, int64_t max, int64_t *out) {
+  if (!s || !out) return -1;
   s = skip_space(s);
-  if (*s == '\0') return -1;
-  char *end;
-  errno = 0;
-  long long v;
-  if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
-    v = strtoll(s + 2, &end, 2);
-  else
-    v = strtoll(s, &end, 0);
-  if (end == s) return -1;
-  end = (char *)skip_space(end);
-  if (errno != 0 || *end != '\0') return -1;
+  int negative = *s == '-';
+  if (*s == '-' || *s == '+') s++;
+  int base = 10;
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s += 2;
+  } else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+    base = 2;
+    s += 2;
+  }
+  /* The magnitude, up to 2^63 (the magnitude of INT64_MIN); beyond that only "too large". */
+  const uint64_t limit = (uint64_t)1 << 63;
+  uint64_t mag = 0;
+  int digits = 0, too_large = 0;
+  for (; digit_value(*s) < base; s++, digits++) {
+    uint64_t d = (uint64_t)digit_value(*s);
+    if (mag > (limit - d) / (uint64_t)base)
+      too_large = 1;
+    else
+      mag = mag * (uint64_t)base + d;
+  }
+  if (digits == 0 || *skip_space(s) != '\0') return -1;
+  if (too_large || (!negative && mag == limit)) return -2;
+  int64_t v = negative ? (mag == limit ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
   if (v < min || v > max) return -2;
   *out = v;
   return 0;
@@ -164,7 +184,7 @@ static int parse_list(const char *value, int64_t min, int64_t max, int64_t *out,
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     if (n >= maxn) return -3;
-    int rc = parse_int(tok, min, max, &out[n]);
+    int rc = lfc_parse_int(tok, min, max, &out[n]);
     if (rc) {
       snprintf(bad, badlen, "%s", skip_space(tok));
       return rc;
@@ -218,7 +238,8 @@ static int parse_vlarb(const char *value, lfc_vlarb_entry_t *tab, uint32_t *len,
       return failf(err, errlen, "entry '%s' is not vl:weight (vl 0..%u, weight 0..%d)",
                    skip_space(tok), LFC_IB_MAX_VLS - 1, MAX8);
     *colon = '\0';
-    if (parse_int(tok, 0, LFC_IB_MAX_VLS - 1, &vl) || parse_int(colon + 1, 0, MAX8, &w))
+    if (lfc_parse_int(tok, 0, LFC_IB_MAX_VLS - 1, &vl) ||
+        lfc_parse_int(colon + 1, 0, MAX8, &w))
       return failf(err, errlen, "entry '%s:%s': expected vl 0..%u and weight 0..%d",
                    skip_space(tok), skip_space(colon + 1), LFC_IB_MAX_VLS - 1, MAX8);
     if (n >= LFC_VLARB_MAX_ENTRIES)
@@ -242,7 +263,7 @@ static int apply(lfc_switch_cfg_t *cfg, const key_t_ *k, const char *value, char
     case K_U32:
     case K_U8:
     case K_I32:
-      if (parse_int(value, k->min, k->max, &v))
+      if (lfc_parse_int(value, k->min, k->max, &v))
         return failf(err, errlen, "expected an integer in %" PRId64 "..%" PRId64, k->min,
                      k->max);
       if (k->kind == K_U32) *(uint32_t *)(base + k->off) = (uint32_t)v;

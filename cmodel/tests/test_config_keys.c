@@ -115,6 +115,67 @@ static void test_unknown_keys_and_sections(void **state) {
   assert_int_equal(lfc_switch_cfg_keys("nosuch", NULL, 0), 0);
 }
 
+/* SPEC §3 values are decimal, 0x hex or 0b binary: a leading zero is a decimal digit, not a C
+   octal prefix (010 was read as 8 and 09 refused). */
+static void test_leading_zero_is_decimal(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c = pfc_cfg(4, 2);
+  set_ok(&c, "switch", "latency", "010");
+  assert_int_equal(c.latency, 10);
+  set_ok(&c, "switch", "latency", "09");
+  assert_int_equal(c.latency, 9);
+  set_ok(&c, "pfc", "alpha_log2", "-07");
+  assert_int_equal(c.alpha_log2, -7);
+  set_ok(&c, "switch", "speed_div", "01, 02, 010, 016");
+  assert_int_equal(c.speed_div[2], 10);
+  assert_int_equal(c.speed_div[3], 16);
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, 4, 10);
+  set_ok(&c, "ib", "vlarb_low", "09:010");
+  assert_int_equal(c.vlarb_low[0].vl, 9);
+  assert_int_equal(c.vlarb_low[0].weight, 10);
+}
+
+/* lfc_parse_int, the one integer reader of every front end: its forms, its edges, its two
+   kinds of failure, and *out untouched on failure. */
+static void test_parse_int_forms(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    int64_t want;
+  } good[] = {
+      {"0", 0},          {"010", 10},        {"09", 9},           {"  42\t", 42},
+      {"+7", 7},         {"-007", -7},       {"0x1F", 31},        {"0X0a", 10},
+      {"0b101", 5},      {"-0B11", -3},      {"00", 0},           {"1099511627776", 1LL << 40},
+      {"9223372036854775807", INT64_MAX},    {"-9223372036854775808", INT64_MIN},
+  };
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    int64_t v = 12345;
+    int rc = lfc_parse_int(good[i].text, INT64_MIN, INT64_MAX, &v);
+    if (rc != 0 || v != good[i].want)
+      fail_msg("'%s': rc %d, value %lld, expected %lld", good[i].text, rc, (long long)v,
+               (long long)good[i].want);
+  }
+  static const char *const not_numbers[] = {"", "  ", "-", "+", "0x", "0b", "0b2", "0x1g",
+                                            "12abc", "1 2", "- 1", "1.5", "1e3", "ten", "--1"};
+  for (size_t i = 0; i < sizeof not_numbers / sizeof not_numbers[0]; i++) {
+    int64_t v = 12345;
+    int rc = lfc_parse_int(not_numbers[i], INT64_MIN, INT64_MAX, &v);
+    if (rc != -1 || v != 12345)
+      fail_msg("'%s': rc %d, value %lld; expected -1, untouched", not_numbers[i], rc,
+               (long long)v);
+  }
+  int64_t v = 12345;
+  assert_int_equal(lfc_parse_int("9223372036854775808", INT64_MIN, INT64_MAX, &v), -2);
+  assert_int_equal(lfc_parse_int("-9223372036854775809", INT64_MIN, INT64_MAX, &v), -2);
+  assert_int_equal(lfc_parse_int("99999999999999999999999", INT64_MIN, INT64_MAX, &v), -2);
+  assert_int_equal(lfc_parse_int("017", 0, 16, &v), -2);
+  assert_int_equal(lfc_parse_int("-1", 0, 16, &v), -2);
+  assert_int_equal(v, 12345);
+  assert_int_equal(lfc_parse_int("016", 0, 16, &v), 0);
+  assert_int_equal(v, 16);
+  assert_int_equal(lfc_parse_int(NULL, 0, 16, &v), -1);
+}
+
 /* A configuration built only from text equals the same one built in C, and passes the check. */
 static void test_text_config_matches_c(void **state) {
   (void)state;
@@ -139,6 +200,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scalars_of_each_kind),
       cmocka_unit_test(test_range_edges),
+      cmocka_unit_test(test_leading_zero_is_decimal),
+      cmocka_unit_test(test_parse_int_forms),
       cmocka_unit_test(test_lists_one_or_per_entry),
       cmocka_unit_test(test_vlarb_tables),
       cmocka_unit_test(test_unknown_keys_and_sections),

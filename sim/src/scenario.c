@@ -111,13 +111,12 @@ static int failf(ctx_t *c, const char *section, const char *key, const char *val
 
 /* ---- Value parsers: 0 ok, -1 bad (the caller reports with what is allowed) ---- */
 
+/* lfc_parse_int, the model's reader: decimal (never octal), 0x hex, 0b binary, as tb/configs
+   and the [switch]/[ib]/[pfc] keys here. Every maximum of a scenario key is below 2^63. */
 static int parse_u64(const char *v, uint64_t min, uint64_t max, uint64_t *out) {
-  char *end;
-  if (*v == '\0' || *v == '-') return -1;
-  unsigned long long x = strtoull(v, &end, 0);
-  while (*end == ' ' || *end == '\t') end++;
-  if (*end != '\0' || x < min || x > max) return -1;
-  *out = x;
+  int64_t x;
+  if (lfc_parse_int(v, (int64_t)min, (int64_t)max, &x) != 0) return -1;
+  *out = (uint64_t)x;
   return 0;
 }
 

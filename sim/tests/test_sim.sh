@@ -165,6 +165,17 @@ for v in 0 65 banana; do
 done
 msg=$("$SIM" "$DIR/pfc_incast.ini" --set sim.threads=0 2>&1 >/dev/null); rc=$?
 [ $rc -eq 2 ] && ok "--set sim.threads=0: exit 2: $msg" || bad "--set sim.threads=0: exit $rc: $msg"
+# Integers are decimal, 0x hex or 0b binary: a leading zero is not octal (065 was read as 53
+# and accepted, 09 was refused).
+printf '[sim]\nduration_us = 5\nthreads = 09\n' > "$OUT/zero9.ini"
+msg=$("$SIM" "$OUT/zero9.ini" --no-progress 2>&1 >/dev/null); rc=$?
+[ $rc -eq 0 ] && ok "threads = 09 is 9" || bad "threads = 09: exit $rc: $msg"
+printf '[sim]\nduration_us = 5\nthreads = 065\n' > "$OUT/zero65.ini"
+msg=$("$SIM" "$OUT/zero65.ini" --no-progress 2>&1 >/dev/null); rc=$?
+case "$rc $msg" in
+  "2 $OUT/zero65.ini:3: [sim] threads = 065: allowed: an integer 1..64") ok "threads = 065 is 65: exit 2: $msg" ;;
+  *) bad "threads = 065: exit $rc: $msg" ;;
+esac
 
 [ $fail -eq 0 ] && echo "test-sim: all passed" || echo "test-sim: FAILED"
 exit $fail

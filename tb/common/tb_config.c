@@ -147,24 +147,6 @@ static int fail(parse_t *ps, const char *section, const char *name, const char *
   return 0;
 }
 
-/* Parse one integer (decimal, 0x hex, 0b binary) in [min, max]. */
-static int parse_int(const char *s, int64_t min, int64_t max, int64_t *out) {
-  while (*s == ' ' || *s == '\t') s++;
-  if (*s == '\0') return -1;
-  char *end;
-  errno = 0;
-  long long v;
-  if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
-    v = strtoll(s + 2, &end, 2);
-  else
-    v = strtoll(s, &end, 0);
-  while (*end == ' ' || *end == '\t') end++;
-  if (errno != 0 || *end != '\0') return -1;
-  if (v < min || v > max) return -2;
-  *out = v;
-  return 0;
-}
-
 /* Split a comma-separated list into at most maxn integers. Returns the count or -1/-2. */
 static int parse_list(const char *s, int64_t min, int64_t max, int64_t *out, int maxn) {
   char buf[1024];
@@ -173,7 +155,7 @@ static int parse_list(const char *s, int64_t min, int64_t max, int64_t *out, int
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     if (n >= maxn) return -3;
-    int rc = parse_int(tok, min, max, &out[n]);
+    int rc = lfc_parse_int(tok, min, max, &out[n]);
     if (rc) return rc;
     n++;
   }
@@ -218,7 +200,7 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
     case K_U32:
     case K_I32:
     case K_U64:
-      if (parse_int(value, k->min, k->max, &v))
+      if (lfc_parse_int(value, k->min, k->max, &v))
         return fail(ps, k->section, k->name, value, "expected an integer in %" PRId64 "..%" PRId64,
                     k->min, k->max);
       if (k->kind == K_U32) *(uint32_t *)(base + k->off) = (uint32_t)v;
@@ -249,7 +231,7 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
             (uint32_t)(n == 1 ? vals[0] : (p < (uint32_t)n ? vals[p] : vals[0]));
       return 1;
     case K_NIC_U32:
-      if (parse_int(value, k->min, k->max, &v))
+      if (lfc_parse_int(value, k->min, k->max, &v))
         return fail(ps, k->section, k->name, value, "expected an integer in %" PRId64 "..%" PRId64,
                     k->min, k->max);
       for (uint32_t p = 0; p < TB_MAX_PORTS; p++)

@@ -8,7 +8,8 @@
 #
 #   tb/scripts/test_args.sh VCOSIM   (a built Verilator co-simulation binary)
 #
-# Environment from tb/tb.mk: COSIM_BUILD, MAKE, TB_VPI, VVP. Prints one line per check and
+# Environment from tb/tb.mk: BUILD (tb-params for tb/scripts/test_config.sh), COSIM_BUILD, MAKE,
+# TB_VPI, VVP. Prints one line per check and
 # `test-cosim-args: N checks passed` or exits 1 at the first that fails.
 set -uo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 VCOSIM" >&2; exit 2; }
@@ -173,6 +174,11 @@ grep -q '"mis_fcp_wild": [1-9]' "$tmp/cov.json" || fail "the wild-FCP run inject
 grep -q '"credit_wrap": 0,' "$tmp/cov.json" ||
   fail "credit_wrap counted in 4000 cycles: $(grep credit_wrap "$tmp/cov.json")"
 echo "ok: stale and wild FCPs are not counted as credit wraps"
+n=$((n + 1))
+
+# 12. The configuration files themselves (tb/common/tb_config.c): tb/scripts/test_config.sh.
+: "${BUILD:=build}"
+tb/scripts/test_config.sh "$BUILD/tb/tb-params" || fail "tb/scripts/test_config.sh"
 n=$((n + 1))
 
 echo "test-cosim-args: $n checks passed"

@@ -91,7 +91,8 @@ int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t errlen);
  * Set one parameter of SPEC §3 from text, by its SPEC name: section "switch" (mode, ports,
  * classes, speed_div, latency, cut_through, mtu_blocks, seed), "ib" (vl_blocks, vl15_blocks,
  * fcp_period, vlarb_high, vlarb_low, vlarb_high_limit) or "pfc" (lossless_mask ... pmax).
- * Integers may be decimal, 0x hex or 0b binary; booleans 0/1, true/false, yes/no, on/off.
+ * Integers are read by lfc_parse_int (decimal, 0x hex, 0b binary); booleans 0/1, true/false,
+ * yes/no, on/off.
  * Per-port and per-class lists (speed_div, vl_blocks, drr_quantum) take one value for all or a
  * comma-separated value per port/class, so set ports and classes first; vlarb tables take
  * "vl:weight, vl:weight, ..." or "none".
@@ -107,6 +108,18 @@ int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t errlen);
  */
 int lfc_switch_cfg_set(lfc_switch_cfg_t *cfg, const char *section, const char *key,
                        const char *value, char *err, size_t errlen);
+
+/*
+ * Read one integer of a configuration value: decimal (a leading zero is still decimal: 010 is
+ * ten, not C's octal eight), 0x hex or 0b binary, with an optional sign and blanks around it, as
+ * SPEC §3 writes values. Every front end (lfc_switch_cfg_set, the co-simulation's .ini files,
+ * lfc-sim's scenarios) reads numbers with this function, so that they agree.
+ *
+ * Returns 0 with the value in *out; -1 if s is not such a number (empty, other characters,
+ * digits missing after 0x/0b); -2 if it is one but outside [min, max] (or outside int64_t).
+ * *out is written only when 0 is returned.
+ */
+int lfc_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 
 /*
  * The key names of a section ("switch", "ib", "pfc"; NULL = all), comma-separated into buf (may

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The reading of tb/configs/*.ini (tb/common/tb_config.c through libinih): every configuration
+# of the repository loads, and each defect an audit found stays fixed: a leading zero read as
+# octal, a key given twice silently last-wins, a line longer than libinih's buffer cut in two,
+# a continuation line replacing the value instead of extending it, errors about two keys
+# without a line, a directory accepted as an empty configuration.
+#
+#   tb/scripts/test_config.sh TB_PARAMS   (build/tb/tb-params)
+#
+# Run by tb/scripts/test_args.sh (make test-cosim-args). Prints one line per check and
+# `test-config: N checks passed` or exits 1 at the first that fails.
+set -uo pipefail
+[ $# -eq 1 ] || { echo "usage: $0 TB_PARAMS" >&2; exit 2; }
+params="$1"
+[ -x "$params" ] || { echo "$0: $params is not an executable" >&2; exit 2; }
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# ini NAME LINE...: write $tmp/NAME.ini, one argument per line.
+ini() {
+  local name="$1"; shift
+  printf '%s\n' "$@" >"$tmp/$name.ini"
+}
+
+# prints WHAT EXPECTED MODE NAME: `tb-params MODE $tmp/NAME.ini` succeeds and prints EXPECTED
+# (for verilator: contains it).
+prints() {
+  local what="$1" want="$2" mode="$3" out rc
+  out="$("$params" "$mode" "$tmp/$4.ini" 2>&1)"
+  rc=$?
+  [ $rc -eq 0 ] || fail "$what: exit status $rc: $out"
+  case "$mode" in
+    verilator) [[ " $out " == *" $want "* ]] || fail "$what: no '$want' in: $out" ;;
+    *) [ "$out" = "$want" ] || fail "$what: printed '$out', expected '$want'" ;;
+  esac
+  echo "ok: $what"
+  n=$((n + 1))
+}
+
+# refused WHAT EXPECTED PATH: `tb-params check PATH` exits 2 with exactly the line EXPECTED.
+refused() {
+  local what="$1" want="$2" out rc
+  out="$("$params" check "$3" 2>&1)"
+  rc=$?
+  [ $rc -eq 2 ] || fail "$what: exit status $rc, not 2: $out"
+  [ "$out" = "$want" ] || fail "$what: printed
+  $out
+expected
+  $want"
+  echo "ok: $what is refused: $out"
+  n=$((n + 1))
+}
+
+# 0. Every configuration of the repository loads.
+for f in tb/configs/*.ini; do
+  out="$("$params" check "$f" 2>&1)" || fail "$f does not load: $out"
+done
+echo "ok: every tb/configs/*.ini loads"
+n=$((n + 1))
+
+# 1. Integers: decimal (a leading zero too), 0x hex, 0b binary, a sign; never octal.
+ini octal "[switch]" "ports = 010"
+prints "ports = 010 is 10, not octal 8" 10 ports octal
+ini leading_nine "[traffic]" "load = 09"
+prints "load = 09 is 9" "" check leading_nine
+ini hex "[switch]" "ports = 0x0C"
+prints "ports = 0x0C is 12" 12 ports hex
+ini bin "[switch]" "ports = 0b110"
+prints "ports = 0b110 is 6" 6 ports bin
+ini plus "[switch]" "ports = +07"
+prints "ports = +07 is 7" 7 ports plus
+
+echo "test-config: $n checks passed"
