@@ -2,8 +2,11 @@
  * tb_config.c - tb/configs/<name>.ini -> tb_cfg_t, with libinih.
  *
  * Table-driven: every key is one row of KEYS below (section, name, how to parse it, its range,
- * where it goes). The file is read twice: the first pass takes [switch] mode/ports/classes so that
- * the SPEC §3 defaults can be filled in (lfc_switch_cfg_default), the second pass takes every key.
+ * where it goes). libinih reads the file once into a list of entries (section, key, value, line);
+ * the list is then applied twice: the first pass takes [switch] mode/ports/classes so that the
+ * SPEC §3 defaults can be filled in (lfc_switch_cfg_default), the second pass takes every key.
+ * Collecting first is what lets a key given twice be refused with both lines, and a value go on
+ * over indented continuation lines (libinih calls the handler once per line) before it is parsed.
  * Errors name the file, the line, the key, the bad value and what is allowed; the caller exits 2.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -111,22 +114,48 @@ const char *tb_traffic_mode_name(tb_traffic_mode_t mode) {
   return (unsigned)mode < TB_TRAFFIC_MODES ? TRAFFIC_NAMES[mode] : "?";
 }
 
-/* Parser state shared by the reader and the handler. */
+/* Longest value applied, continuation lines included (as lfc_switch_cfg_set's limit). */
+#define VALUE_MAX 1024
+/* Characters of a value quoted in an error message. */
+#define VALUE_ECHO 200
+
+/* One `key = value` of the file, its continuation lines joined on. */
+typedef struct {
+  char section[64]; /* libinih's limit is 50 */
+  char name[64];
+  char *value;      /* malloc'd */
+  int line;         /* the line of `key = value`, which every message about the key names */
+} entry_t;
+
+/* Parser state shared by the reader, the handler and the passes. */
 typedef struct {
   FILE *f;
-  int line;     /* line the handler is looking at */
-  int pass;     /* 1: mode/ports/classes only; 2: everything */
+  int line;         /* reading: lines read so far; applying: the line of the entry applied */
+  int continuation; /* the line libinih parses now continues the previous key's value */
+  int after_key;    /* a key was given since the last [section] (libinih's prev_name) */
+  int pass;         /* 1: mode/ports/classes only; 2: everything */
   tb_cfg_t *cfg;
+  entry_t *entries; /* in the order of the file */
+  size_t n, cap;
   char err[2048];
   int err_line;
-  /* Which list keys were given explicitly, so that a later change of ports/classes can be
-     checked against them. */
 } parse_t;
 
+/* libinih's reader, plus what libinih does not tell the handler: the line number, and whether
+   the line is a continuation. libinih (INI_ALLOW_MULTILINE) takes a line that starts with a blank
+   and is neither blank nor a comment, after a key and before the next [section], as more of
+   that key's value, and calls the handler again with the key's name. */
 static char *reader(char *str, int num, void *stream) {
   parse_t *ps = stream;
   char *r = fgets(str, num, ps->f);
-  if (r) ps->line++;
+  if (!r) return NULL;
+  ps->line++;
+  const char *s = str;
+  while (*s == ' ' || *s == '\t') s++;
+  int blank = *s == '\0' || *s == '\n' || *s == '\r';
+  int comment = *s == ';' || *s == '#';
+  ps->continuation = s > str && !blank && !comment && ps->after_key;
+  if (!ps->continuation && *s == '[') ps->after_key = 0;
   return r;
 }
 
@@ -140,8 +169,10 @@ static int fail(parse_t *ps, const char *section, const char *name, const char *
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    snprintf(ps->err, sizeof ps->err, "%s:%d: [%s] %s = %s: %s", ps->cfg->path, ps->line, section,
-             name, value, what);
+    /* A value joined from continuation lines can be long: quote its start. */
+    int echo = strlen(value) > VALUE_ECHO ? VALUE_ECHO : (int)strlen(value);
+    snprintf(ps->err, sizeof ps->err, "%s:%d: [%s] %s = %.*s%s: %s", ps->cfg->path, ps->line,
+             section, name, echo, value, value[echo] ? "..." : "", what);
     ps->err_line = ps->line;
   }
   return 0;
@@ -149,7 +180,7 @@ static int fail(parse_t *ps, const char *section, const char *name, const char *
 
 /* Split a comma-separated list into at most maxn integers. Returns the count or -1/-2. */
 static int parse_list(const char *s, int64_t min, int64_t max, int64_t *out, int maxn) {
-  char buf[1024];
+  char buf[VALUE_MAX];
   snprintf(buf, sizeof buf, "%s", s);
   int n = 0;
   char *save = NULL;
@@ -255,9 +286,10 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
   return fail(ps, k->section, k->name, value, "internal: unknown key kind");
 }
 
-static int handler(void *user, const char *section, const char *name, const char *value) {
-  parse_t *ps = user;
-  if (ps->err[0]) return 1; /* report only the first error */
+/* Apply one entry (section, name, value) in the current pass; its line is ps->line. */
+static int apply_key(parse_t *ps, const char *section, const char *name, const char *value) {
+  if (strlen(value) >= VALUE_MAX)
+    return fail(ps, section, name, value, "value longer than %d characters", VALUE_MAX - 1);
   /* The switch's own parameters (SPEC §3): the model's table, lfc_switch_cfg_set. Pass 1 takes
      mode, ports and classes, on which the defaults and the per-port/per-class lists depend. */
   if (lfc_switch_cfg_keys(section, NULL, 0) > 0) {
@@ -301,23 +333,78 @@ static int handler(void *user, const char *section, const char *name, const char
   return apply(ps, k, value);
 }
 
-static int run_pass(parse_t *ps, int pass) {
+/* libinih's handler: collect the entries. A continuation line extends the previous entry. */
+static int handler(void *user, const char *section, const char *name, const char *value) {
+  parse_t *ps = user;
+  if (ps->err[0]) return 1; /* report only the first error */
+  if (ps->continuation && ps->n > 0) {
+    /* Joined with a comma, so that a list goes on over lines with or without a trailing one. */
+    entry_t *e = &ps->entries[ps->n - 1];
+    size_t have = strlen(e->value), add = strlen(value);
+    int comma = have > 0 && e->value[have - 1] != ',';
+    char *v = realloc(e->value, have + (size_t)comma + add + 1);
+    if (!v) return fail(ps, section, name, value, "out of memory");
+    if (comma) v[have++] = ',';
+    memcpy(v + have, value, add + 1);
+    e->value = v;
+    return 1;
+  }
+  ps->after_key = 1;
+  for (size_t i = 0; i < ps->n; i++)
+    if (!strcmp(ps->entries[i].section, section) && !strcmp(ps->entries[i].name, name))
+      return fail(ps, section, name, value, "given twice (first on line %d)",
+                  ps->entries[i].line);
+  if (ps->n == ps->cap) {
+    size_t cap = ps->cap ? 2 * ps->cap : 64;
+    entry_t *e = realloc(ps->entries, cap * sizeof *e);
+    if (!e) return fail(ps, section, name, value, "out of memory");
+    ps->entries = e;
+    ps->cap = cap;
+  }
+  entry_t *e = &ps->entries[ps->n];
+  snprintf(e->section, sizeof e->section, "%s", section);
+  snprintf(e->name, sizeof e->name, "%s", name);
+  e->line = ps->line;
+  e->value = strdup(value);
+  if (!e->value) return fail(ps, section, name, value, "out of memory");
+  ps->n++;
+  return 1;
+}
+
+/* Read the file into ps->entries. */
+static int read_file(parse_t *ps) {
   ps->f = fopen(ps->cfg->path, "r");
   if (!ps->f) {
     fprintf(stderr, "%s: cannot open: %s\n", ps->cfg->path, strerror(errno));
     return 2;
   }
   ps->line = 0;
-  ps->pass = pass;
   int rc = ini_parse_stream(reader, ps, handler, ps);
   fclose(ps->f);
+  /* libinih goes on after a syntax error and returns the first one's line: the earlier of the
+     two errors is the one to report. */
+  if (rc != 0 && (!ps->err[0] || rc < ps->err_line)) {
+    fprintf(stderr, "%s:%d: syntax error (expected [section] or key = value)\n", ps->cfg->path,
+            rc);
+    return 2;
+  }
   if (ps->err[0]) {
     fprintf(stderr, "%s\n", ps->err);
     return 2;
   }
-  if (rc != 0) {
-    fprintf(stderr, "%s:%d: syntax error (expected [section] or key = value)\n", ps->cfg->path,
-            rc);
+  return 0;
+}
+
+/* Apply every entry, in the order of the file, for one pass. */
+static int run_pass(parse_t *ps, int pass) {
+  ps->pass = pass;
+  for (size_t i = 0; i < ps->n && !ps->err[0]; i++) {
+    const entry_t *e = &ps->entries[i];
+    ps->line = e->line;
+    apply_key(ps, e->section, e->name, e->value);
+  }
+  if (ps->err[0]) {
+    fprintf(stderr, "%s\n", ps->err);
     return 2;
   }
   return 0;
@@ -328,21 +415,15 @@ static int cfg_fail(const tb_cfg_t *c, const char *msg) {
   return 2;
 }
 
-int tb_config_load(const char *path, tb_cfg_t *cfg) {
-  memset(cfg, 0, sizeof *cfg);
-  snprintf(cfg->path, sizeof cfg->path, "%s", path);
-  const char *slash = strrchr(path, '/');
-  snprintf(cfg->name, sizeof cfg->name, "%s", slash ? slash + 1 : path);
-  char *dot = strrchr(cfg->name, '.');
-  if (dot && !strcmp(dot, ".ini")) *dot = '\0';
-
-  parse_t ps;
-  memset(&ps, 0, sizeof ps);
-  ps.cfg = cfg;
+/* Everything of tb_config_load but the setting up and the freeing of the entries. */
+static int load(parse_t *ps) {
+  tb_cfg_t *cfg = ps->cfg;
+  int rc = read_file(ps);
+  if (rc) return rc;
   cfg->sw.mode = LFC_MODE_IB;
   cfg->sw.ports = 4;
   cfg->sw.classes = 2;
-  int rc = run_pass(&ps, 1);
+  rc = run_pass(ps, 1);
   if (rc) return rc;
   lfc_mode_t mode = cfg->sw.mode;
   uint32_t ports = cfg->sw.ports, classes = cfg->sw.classes;
@@ -382,7 +463,7 @@ int tb_config_load(const char *path, tb_cfg_t *cfg) {
   cfg->lossless = 0;
   cfg->fc_streak_limit = 1000;
 
-  rc = run_pass(&ps, 2);
+  rc = run_pass(ps, 2);
   if (rc) return rc;
   if (cfg->sw.mode != mode || cfg->sw.ports != ports || cfg->sw.classes != classes)
     return cfg_fail(cfg, "internal: [switch] mode/ports/classes changed between passes");
@@ -463,6 +544,23 @@ int tb_config_load(const char *path, tb_cfg_t *cfg) {
     }
   }
   return 0;
+}
+
+int tb_config_load(const char *path, tb_cfg_t *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  snprintf(cfg->path, sizeof cfg->path, "%s", path);
+  const char *slash = strrchr(path, '/');
+  snprintf(cfg->name, sizeof cfg->name, "%s", slash ? slash + 1 : path);
+  char *dot = strrchr(cfg->name, '.');
+  if (dot && !strcmp(dot, ".ini")) *dot = '\0';
+
+  parse_t ps;
+  memset(&ps, 0, sizeof ps);
+  ps.cfg = cfg;
+  int rc = load(&ps);
+  for (size_t i = 0; i < ps.n; i++) free(ps.entries[i].value);
+  free(ps.entries);
+  return rc;
 }
 
 /* ---- RTL parameters (SPEC §13) ---- */

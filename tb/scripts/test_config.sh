@@ -73,4 +73,24 @@ prints "ports = 0b110 is 6" 6 ports bin
 ini plus "[switch]" "ports = +07"
 prints "ports = +07 is 7" 7 ports plus
 
+# 2. A key given twice in a section, both lines named.
+ini twice "[traffic]" "load = 100" "pattern = uniform" "load = 900"
+refused "a [traffic] key given twice" \
+  "$tmp/twice.ini:4: [traffic] load = 900: given twice (first on line 2)" "$tmp/twice.ini"
+ini twice_sw "[switch]" "mode = pfc" "ports = 4" "" "[pfc]" "xoff_th = 10" "[switch]" "ports = 8"
+refused "a [switch] key given twice, in two [switch] sections" \
+  "$tmp/twice_sw.ini:8: [switch] ports = 8: given twice (first on line 3)" "$tmp/twice_sw.ini"
+
+# 4. Continuation lines (indented) extend the key's value: a 64-entry VL arbitration table.
+half="$(for i in $(seq 0 31); do printf '%d:%d, ' $((i % 2)) $((i + 1)); done)"
+ini vlarb "[switch]" "mode = ib" "classes = 2" "[ib]" "vlarb_low = ${half%, }" "  ${half%, }" \
+  "vlarb_high = 1:1," "  0:2"
+prints "vlarb_low over two lines keeps 64 entries" -GVlarbLowLen=64 verilator vlarb
+prints "vlarb_high continued after a trailing comma keeps 2 entries" -GVlarbHighLen=2 \
+  verilator vlarb
+ini cont_scalar "[traffic]" "pattern = uniform" "load = 100" "  200" "incast_dst = 1"
+refused "a continuation of a key that is not a list" \
+  "$tmp/cont_scalar.ini:3: [traffic] load = 100,200: expected an integer in 0..1000" \
+  "$tmp/cont_scalar.ini"
+
 echo "test-config: $n checks passed"
