@@ -141,15 +141,36 @@ typedef struct {
   int err_line;
 } parse_t;
 
+/* After fgets filled its buffer without a newline: whether the line ends there anyway (end of
+   file, or its newline or CR LF is all that is left), reading that newline. */
+static int line_ends(FILE *f) {
+  int c = getc(f);
+  if (c == '\r') c = getc(f);
+  if (c == EOF || c == '\n') return 1;
+  ungetc(c, f);
+  return 0;
+}
+
 /* libinih's reader, plus what libinih does not tell the handler: the line number, and whether
    the line is a continuation. libinih (INI_ALLOW_MULTILINE) takes a line that starts with a blank
    and is neither blank nor a comment, after a key and before the next [section], as more of
-   that key's value, and calls the handler again with the key's name. */
+   that key's value, and calls the handler again with the key's name. A line longer than
+   libinih's buffer (num - 1 characters) stops the parse with an error. */
 static char *reader(char *str, int num, void *stream) {
   parse_t *ps = stream;
   char *r = fgets(str, num, ps->f);
   if (!r) return NULL;
   ps->line++;
+  if (!strchr(str, '\n') && !line_ends(ps->f)) {
+    /* libinih would take the rest as a line of its own: a cut comment became an unknown key. */
+    if (!ps->err[0]) {
+      snprintf(ps->err, sizeof ps->err, "%s:%d: line longer than %d characters (the limit of "
+               "libinih); a list may go on over indented lines", ps->cfg->path, ps->line,
+               num - 1);
+      ps->err_line = ps->line;
+    }
+    return NULL;
+  }
   const char *s = str;
   while (*s == ' ' || *s == '\t') s++;
   int blank = *s == '\0' || *s == '\n' || *s == '\r';

@@ -81,6 +81,16 @@ ini twice_sw "[switch]" "mode = pfc" "ports = 4" "" "[pfc]" "xoff_th = 10" "[swi
 refused "a [switch] key given twice, in two [switch] sections" \
   "$tmp/twice_sw.ini:8: [switch] ports = 8: given twice (first on line 3)" "$tmp/twice_sw.ini"
 
+# 3. A line longer than libinih's buffer is refused on its own line, not cut in two.
+long="# $(printf 'x%.0s' {1..250})"
+ini long "[traffic]" "load = 100" "$long" "pattern = uniform"
+refused "a comment of 252 characters" \
+  "$tmp/long.ini:3: line longer than 199 characters (the limit of libinih); a list may go on over indented lines" \
+  "$tmp/long.ini"
+# 199 characters is the longest line libinih reads whole.
+ini longest "[traffic]" "# $(printf 'x%.0s' {1..197})" "load = 100"
+prints "a comment of 199 characters" "" check longest
+
 # 4. Continuation lines (indented) extend the key's value: a 64-entry VL arbitration table.
 half="$(for i in $(seq 0 31); do printf '%d:%d, ' $((i % 2)) $((i + 1)); done)"
 ini vlarb "[switch]" "mode = ib" "classes = 2" "[ib]" "vlarb_low = ${half%, }" "  ${half%, }" \
