@@ -317,11 +317,16 @@ static int apply_key(parse_t *ps, const char *section, const char *name, const c
     bool dims = !strcmp(section, "switch") &&
                 (!strcmp(name, "mode") || !strcmp(name, "ports") || !strcmp(name, "classes"));
     if (ps->pass == 1 && !dims) return 1;
+    /* The RTL has fewer ports than the model (LFC_MAX_PORTS): say what this program allows,
+       for 1 as for 17. */
+    int64_t v;
+    if (!strcmp(section, "switch") && !strcmp(name, "ports") &&
+        lfc_parse_int(value, 2, TB_MAX_PORTS, &v) != 0)
+      return fail(ps, section, name, value, "expected an integer in 2..%u (the RTL has 2..%u "
+                  "ports)", TB_MAX_PORTS, TB_MAX_PORTS);
     char err[1024];
     if (lfc_switch_cfg_set(&ps->cfg->sw, section, name, value, err, sizeof err) != 0)
       return fail(ps, section, name, value, "%s", err);
-    if (!strcmp(section, "switch") && !strcmp(name, "ports") && ps->cfg->sw.ports > TB_MAX_PORTS)
-      return fail(ps, section, name, value, "the RTL has 2..%u ports", TB_MAX_PORTS);
     return 1;
   }
   const key_t_ *k = NULL;
@@ -436,6 +441,47 @@ static int cfg_fail(const tb_cfg_t *c, const char *msg) {
   return 2;
 }
 
+/* The line of [section] name in the file; 0 when it was not given (its default is used). */
+static int line_of(const parse_t *ps, const char *section, const char *name) {
+  for (size_t i = 0; i < ps->n; i++)
+    if (!strcmp(ps->entries[i].section, section) && !strcmp(ps->entries[i].name, name))
+      return ps->entries[i].line;
+  return 0;
+}
+
+/* The first line that is known: the key a rule blames, else the other key it involves. */
+static int either(int a, int b) { return a ? a : b; }
+
+/* A rule that involves several keys failed: "file:LINE: msg" on the line of the key it blames
+   (the caller's choice), or "file: msg" when none of its keys is in the file. */
+static int rule_fail(const parse_t *ps, int line, const char *msg) {
+  if (line == 0) return cfg_fail(ps->cfg, msg);
+  fprintf(stderr, "%s:%d: %s\n", ps->cfg->path, line, msg);
+  return 2;
+}
+
+/* The line for a message of lfc_switch_cfg_check or lfc_nic_cfg_check, which name the
+   parameter first ("vl_blocks[2] = 10 is below mtu_blocks = 65", "vlarb_high_len = ..."): the
+   first word of msg that is a key given in one of the sections (NULL-terminated). */
+static int line_in_message(const parse_t *ps, const char *msg, const char *const *sections) {
+  const char *w = msg;
+  while (*w) {
+    size_t len = strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    if (len > 0 && len < 64) {
+      char word[64];
+      memcpy(word, w, len);
+      word[len] = '\0';
+      if (len > 4 && !strcmp(word + len - 4, "_len")) word[len - 4] = '\0';
+      for (const char *const *sec = sections; *sec; sec++) {
+        int line = line_of(ps, *sec, word);
+        if (line) return line;
+      }
+    }
+    w += len ? len : 1;
+  }
+  return 0;
+}
+
 /* Everything of tb_config_load but the setting up and the freeing of the entries. */
 static int load(parse_t *ps) {
   tb_cfg_t *cfg = ps->cfg;
@@ -453,7 +499,7 @@ static int load(parse_t *ps) {
     char m[200];
     snprintf(m, sizeof m, "[switch] classes = %u: allowed 1..%u in %s mode", classes,
              max_classes, mode == LFC_MODE_IB ? "ib" : "pfc");
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, line_of(ps, "switch", "classes"), m);
   }
 
   /* Defaults: the SPEC §3 ones for the switch, SPEC §12.2 for the partners, and ours. */
@@ -495,37 +541,53 @@ static int load(parse_t *ps) {
   if (t->min_nblk > t->max_nblk) {
     snprintf(m, sizeof m, "[traffic] min_nblk = %u is above max_nblk = %u", t->min_nblk,
              t->max_nblk);
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, either(line_of(ps, "traffic", "min_nblk"),
+                                line_of(ps, "traffic", "max_nblk")), m);
   }
   if (t->max_nblk > cfg->sw.mtu_blocks) {
     snprintf(m, sizeof m, "[traffic] max_nblk = %u is above [switch] mtu_blocks = %u",
              t->max_nblk, cfg->sw.mtu_blocks);
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, either(line_of(ps, "traffic", "max_nblk"),
+                                line_of(ps, "switch", "mtu_blocks")), m);
   }
   if (t->class_mask >> classes) {
     snprintf(m, sizeof m, "[traffic] class_mask = 0x%x names a class >= classes = %u",
              t->class_mask, classes);
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, either(line_of(ps, "traffic", "class_mask"),
+                                line_of(ps, "switch", "classes")), m);
   }
   if (t->incast_dst >= ports) {
     snprintf(m, sizeof m, "[traffic] incast_dst = %u: allowed 0..%u (ports - 1)", t->incast_dst,
              ports - 1);
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, either(line_of(ps, "traffic", "incast_dst"),
+                                line_of(ps, "switch", "ports")), m);
   }
   if (t->vl15_permille && (mode != LFC_MODE_IB || cfg->sw.vl15_blocks == 0))
-    return cfg_fail(cfg, "[traffic] vl15_permille > 0 needs [switch] mode = ib and [ib] "
-                         "vl15_blocks > 0");
+    return rule_fail(ps, line_of(ps, "traffic", "vl15_permille"),
+                     "[traffic] vl15_permille > 0 needs [switch] mode = ib and [ib] "
+                     "vl15_blocks > 0");
   const tb_misbehave_cfg_t *mi = &cfg->mis;
   if ((mi->no_credit_ports | mi->garbage_ports | mi->overrun_ports | mi->fcp_ports |
        mi->pfc_ports) >> ports) {
+    /* The line of the first mask that names a port beyond ports. */
+    const struct {
+      const char *name;
+      uint32_t mask;
+    } masks[] = {{"no_credit_ports", mi->no_credit_ports}, {"garbage_ports", mi->garbage_ports},
+                 {"overrun_ports", mi->overrun_ports},     {"fcp_ports", mi->fcp_ports},
+                 {"pfc_ports", mi->pfc_ports}};
+    int line = 0;
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0] && !line; i++)
+      if (masks[i].mask >> ports) line = line_of(ps, "misbehave", masks[i].name);
     snprintf(m, sizeof m, "[misbehave] no_credit_ports/garbage_ports/overrun_ports/fcp_ports/"
              "pfc_ports name a port >= ports = %u", ports);
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, either(line, line_of(ps, "switch", "ports")), m);
   }
   if (mi->overrun_ports && mi->overrun_max_nblk > cfg->sw.mtu_blocks) {
     snprintf(m, sizeof m, "[misbehave] overrun_max_nblk = %u is above [switch] mtu_blocks = %u",
              mi->overrun_max_nblk, cfg->sw.mtu_blocks);
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, either(line_of(ps, "misbehave", "overrun_max_nblk"),
+                                line_of(ps, "switch", "mtu_blocks")), m);
   }
   /* The overrun queue keeps the order of the partner's words but drops its IDLE words to catch
      up, so the partner's packets stay contiguous only where every cycle is a slot. */
@@ -533,25 +595,32 @@ static int load(parse_t *ps) {
     if (((mi->overrun_ports >> p) & 1u) && cfg->sw.speed_div[p] != 1) {
       snprintf(m, sizeof m, "[misbehave] overrun_ports = 0x%x: port %u has speed_div %u; "
                "overrun needs speed_div 1", mi->overrun_ports, p, cfg->sw.speed_div[p]);
-      return cfg_fail(cfg, m);
+      return rule_fail(ps, either(line_of(ps, "misbehave", "overrun_ports"),
+                                  line_of(ps, "switch", "speed_div")), m);
     }
   if (mi->fcp_ports && mode != LFC_MODE_IB)
-    return cfg_fail(cfg, "[misbehave] fcp_ports needs [switch] mode = ib");
+    return rule_fail(ps, line_of(ps, "misbehave", "fcp_ports"),
+                     "[misbehave] fcp_ports needs [switch] mode = ib");
   if (cfg->mis.storm_port >= (int32_t)ports) {
     snprintf(m, sizeof m, "[misbehave] storm_port = %d: allowed -1 (none) or 0..%u",
              cfg->mis.storm_port, ports - 1);
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, line_of(ps, "misbehave", "storm_port"), m);
   }
   if (cfg->mis.storm_port >= 0 && mode != LFC_MODE_PFC)
-    return cfg_fail(cfg, "[misbehave] storm_port needs [switch] mode = pfc");
+    return rule_fail(ps, line_of(ps, "misbehave", "storm_port"),
+                     "[misbehave] storm_port needs [switch] mode = pfc");
   if (cfg->mis.storm_prios >> classes) {
     snprintf(m, sizeof m, "[misbehave] storm_prios = 0x%x names a priority >= classes = %u",
              cfg->mis.storm_prios, classes);
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, either(line_of(ps, "misbehave", "storm_prios"),
+                                line_of(ps, "switch", "classes")), m);
   }
   if (lfc_switch_cfg_check(&cfg->sw, err, sizeof err) != 0) {
+    static const char *const sw_sections[] = {"switch", "ib", "pfc", NULL};
     snprintf(m, sizeof m, "switch configuration rejected by lfc_switch_cfg_check: %s", err);
-    return cfg_fail(cfg, m);
+    return rule_fail(ps, either(line_in_message(ps, err, sw_sections),
+                                either(line_of(ps, "switch", "classes"),
+                                       line_of(ps, "switch", "ports"))), m);
   }
   for (uint32_t p = 0; p < ports; p++) {
     lfc_nic_cfg_t *n = &cfg->nic[p];
@@ -560,8 +629,9 @@ static int load(parse_t *ps) {
     n->speed_div = cfg->sw.speed_div[p];
     n->mtu_blocks = cfg->sw.mtu_blocks;
     if (lfc_nic_cfg_check(n, err, sizeof err) != 0) {
+      static const char *const nic_sections[] = {"nic", "switch", "pfc", "ib", NULL};
       snprintf(m, sizeof m, "[nic] partner of port %u rejected by lfc_nic_cfg_check: %s", p, err);
-      return cfg_fail(cfg, m);
+      return rule_fail(ps, line_in_message(ps, err, nic_sections), m);
     }
   }
   return 0;

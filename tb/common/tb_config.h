@@ -96,8 +96,9 @@ typedef struct {
 
 /*
  * Load and validate a configuration. Returns 0, or 2 after printing to stderr one line
- * "<file>:<line>: [section] key = value: <what is allowed>" (or "<file>: <message>" for a rule
- * that involves several keys).
+ * "<file>:<line>: [section] key = value: <what is allowed>", or "<file>:<line>: <message>" for a
+ * rule that involves several keys, on the line of the key it blames ("<file>: <message>" when
+ * none of them is in the file, the defaults disagreeing).
  */
 int tb_config_load(const char *path, tb_cfg_t *cfg);
 

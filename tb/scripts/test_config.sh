@@ -103,4 +103,26 @@ refused "a continuation of a key that is not a list" \
   "$tmp/cont_scalar.ini:3: [traffic] load = 100,200: expected an integer in 0..1000" \
   "$tmp/cont_scalar.ini"
 
+# 5. Errors that involve two keys name the line of the key they blame.
+ini minmax "[traffic]" "min_nblk = 8" "max_nblk = 4"
+refused "min_nblk above max_nblk" \
+  "$tmp/minmax.ini:2: [traffic] min_nblk = 8 is above max_nblk = 4" "$tmp/minmax.ini"
+ini mask "[switch]" "classes = 2" "[traffic]" "class_mask = 0x4"
+refused "class_mask beyond classes" \
+  "$tmp/mask.ini:4: [traffic] class_mask = 0x4 names a class >= classes = 2" "$tmp/mask.ini"
+ini classes9 "[switch]" "mode = pfc" "classes = 9"
+refused "9 classes in PFC mode" \
+  "$tmp/classes9.ini:3: [switch] classes = 9: allowed 1..8 in pfc mode" "$tmp/classes9.ini"
+ini storm "[switch]" "mode = ib" "[misbehave]" "storm_port = 1"
+refused "storm_port in IB mode" \
+  "$tmp/storm.ini:4: [misbehave] storm_port needs [switch] mode = pfc" "$tmp/storm.ini"
+ini ports1 "[switch]" "ports = 1"
+refused "ports = 1" \
+  "$tmp/ports1.ini:2: [switch] ports = 1: expected an integer in 2..16 (the RTL has 2..16 ports)" \
+  "$tmp/ports1.ini"
+ini ports17 "[switch]" "ports = 17"
+refused "ports = 17" \
+  "$tmp/ports17.ini:2: [switch] ports = 17: expected an integer in 2..16 (the RTL has 2..16 ports)" \
+  "$tmp/ports17.ini"
+
 echo "test-config: $n checks passed"
