@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 typedef enum {
   K_U32,        /* uint32_t at off, [min, max] */
@@ -404,9 +405,22 @@ static int read_file(parse_t *ps) {
     fprintf(stderr, "%s: cannot open: %s\n", ps->cfg->path, strerror(errno));
     return 2;
   }
+  /* fopen opens a directory for reading; its first read fails, which fgets reports as the end
+     of an empty file: tb-params check tb/configs passed and the run took the defaults. */
+  struct stat st;
+  if (fstat(fileno(ps->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(ps->f);
+    fprintf(stderr, "%s: is a directory, not a configuration file\n", ps->cfg->path);
+    return 2;
+  }
   ps->line = 0;
   int rc = ini_parse_stream(reader, ps, handler, ps);
+  int read_error = ferror(ps->f) ? errno : 0;
   fclose(ps->f);
+  if (read_error) {
+    fprintf(stderr, "%s: cannot read: %s\n", ps->cfg->path, strerror(read_error));
+    return 2;
+  }
   /* libinih goes on after a syntax error and returns the first one's line: the earlier of the
      two errors is the one to report. */
   if (rc != 0 && (!ps->err[0] || rc < ps->err_line)) {

@@ -125,4 +125,8 @@ refused "ports = 17" \
   "$tmp/ports17.ini:2: [switch] ports = 17: expected an integer in 2..16 (the RTL has 2..16 ports)" \
   "$tmp/ports17.ini"
 
+# 6. A directory is not a configuration.
+mkdir "$tmp/dir.ini"
+refused "a directory" "$tmp/dir.ini: is a directory, not a configuration file" "$tmp/dir.ini"
+
 echo "test-config: $n checks passed"
