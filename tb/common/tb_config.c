@@ -415,7 +415,7 @@ static int read_file(parse_t *ps) {
   }
   ps->line = 0;
   int rc = ini_parse_stream(reader, ps, handler, ps);
-  int read_error = ferror(ps->f) ? errno : 0;
+  int read_error = ferror(ps->f) ? (errno ? errno : EIO) : 0;
   fclose(ps->f);
   if (read_error) {
     fprintf(stderr, "%s: cannot read: %s\n", ps->cfg->path, strerror(read_error));

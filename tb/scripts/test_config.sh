@@ -84,9 +84,9 @@ refused "a [switch] key given twice, in two [switch] sections" \
 # 3. A line longer than libinih's buffer is refused on its own line, not cut in two.
 long="# $(printf 'x%.0s' {1..250})"
 ini long "[traffic]" "load = 100" "$long" "pattern = uniform"
-refused "a comment of 252 characters" \
-  "$tmp/long.ini:3: line longer than 199 characters (the limit of libinih); a list may go on over indented lines" \
-  "$tmp/long.ini"
+too_long="line longer than 199 characters (the limit of libinih); a list may go on over \
+indented lines"
+refused "a comment of 252 characters" "$tmp/long.ini:3: $too_long" "$tmp/long.ini"
 # 199 characters is the longest line libinih reads whole.
 ini longest "[traffic]" "# $(printf 'x%.0s' {1..197})" "load = 100"
 prints "a comment of 199 characters" "" check longest
@@ -116,14 +116,11 @@ refused "9 classes in PFC mode" \
 ini storm "[switch]" "mode = ib" "[misbehave]" "storm_port = 1"
 refused "storm_port in IB mode" \
   "$tmp/storm.ini:4: [misbehave] storm_port needs [switch] mode = pfc" "$tmp/storm.ini"
+rtl_ports="expected an integer in 2..16 (the RTL has 2..16 ports)"
 ini ports1 "[switch]" "ports = 1"
-refused "ports = 1" \
-  "$tmp/ports1.ini:2: [switch] ports = 1: expected an integer in 2..16 (the RTL has 2..16 ports)" \
-  "$tmp/ports1.ini"
+refused "ports = 1" "$tmp/ports1.ini:2: [switch] ports = 1: $rtl_ports" "$tmp/ports1.ini"
 ini ports17 "[switch]" "ports = 17"
-refused "ports = 17" \
-  "$tmp/ports17.ini:2: [switch] ports = 17: expected an integer in 2..16 (the RTL has 2..16 ports)" \
-  "$tmp/ports17.ini"
+refused "ports = 17" "$tmp/ports17.ini:2: [switch] ports = 17: $rtl_ports" "$tmp/ports17.ini"
 
 # 6. A directory is not a configuration.
 mkdir "$tmp/dir.ini"
