@@ -1,8 +1,10 @@
 /*
  * scenario.c - INI scenario -> lfc_scenario_t, with libinih (docs/sim.md lists every key).
  *
- * libinih calls handler() per key. Our reader hands it the text line by line and counts lines,
- * so every message names file:line. Keys of the simulator are parsed at once; switch parameters
+ * libinih calls handler() per line of a key. Our reader hands it the text line by line and
+ * counts lines, so every message names file:line. The handler only collects the entries (a key
+ * given twice is refused, continuation lines are joined on); they are then applied in the
+ * order of the text. Keys of the simulator are parsed at once; switch parameters
  * ([switch], [ib], [pfc] and the per-role [switch.ROLE], [ib.ROLE], [pfc.ROLE]) are kept as
  * entries and applied by lfc_scenario_finish through lfc_switch_cfg_set, once the topology says
  * how many ports each role has (SPEC §3: ports first, then the defaults, then the rest).
@@ -44,14 +46,27 @@ typedef struct {
   int next_line;
 } reader_t;
 
+/* One `key = value` of the text, its continuation lines joined on. The whole text is read into
+   these before any is applied, so that a key given twice is refused with both lines and a value
+   may go on over indented lines (libinih calls the handler once per line). */
+typedef struct {
+  char *section, *key, *value;
+  int line; /* of `key = value`, which every message about the key names */
+} pending_t;
+
 typedef struct {
   lfc_scenario_t *sc;
   const char *file;
-  int line; /* of the text the handler is called for */
+  int line; /* reading: of the line libinih parses; applying: of the entry applied */
   char *err;
   size_t errlen;
   int failed;
+  int err_line;     /* the line of the first error while reading (0: none) */
+  int continuation; /* the line libinih parses continues the previous key's value */
+  int after_key;    /* a key was given since the last [section] (libinih's prev_name) */
   reader_t rd;
+  pending_t *pend; /* in the order of the text */
+  size_t npend, cappend;
 } ctx_t;
 
 /* ---- Names ---- */
@@ -94,6 +109,7 @@ static int failf(ctx_t *c, const char *section, const char *key, const char *val
                  const char *fmt, ...) {
   if (c->failed) return 0;
   c->failed = 1;
+  c->err_line = c->line;
   if (c->err == NULL || c->errlen == 0) return 0;
   /* A --set override has no line (line 0): "--set: [sim] seed = -5: ...". */
   int n = c->line > 0
@@ -521,29 +537,108 @@ static int dispatch(ctx_t *c, const char *section, const char *key, const char *
                "ib.ROLE, pfc.ROLE, host, dcqcn, routing, classmap, traffic, traffic.NAME");
 }
 
-static int handler(void *user, const char *section, const char *key, const char *value) {
-  ctx_t *c = user;
-  if (c->failed) return 1;
-  dispatch(c, section, key, value);
-  return 1; /* our errors are kept in ctx; libinih's own (syntax) errors come back from parse */
+/* A key that may be given more than once, each time adding one more (docs/sim.md). */
+static int repeatable(const char *section, const char *key) {
+  return !strcmp(section, "routing") && !strcmp(key, "path");
 }
 
+static char *dupstr(const char *s);
+
+/* libinih's handler: collect the entries. A continuation line extends the previous entry. */
+static int handler(void *user, const char *section, const char *key, const char *value) {
+  ctx_t *c = user;
+  if (c->failed) return 1; /* report the first error only */
+  if (c->continuation && c->npend > 0) {
+    /* A path's nodes are separated by blanks, every other list by commas: joined so that a list
+       goes on over lines with or without a trailing comma. */
+    pending_t *e = &c->pend[c->npend - 1];
+    char sep = repeatable(e->section, e->key) ? ' ' : ',';
+    size_t have = strlen(e->value), add = strlen(value);
+    int join = have > 0 && e->value[have - 1] != sep;
+    char *v = realloc(e->value, have + (size_t)join + add + 1);
+    if (v == NULL) return failf(c, section, key, value, "out of memory");
+    if (join) v[have++] = sep;
+    memcpy(v + have, value, add + 1);
+    e->value = v;
+    return 1;
+  }
+  c->after_key = 1;
+  if (!repeatable(section, key))
+    for (size_t i = 0; i < c->npend; i++)
+      if (!strcmp(c->pend[i].section, section) && !strcmp(c->pend[i].key, key))
+        return failf(c, section, key, value, "given twice (first on line %d); --set overrides "
+                     "a key of the file", c->pend[i].line);
+  if (c->npend == c->cappend) {
+    size_t cap = c->cappend ? 2 * c->cappend : 64;
+    pending_t *e = realloc(c->pend, cap * sizeof *e);
+    if (e == NULL) return failf(c, section, key, value, "out of memory");
+    c->pend = e;
+    c->cappend = cap;
+  }
+  pending_t *e = &c->pend[c->npend];
+  e->section = dupstr(section);
+  e->key = dupstr(key);
+  e->value = dupstr(value);
+  e->line = c->line;
+  c->npend++; /* counted now, so that free_pending frees what was allocated */
+  if (!e->section || !e->key || !e->value) return failf(c, section, key, value, "out of memory");
+  return 1;
+}
+
+/* libinih's reader over the text in memory, plus what libinih does not tell the handler: the
+   line number, and whether the line is a continuation. libinih (INI_ALLOW_MULTILINE) takes a
+   line that starts with a blank and is neither blank nor a comment, after a key and before the
+   next [section], as more of that key's value. A line longer than libinih's buffer (num - 1
+   characters) stops the parse: libinih would take its rest as a line of its own. */
 static char *reader(char *str, int num, void *stream) {
   ctx_t *c = stream;
   reader_t *r = &c->rd;
   if (r->p >= r->end || num < 2) return NULL;
-  int i = 0;
+  int i = 0, newline = 0;
   c->line = r->next_line;
   while (i < num - 1 && r->p < r->end) {
     char ch = *r->p++;
     str[i++] = ch;
     if (ch == '\n') {
       r->next_line++;
+      newline = 1;
       break;
     }
   }
   str[i] = '\0';
+  if (!newline && r->p < r->end) {
+    /* Full buffer: the line may still end here (its newline or CR LF is all that is next). */
+    if (*r->p == '\r' && r->p + 1 < r->end && r->p[1] == '\n') r->p++;
+    if (*r->p == '\n') {
+      r->p++;
+      r->next_line++;
+    } else {
+      if (!c->failed && c->err && c->errlen)
+        snprintf(c->err, c->errlen, "%s:%d: line longer than %d characters (the limit of "
+                 "libinih); a list may go on over indented lines", c->file, c->line, num - 1);
+      c->failed = 1;
+      c->err_line = c->line;
+      return NULL;
+    }
+  }
+  const char *s = str;
+  while (*s == ' ' || *s == '\t') s++;
+  int blank = *s == '\0' || *s == '\n' || *s == '\r';
+  int comment = *s == ';' || *s == '#';
+  c->continuation = s > str && !blank && !comment && c->after_key;
+  if (!c->continuation && *s == '[') c->after_key = 0;
   return str;
+}
+
+static void free_pending(ctx_t *c) {
+  for (size_t i = 0; i < c->npend; i++) {
+    free(c->pend[i].section);
+    free(c->pend[i].key);
+    free(c->pend[i].value);
+  }
+  free(c->pend);
+  c->pend = NULL;
+  c->npend = c->cappend = 0;
 }
 
 /* ---- Defaults, load, overrides ---- */
@@ -590,17 +685,24 @@ static void defaults(lfc_scenario_t *sc) {
 
 static int parse_text(lfc_scenario_t *sc, const char *text, size_t len, const char *name,
                       char *err, size_t errlen) {
-  ctx_t c = {sc, name, 0, err, errlen, 0, {text, text + len, 1}};
+  ctx_t c = {.sc = sc, .file = name, .err = err, .errlen = errlen,
+             .rd = {text, text + len, 1}};
   int rc = ini_parse_stream(reader, &c, handler, &c);
-  if (c.failed) return -1;
-  if (rc != 0) {
+  /* libinih goes on after a syntax error and returns the first one's line: the earlier of that
+     and an error of ours while reading is the one to report. */
+  if (rc != 0 && (!c.failed || (rc > 0 && rc < c.err_line))) {
     c.line = rc > 0 ? rc : c.line;
     if (err && errlen)
       snprintf(err, errlen, "%s:%d: syntax error: allowed: [section], key = value, ; comment",
                name, c.line);
-    return -1;
+    c.failed = 1;
   }
-  return 0;
+  for (size_t i = 0; i < c.npend && !c.failed; i++) {
+    c.line = c.pend[i].line;
+    dispatch(&c, c.pend[i].section, c.pend[i].key, c.pend[i].value);
+  }
+  free_pending(&c);
+  return c.failed ? -1 : 0;
 }
 
 int lfc_scenario_load_mem(const char *text, size_t len, const char *name, lfc_scenario_t *sc,
@@ -646,7 +748,7 @@ int lfc_scenario_load(const char *path, lfc_scenario_t *sc, char *err, size_t er
 }
 
 int lfc_scenario_set(lfc_scenario_t *sc, const char *assignment, char *err, size_t errlen) {
-  ctx_t c = {sc, "--set", 0, err, errlen, 0, {NULL, NULL, 0}};
+  ctx_t c = {.sc = sc, .file = "--set", .err = err, .errlen = errlen};
   const char *eq = strchr(assignment, '=');
   const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
   /* the key is after the last dot before '=' (sections may contain dots: switch.leaf) */
@@ -709,7 +811,7 @@ static int apply_entries(lfc_scenario_t *sc, uint32_t role, const char *rname, i
       int is_first = !strcmp(base, "switch") && (!strcmp(e->key, "mode") || !strcmp(e->key, "classes"));
       if (pass == 0 && !is_first) continue;
       if (pass == 1 && is_first) continue;
-      ctx_t c = {sc, e->file, e->line, err, errlen, 0, {NULL, NULL, 0}};
+      ctx_t c = {.sc = sc, .file = e->file, .line = e->line, .err = err, .errlen = errlen};
       if (!strcmp(base, "switch") && !strcmp(e->key, "ports")) {
         failf(&c, e->section, e->key, e->value,
               "the topology sets the port count (a %s switch has %u); allowed: leave it out",

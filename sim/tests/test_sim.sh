@@ -177,5 +177,39 @@ case "$rc $msg" in
   *) bad "threads = 065: exit $rc: $msg" ;;
 esac
 
+# A key given twice in the file is refused with both lines (the second silently won); a path
+# (repeatable) is not a key given twice: bounce_deadlock_pfc above has four.
+printf '[sim]\nduration_us = 5\n[traffic.x]\npattern = flow\nsrc = 0\nsrc = 1\ndst = 2\n' > "$OUT/twice.ini"
+printf '[sim]\nduration_us = 5\n[switch]\nmode = pfc\n[pfc]\nkmin = 10\n\n[pfc]\nkmin = 20\n' > "$OUT/twice_sw.ini"
+for b in "twice.ini:6: [traffic.x] src = 1: given twice (first on line 5)" \
+         "twice_sw.ini:9: [pfc] kmin = 20: given twice (first on line 6)"; do
+  n=${b%%.ini:*}
+  msg=$("$SIM" "$OUT/$n.ini" --no-progress 2>&1 >/dev/null); rc=$?
+  case "$rc $msg" in
+    "2 $OUT/${b}"*) ok "$n: exit 2: $msg" ;;
+    *) bad "$n: exit $rc: $msg" ;;
+  esac
+done
+# A value goes on over indented lines (libinih's continuation lines; the second line replaced
+# the first): a host list joined with commas, a path with blanks, the same run as on one line.
+digest() { "$SIM" "$1" --no-progress --digest 2>&1 | sed -n 's/^digest //p'; }
+sed 's/^src = 1-7$/src = 1-3,\n  4, 5\n\t6-7/' "$DIR/pfc_incast.ini" > "$OUT/cont_src.ini"
+sed 's/^path = h0 sw0 sw1 sw2 h2$/path = h0 sw0\n  sw1\n  sw2 h2/' "$DIR/ring_classes_ib.ini" > "$OUT/cont_path.ini"
+for pair in "cont_src pfc_incast" "cont_path ring_classes_ib"; do
+  n=${pair% *}; base=${pair#* }
+  if cmp -s "$OUT/$n.ini" "$DIR/$base.ini"; then bad "$n: the test did not split a line"; continue; fi
+  d1=$(digest "$OUT/$n.ini"); d0=$(digest "$DIR/$base.ini")
+  if [ -n "$d0" ] && [ "$d1" = "$d0" ]; then ok "$n: a value over indented lines == on one line (digest $d0)"
+  else bad "$n: digest $d1, on one line $d0"; fi
+done
+# A line longer than libinih's buffer was cut, its rest read as a line of its own (a syntax
+# error on the wrong line, or a cut comment read as a key): now refused on its own line.
+{ printf '[sim]\nduration_us = 5 ; '; head -c 300 /dev/zero | tr '\0' x; printf '\n'; } > "$OUT/long.ini"
+msg=$("$SIM" "$OUT/long.ini" --no-progress 2>&1 >/dev/null); rc=$?
+case "$rc $msg" in
+  "2 $OUT/long.ini:2: line longer than "*) ok "a 318-character line: exit 2: $msg" ;;
+  *) bad "a 318-character line: exit $rc: $msg" ;;
+esac
+
 [ $fail -eq 0 ] && echo "test-sim: all passed" || echo "test-sim: FAILED"
 exit $fail
