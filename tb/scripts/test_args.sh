@@ -8,8 +8,8 @@
 #
 #   tb/scripts/test_args.sh VCOSIM   (a built Verilator co-simulation binary)
 #
-# Environment from tb/tb.mk: BUILD (tb-params for tb/scripts/test_config.sh), COSIM_BUILD, MAKE,
-# TB_VPI, VVP. Prints one line per check and
+# Environment from tb/tb.mk: BUILD (tb-params for tb/scripts/test_config.sh and
+# test_netlist.sh), COSIM_BUILD, MAKE, TB_VPI, VVP. Prints one line per check and
 # `test-cosim-args: N checks passed` or exits 1 at the first that fails.
 set -uo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 VCOSIM" >&2; exit 2; }
@@ -179,6 +179,10 @@ n=$((n + 1))
 # 12. The configuration files themselves (tb/common/tb_config.c): tb/scripts/test_config.sh.
 : "${BUILD:=build}"
 tb/scripts/test_config.sh "$BUILD/tb/tb-params" || fail "tb/scripts/test_config.sh"
+n=$((n + 1))
+
+# 13. The rewriting of the Yosys netlist for SIM=icarus-netlist: tb/scripts/test_netlist.sh.
+tb/scripts/test_netlist.sh "$BUILD/tb/tb-params" || fail "tb/scripts/test_netlist.sh"
 n=$((n + 1))
 
 echo "test-cosim-args: $n checks passed"
