@@ -41,8 +41,8 @@ mkdir -p "$out"
 # without pmuxtree 14 % more. splitnets -driver: a wire driven in parts by several cells (the
 # RTL's per-port slices of one port vector, `assign v[p*W +: W]`) becomes one wire per driver,
 # so that vvp does not rebuild it with a strength-aware concatenation, bit by bit, whenever one
-# part changes (on pfc_basic 26 % fewer instructions per cycle; the module's ports stay whole). -noattr: no (* src *)
-# attributes.
+# part changes (on pfc_basic 26 % fewer instructions per cycle; the module's ports stay
+# whole). -noattr: no (* src *) attributes.
 cat >"$out/netlist.ys" <<YS
 read_verilog -I$TB_RTL_DIR $(ls "$TB_RTL_DIR"/*.v | tr '\n' ' ')
 hierarchy -check -top lfc_switch$(yosys_chparam "$params")
