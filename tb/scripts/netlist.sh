@@ -61,33 +61,11 @@ if ! "$YOSYS" -q -l "$out/yosys.log" "$out/netlist.ys" >/dev/null 2>&1; then
   tail -n 15 "$out/yosys.log" >&2
   exit 1
 fi
-# The plain flip-flops into one process. write_verilog gives each its own
-#   always @(posedge clk_i)
-#     q <= d;
-# and vvp wakes each such process on every clock edge, at a cost of its own (an event wait,
-# about 500 instructions, besides the load and the assignment); one process holding all of
-# these nonblocking assignments does the same in one wake-up (13 % fewer instructions per cycle
-# on pfc_basic). Memories' write processes (`begin ... end`) stay as they are. Anything else
-# after such a line than one nonblocking assignment stops the script: the netlist's form is not
-# the one this was written for.
-if ! awk -v src="$out/netlist.yosys.v" '
-  /^  always @\(posedge clk_i\)$/ {
-    if ((getline stmt) <= 0 || stmt !~ /^    [^ ].* <= [^;]*;$/ ||
-        stmt ~ /^    (if|case|casex|casez|for|while|repeat|begin|fork)[ (]/) {
-      printf "netlist: %s:%d: expected one nonblocking assignment after a plain " \
-        "flip-flop process, found \"%s\"\n", src, NR, stmt > "/dev/stderr"
-      exit 1
-    }
-    ff[++n] = stmt
-    next
-  }
-  /^endmodule$/ && n > 0 {
-    print "  // The " n " flip-flops of write_verilog, in one process (tb/scripts/netlist.sh)."
-    print "  always @(posedge clk_i) begin"
-    for (i = 1; i <= n; i++) print "  " ff[i]
-    print "  end"
-  }
-  { print }' "$out/netlist.yosys.v" >"$out/netlist.new.v"; then
+# The processes in the form vvp runs fastest (tb/scripts/netlist_vvp.py): the flip-flops of
+# each RTL instance as one register, which `iverilog -S` (tb/tb.mk) makes one flip-flop functor,
+# and each memory's writes behind one test; the logic is untouched.
+if ! python3 "$here/netlist_vvp.py" "$out/netlist.yosys.v" "$out/netlist.new.v" \
+    >"$out/netlist_vvp.log"; then
   rm -f "$out/netlist.new.v"
   exit 1
 fi

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The rewriting of Yosys's netlist by tb/scripts/netlist.sh: the plain flip-flop processes of
-# write_verilog become one process with the same nonblocking assignments, memories' write
-# processes and every other line stay as they are, and a netlist of another form than the one
-# the rewriting was written for stops it with file, line and what was found. Yosys itself is
-# replaced by a stand-in that writes a given netlist (the real netlists are checked against the
-# model by `make test`'s icarus-netlist runs).
+# The rewriting of Yosys's netlist for SIM=icarus-netlist (tb/scripts/netlist.sh, which calls
+# tb/scripts/netlist_vvp.py): each RTL instance's plain flip-flops become one register, a
+# memory's write process tests the OR of its conditions first, any other process is kept as it
+# is, a name the rewriting would add that is already there stops it, and the rewritten netlist,
+# built with `iverilog -S` as tb/tb.mk builds it, computes what the original computes, cycle by
+# cycle, under random inputs. Yosys itself is replaced by a stand-in that writes a given netlist
+# (the real netlists are checked against the model by `make test`'s icarus-netlist runs).
 #
 #   tb/scripts/test_netlist.sh TB_PARAMS   (build/tb/tb-params)
 #
@@ -21,6 +22,7 @@ n=0
 
 fail() { echo "FAIL: $*"; exit 1; }
 ok() { echo "ok: $*"; n=$((n + 1)); }
+has() { grep -qF -- "$2" "$1" || fail "$3: no '$2' in $1: $(cat "$1")"; }
 
 # The stand-in for yosys: writes $FAKE_NETLIST where the script's write_verilog asks.
 cat >"$tmp/yosys" <<'SH'
@@ -40,71 +42,130 @@ run() {
   rc=$?
 }
 
-# 1. Three plain flip-flops (one with an escaped name, one with a concatenation) and a memory.
+# A netlist in write_verilog's form: two registers of instance u_a (one escaped, one 1-bit),
+# one of u_b, a register with an enable written on two lines (another form: kept, and a memory
+# with two writers.
 cat >"$tmp/good.yosys.v" <<'V'
-module lfc_switch(clk_i, a_i, q_o);
+module lfc_switch(clk_i, a_i, b_i, q_o);
   input clk_i;
   input [3:0] a_i;
-  output [3:0] q_o;
-  reg [3:0] \g_port[0].u_x.q ;
-  reg [1:0] r;
-  reg s;
-  reg [3:0] mem [1:0];
-  assign q_o = \g_port[0].u_x.q ;
+  input [3:0] b_i;
+  output [15:0] q_o;
+  reg [3:0] \u_a.x_q ;
+  reg \u_a.y_q ;
+  reg [2:0] \u_b.z_q ;
+  reg [3:0] en_q;
+  reg [3:0] mem [3:0];
+  wire [3:0] _0001_;
+  assign _0001_ = b_i[3] ? a_i : \u_a.x_q  + a_i;
   always @(posedge clk_i)
-    \g_port[0].u_x.q  <= a_i;
+    \u_a.x_q  <= _0001_;
   always @(posedge clk_i)
-    r <= { a_i[0], s };
+    \u_a.y_q  <= a_i[0] ^ b_i[1];
+  always @(posedge clk_i)
+    \u_b.z_q  <= { \u_a.y_q , b_i[3:2] };
+  always @(posedge clk_i)
+    if (b_i[0])
+      en_q <= a_i;
   always @(posedge clk_i) begin
     if (a_i[1])
-      mem[a_i[0]] <= a_i;
+      mem[b_i[1:0]] <= a_i;
+    if (b_i[2])
+      mem[a_i[3:2]] <= b_i;
   end
-  always @(posedge clk_i)
-    s <= a_i[3];
+  assign q_o = { \u_a.x_q , \u_a.y_q , \u_b.z_q , mem[a_i[1:0]] ^ en_q, en_q[3:0] };
 endmodule
 V
 run good
 [ $rc -eq 0 ] || fail "a netlist of the expected form: exit status $rc: $err"
 out="$tmp/good/netlist.v"
-[ "$(grep -c '^  always @(posedge clk_i) begin$' "$out")" -eq 2 ] ||
-  fail "expected the memory's process and one process of flip-flops in: $(cat "$out")"
-grep -q '^  always @(posedge clk_i)$' "$out" && fail "a plain flip-flop process is left in $out"
-ok "the three plain flip-flop processes become one, the memory's process stays"
-want=$'  always @(posedge clk_i) begin\n      \\g_port[0].u_x.q  <= a_i;\n      r <= { a_i[0], s };'
-want+=$'\n      s <= a_i[3];\n  end\nendmodule'
-[ "$(tail -n 6 "$out")" = "$want" ] || fail "the merged process reads: $(tail -n 6 "$out")"
-ok "the merged process holds each assignment once, in order, before endmodule"
-# Every other line is kept, in order: the input less the plain processes (two lines each) is
-# the output less the comment and the process added before endmodule.
-awk '/^  always @\(posedge clk_i\)$/ { getline; next } { print }' "$tmp/good.yosys.v" \
-  >"$tmp/good.in.rest"
-awk '/^  \/\/ The [0-9]+ flip-flops/ { skip = 1; next } skip && /^  end$/ { skip = 0; next }
-  !skip { print }' "$out" >"$tmp/good.out.rest"
-cmp -s "$tmp/good.in.rest" "$tmp/good.out.rest" ||
-  fail "lines other than the processes changed: $(diff "$tmp/good.in.rest" "$tmp/good.out.rest")"
-ok "every other line is kept, in order"
+has "$out" "wire [4:0] lfc_nl_d0 = { _0001_, a_i[0] ^ b_i[1] };" "u_a's two registers as one"
+has "$out" "always @(posedge clk_i) lfc_nl_q0 <= lfc_nl_d0;" "u_a's register"
+has "$out" 'assign \u_a.x_q  = lfc_nl_q0[4:1];' "u_a.x_q on its part"
+has "$out" 'assign \u_a.y_q  = lfc_nl_q0[0:0];' "u_a.y_q on its part"
+has "$out" 'wire [3:0] \u_a.x_q ;' "u_a.x_q now a wire"
+has "$out" 'wire [2:0] lfc_nl_d1 = { { \u_a.y_q , b_i[3:2] } };' "u_b's register apart"
+ok "each instance's plain flip-flops are one register, each old name a wire on its part"
+has "$out" "wire lfc_nl_wr0 = (a_i[1]) | (b_i[2]);" "the memory's write test"
+has "$out" "    if (lfc_nl_wr0) begin" "the memory's writes behind the test"
+has "$out" "(* ivl_synthesis_off *) always @(posedge clk_i) begin" "the memory kept a thread"
+ok "a memory's write process tests the OR of its conditions first and stays a thread"
+has "$out" "(* ivl_synthesis_off *) always @(posedge clk_i)" "the register with an enable"
+grep -A1 -F "(* ivl_synthesis_off *) always @(posedge clk_i)" "$out" | grep -qF "if (b_i[0])" ||
+  fail "the register with an enable is not kept as it was"
+has "$out" "reg [3:0] en_q;" "en_q still a register"
+ok "processes of other forms are kept as they are, with synthesis off"
+has "$tmp/good/netlist_vvp.log" \
+  "3 flip-flops in 2 registers, 1 memory write processes gated, 1 other" "the counts"
+ok "the counts of what was rewritten are written to netlist_vvp.log"
 
-# 2. A netlist without plain flip-flops is written as it is.
-grep -v -e '^  always @(posedge clk_i)$' -e '<= a_i;$' -e '<= { a_i' -e '<= a_i\[3\];' \
-  "$tmp/good.yosys.v" >"$tmp/noff.yosys.v"
-run noff
-[ $rc -eq 0 ] || fail "a netlist without flip-flops: exit status $rc: $err"
-cmp -s "$tmp/noff.yosys.v" "$tmp/noff/netlist.v" || fail "a netlist without flip-flops changed"
-ok "a netlist without plain flip-flops is kept as it is"
+# The rewritten netlist computes the same as the original under random inputs: both in one
+# bench with iverilog -S (the original without -S), outputs compared every cycle.
+cat >"$tmp/bench.v" <<'V'
+`timescale 1ns / 1ns
+module bench;
+  reg clk_i;
+  reg [3:0] a_i;
+  reg [3:0] b_i;
+  wire [15:0] q_o;
+  lfc_switch dut (.clk_i(clk_i), .a_i(a_i), .b_i(b_i), .q_o(q_o));
+  integer k;
+  (* ivl_synthesis_off *) initial begin
+    clk_i = 1'b0;
+    a_i = 4'd0;
+    b_i = 4'd0;
+    for (k = 0; k < 500; k = k + 1) begin
+      #5 clk_i = 1'b1;
+      #1 a_i = $random;
+      b_i = $random;
+      #4 clk_i = 1'b0;
+      $display("%0d %b", k, q_o);
+    end
+    $finish;
+  end
+endmodule
+V
+iverilog -g2005 -o "$tmp/orig.vvp" "$tmp/bench.v" "$tmp/good.yosys.v" ||
+  fail "iverilog on the original netlist"
+iverilog -S -g2005 -o "$tmp/new.vvp" "$tmp/bench.v" "$out" 2>"$tmp/new.err" ||
+  fail "iverilog -S on the rewritten netlist: $(cat "$tmp/new.err")"
+[ ! -s "$tmp/new.err" ] || fail "iverilog -S warned: $(cat "$tmp/new.err")"
+vvp -n "$tmp/orig.vvp" >"$tmp/orig.txt" && vvp -n "$tmp/new.vvp" >"$tmp/new.txt" ||
+  fail "vvp failed"
+[ "$(grep -c . "$tmp/orig.txt")" -ge 500 ] ||
+  fail "the bench printed too little: $(cat "$tmp/orig.txt")"
+[ "$(cut -d' ' -f2 "$tmp/orig.txt" | grep -v x | sort -u | wc -l)" -ge 100 ] ||
+  fail "the outputs took fewer than 100 values without x: $(tail -3 "$tmp/orig.txt")"
+cmp -s "$tmp/orig.txt" "$tmp/new.txt" ||
+  fail "the rewritten netlist differs: $(diff "$tmp/orig.txt" "$tmp/new.txt" | head -5)"
+ok "built with iverilog -S (no warning), it gives the original's outputs in each of 500 cycles"
 
-# 3. Another form after a plain process: refused, with file and line, and nothing written.
-sed 's/^    s <= a_i\[3\];$/    if (a_i[2]) s <= a_i[3];/' "$tmp/good.yosys.v" >"$tmp/bad.yosys.v"
-run bad
-[ $rc -eq 1 ] || fail "a flip-flop with an enable: exit status $rc, expected 1: $err"
-[[ "$err" == *"netlist.yosys.v:19: expected one nonblocking assignment"*"if (a_i[2])"* ]] ||
-  fail "a flip-flop with an enable: the message does not name file, line and text: $err"
-[ ! -e "$tmp/bad/netlist.v" ] && [ ! -e "$tmp/bad/netlist.new.v" ] ||
+# A name the rewriting adds, already in the netlist: refused, nothing written.
+sed 's/_0001_/lfc_nl_d0/g' "$tmp/good.yosys.v" >"$tmp/clash.yosys.v"
+run clash
+[ $rc -eq 1 ] || fail "a netlist with a name of the rewriting: exit status $rc, expected 1: $err"
+[[ "$err" == *"clash/netlist.yosys.v"*"already has names beginning with lfc_nl_"* ]] ||
+  fail "the clash: the message does not name the file and the names: $err"
+[ ! -e "$tmp/clash/netlist.v" ] && [ ! -e "$tmp/clash/netlist.new.v" ] ||
   fail "a refused netlist left a netlist.v or netlist.new.v behind"
-ok "a process of another form stops the script (exit 1, file:line and the text found)"
+ok "a name the rewriting would add, already in the netlist, stops it (exit 1, file and names)"
 
-printf '%s\n' '  always @(posedge clk_i)' >"$tmp/eof.yosys.v"
-run eof
-[ $rc -eq 1 ] || fail "a plain process at the end of the file: exit status $rc, expected 1"
-ok "a plain process at the end of the file stops the script"
+# A combinational process: refused with its line, nothing written.
+sed 's/^  assign _0001_ = \(.*\);$/  always @*\n    comb = \1;/' "$tmp/good.yosys.v" \
+  >"$tmp/comb.yosys.v"
+run comb
+[ $rc -eq 1 ] || fail "a combinational process: exit status $rc, expected 1: $err"
+[[ "$err" == *"comb/netlist.yosys.v: line 12: a combinational process (always @*)"* ]] ||
+  fail "a combinational process: the message does not name the file and line: $err"
+[ ! -e "$tmp/comb/netlist.v" ] || fail "a refused netlist left a netlist.v behind"
+ok "a combinational process, which iverilog -S would synthesise anyway, stops it with its line"
+
+# A netlist without processes is written as it is.
+printf '%s\n' 'module lfc_switch(a_i, q_o);' '  input a_i;' '  output q_o;' \
+  '  assign q_o = ~a_i;' 'endmodule' >"$tmp/none.yosys.v"
+run none
+[ $rc -eq 0 ] || fail "a netlist without processes: exit status $rc: $err"
+cmp -s "$tmp/none.yosys.v" "$tmp/none/netlist.v" || fail "a netlist without processes changed"
+ok "a netlist without processes is kept as it is"
 
 echo "test-netlist: $n checks passed"

@@ -56,30 +56,53 @@ module tb_top;
   // which the VPI module checks against the configuration it is run with (0: not checked).
   parameter [31:0] ParamsId = 32'd0;
 
-  reg clk_i = 1'b0;
-  reg rst_ni = 1'b0;
+  reg clk_i;
+  reg rst_ni;
   // The debug-port selects in one register (they change together).
-  reg [19:0] dbg_sel = 0;  // {dbg_cls_i, dbg_port_i, dbg_reg_i}
+  reg [19:0] dbg_sel;  // {dbg_cls_i, dbg_port_i, dbg_reg_i}
   wire [7:0] dbg_reg_i = dbg_sel[7:0];
   wire [7:0] dbg_port_i = dbg_sel[15:8];
   wire [3:0] dbg_cls_i = dbg_sel[19:16];
 
   // The fields of a received link word, SPEC §13, port p at [p*W +: W]. cosim_vpi.c writes a
   // register only when one of its port slices changed.
-  reg [Ports*2-1:0] rx_kind_i = 0;
-  reg [Ports-1:0] rx_sop_i = 0;
-  reg [Ports-1:0] rx_eop_i = 0;
-  reg [Ports*4-1:0] rx_cls_i = 0;
-  reg [Ports*8-1:0] rx_nblk_i = 0;
-  reg [Ports*16-1:0] rx_dst_i = 0;
-  reg [Ports*32-1:0] rx_tag_i = 0;
-  reg [Ports*2-1:0] rx_ecn_i = 0;
-  reg [Ports*4-1:0] rx_fc_op_i = 0;
-  reg [Ports*4-1:0] rx_fc_vl_i = 0;
-  reg [Ports*12-1:0] rx_fc_fctbs_i = 0;
-  reg [Ports*12-1:0] rx_fc_fccl_i = 0;
-  reg [Ports*8-1:0] rx_pfc_en_i = 0;
-  reg [Ports*128-1:0] rx_pfc_time_i = 0;
+  reg [Ports*2-1:0] rx_kind_i;
+  reg [Ports-1:0] rx_sop_i;
+  reg [Ports-1:0] rx_eop_i;
+  reg [Ports*4-1:0] rx_cls_i;
+  reg [Ports*8-1:0] rx_nblk_i;
+  reg [Ports*16-1:0] rx_dst_i;
+  reg [Ports*32-1:0] rx_tag_i;
+  reg [Ports*2-1:0] rx_ecn_i;
+  reg [Ports*4-1:0] rx_fc_op_i;
+  reg [Ports*4-1:0] rx_fc_vl_i;
+  reg [Ports*12-1:0] rx_fc_fctbs_i;
+  reg [Ports*12-1:0] rx_fc_fccl_i;
+  reg [Ports*8-1:0] rx_pfc_en_i;
+  reg [Ports*128-1:0] rx_pfc_time_i;
+
+  // The start values, at time 0 (the VPI module starts driving at time 1). One process that
+  // `iverilog -S` leaves alone (the netlist build, tb/tb.mk, synthesises every process it may
+  // and warns of each initialiser it may not).
+  (* ivl_synthesis_off *) initial begin
+    clk_i = 1'b0;
+    rst_ni = 1'b0;
+    dbg_sel = 0;
+    rx_kind_i = 0;
+    rx_sop_i = 0;
+    rx_eop_i = 0;
+    rx_cls_i = 0;
+    rx_nblk_i = 0;
+    rx_dst_i = 0;
+    rx_tag_i = 0;
+    rx_ecn_i = 0;
+    rx_fc_op_i = 0;
+    rx_fc_vl_i = 0;
+    rx_fc_fctbs_i = 0;
+    rx_fc_fccl_i = 0;
+    rx_pfc_en_i = 0;
+    rx_pfc_time_i = 0;
+  end
 
   // The transmitted words and the stat_* events, read one vector each per cycle.
   wire [Ports*2-1:0] tx_kind_o;
@@ -144,7 +167,11 @@ module tb_top;
   // Waves (VCD), from the start of cycle waves_from on.
   reg [8*1024-1:0] waves_file;
   reg [63:0] waves_from;
-  initial begin
+  (* ivl_synthesis_off *) initial begin
+    // Assigned here, before $value$plusargs, so that `iverilog -S` does not take the two for
+    // constants (nothing else writes them) and hand $value$plusargs a constant.
+    waves_file = 0;
+    waves_from = 0;
     if ($value$plusargs("waves=%s", waves_file)) begin
       if (!$value$plusargs("waves_from=%d", waves_from)) waves_from = 0;
       $dumpfile(waves_file);
