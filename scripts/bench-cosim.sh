@@ -60,11 +60,16 @@ VPI="$BUILD/tb/lfc_cosim.vpi"
 CONFIGS="${BENCH_COSIM_CONFIGS:-pfc_basic pfc_16p_forward}"
 TARGET_VERILATOR=1000000
 TARGET_ICARUS=50000
-# Cycles per run: long enough for a second or more of Verilator, a few seconds of Icarus.
+# Cycles per run: long enough for a second or more of Verilator, a few seconds of Icarus on the
+# RTL, about a second of Icarus on the netlist (N_: at the RTL's count, 4,000 cycles on 4 ports,
+# a netlist run lasts a tenth of a second, too short to time on a shared machine: the same run
+# measured 28,000 to 43,000 cycles/s in one hour, 40,000 cycles 41,000 to 42,000).
 if [ "${BENCH_COSIM_QUICK:-0}" = 1 ]; then
-  V_CYCLES_4=50000 V_CYCLES_16=10000 I_CYCLES_4=1000 I_CYCLES_16=200
+  V_CYCLES_4=50000 V_CYCLES_16=10000 I_CYCLES_4=1000 I_CYCLES_16=200 N_CYCLES_4=10000
+  N_CYCLES_16=400
 else
-  V_CYCLES_4=300000 V_CYCLES_16=40000 I_CYCLES_4=4000 I_CYCLES_16=600
+  V_CYCLES_4=300000 V_CYCLES_16=40000 I_CYCLES_4=4000 I_CYCLES_16=600 N_CYCLES_4=40000
+  N_CYCLES_16=2400
 fi
 
 # shellcheck source=tb/scripts/args.sh
@@ -243,7 +248,8 @@ v4=0 v4w=0 v4two=null two_k1=null v4pgo=null two_k1_pgo=null i4=0 in4=0 ib4=0 m4
 ii4=null iin4=null iib4=null
 for config in $CONFIGS; do
   ports="$("$BUILD/tb/tb-params" ports "tb/configs/$config.ini")"
-  if [ "$ports" -le 4 ]; then vc=$V_CYCLES_4 ic=$I_CYCLES_4; else vc=$V_CYCLES_16 ic=$I_CYCLES_16; fi
+  if [ "$ports" -le 4 ]; then vc=$V_CYCLES_4 ic=$I_CYCLES_4 nc=$N_CYCLES_4
+  else vc=$V_CYCLES_16 ic=$I_CYCLES_16 nc=$N_CYCLES_16; fi
   declare -A cps=() cpu=() cyc=()
   runs="model verilator verilator_k1 verilator_1t verilator_k1_1t"
   case " $pgo_configs " in *" $config "*) runs="$runs verilator_pgo verilator_k1_pgo" ;; esac
@@ -260,9 +266,9 @@ for config in $CONFIGS; do
         r="$(run_tb "$run" "$config" "$vc" verilator_pgo +dbg_per_cycle=1)"; cyc[$run]=$vc ;;
       icarus)       r="$(run_tb "$run" "$config" "$ic" icarus)"; cyc[$run]=$ic ;;
       icarus_k1)    r="$(run_tb "$run" "$config" "$ic" icarus +dbg_per_cycle=1)"; cyc[$run]=$ic ;;
-      icarus_netlist) r="$(run_tb "$run" "$config" "$ic" icarus-netlist)"; cyc[$run]=$ic ;;
+      icarus_netlist) r="$(run_tb "$run" "$config" "$nc" icarus-netlist)"; cyc[$run]=$nc ;;
       icarus_netlist_k1)
-        r="$(run_tb "$run" "$config" "$ic" icarus-netlist +dbg_per_cycle=1)"; cyc[$run]=$ic ;;
+        r="$(run_tb "$run" "$config" "$nc" icarus-netlist +dbg_per_cycle=1)"; cyc[$run]=$nc ;;
       icarus_bare)  r="$(bare_icarus "$config" $((ic * 4)))"; cyc[$run]=$((ic * 4)) ;;
     esac
     read -r cps[$run] cpu[$run] two <<<"$r"
