@@ -7,18 +7,21 @@
 # Yosys elaborates $TB_RTL_DIR/*.v (default rtl/) as lfc_switch with the configuration's
 # parameters (tb-params), flattens it, optimises it at the word level and writes OUTDIR/
 # netlist.v: a module lfc_switch with the same ports and no parameters (they are constants in
-# it now), which tb/vpi/tb_top.v instantiates when compiled with -DTB_NETLIST. The log is
-# OUTDIR/yosys.log. The netlist is replaced only when its text changed, so make rebuilds what
-# depends on it only then.
+# it now), its processes rewritten by tb/scripts/netlist_vvp.py, which tb/vpi/tb_top.v
+# instantiates when compiled with -DTB_NETLIST (and iverilog -S, tb/tb.mk). The logs are
+# OUTDIR/yosys.log and OUTDIR/netlist_vvp.log; OUTDIR/netlist.yosys.v is Yosys's own output.
+# The netlist is replaced only when its text changed, so make rebuilds what depends on it only
+# then.
 #
 # Why: vvp evaluates the RTL's always blocks as interpreted threads, each loop, each
 # re-triggering of a combinational block run in full; the flat netlist is continuous
 # assignments that vvp evaluates only when an operand changed, and registers. On pfc_basic
-# that is 10x fewer instructions per simulated cycle (tb/README.md "Speed"). The netlist is also a
-# check of its own: the design as Yosys synthesises it, against the same model.
+# that is an eighth of the instructions per simulated cycle (tb/README.md "Speed"). The netlist
+# is also a check of its own: the design as Yosys synthesises it, against the same model.
 #
 # Environment: BUILD (build), TB_RTL_DIR (rtl), YOSYS (yosys).
-# Exit status 0, 1 if Yosys failed (the end of its log is printed), 2 for bad arguments.
+# Exit status 0; 1 if Yosys or the rewriting failed (the end of Yosys's log, or the rewriting's
+# message, is printed); 2 for bad arguments.
 set -euo pipefail
 
 [ $# -eq 2 ] || { echo "usage: $0 tb/configs/NAME.ini OUTDIR" >&2; exit 2; }
