@@ -29,7 +29,8 @@ ini="$1" out="$2"
 : "${BUILD:=build}" "${TB_RTL_DIR:=rtl}" "${YOSYS:=yosys}"
 here="$(dirname "$0")"
 source "$here/yosys_chparam.sh"
-command -v "$YOSYS" >/dev/null || { echo "netlist: no $YOSYS (Debian package yosys; make deps)" >&2; exit 1; }
+command -v "$YOSYS" >/dev/null ||
+  { echo "netlist: no $YOSYS (Debian package yosys; make deps)" >&2; exit 1; }
 
 params="$("$BUILD/tb/tb-params" verilator "$ini")" || exit 2
 mkdir -p "$out"
