@@ -36,8 +36,8 @@ line for line; only the processes change (tb/README.md "Speed" has the measureme
 
 Otherwise an input of another form than the one these rules were written for is not an error:
 what does not match stays a process as write_verilog wrote it (correct, only slower), and the
-counts of what was rewritten are printed. Exit status 0; 1 if IN.v cannot be read, has a
-combinational process, or has a name this script adds; 2 for bad arguments.
+counts of what was rewritten are printed. Exit status 0; 1 if IN.v cannot be read, is not one
+module, has a combinational process, or has a name this script adds; 2 for bad arguments.
 """
 
 import re
@@ -51,7 +51,6 @@ IDENT = r"(?:\\\S+ |[A-Za-z_][A-Za-z0-9_$]*)"
 REG_DECL = re.compile(r"^  reg (?:\[(\d+):0\] )?(" + IDENT + r") ?;$")
 FF_STMT = re.compile(r"^    (" + IDENT + r") ?<= ([^;]+);$")
 IF_LINE = re.compile(r"^    if \((.+)\)$")
-KEYWORD = re.compile(r"^(if|case|casex|casez|for|while|repeat|begin|fork)\b")
 
 
 def bare(name):
@@ -78,16 +77,22 @@ def rewrite(lines):
             widths[bare(m.group(2))] = int(m.group(1)) + 1 if m.group(1) else 1
     if any(PREFIX in line for line in lines):
         raise ValueError(f"the netlist already has names beginning with {PREFIX}")
+    # One module: the registers of each group are declared, and the group written, in it.
+    modules = sum(1 for line in lines if line.startswith("module "))
+    ends = sum(1 for line in lines if line == "endmodule")
+    if modules != 1 or ends != 1:
+        raise ValueError(f"{modules} module and {ends} endmodule lines, expected one of each "
+                         "(a flat netlist)")
 
-    body, ffs, procs, i = [], [], [], 0
+    body, ffs, i = [], [], 0
     groups = {}  # instance -> [(name, d)]
-    kept = 0
+    nmem = kept = 0
     while i < len(lines):
         line = lines[i]
         # 1. A plain flip-flop: two lines, a whole declared register on the left.
         if line == CLOCK and i + 1 < len(lines):
             m = FF_STMT.match(lines[i + 1])
-            if m and bare(m.group(1)) in widths and not KEYWORD.match(m.group(1)):
+            if m and bare(m.group(1)) in widths:
                 name, d = m.group(1), m.group(2)
                 groups.setdefault(instance(name), []).append((name, d))
                 ffs.append(bare(name))
@@ -101,9 +106,9 @@ def rewrite(lines):
                 conds.append(IF_LINE.match(lines[j]).group(1))
                 j += 2
             if conds and j < len(lines) and lines[j] == "  end":
-                k = len(procs)
-                procs.append(conds)
-                body.append(f"  wire {PREFIX}wr{k} = " + " | ".join(f"({c})" for c in conds) + ";")
+                k, nmem = nmem, nmem + 1
+                any_wr = " | ".join(f"({c})" for c in conds)
+                body.append(f"  wire {PREFIX}wr{k} = {any_wr};")
                 body.append("  " + SYNTH_OFF + CLOCK.strip() + " begin")
                 body.append(f"    if ({PREFIX}wr{k}) begin")
                 body.extend("  " + x for x in lines[i + 1:j])
@@ -148,7 +153,7 @@ def rewrite(lines):
                     out.append(f"  assign {ref(name)} = {q}[{hi}:{hi - w + 1}];")
                     hi -= w
         out.append(line)
-    return out, len(ffs), len(groups), len(procs), kept
+    return out, len(ffs), len(groups), nmem, kept
 
 
 def main(argv):

@@ -2,9 +2,9 @@
 # The rewriting of Yosys's netlist for SIM=icarus-netlist (tb/scripts/netlist.sh, which calls
 # tb/scripts/netlist_vvp.py): each RTL instance's plain flip-flops become one register, a
 # memory's write process tests the OR of its conditions first, any other process is kept as it
-# is, a name the rewriting would add that is already there stops it, and the rewritten netlist,
-# built with `iverilog -S` as tb/tb.mk builds it, computes what the original computes, cycle by
-# cycle, under random inputs. Yosys itself is replaced by a stand-in that writes a given netlist
+# is, a name the rewriting would add that is already there, a combinational process or a file
+# of more than one module stops it, and the rewritten netlist, built with `iverilog -S` as
+# tb/tb.mk builds it, computes what the original computes, cycle by cycle, under random inputs. Yosys itself is replaced by a stand-in that writes a given netlist
 # (the real netlists are checked against the model by `make test`'s icarus-netlist runs).
 #
 #   tb/scripts/test_netlist.sh TB_PARAMS   (build/tb/tb-params)
@@ -159,6 +159,16 @@ run comb
   fail "a combinational process: the message does not name the file and line: $err"
 [ ! -e "$tmp/comb/netlist.v" ] || fail "a refused netlist left a netlist.v behind"
 ok "a combinational process, which iverilog -S would synthesise anyway, stops it with its line"
+
+# Two modules (not a flat netlist): refused, nothing written.
+cat "$tmp/good.yosys.v" "$tmp/good.yosys.v" |
+  sed '1,/^endmodule$/s/^module lfc_switch/module other/' >"$tmp/two.yosys.v"
+run two
+[ $rc -eq 1 ] || fail "two modules: exit status $rc, expected 1: $err"
+[[ "$err" == *"2 module and 2 endmodule lines, expected one of each"* ]] ||
+  fail "two modules: the message does not say what is wrong: $err"
+[ ! -e "$tmp/two/netlist.v" ] || fail "a refused netlist left a netlist.v behind"
+ok "a file of two modules stops it (exit 1, what was found)"
 
 # A netlist without processes is written as it is.
 printf '%s\n' 'module lfc_switch(a_i, q_o);' '  input a_i;' '  output q_o;' \
