@@ -4,8 +4,9 @@
 # memory's write process tests the OR of its conditions first, any other process is kept as it
 # is, a name the rewriting would add that is already there, a combinational process or a file
 # of more than one module stops it, and the rewritten netlist, built with `iverilog -S` as
-# tb/tb.mk builds it, computes what the original computes, cycle by cycle, under random inputs. Yosys itself is replaced by a stand-in that writes a given netlist
-# (the real netlists are checked against the model by `make test`'s icarus-netlist runs).
+# tb/tb.mk builds it, computes what the original computes, cycle by cycle, under random inputs.
+# Yosys itself is replaced by a stand-in that writes a given netlist (the real netlists are
+# checked against the model by `make test`'s icarus-netlist runs).
 #
 #   tb/scripts/test_netlist.sh TB_PARAMS   (build/tb/tb-params)
 #
@@ -140,34 +141,33 @@ cmp -s "$tmp/orig.txt" "$tmp/new.txt" ||
   fail "the rewritten netlist differs: $(diff "$tmp/orig.txt" "$tmp/new.txt" | head -5)"
 ok "built with iverilog -S (no warning), it gives the original's outputs in each of 500 cycles"
 
-# A name the rewriting adds, already in the netlist: refused, nothing written.
+# refused NAME WHAT TEXT: netlist.sh on $tmp/NAME.yosys.v exits 1 with TEXT in its message and
+# leaves no netlist behind.
+refused() {
+  run "$1"
+  [ $rc -eq 1 ] || fail "$2: exit status $rc, expected 1: $err"
+  [[ "$err" == *"$3"* ]] || fail "$2: the message does not say '$3': $err"
+  [ ! -e "$tmp/$1/netlist.v" ] && [ ! -e "$tmp/$1/netlist.new.v" ] ||
+    fail "$2: a refused netlist left a netlist.v or netlist.new.v behind"
+}
+
+# A name the rewriting adds, already in the netlist.
 sed 's/_0001_/lfc_nl_d0/g' "$tmp/good.yosys.v" >"$tmp/clash.yosys.v"
-run clash
-[ $rc -eq 1 ] || fail "a netlist with a name of the rewriting: exit status $rc, expected 1: $err"
-[[ "$err" == *"clash/netlist.yosys.v"*"already has names beginning with lfc_nl_"* ]] ||
-  fail "the clash: the message does not name the file and the names: $err"
-[ ! -e "$tmp/clash/netlist.v" ] && [ ! -e "$tmp/clash/netlist.new.v" ] ||
-  fail "a refused netlist left a netlist.v or netlist.new.v behind"
+refused clash "a netlist with a name of the rewriting" \
+  "clash/netlist.yosys.v: the netlist already has names beginning with lfc_nl_"
 ok "a name the rewriting would add, already in the netlist, stops it (exit 1, file and names)"
 
-# A combinational process: refused with its line, nothing written.
+# A combinational process.
 sed 's/^  assign _0001_ = \(.*\);$/  always @*\n    comb = \1;/' "$tmp/good.yosys.v" \
   >"$tmp/comb.yosys.v"
-run comb
-[ $rc -eq 1 ] || fail "a combinational process: exit status $rc, expected 1: $err"
-[[ "$err" == *"comb/netlist.yosys.v: line 12: a combinational process (always @*)"* ]] ||
-  fail "a combinational process: the message does not name the file and line: $err"
-[ ! -e "$tmp/comb/netlist.v" ] || fail "a refused netlist left a netlist.v behind"
+refused comb "a combinational process" \
+  "comb/netlist.yosys.v: line 12: a combinational process (always @*)"
 ok "a combinational process, which iverilog -S would synthesise anyway, stops it with its line"
 
-# Two modules (not a flat netlist): refused, nothing written.
+# Two modules (not a flat netlist).
 cat "$tmp/good.yosys.v" "$tmp/good.yosys.v" |
   sed '1,/^endmodule$/s/^module lfc_switch/module other/' >"$tmp/two.yosys.v"
-run two
-[ $rc -eq 1 ] || fail "two modules: exit status $rc, expected 1: $err"
-[[ "$err" == *"2 module and 2 endmodule lines, expected one of each"* ]] ||
-  fail "two modules: the message does not say what is wrong: $err"
-[ ! -e "$tmp/two/netlist.v" ] || fail "a refused netlist left a netlist.v behind"
+refused two "two modules" "2 module and 2 endmodule lines, expected one of each"
 ok "a file of two modules stops it (exit 1, what was found)"
 
 # A netlist without processes is written as it is.
