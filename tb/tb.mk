@@ -177,16 +177,20 @@ $(COSIM_BUILD)/icarus/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_SRCS) $(
 # Icarus on the configuration's flat Yosys netlist (tb/scripts/netlist.sh): the same tb_top and
 # VPI module, the switch as Yosys synthesises it; a sixth of the RTL's instructions in vvp.
 # -S: iverilog synthesises the netlist's register processes into flip-flop functors
-# (tb/scripts/netlist_vvp.py); the processes marked ivl_synthesis_off stay threads.
+# (tb/scripts/netlist_vvp.py); the processes marked ivl_synthesis_off stay threads. Its output,
+# sim.iverilog.vvp, loses the nodes of its anonymous nets (tb/scripts/vvp_strip.py, log in
+# vvp_strip.log) on the way to sim.vvp.
 $(COSIM_BUILD)/icarus-netlist/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_SRCS) \
     $(TB_RTL_HDRS) $(COSIM_BUILD)/rtl.id tb/vpi/tb_top.v tb/scripts/netlist.sh \
-    tb/scripts/netlist_vvp.py tb/scripts/yosys_chparam.sh
+    tb/scripts/netlist_vvp.py tb/scripts/vvp_strip.py tb/scripts/yosys_chparam.sh
 	@mkdir -p $(@D)
 	@echo "== yosys netlist + iverilog build $* (RTL $(TB_RTL_DIR))"
 	@BUILD=$(BUILD) TB_RTL_DIR=$(TB_RTL_DIR) YOSYS=$(YOSYS) tb/scripts/netlist.sh $< $(@D)
 	@params="$$($(TB_PARAMS) icarus $<)" && id="$$($(TB_PARAMS) id $<)" && \
-	  $(IVERILOG) -S -g2005 -DTB_NETLIST -s tb_top $$params -Ptb_top.ParamsId=$$id -o $@ \
-	    tb/vpi/tb_top.v $(@D)/netlist.v
+	  $(IVERILOG) -S -g2005 -DTB_NETLIST -s tb_top $$params -Ptb_top.ParamsId=$$id \
+	    -o $(@D)/sim.iverilog.vvp tb/vpi/tb_top.v $(@D)/netlist.v
+	@rm -f $@ && python3 tb/scripts/vvp_strip.py $(@D)/sim.iverilog.vvp $@.tmp \
+	  >$(@D)/vvp_strip.log && mv $@.tmp $@
 
 tb_sim_target = $(if $(filter icarus icarus-netlist,$(1)),$(COSIM_BUILD)/$(1)/$(2)/sim.vvp $(TB_VPI),$(COSIM_BUILD)/verilator/$(2)/obj$(if $(filter 1,$(3)),-trace)/Vcosim)
 

@@ -28,9 +28,12 @@ line for line; only the processes change (tb/README.md "Speed" has the measureme
   names or capped in width): its registers tend to change together, and a part select of a wide
   vector is re-evaluated whenever any part of it changes.
 - The memories' write processes (a queue's FIFO: one `if (wr_valid[k]) mem[addr] <= data;` per
-  writer) stay threads, which `iverilog -S` cannot synthesise (ivl_synthesis_off); each first
-  tests one wire, the OR of its conditions, so that a cycle without a write loads one signal
-  instead of one per writer.
+  writer) stay threads, which `iverilog -S` cannot synthesise (ivl_synthesis_off), but all of
+  them become one process: it tests one wire, the OR of every memory's conditions, then each
+  memory's own OR, then each condition, so that a cycle without a write wakes one thread and
+  loads one signal instead of one thread and one signal per memory (each write is the same
+  nonblocking assignment at the same edge as before, so the order of the memories does not
+  matter; 8 memories on pfc_basic: 2.6 % of a cycle).
 - Any other process is kept as it is, with synthesis off; a combinational one (`always @*`),
   which iverilog -S would synthesise all the same, is an error.
 
@@ -86,6 +89,7 @@ def rewrite(lines):
 
     body, ffs, i = [], [], 0
     groups = {}  # instance -> [(name, d)]
+    mems = []  # each memory's write statements (pairs of `if (c)` and one statement)
     nmem = kept = 0
     while i < len(lines):
         line = lines[i]
@@ -109,11 +113,7 @@ def rewrite(lines):
                 k, nmem = nmem, nmem + 1
                 any_wr = " | ".join(f"({c})" for c in conds)
                 body.append(f"  wire {PREFIX}wr{k} = {any_wr};")
-                body.append("  " + SYNTH_OFF + CLOCK.strip() + " begin")
-                body.append(f"    if ({PREFIX}wr{k}) begin")
-                body.extend("  " + x for x in lines[i + 1:j])
-                body.append("    end")
-                body.append("  end")
+                mems.append(lines[i + 1:j])
                 i = j + 1
                 continue
         # 3. A combinational process: iverilog -S synthesises it even with ivl_synthesis_off
@@ -139,6 +139,17 @@ def rewrite(lines):
         m = REG_DECL.match(line)
         if m and bare(m.group(2)) in ff_set:
             line = "  wire " + line[len("  reg "):]
+        if line == "endmodule" and mems:
+            out.append(f"  wire {PREFIX}wr = " +
+                       " | ".join(f"{PREFIX}wr{k}" for k in range(len(mems))) + ";")
+            out.append("  " + SYNTH_OFF + CLOCK.strip() + " begin")
+            out.append(f"    if ({PREFIX}wr) begin")
+            for k, stmts in enumerate(mems):
+                out.append(f"      if ({PREFIX}wr{k}) begin")
+                out.extend("    " + x for x in stmts)
+                out.append("      end")
+            out.append("    end")
+            out.append("  end")
         if line == "endmodule":
             for k, members in enumerate(groups.values()):
                 width = sum(widths[bare(n)] for n, _ in members)
@@ -170,7 +181,7 @@ def main(argv):
     with open(argv[2], "w") as f:
         f.write("\n".join(out))
     print(f"netlist_vvp: {nff} flip-flops in {ngroups} registers, {nmem} memory write processes "
-          f"gated, {kept} other processes kept")
+          f"in one process, {kept} other processes kept")
     return 0
 
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The rewriting of Yosys's netlist for SIM=icarus-netlist (tb/scripts/netlist.sh, which calls
-# tb/scripts/netlist_vvp.py): each RTL instance's plain flip-flops become one register, a
-# memory's write process tests the OR of its conditions first, any other process is kept as it
-# is, a name the rewriting would add that is already there, a combinational process or a file
-# of more than one module stops it, and the rewritten netlist, built with `iverilog -S` as
-# tb/tb.mk builds it, computes what the original computes, cycle by cycle, under random inputs.
+# tb/scripts/netlist_vvp.py): each RTL instance's plain flip-flops become one register, the
+# memories' write processes become one that tests the OR of all their conditions first, then
+# each memory's, any other process is kept as it is, a name the rewriting would add that is
+# already there, a combinational process or a file of more than one module stops it; the
+# rewritten netlist, built with `iverilog -S` as tb/tb.mk builds it, and the same without its
+# anonymous nets (tb/scripts/vvp_strip.py) compute what the original computes, cycle by cycle,
+# under random inputs; vvp_strip.py keeps a net a process reads and refuses what is not a vvp
+# file of lfc_switch.
 # Yosys itself is replaced by a stand-in that writes a given netlist (the real netlists are
 # checked against the model by `make test`'s icarus-netlist runs).
 #
@@ -44,8 +47,8 @@ run() {
 }
 
 # A netlist in write_verilog's form: two registers of instance u_a (one escaped, one 1-bit),
-# one of u_b, a register with an enable written on two lines (another form: kept, and a memory
-# with two writers.
+# one of u_b, a register with an enable written on two lines (another form: kept), a memory
+# with two writers and one with one, whose condition is an anonymous wire.
 cat >"$tmp/good.yosys.v" <<'V'
 module lfc_switch(clk_i, a_i, b_i, q_o);
   input clk_i;
@@ -57,8 +60,11 @@ module lfc_switch(clk_i, a_i, b_i, q_o);
   reg [2:0] \u_b.z_q ;
   reg [3:0] en_q;
   reg [3:0] mem [3:0];
+  reg [3:0] mem2 [3:0];
   wire [3:0] _0001_;
+  wire _0002_;
   assign _0001_ = b_i[3] ? a_i : \u_a.x_q  + a_i;
+  assign _0002_ = a_i[3] ^ b_i[0];
   always @(posedge clk_i)
     \u_a.x_q  <= _0001_;
   always @(posedge clk_i)
@@ -74,7 +80,12 @@ module lfc_switch(clk_i, a_i, b_i, q_o);
     if (b_i[2])
       mem[a_i[3:2]] <= b_i;
   end
-  assign q_o = { \u_a.x_q , \u_a.y_q , \u_b.z_q , mem[a_i[1:0]] ^ en_q, en_q[3:0] };
+  always @(posedge clk_i) begin
+    if (_0002_)
+      mem2[b_i[3:2]] <= a_i ^ b_i;
+  end
+  assign q_o = { \u_a.x_q , \u_a.y_q , \u_b.z_q , mem[a_i[1:0]] ^ en_q ^ mem2[a_i[2:1]],
+    en_q[3:0] };
 endmodule
 V
 run good
@@ -87,17 +98,22 @@ has "$out" 'assign \u_a.y_q  = lfc_nl_q0[0:0];' "u_a.y_q on its part"
 has "$out" 'wire [3:0] \u_a.x_q ;' "u_a.x_q now a wire"
 has "$out" 'wire [2:0] lfc_nl_d1 = { { \u_a.y_q , b_i[3:2] } };' "u_b's register apart"
 ok "each instance's plain flip-flops are one register, each old name a wire on its part"
-has "$out" "wire lfc_nl_wr0 = (a_i[1]) | (b_i[2]);" "the memory's write test"
-has "$out" "    if (lfc_nl_wr0) begin" "the memory's writes behind the test"
-has "$out" "(* ivl_synthesis_off *) always @(posedge clk_i) begin" "the memory kept a thread"
-ok "a memory's write process tests the OR of its conditions first and stays a thread"
+has "$out" "wire lfc_nl_wr0 = (a_i[1]) | (b_i[2]);" "the first memory's write test"
+has "$out" "wire lfc_nl_wr1 = (_0002_);" "the second memory's write test"
+has "$out" "wire lfc_nl_wr = lfc_nl_wr0 | lfc_nl_wr1;" "the test of any write"
+has "$out" "    if (lfc_nl_wr) begin" "the writes behind the test of any"
+has "$out" "      if (lfc_nl_wr1) begin" "the second memory's writes behind its test"
+[ "$(grep -c "always @(posedge clk_i) begin" "$out")" -eq 1 ] ||
+  fail "the memories' writes are not in one process: $(grep -n always "$out")"
+has "$out" "(* ivl_synthesis_off *) always @(posedge clk_i) begin" "the memories kept a thread"
+ok "the memories' write processes are one thread that tests the OR of all conditions first"
 has "$out" "(* ivl_synthesis_off *) always @(posedge clk_i)" "the register with an enable"
 grep -A1 -F "(* ivl_synthesis_off *) always @(posedge clk_i)" "$out" | grep -qF "if (b_i[0])" ||
   fail "the register with an enable is not kept as it was"
 has "$out" "reg [3:0] en_q;" "en_q still a register"
 ok "processes of other forms are kept as they are, with synthesis off"
 has "$tmp/good/netlist_vvp.log" \
-  "3 flip-flops in 2 registers, 1 memory write processes gated, 1 other" "the counts"
+  "3 flip-flops in 2 registers, 2 memory write processes in one process, 1 other" "the counts"
 ok "the counts of what was rewritten are written to netlist_vvp.log"
 
 # The rewritten netlist computes the same as the original under random inputs: both in one
@@ -141,6 +157,36 @@ cmp -s "$tmp/orig.txt" "$tmp/new.txt" ||
   fail "the rewritten netlist differs: $(diff "$tmp/orig.txt" "$tmp/new.txt" | head -5)"
 ok "built with iverilog -S (no warning), it gives the original's outputs in each of 500 cycles"
 
+# The same without its anonymous nets: _0001_ (read by logic) goes, _0002_ (read by the
+# memories' process) stays, and so do the named ones.
+strip="$(python3 "$here/vvp_strip.py" "$tmp/new.vvp" "$tmp/strip.vvp" 2>&1)" ||
+  fail "vvp_strip.py on the rewritten netlist: $strip"
+[[ "$strip" =~ ^vvp_strip:\ ([0-9]+)\ anonymous\ nets ]] && [ "${BASH_REMATCH[1]}" -gt 0 ] ||
+  fail "vvp_strip.py removed nothing: $strip"
+grep -q '"_0001_"' "$tmp/new.vvp" && ! grep -q '"_0001_"' "$tmp/strip.vvp" ||
+  fail "vvp_strip.py kept _0001_, which only logic reads"
+grep -q '"_0002_"' "$tmp/strip.vvp" || fail "vvp_strip.py removed _0002_, which a process reads"
+grep -q '"en_q"' "$tmp/strip.vvp" || fail "vvp_strip.py removed the named en_q"
+vvp -n "$tmp/strip.vvp" >"$tmp/strip.txt" || fail "vvp failed on the stripped netlist"
+cmp -s "$tmp/orig.txt" "$tmp/strip.txt" ||
+  fail "the stripped netlist differs: $(diff "$tmp/orig.txt" "$tmp/strip.txt" | head -5)"
+ok "without its anonymous nets ($strip) it gives the same outputs; a net a process reads stays"
+
+# stripfails WHAT FILE TEXT: vvp_strip.py on FILE exits 1 with TEXT and writes nothing.
+stripfails() {
+  local msg
+  msg="$(python3 "$here/vvp_strip.py" "$2" "$tmp/bad.vvp" 2>&1)"
+  local st=$?
+  [ $st -eq 1 ] || fail "vvp_strip.py on $1: exit status $st, expected 1: $msg"
+  [[ "$msg" == *"$3"* ]] || fail "vvp_strip.py on $1: the message does not say '$3': $msg"
+  [ ! -e "$tmp/bad.vvp" ] || fail "vvp_strip.py on $1 wrote an output"
+}
+stripfails "a Verilog file" "$tmp/good.yosys.v" "good.yosys.v: not a vvp file (no :ivl_version"
+sed 's/"lfc_switch"/"other"/' "$tmp/new.vvp" >"$tmp/other.vvp"
+stripfails "a vvp file without lfc_switch" "$tmp/other.vvp" \
+  "other.vvp: no instance of module lfc_switch"
+ok "vvp_strip.py refuses a file that is not vvp, or has no lfc_switch (exit 1, file and why)"
+
 # refused NAME WHAT TEXT: netlist.sh on $tmp/NAME.yosys.v exits 1 with TEXT in its message and
 # leaves no netlist behind.
 refused() {
@@ -161,7 +207,7 @@ ok "a name the rewriting would add, already in the netlist, stops it (exit 1, fi
 sed 's/^  assign _0001_ = \(.*\);$/  always @*\n    comb = \1;/' "$tmp/good.yosys.v" \
   >"$tmp/comb.yosys.v"
 refused comb "a combinational process" \
-  "comb/netlist.yosys.v: line 12: a combinational process (always @*)"
+  "comb/netlist.yosys.v: line 14: a combinational process (always @*)"
 ok "a combinational process, which iverilog -S would synthesise anyway, stops it with its line"
 
 # Two modules (not a flat netlist).
