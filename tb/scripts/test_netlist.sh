@@ -157,8 +157,8 @@ cmp -s "$tmp/orig.txt" "$tmp/new.txt" ||
   fail "the rewritten netlist differs: $(diff "$tmp/orig.txt" "$tmp/new.txt" | head -5)"
 ok "built with iverilog -S (no warning), it gives the original's outputs in each of 500 cycles"
 
-# The same without its anonymous nets: _0001_ (read by logic) goes, _0002_ (read by the
-# memories' process) stays, and so do the named ones.
+# The same without its anonymous nets and its concatenations of one input: _0001_ (read by
+# logic) goes, _0002_ (read by the memories' process) stays, and so do the named ones.
 strip="$(python3 "$here/vvp_strip.py" "$tmp/new.vvp" "$tmp/strip.vvp" 2>&1)" ||
   fail "vvp_strip.py on the rewritten netlist: $strip"
 [[ "$strip" =~ ^vvp_strip:\ ([0-9]+)\ anonymous\ nets ]] && [ "${BASH_REMATCH[1]}" -gt 0 ] ||
@@ -167,10 +167,14 @@ grep -q '"_0001_"' "$tmp/new.vvp" && ! grep -q '"_0001_"' "$tmp/strip.vvp" ||
   fail "vvp_strip.py kept _0001_, which only logic reads"
 grep -q '"_0002_"' "$tmp/strip.vvp" || fail "vvp_strip.py removed _0002_, which a process reads"
 grep -q '"en_q"' "$tmp/strip.vvp" || fail "vvp_strip.py removed the named en_q"
+one='\.concat \[ [0-9]+ 0 0 0\]'
+grep -qE "$one" "$tmp/new.vvp" && ! grep -qE "$one" "$tmp/strip.vvp" ||
+  fail "vvp_strip.py did not remove the concatenations of one input"
 vvp -n "$tmp/strip.vvp" >"$tmp/strip.txt" || fail "vvp failed on the stripped netlist"
 cmp -s "$tmp/orig.txt" "$tmp/strip.txt" ||
   fail "the stripped netlist differs: $(diff "$tmp/orig.txt" "$tmp/strip.txt" | head -5)"
-ok "without its anonymous nets ($strip) it gives the same outputs; a net a process reads stays"
+ok "without its anonymous nets and one-input concatenations ($strip) it gives the same outputs;"\
+  "a net a process reads stays"
 
 # stripfails WHAT FILE TEXT: vvp_strip.py on FILE exits 1 with TEXT and writes nothing.
 stripfails() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""vvp_strip.py - take the anonymous nets out of the compiled netlist of the switch.
+"""vvp_strip.py - take the nodes that only pass a value on out of the compiled netlist.
 
     vvp_strip.py IN.vvp OUT.vvp
 
@@ -14,7 +14,10 @@ of nets no one looks at: iverilog's temporaries, one per sub-expression (local, 
 and Yosys's anonymous wires between its cells (`_0123_`). On pfc_basic removing their nodes
 saves 8 % of vvp's instructions per simulated cycle (tb/README.md "Speed"); removing the nodes
 of the named wires as well costs 25 % more instead (their comparisons stop changes that would
-otherwise run on through the logic), so those stay.
+otherwise run on through the logic), so those stay. Also removed: a concatenation of one
+input (`.concat [ w 0 0 0], x`), which iverilog writes for the last node of a concatenation of
+more than four parts (it splits them by fours) and for `{ x }`; it copies x bit by bit at every
+change (1 % of the cycle on pfc_basic).
 
 What is removed: a net of an instance of module lfc_switch whose name is `_ivl_<n>` or
 `_<n>_`, declared as a plain 4-state `.net` with one driver; every reader of it reads its driver
@@ -40,7 +43,10 @@ SCOPE = re.compile(r'^S_0x[0-9a-f]+ \.scope (\w+), "[^"]*" "([^"]*)"')
 NET = re.compile(r'^(v0x[0-9a-f]+_\d+) \.net(\S*) (\*?)"([^"]*)", -?\d+ -?\d+, '
                  r'([A-Za-z][A-Za-z0-9_]*);\s+1 drivers$')
 ANONYMOUS = re.compile(r"_ivl_\d+|_\d+_")
-LABEL = re.compile(r"\bv0x[0-9a-f]+_\d+\b")
+# A functor of one input that only passes it on: `<label> .concat [ <w> 0 0 0], <input>;`.
+ONE_INPUT_CONCAT = re.compile(r"^((?:L|LS)_0x[0-9a-f_]+) \.concat \[ \d+ 0 0 0\], "
+                              r"((?:L|LS)_0x[0-9a-f_]+|v0x[0-9a-f]+_\d+);$")
+LABEL = re.compile(r"\b(?:v0x[0-9a-f]+_\d+|(?:L|LS)_0x[0-9a-f_]+)\b")
 # A statement that defines a functor: a label, then the functor's kind.
 FUNCTOR = re.compile(r"^[A-Za-z][A-Za-z0-9_]* \.(?!event\b|scope\b|var\b|net)")
 
@@ -50,8 +56,8 @@ def strip(lines):
         raise ValueError("not a vvp file (no :ivl_version line)")
     in_switch = False
     seen_switch = False
-    drivers = {}  # label of a net to remove -> its driver
-    temporaries = yosys = 0
+    drivers = {}  # label of a net or functor to remove -> the label it passes on
+    temporaries = yosys = concats = 0
     for line in lines:
         m = SCOPE.match(line)
         if m:
@@ -61,9 +67,12 @@ def strip(lines):
         m = NET.match(line)
         if m and in_switch and m.group(2) == "" and ANONYMOUS.fullmatch(m.group(4)):
             drivers[m.group(1)] = m.group(5)
+        m = ONE_INPUT_CONCAT.match(line)
+        if m:
+            drivers[m.group(1)] = m.group(2)
     if not seen_switch:
         raise ValueError(f"no instance of module {MODULE}")
-    # Keep a net that something other than a functor's input list (or another net) reads.
+    # Keep a net or concatenation that anything but a functor's input list (or a net) reads.
     for line in lines:
         if NET.match(line) or FUNCTOR.match(line):
             continue
@@ -84,12 +93,16 @@ def strip(lines):
             else:
                 yosys += 1
             continue
+        m = ONE_INPUT_CONCAT.match(line)
+        if m and m.group(1) in drivers:
+            concats += 1
+            continue
         out.append(LABEL.sub(lambda t: source(t.group(0)), line))
     for line in out:
         for label in LABEL.findall(line):
             if label in drivers:
-                raise ValueError(f"{label}, a removed net, is still read: {line.strip()}")
-    return out, temporaries, yosys
+                raise ValueError(f"{label}, a removed node, is still read: {line.strip()}")
+    return out, temporaries, yosys, concats
 
 
 def main(argv):
@@ -99,14 +112,15 @@ def main(argv):
     try:
         with open(argv[1]) as f:
             lines = f.read().split("\n")
-        out, temporaries, yosys = strip(lines)
+        out, temporaries, yosys, concats = strip(lines)
     except (OSError, ValueError) as e:
         print(f"vvp_strip: {argv[1]}: {e}", file=sys.stderr)
         return 1
     with open(argv[2], "w") as f:
         f.write("\n".join(out))
     print(f"vvp_strip: {temporaries + yosys} anonymous nets of {MODULE} removed "
-          f"({temporaries} iverilog temporaries, {yosys} Yosys wires)")
+          f"({temporaries} iverilog temporaries, {yosys} Yosys wires), {concats} "
+          "concatenations of one input")
     return 0
 
 
