@@ -5,7 +5,8 @@
 
 IN.v is what `write_verilog -noattr` wrote in tb/scripts/netlist.sh; OUT.v the same design,
 compiled by `iverilog -S` (tb/tb.mk) for `make cosim SIM=icarus-netlist`. The logic is the same
-line for line; only the processes change (tb/README.md "Speed" has the measurements):
+line for line; only the processes and the drivers of the output ports change (tb/README.md
+"Speed" has the measurements):
 
 - The plain flip-flops. write_verilog gives each register its own
 
@@ -34,6 +35,9 @@ line for line; only the processes change (tb/README.md "Speed" has the measureme
   loads one signal instead of one thread and one signal per memory (each write is the same
   nonblocking assignment at the same edge as before, so the order of the memories does not
   matter; 8 memories on pfc_basic: 2.6 % of a cycle).
+- An output port driven in parts (a port vector's per-port slices, each by an assign of its
+  own) becomes one driver, the concatenation of a wire per part, which each of those assigns
+  drives instead (whole_ports below: on 16 ports this alone is 80 % of vvp's instructions).
 - Any other process is kept as it is, with synthesis off; a combinational one (`always @*`),
   which iverilog -S would synthesise all the same, is an error.
 
@@ -54,6 +58,9 @@ IDENT = r"(?:\\\S+ |[A-Za-z_][A-Za-z0-9_$]*)"
 REG_DECL = re.compile(r"^  reg (?:\[(\d+):0\] )?(" + IDENT + r") ?;$")
 FF_STMT = re.compile(r"^    (" + IDENT + r") ?<= ([^;]+);$")
 IF_LINE = re.compile(r"^    if \((.+)\)$")
+OUTPUT_DECL = re.compile(r"^  output (?:\[(\d+):0\] )?([A-Za-z_][A-Za-z0-9_$]*);$")
+# An item of the left side of an assign that is (part of) a port: `name`, `name[i]`, `name[h:l]`.
+PORT_ITEM = re.compile(r"^([A-Za-z_][A-Za-z0-9_$]*)(?:\[(\d+)(?::(\d+))?\])?$")
 
 
 def bare(name):
@@ -70,6 +77,66 @@ def instance(name):
     """The RTL instance a register belongs to: its name up to the last '.'."""
     b = bare(name)
     return b.rsplit(".", 1)[0] if "." in b else ""
+
+
+def whole_ports(lines):
+    """Each output port driven in parts gets one driver: the concatenation of a wire per part.
+
+    A net driven by several continuous assignments is resolved by strength in vvp: a
+    strength-aware concatenation of its parts, which every reader of a part of it reduces to
+    plain values bit by bit, all of its width, at every change (on 16 ports, 2,048 bits of
+    tx_pfc_time_o: 80 % of vvp's instructions). Each assignment now drives a wire of its own
+    and the port is their plain concatenation; a reader of the port reads the same bits.
+    A port whose parts do not cover it exactly once is left as it is. Returns the lines and
+    the number of ports rewritten.
+    """
+    ports = {}
+    for line in lines:
+        m = OUTPUT_DECL.match(line)
+        if m:
+            ports[m.group(2)] = int(m.group(1)) + 1 if m.group(1) else 1
+    parts = {}  # port -> [(lo, hi, line index, item index)]
+    lhs_items = {}  # line index -> the items of its left side
+    for i, line in enumerate(lines):
+        if not line.startswith("  assign ") or " = " not in line:
+            continue
+        lhs = line[len("  assign "):].split(" = ", 1)[0]
+        items = lhs[1:-1].strip().split(", ") if lhs.startswith("{") else [lhs]
+        for j, item in enumerate(items):
+            m = PORT_ITEM.match(item.strip())
+            if m and m.group(1) in ports:
+                hi = int(m.group(2)) if m.group(2) else ports[m.group(1)] - 1
+                lo = int(m.group(3)) if m.group(3) else (hi if m.group(2) else 0)
+                parts.setdefault(m.group(1), []).append((lo, hi, i, j))
+                lhs_items[i] = items
+    new_items = {}  # (line index, item index) -> the wire that replaces it
+    decls, tails, n = {}, [], 0
+    for port, ps in parts.items():
+        ps.sort()
+        if len(ps) == 1 and ps[0][:2] == (0, ports[port] - 1):
+            continue  # one driver of the whole port already
+        if [lo for lo, _, _, _ in ps] != [0] + [hi + 1 for _, hi, _, _ in ps[:-1]] or \
+                ps[-1][1] != ports[port] - 1:
+            continue  # gaps or overlaps: leave it to vvp's resolution
+        wires = []
+        for lo, hi, i, j in ps:
+            w = f"{PREFIX}p{len(new_items)}"
+            new_items[(i, j)] = w
+            decls.setdefault(i, []).append(f"  wire [{hi - lo}:0] {w};")
+            wires.append(w)
+        tails.append(f"  assign {port} = {{ " + ", ".join(reversed(wires)) + " };")
+        n += 1
+    out = []
+    for i, line in enumerate(lines):
+        if i in decls:
+            out.extend(decls[i])
+            items = [new_items.get((i, j), item) for j, item in enumerate(lhs_items[i])]
+            lhs = "{ " + ", ".join(items) + " }" if len(items) > 1 else items[0]
+            line = "  assign " + lhs + " = " + line.split(" = ", 1)[1]
+        if line == "endmodule":
+            out.extend(tails)
+        out.append(line)
+    return out, n
 
 
 def rewrite(lines):
@@ -164,7 +231,8 @@ def rewrite(lines):
                     out.append(f"  assign {ref(name)} = {q}[{hi}:{hi - w + 1}];")
                     hi -= w
         out.append(line)
-    return out, len(ffs), len(groups), nmem, kept
+    out, nports = whole_ports(out)
+    return out, len(ffs), len(groups), nmem, kept, nports
 
 
 def main(argv):
@@ -174,14 +242,15 @@ def main(argv):
     try:
         with open(argv[1]) as f:
             lines = f.read().split("\n")
-        out, nff, ngroups, nmem, kept = rewrite(lines)
+        out, nff, ngroups, nmem, kept, nports = rewrite(lines)
     except (OSError, ValueError) as e:
         print(f"netlist_vvp: {argv[1]}: {e}", file=sys.stderr)
         return 1
     with open(argv[2], "w") as f:
         f.write("\n".join(out))
     print(f"netlist_vvp: {nff} flip-flops in {ngroups} registers, {nmem} memory write processes "
-          f"in one process, {kept} other processes kept")
+          f"in one process, {kept} other processes kept, {nports} output ports driven in parts "
+          "given one driver")
     return 0
 
 

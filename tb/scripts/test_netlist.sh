@@ -48,13 +48,16 @@ run() {
 
 # A netlist in write_verilog's form: two registers of instance u_a (one escaped, one 1-bit),
 # one of u_b, a register with an enable written on two lines (another form: kept), a memory
-# with two writers and one with one, whose condition is an anonymous wire.
+# with two writers and one with one, whose condition is an anonymous wire, an output port
+# driven in three parts (one of which reads the port) and one driven in two with a gap.
 cat >"$tmp/good.yosys.v" <<'V'
-module lfc_switch(clk_i, a_i, b_i, q_o);
+module lfc_switch(clk_i, a_i, b_i, q_o, r_o, g_o);
   input clk_i;
   input [3:0] a_i;
   input [3:0] b_i;
   output [15:0] q_o;
+  output [7:0] r_o;
+  output [3:0] g_o;
   reg [3:0] \u_a.x_q ;
   reg \u_a.y_q ;
   reg [2:0] \u_b.z_q ;
@@ -86,6 +89,10 @@ module lfc_switch(clk_i, a_i, b_i, q_o);
   end
   assign q_o = { \u_a.x_q , \u_a.y_q , \u_b.z_q , mem[a_i[1:0]] ^ en_q ^ mem2[a_i[2:1]],
     en_q[3:0] };
+  assign r_o[3:0] = a_i ^ b_i;
+  assign { r_o[7], r_o[6:4] } = { r_o[0], \u_b.z_q  };
+  assign g_o[0] = a_i[0];
+  assign g_o[3:2] = b_i[1:0];
 endmodule
 V
 run good
@@ -112,8 +119,15 @@ grep -A1 -F "(* ivl_synthesis_off *) always @(posedge clk_i)" "$out" | grep -qF 
   fail "the register with an enable is not kept as it was"
 has "$out" "reg [3:0] en_q;" "en_q still a register"
 ok "processes of other forms are kept as they are, with synthesis off"
-has "$tmp/good/netlist_vvp.log" \
-  "3 flip-flops in 2 registers, 2 memory write processes in one process, 1 other" "the counts"
+has "$out" "assign r_o = { lfc_nl_p2, lfc_nl_p1, lfc_nl_p0 };" "r_o's one driver"
+has "$out" "assign lfc_nl_p0 = a_i ^ b_i;" "r_o[3:0]'s assign on its wire"
+has "$out" 'assign { lfc_nl_p2, lfc_nl_p1 } = { r_o[0], \u_b.z_q  };' "r_o[7:4]'s on theirs"
+has "$out" "wire [2:0] lfc_nl_p1;" "the wire of r_o[6:4]"
+has "$out" "assign g_o[0] = a_i[0];" "g_o, with a gap, as it was"
+ok "an output port driven in parts has one driver, a concatenation of a wire per part"
+counts="3 flip-flops in 2 registers, 2 memory write processes in one process, 1 other"
+counts="$counts processes kept, 1 output ports driven in parts given one driver"
+has "$tmp/good/netlist_vvp.log" "$counts" "the counts"
 ok "the counts of what was rewritten are written to netlist_vvp.log"
 
 # The rewritten netlist computes the same as the original under random inputs: both in one
@@ -125,7 +139,9 @@ module bench;
   reg [3:0] a_i;
   reg [3:0] b_i;
   wire [15:0] q_o;
-  lfc_switch dut (.clk_i(clk_i), .a_i(a_i), .b_i(b_i), .q_o(q_o));
+  wire [7:0] r_o;
+  wire [3:0] g_o;
+  lfc_switch dut (.clk_i(clk_i), .a_i(a_i), .b_i(b_i), .q_o(q_o), .r_o(r_o), .g_o(g_o));
   integer k;
   (* ivl_synthesis_off *) initial begin
     clk_i = 1'b0;
@@ -136,7 +152,7 @@ module bench;
       #1 a_i = $random;
       b_i = $random;
       #4 clk_i = 1'b0;
-      $display("%0d %b", k, q_o);
+      $display("%0d %b %b %b", k, q_o, r_o, g_o);
     end
     $finish;
   end
@@ -211,7 +227,7 @@ ok "a name the rewriting would add, already in the netlist, stops it (exit 1, fi
 sed 's/^  assign _0001_ = \(.*\);$/  always @*\n    comb = \1;/' "$tmp/good.yosys.v" \
   >"$tmp/comb.yosys.v"
 refused comb "a combinational process" \
-  "comb/netlist.yosys.v: line 14: a combinational process (always @*)"
+  "comb/netlist.yosys.v: line 16: a combinational process (always @*)"
 ok "a combinational process, which iverilog -S would synthesise anyway, stops it with its line"
 
 # Two modules (not a flat netlist).

@@ -26,10 +26,12 @@ value on unchanged); only repeated equal values now reach the readers, which com
 result again. A net read by a process (thread code), by an event (`.event`, the `@(...)` of a
 process) or by anything else than a functor's input list is kept, as is every net of the other
 scopes (tb_top's ports, which tb/vpi/cosim_vpi.c reads by name). Such nets do not appear in the
-waves of an icarus-netlist run (`WAVES=1`) any more: they have no names of the RTL anyway.
+waves of an icarus-netlist run (`WAVES=1`) any more: they have no names of the RTL anyway. A
+one-input concatenation is bypassed the same way wherever it is, unless something other than a
+functor reads it.
 
 Exit status 0; 1 if IN.vvp cannot be read, is not a vvp file, or has no instance of lfc_switch,
-or if a removed net would still be referenced; 2 for bad arguments.
+or if a removed node would still be referenced; 2 for bad arguments.
 """
 
 import re
