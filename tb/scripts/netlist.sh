@@ -7,8 +7,9 @@
 # Yosys elaborates $TB_RTL_DIR/*.v (default rtl/) as lfc_switch with the configuration's
 # parameters (tb-params), flattens it, optimises it at the word level and writes OUTDIR/
 # netlist.v: a module lfc_switch with the same ports and no parameters (they are constants in
-# it now), its processes rewritten by tb/scripts/netlist_vvp.py, which tb/vpi/tb_top.v
-# instantiates when compiled with -DTB_NETLIST (and iverilog -S, tb/tb.mk). The logs are
+# it now), its processes and port drivers rewritten by tb/scripts/netlist_vvp.py, which
+# tb/vpi/tb_top.v instantiates when compiled with -DTB_NETLIST (and iverilog -S, tb/tb.mk; the
+# compiled file is then thinned by tb/scripts/vvp_strip.py). The logs are
 # OUTDIR/yosys.log and OUTDIR/netlist_vvp.log; OUTDIR/netlist.yosys.v is Yosys's own output.
 # The netlist is replaced only when its text changed, so make rebuilds what depends on it only
 # then.
@@ -67,7 +68,8 @@ if ! "$YOSYS" -q -l "$out/yosys.log" "$out/netlist.ys" >/dev/null 2>&1; then
 fi
 # The processes in the form vvp runs fastest (tb/scripts/netlist_vvp.py): the flip-flops of
 # each RTL instance as one register, which `iverilog -S` (tb/tb.mk) makes one flip-flop functor,
-# and each memory's writes behind one test; the logic is untouched.
+# the memories' writes as one process behind one test, and each output port driven in parts
+# with one driver; the logic is untouched.
 if ! python3 "$here/netlist_vvp.py" "$out/netlist.yosys.v" "$out/netlist.new.v" \
     >"$out/netlist_vvp.log"; then
   rm -f "$out/netlist.new.v"

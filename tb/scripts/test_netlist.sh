@@ -2,7 +2,8 @@
 # The rewriting of Yosys's netlist for SIM=icarus-netlist (tb/scripts/netlist.sh, which calls
 # tb/scripts/netlist_vvp.py): each RTL instance's plain flip-flops become one register, the
 # memories' write processes become one that tests the OR of all their conditions first, then
-# each memory's, any other process is kept as it is, a name the rewriting would add that is
+# each memory's, an output port driven in parts gets one driver (a wire per part; a port with
+# a gap is left alone), any other process is kept as it is, a name the rewriting would add that is
 # already there, a combinational process or a file of more than one module stops it; the
 # rewritten netlist, built with `iverilog -S` as tb/tb.mk builds it, and the same without its
 # anonymous nets (tb/scripts/vvp_strip.py) compute what the original computes, cycle by cycle,
