@@ -318,15 +318,6 @@ static const uint32_t *out_read(out_sig_t *o) {
   return o->bits;
 }
 
-/* Bits [off, off + width) of switch port p's slice of output o. */
-static uint32_t out_field(unsigned o, unsigned p, unsigned off, unsigned width) {
-  return bits_get(out_read(&g_out[o]), p * OUT_PORTS[o].width + off, width);
-}
-
-static uint32_t out_port(unsigned o, unsigned p) {
-  return out_field(o, p, 0, OUT_PORTS[o].width);
-}
-
 static void in_bits(in_sig_t *s, unsigned lsb, unsigned width, uint32_t val) {
   if (bits_get(s->bits, lsb, width) == (val & (uint32_t)((1ull << width) - 1u))) return;
   bits_put(s->bits, lsb, width, val);
@@ -542,11 +533,11 @@ void dut_get_tx(unsigned p, lfc_word_t *w) {
 void dut_get_stat(dut_stat_t *s) {
   dut_stat_t *c = &g_stat_cache;
   for (unsigned o = O_DROP; o < N_OUT; o++) {
-    (void)out_read(&g_out[o]);
+    const uint32_t *bits = out_read(&g_out[o]); /* reports x/z at every use */
     if (g_stat_gen[o] == g_out[o].gen) continue;
     g_stat_gen[o] = g_out[o].gen;
     for (unsigned p = 0; p < g_ports; p++) {
-      const uint32_t v = out_port(o, p);
+      const uint32_t v = bits_get(bits, p * OUT_PORTS[o].width, OUT_PORTS[o].width);
       switch (o) {
       case O_DROP: c->drop[p] = (uint8_t)v; break;
       case O_DROP_CAUSE: c->drop_cause[p] = (uint8_t)v; break;
