@@ -175,7 +175,7 @@ $(COSIM_BUILD)/icarus/%/sim.vvp: tb/configs/%.ini $(TB_PARAMS) $(TB_RTL_SRCS) $(
 	    tb/vpi/tb_top.v $(TB_RTL_SRCS)
 
 # Icarus on the configuration's flat Yosys netlist (tb/scripts/netlist.sh): the same tb_top and
-# VPI module, the switch as Yosys synthesises it; a sixth of the RTL's instructions in vvp.
+# VPI module, the switch as Yosys synthesises it; about a tenth of the RTL's instructions in vvp.
 # -S: iverilog synthesises the netlist's register processes into flip-flop functors
 # (tb/scripts/netlist_vvp.py); the processes marked ivl_synthesis_off stay threads. Its output,
 # sim.iverilog.vvp, loses the nodes of its anonymous nets (tb/scripts/vvp_strip.py, log in
