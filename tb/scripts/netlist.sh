@@ -17,8 +17,8 @@
 # Why: vvp evaluates the RTL's always blocks as interpreted threads, each loop, each
 # re-triggering of a combinational block run in full; the flat netlist is continuous
 # assignments that vvp evaluates only when an operand changed, and registers. On pfc_basic
-# that is about a tenth of the instructions per simulated cycle (tb/README.md "Speed"). The netlist
-# is also a check of its own: the design as Yosys synthesises it, against the same model.
+# that is about a tenth of the instructions per simulated cycle (tb/README.md "Speed"). The
+# netlist is also a check of its own: the design as Yosys synthesises it, against the same model.
 #
 # Environment: BUILD (build), TB_RTL_DIR (rtl), YOSYS (yosys).
 # Exit status 0; 1 if Yosys or the rewriting failed (the end of Yosys's log, or the rewriting's
