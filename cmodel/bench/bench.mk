@@ -14,3 +14,11 @@ $(TRACE_BIN): $(BUILD)/obj/tools/lfc_trace.o $(BUILD)/liblfc.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(BUILD)/obj/bench/bench_model.d $(BUILD)/obj/tools/lfc_trace.d
+
+# lfc_trace on a standard output it cannot write (/dev/full, a closed descriptor): exit 2 and
+# one line, never 0 with a lost trace (scripts/test_trace_write.sh).
+.PHONY: test-trace-write
+TEST_STEPS += test-trace-write
+test-trace-write: $(TRACE_BIN)
+	@echo "== lfc_trace: writes to a full or closed standard output fail with exit 2"
+	@scripts/test_trace_write.sh $(TRACE_BIN)

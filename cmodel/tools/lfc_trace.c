@@ -14,8 +14,15 @@
  *   lfc_trace --help | --version
  *
  * Installed as lfc-trace (scripts/install.mk).
+ *
+ * Exit status: 0 the trace was written and the star's scoreboard found no error; 1 the
+ * scoreboard found an error (a finding); 2 bad arguments, or standard output could not be written
+ * (a full device, a closed descriptor: every write, the final fflush and fclose are checked, and
+ * a trace is stopped at the first failed write), with one line on standard error.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +30,9 @@
 #include "lfc/lfc.h"
 
 #define TRACE_CYCLES 20000u /* each configuration's default length */
-#define EXIT_USAGE 2
+#define EXIT_FINDING 1  /* the scoreboard found an error */
+#define EXIT_USAGE 2    /* bad arguments */
+#define EXIT_RESOURCE 2 /* standard output could not be written */
 
 typedef struct {
   const char *name;
@@ -154,48 +163,93 @@ static const char *event_name(uint8_t kind) {
   return kind < LFC_EV_KINDS ? names[kind] : "EVENT?";
 }
 
-static void print_words(FILE *f, uint64_t cycle, const lfc_word_t *w, uint32_t n, const char *dir) {
+/* Writes the non-IDLE words of one cycle; false when a write failed. */
+static bool print_words(FILE *f, uint64_t cycle, const lfc_word_t *w, uint32_t n,
+                        const char *dir) {
   char buf[160];
   for (uint32_t p = 0; p < n; p++)
-    if (w[p].kind != LFC_IDLE)
-      fprintf(f, "%" PRIu64 " %u %s %s\n", cycle, p, dir, lfc_word_format(&w[p], buf, sizeof buf));
+    if (w[p].kind != LFC_IDLE &&
+        fprintf(f, "%" PRIu64 " %u %s %s\n", cycle, p, dir,
+                lfc_word_format(&w[p], buf, sizeof buf)) < 0)
+      return false;
+  return true;
 }
 
-static int trace(const named_t *nm, uint64_t cycles, FILE *f) {
+/* Writes the events of one cycle; false when a write failed. */
+static bool print_events(FILE *f, uint64_t cycle, const lfc_event_t *ev, size_t nev) {
+  for (size_t i = 0; i < nev; i++) {
+    if (fprintf(f, "%" PRIu64 " %u ev %s cls=%u", cycle, ev[i].port, event_name(ev[i].kind),
+                ev[i].cls) < 0)
+      return false;
+    if (ev[i].kind == LFC_EV_DROP &&
+        fprintf(f, " cause=%s tag=0x%08x", lfc_drop_cause_name((lfc_drop_cause_t)ev[i].cause),
+                (unsigned)ev[i].tag) < 0)
+      return false;
+    if (fputc('\n', f) == EOF) return false;
+  }
+  return true;
+}
+
+/* Flushes and closes standard output; on failure one line naming it and EXIT_RESOURCE, else rc.
+ * A write to a full device or a closed descriptor often fails only here, when the buffer is
+ * flushed, so every exit path that wrote to stdout goes through this. write_err is the errno of
+ * an earlier failed write (0 if none): the flush after it may succeed with nothing left to say. */
+static int close_stdout(int rc, int write_err) {
+  int failed = ferror(stdout) || write_err != 0;
+  int err = write_err;
+  if (fflush(stdout) != 0) {
+    failed = 1;
+    if (err == 0) err = errno;
+  }
+  if (fclose(stdout) != 0) {
+    failed = 1;
+    if (err == 0) err = errno;
+  }
+  if (!failed) return rc;
+  fprintf(stderr, "lfc_trace: cannot write standard output: %s\n",
+          err != 0 ? strerror(err) : "write error");
+  return EXIT_RESOURCE;
+}
+
+/* Writes the trace of nm to f. Returns 0, EXIT_FINDING (scoreboard error) or EXIT_RESOURCE (a
+ * write failed; its errno in *write_err, for close_stdout to name). */
+static int trace(const named_t *nm, uint64_t cycles, FILE *f, int *write_err) {
   lfc_star_cfg_t cfg;
   nm->setup(&cfg);
   char err[256];
   lfc_star_t *star = lfc_star_create(&cfg, err, sizeof err);
   if (star == NULL) {
+    /* A built-in configuration the model refuses: a bug of this file, not of the input. */
     fprintf(stderr, "lfc_trace: %s: %s\n", nm->name, err);
-    return 1;
+    return EXIT_FINDING;
   }
-  fprintf(f, "# lfc golden trace %s: %s; %" PRIu64 " cycles, seed %" PRIu64 "\n", nm->name,
-          nm->what, cycles, cfg.traffic.seed);
+  bool ok = fprintf(f, "# lfc golden trace %s: %s; %" PRIu64 " cycles, seed %" PRIu64 "\n",
+                    nm->name, nm->what, cycles, cfg.traffic.seed) >= 0;
   lfc_switch_t *sw = lfc_star_switch(star);
   uint32_t ports = cfg.sw.ports;
-  for (uint64_t t = 0; t < cycles; t++) {
+  /* ferror too: a failed flush of the buffer inside an fprintf that itself reports success
+   * still sets the stream's error flag. Stop at the first failure, not 10^9 cycles later. */
+  for (uint64_t t = 0; ok && t < cycles; t++) {
     lfc_star_step(star);
     const lfc_word_t *in, *out;
     lfc_star_last_words(star, &in, &out);
-    print_words(f, t, in, ports, "rx");
-    print_words(f, t, out, ports, "tx");
     const lfc_event_t *ev;
     size_t nev = lfc_switch_events(sw, &ev);
-    for (size_t i = 0; i < nev; i++) {
-      fprintf(f, "%" PRIu64 " %u ev %s cls=%u", t, ev[i].port, event_name(ev[i].kind), ev[i].cls);
-      if (ev[i].kind == LFC_EV_DROP)
-        fprintf(f, " cause=%s tag=0x%08x", lfc_drop_cause_name((lfc_drop_cause_t)ev[i].cause),
-                (unsigned)ev[i].tag);
-      fprintf(f, "\n");
-    }
+    ok = print_words(f, t, in, ports, "rx") && print_words(f, t, out, ports, "tx") &&
+         print_events(f, t, ev, nev) && !ferror(f);
   }
   const lfc_score_t *s = lfc_star_score(star);
-  fprintf(f,
-          "# end: created %" PRIu64 " delivered %" PRIu64 " dropped %" PRIu64
-          " scoreboard errors %" PRIu64 "\n",
-          s->created, s->delivered, s->dropped, s->errors);
-  int rc = s->errors == 0 ? 0 : 1;
+  ok = ok && fprintf(f,
+                     "# end: created %" PRIu64 " delivered %" PRIu64 " dropped %" PRIu64
+                     " scoreboard errors %" PRIu64 "\n",
+                     s->created, s->delivered, s->dropped, s->errors) >= 0;
+  if (!ok) {
+    *write_err = errno != 0 ? errno : EIO;
+    lfc_star_destroy(star);
+    /* close_stdout names the error; the trace is incomplete, the scoreboard's word moot. */
+    return EXIT_RESOURCE;
+  }
+  int rc = s->errors == 0 ? 0 : EXIT_FINDING;
   if (rc != 0) fprintf(stderr, "lfc_trace: %s: scoreboard: %s\n", nm->name, lfc_star_error(star));
   lfc_star_destroy(star);
   return rc;
@@ -222,21 +276,21 @@ static void usage(FILE *f) {
   fprintf(f,
           "\n"
           "Exit status: 0 when the scoreboard found no error, 1 when it did, 2 for bad\n"
-          "arguments.\n");
+          "arguments or when standard output cannot be written.\n");
 }
 
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--help") == 0) {
     usage(stdout);
-    return 0;
+    return close_stdout(0, 0);
   }
   if (argc == 2 && strcmp(argv[1], "--version") == 0) {
     printf("lfc-trace (lfc) %s\n", lfc_version());
-    return 0;
+    return close_stdout(0, 0);
   }
   if (argc == 2 && strcmp(argv[1], "--list") == 0) {
     for (size_t i = 0; i < NNAMED; i++) printf("%s\n", NAMED[i].name);
-    return 0;
+    return close_stdout(0, 0);
   }
   if (argc < 2 || argc > 3 || argv[1][0] == '-') {
     fprintf(stderr,
@@ -257,7 +311,11 @@ int main(int argc, char **argv) {
     cycles = v;
   }
   for (size_t i = 0; i < NNAMED; i++)
-    if (strcmp(argv[1], NAMED[i].name) == 0) return trace(&NAMED[i], cycles, stdout);
+    if (strcmp(argv[1], NAMED[i].name) == 0) {
+      int write_err = 0;
+      int rc = trace(&NAMED[i], cycles, stdout, &write_err);
+      return close_stdout(rc, write_err);
+    }
   fprintf(stderr, "lfc_trace: no configuration named '%s'; known:", argv[1]);
   for (size_t i = 0; i < NNAMED; i++) fprintf(stderr, " %s", NAMED[i].name);
   fprintf(stderr, "\n");
