@@ -22,3 +22,11 @@ TEST_STEPS += test-trace-write
 test-trace-write: $(TRACE_BIN)
 	@echo "== lfc_trace: writes to a full or closed standard output fail with exit 2"
 	@scripts/test_trace_write.sh $(TRACE_BIN)
+
+# scripts/golden.sh record on a failing write (a full disk, a file-size limit): exit 2 naming
+# the file, the old traces untouched (scripts/test_golden_write.sh, into a copy of the traces).
+.PHONY: test-golden-write
+TEST_STEPS += test-golden-write
+test-golden-write: $(TRACE_BIN)
+	@echo "== scripts/golden.sh: record keeps the old traces when a write fails"
+	@BUILD=$(BUILD) scripts/test_golden_write.sh $(BUILD)/golden-write-test
