@@ -66,6 +66,14 @@ test-sweep-slurm: deps
 	@echo "== scripts/sweep: Slurm job array on a single-node Slurm"
 	@sim/tests/test_calc_sweep_slurm.sh $(BUILD)/sweep-slurm-test
 
+# Bad input to scripts/sweep and sweep-run: one line, exit 2, nothing written; the Slurm array
+# script's values shell-quoted (a stand-in sbatch runs the array here).
+.PHONY: test-sweep-input
+TEST_STEPS += test-sweep-input
+test-sweep-input: deps
+	@echo "== scripts/sweep: bad input refused with one line and exit 2, values quoted"
+	@sim/tests/test_sweep_input.sh $(BUILD)/sweep-input-test
+
 # ---------------------------------------------------------------------------------------
 # make fuzz (sim/fuzz/README.md)
 # ---------------------------------------------------------------------------------------

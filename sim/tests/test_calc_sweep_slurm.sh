@@ -117,10 +117,14 @@ echo "  slurm up in $((SECONDS - t0)) s: node $node, $cpus CPUs, slurmctld port 
 
 # The sweep: 2 x 3 points, at most 2 tasks at once, one point failing.
 printf '[sim]\nduration_us = 1\n' >"$work/x.ini"
-out="$work/sweep"
+# A directory name with a space and a quote, and an option value with spaces: scripts/sweep
+# shell-quotes them on the #SBATCH lines, which sbatch must read back as one word each.
+out="$work/sweep 'dir'"
+comment="lfc sweep 'test'"
 t0=$SECONDS
 timeout "$SWEEP_TIMEOUT_S" "$sweep" "$work/x.ini" --grid t.a=1,2 --grid t.b=3,bad,5 --set t.c=9 \
-  -j 2 --slurm --sbatch-opt=--time=5 --cmd "$standin" --out "$out" >"$work/sweep.stdout" 2>"$work/sweep.stderr"
+  -j 2 --slurm --sbatch-opt=--time=5 --sbatch-opt="--comment=$comment" --cmd "$standin" \
+  --out "$out" >"$work/sweep.stdout" 2>"$work/sweep.stderr"
 rc=$?
 echo "  sweep of 6 points on Slurm: $((SECONDS - t0)) s, exit $rc"
 checks=$((checks + 1)); [ "$rc" -eq 1 ] || fail "sweep exit $rc, want 1 (one failing point): $(cat "$work/sweep.stderr")"
@@ -144,6 +148,9 @@ want_line "$csv" "2,1,5,0,3,64,5,6,0,true,,0.001,t.c=9;t.a=1;t.b=5,$work/x.ini,$
 want_line "$csv" "3,2,3,0,3,128,6,5,0,true,,0.001,t.c=9;t.a=2;t.b=3,$work/x.ini,$job,"
 want_line "$csv" "4,2,bad,2,,,,,,,,,,,,$work/x.ini: --set t.b=bad: bad value 'bad'; allowed: numbers"
 want_line "$csv" "5,2,5,0,3,128,10,7,0,true,,0.001,t.c=9;t.a=2;t.b=5,$work/x.ini,$job,"
+checks=$((checks + 1))
+scontrol show job "$job" | grep -Fq "Comment=$comment" ||
+  fail "sbatch did not read --comment=$comment as one word: $(scontrol show job "$job" | grep -i comment)"
 for i in 0 1 2 3 4 5; do
   checks=$((checks + 1))
   [ -f "$out/runs/slurm-$i.out" ] || fail "array task $i left no runs/slurm-$i.out"
