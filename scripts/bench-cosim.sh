@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Co-simulation speed (issue 3, section 7): cycles per second of the lockstep co-simulation
+# Co-simulation speed: cycles per second of the lockstep co-simulation
 # (tb/) on Verilator and on Icarus, for a 4-port and a 16-port configuration, with the C side
 # alone beside them (the same binary with +model_only=1: stimulus, link partners, model,
 # scoreboard and coverage, no RTL and no comparison).
@@ -31,7 +31,7 @@
 # may cost vvp on this machine; cosim.json compares the lockstep, the netlist and the idle RTL
 # with it (icarus_budget).
 #
-# Writes $BUILD/bench/cosim.json and prints a table. Targets (issue 3): Verilator lockstep
+# Writes $BUILD/bench/cosim.json and prints a table. Targets: Verilator lockstep
 # >= 1,000,000 cycles/s on 4 ports, Icarus >= 50,000 cycles/s.
 #
 # Environment: BUILD (default build); BENCH_COSIM_QUICK=1 runs shorter; BENCH_COSIM_CONFIGS
@@ -50,9 +50,21 @@
 # gcc-built C side), a training run with another seed (2) than the measured runs (1), and a
 # rebuild in the same directory (gcc finds a profile by the object's path) with -fprofile-use.
 # No -march=native: the binary must not depend on the machine that built it.
+#
+# No arguments. Exit status: 0 ok (a target missed is reported in cosim.json, not an error); 1 a
+# finding: a co-simulation (or the PGO training run) that did not pass, with the end of its log;
+# 2 an argument or a bad environment value (one line naming it, tb/scripts/args.sh), a build that
+# fails (its log printed) or a file that cannot be written (cosim.json is written to a temporary
+# name and renamed).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+if [ $# -ne 0 ]; then
+  echo "bench-cosim: usage: scripts/bench-cosim.sh (no arguments; environment: BUILD," \
+       "BENCH_COSIM_QUICK, BENCH_COSIM_CONFIGS, BENCH_COSIM_CXX_OPT, BENCH_COSIM_PGO," \
+       "BENCH_COSIM_REPEAT)" >&2
+  exit 2
+fi
 BUILD="${BUILD:-build}"
 OUT="$BUILD/bench"
 CXX_OPT="${BENCH_COSIM_CXX_OPT:-OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O1}"
@@ -88,7 +100,8 @@ echo "== bench-cosim: building $CONFIGS for Verilator ($CXX_OPT) and Icarus (RTL
 MAKEFLAGS='' make -s --no-print-directory BUILD="$BUILD" COSIM_BUILD="$COSIM_BUILD" \
   VERILATOR_CXX_OPT="$CXX_OPT" cosim-build SIMS="verilator icarus icarus-netlist" \
   CONFIGS="$CONFIGS" >"$OUT/cosim-build.log" 2>&1 ||
-  { cat "$OUT/cosim-build.log"; exit 1; }
+  { cat "$OUT/cosim-build.log"; echo "bench-cosim: the build failed ($OUT/cosim-build.log)" >&2
+    exit 2; }
 
 # The profile-guided builds (see the top), in PGO_BUILD; USER_CPPFLAGS and USER_LDFLAGS reach
 # the Verilated model's makefile (verilated.mk) through the environment.
@@ -108,7 +121,8 @@ pgo_build() {
   USER_CPPFLAGS="$1" USER_LDFLAGS="$1" MAKEFLAGS='' make -s --no-print-directory \
     BUILD="$BUILD" COSIM_BUILD="$PGO_BUILD" VERILATOR_CXX_OPT="$CXX_OPT" cosim-build \
     SIMS=verilator CONFIGS="$pgo_configs" >>"$OUT/cosim-build-pgo.log" 2>&1 ||
-    { cat "$OUT/cosim-build-pgo.log"; exit 1; }
+    { cat "$OUT/cosim-build-pgo.log"
+      echo "bench-cosim: the PGO build failed ($OUT/cosim-build-pgo.log)" >&2; exit 2; }
 }
 if [ -n "$pgo_configs" ]; then
   echo "== bench-cosim: profile-guided builds of$pgo_configs"
@@ -330,7 +344,13 @@ for config in $CONFIGS; do
   unset cps cpu cyc
 done
 
-{
+# What 50,000 cycles/s leaves vvp per cycle on this machine (see the top).
+budget=null
+[ "$iib4" != null ] && budget="$(awk -v i="$iib4" -v c="$ib4" -v t=$TARGET_ICARUS \
+  'BEGIN { printf "%.0f", i * c / t }')"
+# The JSON is built in memory and written at once, checked, to a temporary name renamed into
+# place: a full disk leaves the old file, never half of one.
+json_text="$({
   echo "{"
   printf '  "targets": {"verilator_4port_cycles_per_second": %s, "icarus_cycles_per_second": %s},\n' \
     $TARGET_VERILATOR $TARGET_ICARUS
@@ -344,10 +364,6 @@ done
     "$([ "${in4%.*}" -ge $TARGET_ICARUS ] && echo true || echo false)"
   printf ' "icarus_netlist_4port_two_core_met": %s,\n' \
     "$([ "$in4two" != null ] && [ "$in4two" -ge $TARGET_ICARUS ] && echo true || echo false)"
-  # What 50,000 cycles/s leaves vvp per cycle on this machine (see the top).
-  budget=null
-  [ "$iib4" != null ] && budget="$(awk -v i="$iib4" -v c="$ib4" -v t=$TARGET_ICARUS \
-    'BEGIN { printf "%.0f", i * c / t }')"
   printf '  "icarus_budget": {"vvp_instructions_per_cpu_second": %s,' \
     "$([ "$iib4" != null ] && awk -v i="$iib4" -v c="$ib4" 'BEGIN { printf "%.0f", i * c }' ||
       echo null)"
@@ -363,7 +379,13 @@ done
   done
   echo "  ]"
   echo "}"
-} >"$OUT/cosim.json"
+})"
+if ! { printf '%s\n' "$json_text" >"$OUT/cosim.json.tmp" &&
+       mv -f "$OUT/cosim.json.tmp" "$OUT/cosim.json"; } 2>/dev/null; then
+  rm -f "$OUT/cosim.json.tmp"
+  echo "bench-cosim: cannot write $OUT/cosim.json" >&2
+  exit 2
+fi
 echo "4 ports, CPU time: model alone $m4, Verilator lockstep $v4 (target $TARGET_VERILATOR;" \
   "two threads: $v4w by the wall clock, $v4two on two free cores, $v4pgo built with PGO)," \
   "Icarus lockstep $i4, on the Yosys netlist $in4 ($in4two on two free cores)" \

@@ -17,11 +17,22 @@
 # to build/bench/hotspots-*.txt
 # and, if the switch is above TARGET instructions per port-cycle, to the terminal too.
 #
-# Environment: BUILD (default build); BENCH_PORT_CYCLES (wall-clock run, default 4000000);
-# BENCH_CG_PORT_CYCLES (callgrind run, default 320000); BENCH_QUICK=1 runs 32 ports only.
+# Environment: BUILD (default build); BENCH_PORT_CYCLES (wall-clock run, default 4000000, at
+# least 64: one cycle of 64 ports); BENCH_CG_PORT_CYCLES (callgrind run, default 320000, at least
+# 64); BENCH_QUICK=1 runs 32 ports only (0 or 1). No arguments.
+#
+# Exit status: 0 ok; 1 a finding of a later benchmark (a co-simulation that did not pass, from
+# scripts/bench-cosim.sh); 2 an argument or a bad environment value (one line naming it), a
+# missing tool (valgrind), a build that fails or a file that cannot be written (model.json is
+# written to a temporary name and renamed). A failing benchmark program exits with its own status.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+if [ $# -ne 0 ]; then
+  echo "bench: usage: scripts/bench.sh (no arguments; environment: BUILD, BENCH_PORT_CYCLES," \
+       "BENCH_CG_PORT_CYCLES, BENCH_QUICK)" >&2
+  exit 2
+fi
 BUILD="${BUILD:-build}"
 BIN="$BUILD/bench/bench_model"
 OUT="$BUILD/bench"
@@ -31,10 +42,19 @@ WARMUP=10000
 CG_WARMUP=5000
 CLASSES=8
 TARGET=100
+MAX_PORTS=64  # the largest testbed: each run has PORT_CYCLES / ports cycles, at least one
 
-command -v valgrind >/dev/null || { echo "bench: valgrind is needed (make deps)" >&2; exit 1; }
-MAKEFLAGS= make -s BUILD="$BUILD" "$BIN" >/dev/null
-mkdir -p "$OUT"
+# shellcheck source=tb/scripts/args.sh
+. tb/scripts/args.sh
+args_uint bench BENCH_PORT_CYCLES "$PORT_CYCLES" $MAX_PORTS
+args_uint bench BENCH_CG_PORT_CYCLES "$CG_PORT_CYCLES" $MAX_PORTS
+args_flag bench BENCH_QUICK "${BENCH_QUICK:-0}"
+PORT_CYCLES=$((10#$PORT_CYCLES)) CG_PORT_CYCLES=$((10#$CG_PORT_CYCLES))
+
+command -v valgrind >/dev/null || { echo "bench: valgrind is needed (make deps)" >&2; exit 2; }
+MAKEFLAGS='' make -s BUILD="$BUILD" "$BIN" >/dev/null ||
+  { echo "bench: cannot build $BIN" >&2; exit 2; }
+mkdir -p "$OUT" || { echo "bench: cannot create $OUT" >&2; exit 2; }
 
 ports_list="8 32 64"
 [ "${BENCH_QUICK:-0}" = 1 ] && ports_list="32"
@@ -93,15 +113,19 @@ for ports in $ports_list; do
     done
   done
 done
-{
-  echo "["
-  for i in "${!rows[@]}"; do
-    sep=","
-    [ "$i" -eq $((${#rows[@]} - 1)) ] && sep=""
-    echo "  ${rows[$i]}$sep"
-  done
-  echo "]"
-} >"$json"
+# One write, checked, to a temporary name renamed into place: a full disk leaves the old file.
+text="["
+for i in "${!rows[@]}"; do
+  sep=","
+  [ "$i" -eq $((${#rows[@]} - 1)) ] && sep=""
+  text+=$'\n'"  ${rows[$i]}$sep"
+done
+text+=$'\n'"]"
+if ! { printf '%s\n' "$text" >"$json.tmp" && mv -f "$json.tmp" "$json"; } 2>/dev/null; then
+  rm -f "$json.tmp"
+  echo "bench: cannot write $json" >&2
+  exit 2
+fi
 echo "bench: wrote $json"
 BUILD="$BUILD" bash scripts/bench-cosim.sh  # the co-simulation (tb/): Verilator, Icarus, model
 MAKEFLAGS= make -s BUILD="$BUILD" bench-sim  # the fabric simulator (sim/): sim.json

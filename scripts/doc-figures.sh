@@ -11,15 +11,17 @@
 #
 # Data come from docs/mechanisms/src/*.c (liblfc through its public API; fixed seeds) and from
 # lfc-sim on sim/scenarios/ring_deadlock_*.ini and ring_updown.ini. Figures are drawn with
-# gnuplot (pngcairo) and Graphviz (lfc-sim --plot) into docs/mechanisms/figures/*.png. Every
-# run gives the same files. Exit status: 0 all good, 1 a check failed or a tool failed,
-# 2 bad arguments.
+# gnuplot (pngcairo) and Graphviz (lfc-sim --plot) into docs/mechanisms/figures/*.png, each to a
+# temporary name renamed into place when complete. Every run gives the same files. Exit status:
+# 0 all good, 1 a check (a fact, the self-test, a figure's size) failed, 2 bad arguments (one
+# line naming the argument) or a figure that cannot be written; a tool that fails (the programs,
+# lfc-sim, make) stops the script with its own status.
 # The awk programs are in single quotes on purpose: awk, not the shell, expands their $n.
 # shellcheck disable=SC2016
 set -eu
 
-usage() {
-  echo "usage: $0 [--check] [--built] BUILD" >&2
+usage() { # what is wrong
+  echo "doc-figures: $1; usage: $0 [--check] [--built] BUILD" >&2
   exit 2
 }
 
@@ -30,12 +32,12 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1 ;;
     --built) built=1 ;;
-    -*) usage ;;
-    *) [ -z "$build" ] || usage; build=$1 ;;
+    -*) usage "unknown option '$1' (allowed: --check, --built)" ;;
+    *) [ -z "$build" ] || usage "one BUILD directory only (have '$build', then '$1')"; build=$1 ;;
   esac
   shift
 done
-[ -n "$build" ] || usage
+[ -n "$build" ] || usage "no BUILD directory given"
 
 figs=docs/mechanisms/figures
 data=$build/doc-figures/data
@@ -284,10 +286,19 @@ if gnuplot -e 'set terminal pngcairo' </dev/null 2>/dev/null; then
 else
   term="png"
 fi
+# put TMP FINAL: renames a complete TMP to FINAL, or exits 2 naming FINAL (TMP removed).
+put() {
+  if [ ! -s "$1" ] || ! mv -f "$1" "$2"; then
+    rm -f "$1"
+    echo "doc-figures: cannot write $2" >&2
+    exit 2
+  fi
+}
 plot() { # output.png WIDTH,HEIGHT script.gp (in docs/mechanisms/src)
-  gnuplot -e "set terminal $term size $2; set output '$figs/$1'" \
+  gnuplot -e "set terminal $term size $2; set output '$figs/.$1.tmp'" \
     -e "set datafile separator ','; d = '$data'" \
     "docs/mechanisms/src/$3"
+  put "$figs/.$1.tmp" "$figs/$1"
 }
 plot credits-incast.png 800,560 credits-incast.gp
 plot credits-sweep.png 720,420 credits-sweep.gp
@@ -300,8 +311,12 @@ plot deadlock-throughput.png 760,500 deadlock-throughput.gp
 mkdir -p "$sim/plain"
 "$build/lfc-sim" sim/scenarios/ring_deadlock_pfc.ini --no-progress --plot "$sim/plain" \
   >"$sim/plain/stdout.txt"
-cp "$sim/plain/deadlock.png" "$figs/deadlock-waitfor.png"
-cp "$sim/plain/deadlock.dot" "$figs/deadlock-waitfor.dot"
+for ext in png dot; do
+  cp "$sim/plain/deadlock.$ext" "$figs/.deadlock-waitfor.$ext.tmp" ||
+    { rm -f "$figs/.deadlock-waitfor.$ext.tmp"; echo "doc-figures: cannot write" \
+        "$figs/deadlock-waitfor.$ext" >&2; exit 2; }
+  put "$figs/.deadlock-waitfor.$ext.tmp" "$figs/deadlock-waitfor.$ext"
+done
 
 # Figures are committed: keep each one small.
 FIG_MAX_BYTES=100000

@@ -18,7 +18,9 @@
 # (lfc.pc without Libs, the archive without the object of lfc_version) must each fail.
 #
 # Environment: CC (default gcc), PKG_CONFIG (default pkg-config). Exit status 0 when every
-# check holds, 1 when one fails, 2 for bad arguments.
+# check holds, 1 when one fails (a finding: the install is wrong, or a broken one passed), 2 for
+# bad arguments (one line: the argument, what is wrong and what is allowed): DIR not a directory,
+# VERSION not MAJOR.MINOR.PATCH, a program name that is not a plain command name.
 set -u
 
 if [ $# -ne 3 ]; then
@@ -28,6 +30,24 @@ fi
 DIR=$1
 VERSION=$2
 PROGRAMS=$3
+if [ ! -d "$DIR" ]; then
+  echo "install_check.sh: DIR '$DIR' is not a directory: give the directory holding prefix/" \
+       "and stage/ (make test-install)" >&2
+  exit 2
+fi
+DIGITS=0123456789 LETTERS=abcdefghijklmnopqrstuvwxyz  # spelled out: ranges vary with the locale
+if ! [[ "$VERSION" =~ ^[$DIGITS]+\.[$DIGITS]+\.[$DIGITS]+(-[$DIGITS$LETTERS.]+)?$ ]]; then
+  echo "install_check.sh: VERSION '$VERSION' is not allowed: give MAJOR.MINOR.PATCH[-SUFFIX]" \
+       "(the file VERSION)" >&2
+  exit 2
+fi
+for p in $PROGRAMS; do
+  if ! [[ "$p" =~ ^[$LETTERS][$LETTERS${DIGITS}_-]*$ ]]; then
+    echo "install_check.sh: PROGRAMS: '$p' is not allowed: give command names (lower-case" \
+         "letters, digits, - and _)" >&2
+    exit 2
+  fi
+done
 CC=${CC:-gcc}
 PKG_CONFIG=${PKG_CONFIG:-pkg-config}
 SRC="$(cd "$(dirname "$0")" && pwd)/install_check.c"

@@ -30,3 +30,11 @@ TEST_STEPS += test-golden-write
 test-golden-write: $(TRACE_BIN)
 	@echo "== scripts/golden.sh: record keeps the old traces when a write fails"
 	@BUILD=$(BUILD) scripts/test_golden_write.sh $(BUILD)/golden-write-test
+
+# Bad arguments to the scripts under scripts/: one line naming the argument, exit 2, nothing
+# built or run (scripts/test_script_args.sh).
+.PHONY: test-script-args
+TEST_STEPS += test-script-args
+test-script-args:
+	@echo "== scripts/: bad arguments refused with one line and exit 2"
+	@scripts/test_script_args.sh $(BUILD)/script-args-test

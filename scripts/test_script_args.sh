@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# test_script_args.sh - bad arguments to each script under scripts/ are refused at once with one
+# line on stderr naming the argument (or variable) and exit 2, before anything is built or run.
+# A stand-in `make` and `valgrind` (first on PATH, failing with exit 1) make sure of the latter:
+# a script that got past its checks would reach them and exit 1. About 2 s.
+#
+#   scripts/test_script_args.sh WORKDIR
+#
+# Exit status: 0 every check held, 1 one failed, 2 bad arguments.
+set -uo pipefail
+if [ $# -ne 1 ]; then
+  echo "usage: $0 WORKDIR" >&2
+  exit 2
+fi
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$1"
+rm -rf "$work" && mkdir -p "$work/bin" && work="$(cd "$work" && pwd)"
+for tool in make valgrind; do
+  printf '#!/bin/sh\necho "stand-in %s: the script did not refuse its arguments" >&2\nexit 1\n' \
+    "$tool" >"$work/bin/$tool"
+  chmod +x "$work/bin/$tool"
+done
+fails=0 checks=0
+fail() { echo "  FAIL: $*"; fails=$((fails + 1)); }
+
+# bad WANT CMD...: CMD (run from the top of the tree) exits 2 with one stderr line holding WANT.
+bad() {
+  local want="$1" rc; shift
+  checks=$((checks + 1))
+  (cd "$root" && PATH="$work/bin:$PATH" timeout 60 "$@") >/dev/null 2>"$work/err"
+  rc=$?
+  if [ "$rc" -ne 2 ] || [ "$(wc -l <"$work/err")" -ne 1 ] || ! grep -Fq -- "$want" "$work/err"; then
+    fail "$*: exit $rc, stderr: $(head -c 300 "$work/err"); want exit 2 and one line with: $want"
+  fi
+}
+
+bad "unknown option '--bogus'" scripts/sweep --bogus
+bad "sweep-run: usage" scripts/sweep-run
+bad "usage: " scripts/golden.sh
+bad "usage: " scripts/golden.sh recrod
+bad "bench: usage" scripts/bench.sh --quick
+bad "BENCH_QUICK='2': 0 or 1" env BENCH_QUICK=2 scripts/bench.sh
+bad "BENCH_PORT_CYCLES='4e6'" env BENCH_PORT_CYCLES=4e6 scripts/bench.sh
+bad "BENCH_CG_PORT_CYCLES='0'" env BENCH_CG_PORT_CYCLES=0 scripts/bench.sh
+bad "bench-cosim: usage" scripts/bench-cosim.sh pfc_basic
+bad "BENCH_COSIM_REPEAT='0'" env BENCH_COSIM_REPEAT=0 scripts/bench-cosim.sh
+bad "BENCH_COSIM_CONFIGS='nosuch'" env BENCH_COSIM_CONFIGS=nosuch scripts/bench-cosim.sh
+bad "usage: " scripts/install_check.sh
+bad "DIR '$work/none' is not a directory" scripts/install_check.sh "$work/none" 0.2.0 lfc-demo
+bad "VERSION '0.2' is not allowed" scripts/install_check.sh "$work" 0.2 lfc-demo
+bad "PROGRAMS: '../lfc-demo' is not allowed" scripts/install_check.sh "$work" 0.2.0 ../lfc-demo
+bad "unknown option '--draw'" scripts/doc-figures.sh --draw build
+bad "no BUILD directory given" scripts/doc-figures.sh --check
+bad "one BUILD directory only" scripts/doc-figures.sh build other
+
+echo "test_script_args: $checks checks, $fails failed"
+[ "$fails" -eq 0 ]
