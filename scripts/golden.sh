@@ -91,12 +91,14 @@ if [ "$mode" = record ]; then
   done
   trap - EXIT
   for n in $names; do
-    echo "golden: recorded $GOLDEN_DIR/$n.trace.gz ($(zcat "$GOLDEN_DIR/$n.trace.gz" | wc -l) lines)"
+    lines="$(zcat "$GOLDEN_DIR/$n.trace.gz" | wc -l)"
+    echo "golden: recorded $GOLDEN_DIR/$n.trace.gz ($lines lines)"
   done
   exit 0
 fi
 
-work="$(mktemp -d)" || { echo "golden: cannot create a temporary directory" >&2; exit $EXIT_REFUSED; }
+work="$(mktemp -d)" ||
+  { echo "golden: cannot create a temporary directory" >&2; exit $EXIT_REFUSED; }
 trap 'rm -rf "$work"' EXIT
 failed=0
 # refused: a trace could not be generated or read; exit 2 at the end (after the others).

@@ -47,7 +47,7 @@ refused "--help >&-" "Bad file descriptor" $?
 "$trace" --version >/dev/full 2>"$err"
 refused "--version >/dev/full" "No space left on device" $?
 timeout "$STOP_TIMEOUT_S" "$trace" ib_4p_uniform 1000000000 >/dev/full 2>"$err"
-refused "a 10^9-cycle trace >/dev/full (stops at the first failed write, within ${STOP_TIMEOUT_S}s)" \
+refused "a 10^9-cycle trace >/dev/full (stops at the first failed write, in ${STOP_TIMEOUT_S}s)" \
   "No space left on device" $?
 
 echo "test_trace_write: $checks checks, $fails failed"

@@ -150,7 +150,8 @@ want_line "$csv" "4,2,bad,2,,,,,,,,,,,,$work/x.ini: --set t.b=bad: bad value 'ba
 want_line "$csv" "5,2,5,0,3,128,10,7,0,true,,0.001,t.c=9;t.a=2;t.b=5,$work/x.ini,$job,"
 checks=$((checks + 1))
 scontrol show job "$job" | grep -Fq "Comment=$comment" ||
-  fail "sbatch did not read --comment=$comment as one word: $(scontrol show job "$job" | grep -i comment)"
+  fail "sbatch did not read --comment=$comment as one word:" \
+    "$(scontrol show job "$job" | grep -i comment)"
 for i in 0 1 2 3 4 5; do
   checks=$((checks + 1))
   [ -f "$out/runs/slurm-$i.out" ] || fail "array task $i left no runs/slurm-$i.out"

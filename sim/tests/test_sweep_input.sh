@@ -112,7 +112,8 @@ printf 'bad \xff byte\n' >"$g/runs/0000/stderr"
 rc=$?
 checks=$((checks + 1))
 [ "$rc" -eq 1 ] && grep -Fxq '0,1,2,bad \xff byte' "$g/sweep.csv" ||
-  fail "--gather of a non-UTF-8 stderr: exit $rc, CSV: $(cat "$g/sweep.csv" 2>&1), stderr: $(head -c 400 "$work/g6.err")"
+  fail "--gather of a non-UTF-8 stderr: exit $rc, CSV: $(cat "$g/sweep.csv" 2>&1)," \
+    "stderr: $(head -c 400 "$work/g6.err")"
 
 # 7. The array script: each value one shell-quoted word (sbatch reads #SBATCH lines as a shell
 #    would), under a directory whose name holds a space, quotes and a $; run by a stand-in
