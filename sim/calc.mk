@@ -22,9 +22,11 @@ CALC_CPPFLAGS = $(CPPFLAGS) -Isim/src
 CALC_SRCS     = sim/src/calc.c
 CALC_HDRS     = sim/src/calc.h
 
-$(CALC_DIR)/lfc-calc: $(CALC_SRCS) $(CALC_HDRS)
+# liblfc.a for lfc_parse_int, the integer reader of every lfc command line.
+$(CALC_DIR)/lfc-calc: $(CALC_SRCS) $(CALC_HDRS) $(BUILD)/liblfc.a
 	@mkdir -p $(@D)
-	$(CC) $(CALC_CPPFLAGS) $(CFLAGS) -DLFC_CALC_STANDALONE $(LDFLAGS) -o $@ $(CALC_SRCS) $(LDLIBS)
+	$(CC) $(CALC_CPPFLAGS) $(CFLAGS) -DLFC_CALC_STANDALONE $(LDFLAGS) -o $@ $(CALC_SRCS) \
+	  $(BUILD)/liblfc.a $(LDLIBS)
 
 $(CALC_DIR)/test_calc: sim/tests/test_calc.c $(CALC_SRCS) $(CALC_HDRS) $(BUILD)/liblfc.a | deps
 	@mkdir -p $(@D)

@@ -122,5 +122,56 @@ refuse class_set "$SIM5$FLOW" '--set: [traffic.x] class = 2: allowed: 0..1 (swit
   --set traffic.x.class=2
 accept uniform_two "$SIM5"'[traffic.x]\npattern = uniform\nsrc = 0-3\n'
 
+# --- the command line: every number through lfc_parse_int, one line per error ---------------
+# cli NAME MESSAGE-GLOB ARG...: lfc-sim ARG... exits 2 with one line matching the glob.
+cli() {
+  n=$1 want=$2
+  shift 2
+  "$SIM" "$@" >"$OUT/$n.out" 2>"$OUT/$n.err"
+  rc=$?
+  msg=$(cat "$OUT/$n.err")
+  lines=$(wc -l < "$OUT/$n.err")
+  if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || [ -s "$OUT/$n.out" ]; then
+    bad "$n: exit $rc, $lines lines: $(head -c 300 "$OUT/$n.err")"
+    return
+  fi
+  pat=$(printf '%s' "$want" | sed 's/[][]/\\&/g')
+  # shellcheck disable=SC2254
+  case $msg in
+    $pat) ok "$n: exit 2: $msg" ;;
+    *) bad "$n: message: $msg; expected: $want" ;;
+  esac
+}
+printf "$SIM5$FLOW" > "$OUT/cli.ini"
+Z60=000000000000000000000000000000000000000000000000000000000000
+cli seed_junk 'lfc-sim: --seed 12abc: not an integer; allowed: an integer 0..4294967295*' \
+  "$OUT/cli.ini" --seed 12abc
+cli seed_long_junk "lfc-sim: --seed ${Z60}...: not an integer; allowed: an integer 0..4294967295*" \
+  "$OUT/cli.ini" --seed "${Z60}7abc"
+cli seed_range 'lfc-sim: --seed 4294967296: out of range; allowed: an integer 0..4294967295*' \
+  "$OUT/cli.ini" --seed 4294967296
+cli seed_empty 'lfc-sim: --seed : not an integer*' "$OUT/cli.ini" --seed ''
+cli threads_junk 'lfc-sim: --threads 2x: not an integer; allowed: an integer 1..64*' \
+  "$OUT/cli.ini" --threads 2x
+cli threads_missing 'lfc-sim: --threads: missing its value; allowed: --threads N' \
+  "$OUT/cli.ini" --threads
+cli unknown 'lfc-sim: --bogus: unknown option; allowed: --json FILE, *' "$OUT/cli.ini" --bogus
+cli no_scenario 'lfc-sim: no scenario file; *' --no-progress
+cli two_scenarios "lfc-sim: $OUT/cli.ini: a second scenario file*" "$OUT/cli.ini" "$OUT/cli.ini"
+# The same number as the scenario keys read it: 0x2 threads and 0x10 as a seed run like 2, 16.
+a=$("$SIM" "$OUT/cli.ini" --no-progress --digest --threads 0x2 --seed 0x10 2>&1 | grep '^digest')
+b=$("$SIM" "$OUT/cli.ini" --no-progress --digest --set sim.threads=2 --set sim.seed=16 2>&1 |
+    grep '^digest')
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "--threads 0x2 --seed 0x10 == --set sim.threads=2, sim.seed=16 ($a)"
+else bad "--threads 0x2 --seed 0x10: '$a', --set: '$b'"; fi
+# The calculators' whole numbers too (decimals keep their fixed-point reader).
+a=$("$SIM" headroom --speed-gbps 100 --cable-m 1 --mtu 0x5dc 2>&1)
+b=$("$SIM" headroom --speed-gbps 100 --cable-m 1 --mtu 1500 2>&1)
+if [ "$a" = "$b" ]; then ok "headroom --mtu 0x5dc == --mtu 1500"
+else bad "headroom --mtu 0x5dc: $(echo "$a" | head -1)"; fi
+cli calc_junk "lfc-sim headroom: --mtu '1500x' is not allowed: give a whole number of bytes, 64..16320" \
+  headroom --speed-gbps 100 --cable-m 1 --mtu 1500x
+cli calc_empty "lfc-sim credits: --mtu '' is not allowed: *" credits --speed-gbps 100 --cable-m 1 --mtu ''
+
 [ $fail -eq 0 ] && echo "test-sim-load: all passed" || echo "test-sim-load: FAILED"
 exit $fail
