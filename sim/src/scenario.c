@@ -1069,6 +1069,11 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
     if (m->n > sw0->classes)
       FERR("%s:%u: [classmap] %s-%s: %u classes listed; allowed: at most %u (switch classes)",
            f, m->line, m->from, m->to, m->n, sw0->classes);
+    for (uint32_t j = 0; j < i && sw0->mode == LFC_MODE_IB; j++)
+      if (!strcmp(m->from, sc->classmaps[j].to) && !strcmp(m->to, sc->classmaps[j].from))
+        FERR("%s:%u: [classmap] %s-%s: the cable of %s-%s (line %u); allowed in ib mode: one "
+             "map per cable, which applies both ways (SPEC §5.5)", f, m->line, m->from, m->to,
+             sc->classmaps[j].from, sc->classmaps[j].to, sc->classmaps[j].line);
     for (uint32_t c = 0; c < sw0->classes; c++) { /* classes not listed keep their class */
       uint32_t to = c < m->n ? m->map[c] : c;
       if (to >= sw0->classes)

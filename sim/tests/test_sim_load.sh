@@ -122,6 +122,18 @@ refuse class_set "$SIM5$FLOW" '--set: [traffic.x] class = 2: allowed: 0..1 (swit
   --set traffic.x.class=2
 accept uniform_two "$SIM5"'[traffic.x]\npattern = uniform\nsrc = 0-3\n'
 
+# --- explicit paths and class maps that contradict each other --------------------------------
+RING='[topology]\nkind = ring\nswitches = 4\nhosts_per_switch = 1\n'
+refuse paths_disagree "$SIM5$RING"'[routing]\npath = h0 sw0 sw1 sw2 h2\npath = h1 sw1 sw0 sw3 sw2 h2\n'"$FLOW" \
+  ':9: [routing] path = h1 sw1 sw0 sw3 sw2 h2: sw1 sends h2 on to sw0, but the path on line 8 sends it to sw2; allowed: paths that agree on each switch*'
+refuse path_loops "$SIM5$RING"'[routing]\npath = h3 sw3 sw0 sw3 sw2 h2\n'"$FLOW" \
+  ':8: [routing] path = h3 sw3 sw0 sw3 sw2 h2: sw3 sends h2 on to sw2, but this path, earlier, sends it to sw0;*'
+accept paths_agree "$SIM5$RING"'[routing]\npath = h0 sw0 sw1 sw2 h2\npath = h1 sw1 sw2 h2\n'"$FLOW"
+IBRING="$SIM5$RING"'[switch]\nmode = ib\nclasses = 2\n'
+refuse classmap_both_ways "$IBRING"'[classmap]\nsw3-sw0 = 1, 0\nsw0-sw3 = 0, 1\n' \
+  ':12: [classmap] sw0-sw3: the cable of sw3-sw0 (line 11); allowed in ib mode: one map per cable, which applies both ways*'
+accept classmap_one_way "$IBRING"'[classmap]\nsw3-sw0 = 1, 0\n'"$FLOW"
+
 # --- the command line: every number through lfc_parse_int, one line per error ---------------
 # cli NAME MESSAGE-GLOB ARG...: lfc-sim ARG... exits 2 with one line matching the glob.
 cli() {
