@@ -274,37 +274,45 @@ static void credits_usage(FILE *f) {
           LFC_CALC_IB_MTU_BYTES);
 }
 
+/* What is wrong with a number (parse_fixed, parse_uint; lfc_parse_int's -1 and -2). */
+#define CALC_NUM_SYNTAX (-1)   /* not a number */
+#define CALC_NUM_RANGE (-2)    /* outside the allowed range (negative too) */
+#define CALC_NUM_DECIMALS (-3) /* more decimals than CALC_FIXED_DECIMALS */
+
 /*
  * A non-negative decimal with up to CALC_FIXED_DECIMALS decimals, scaled by 10^decimals
- * ("2.5" -> 2500), into [lo, hi] (scaled). Returns 0 or -1.
+ * ("2.5" -> 2500), into [lo, hi] (scaled). Returns 0 or a CALC_NUM_ error. Read by hand rather
+ * than with strtod: no exponent, hex float, NaN or infinity, and no rounding of 0.0001.
  */
 static int parse_fixed(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
   uint64_t v = 0;
   unsigned frac = 0;
-  int dot = 0, digits = 0;
-  for (const char *p = s; *p != '\0'; p++) {
+  int dot = 0, digits = 0, negative = *s == '-', large = 0;
+  for (const char *p = s + negative; *p != '\0'; p++) {
     if (*p == '.' && !dot) {
       dot = 1;
       continue;
     }
-    if (*p < '0' || *p > '9') return -1;
-    if (dot && ++frac > CALC_FIXED_DECIMALS) return -1;
-    if (v > UINT32_MAX) return -1; /* far beyond every range here */
-    v = v * 10u + (uint64_t)(*p - '0');
+    if (*p < '0' || *p > '9') return CALC_NUM_SYNTAX;
+    if (dot && ++frac > CALC_FIXED_DECIMALS) return CALC_NUM_DECIMALS;
+    if (v > UINT32_MAX) large = 1; /* far beyond every range here */
+    else v = v * 10u + (uint64_t)(*p - '0');
     digits++;
   }
-  if (digits == 0) return -1;
+  if (digits == 0) return CALC_NUM_SYNTAX;
   for (; frac < CALC_FIXED_DECIMALS; frac++) v *= 10u;
-  if (v < lo || v > hi) return -1;
+  if (negative || large || v < lo || v > hi) return CALC_NUM_RANGE;
   *out = v;
   return 0;
 }
 
 /* A whole number in [lo, hi], read by lfc_parse_int like every integer of lfc-sim's command
-   line and scenarios (decimal, 0x hex, 0b binary; nothing after it). */
+   line and scenarios (decimal, 0x hex, 0b binary; nothing after it). Returns 0 or a CALC_NUM_
+   error. */
 static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
   int64_t v;
-  if (lfc_parse_int(s, (int64_t)lo, (int64_t)hi, &v) != 0) return -1;
+  int rc = lfc_parse_int(s, (int64_t)lo, (int64_t)hi, &v);
+  if (rc != 0) return rc == -2 ? CALC_NUM_RANGE : CALC_NUM_SYNTAX;
   *out = (uint64_t)v;
   return 0;
 }
@@ -393,7 +401,12 @@ static int parse_opts(const char *prog, int argc, char **argv, unsigned allowed,
     int rc = d->fixed ? parse_fixed(val, d->lo, d->hi, &v->val[id])
                       : parse_uint(val, d->lo, d->hi, &v->val[id]);
     if (rc != 0)
-      CALC_ERR("%s: %s '%.60s' is not allowed: give %s", prog, d->name, val, d->allowed);
+      CALC_ERR("%s: %s '%.60s' is not allowed: %s; give %s", prog, d->name, val,
+               rc == CALC_NUM_RANGE      ? "out of range"
+               : rc == CALC_NUM_DECIMALS ? "too many decimals"
+               : d->fixed                ? "not a number"
+                                         : "not a whole number",
+               d->allowed);
     v->given[id] = 1;
   }
   return 0;

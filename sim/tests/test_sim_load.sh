@@ -181,9 +181,17 @@ a=$("$SIM" headroom --speed-gbps 100 --cable-m 1 --mtu 0x5dc 2>&1)
 b=$("$SIM" headroom --speed-gbps 100 --cable-m 1 --mtu 1500 2>&1)
 if [ "$a" = "$b" ]; then ok "headroom --mtu 0x5dc == --mtu 1500"
 else bad "headroom --mtu 0x5dc: $(echo "$a" | head -1)"; fi
-cli calc_junk "lfc-sim headroom: --mtu '1500x' is not allowed: give a whole number of bytes, 64..16320" \
+# Each message says what is wrong, then what is allowed.
+cli calc_junk "lfc-sim headroom: --mtu '1500x' is not allowed: not a whole number; give a whole number of bytes, 64..16320" \
   headroom --speed-gbps 100 --cable-m 1 --mtu 1500x
-cli calc_empty "lfc-sim credits: --mtu '' is not allowed: *" credits --speed-gbps 100 --cable-m 1 --mtu ''
+cli calc_empty "lfc-sim credits: --mtu '' is not allowed: not a whole number; give *" \
+  credits --speed-gbps 100 --cable-m 1 --mtu ''
+cli calc_range "lfc-sim headroom: --mtu '63' is not allowed: out of range; give a whole number of bytes, 64..16320" \
+  headroom --speed-gbps 100 --cable-m 1 --mtu 63
+cli calc_nan "lfc-sim headroom: --speed-gbps 'nan' is not allowed: not a number; give a speed in Gb/s, 0.001..1600, up to 3 decimals" \
+  headroom --speed-gbps nan --cable-m 1 --mtu 1500
+cli calc_decimals "lfc-sim credits: --latency-ns '0.0001' is not allowed: too many decimals; give *" \
+  credits --speed-gbps 100 --cable-m 1 --latency-ns 0.0001
 
 [ $fail -eq 0 ] && echo "test-sim-load: all passed" || echo "test-sim-load: FAILED"
 exit $fail
