@@ -8,7 +8,8 @@
 #   make test-sweep-slurm  scripts/sweep as a Slurm job array on a single-node Slurm that the
 #                          test starts and stops (munged, slurmctld, slurmd; needs root);
 #                          about 15 s; in TEST_STEPS
-#   make fuzz              libFuzzer on the scenario parser for FUZZ_SECONDS (sim/fuzz/README.md)
+#   make fuzz              libFuzzer on the scenario parser and the command line, FUZZ_SECONDS
+#                          each (fuzz-sim-scenario, fuzz-sim-cli; sim/fuzz/README.md)
 #   make test-fuzz-regress replays sim/fuzz/regress/ and the seed scenarios; in TEST_STEPS
 #
 # $(BUILD)/calc/lfc-calc is the calculators on their own (`lfc-calc headroom ...`), for tests
@@ -22,9 +23,11 @@ CALC_CPPFLAGS = $(CPPFLAGS) -Isim/src
 CALC_SRCS     = sim/src/calc.c
 CALC_HDRS     = sim/src/calc.h
 
-$(CALC_DIR)/lfc-calc: $(CALC_SRCS) $(CALC_HDRS)
+# liblfc.a for lfc_parse_int, the integer reader of every lfc command line.
+$(CALC_DIR)/lfc-calc: $(CALC_SRCS) $(CALC_HDRS) $(BUILD)/liblfc.a
 	@mkdir -p $(@D)
-	$(CC) $(CALC_CPPFLAGS) $(CFLAGS) -DLFC_CALC_STANDALONE $(LDFLAGS) -o $@ $(CALC_SRCS) $(LDLIBS)
+	$(CC) $(CALC_CPPFLAGS) $(CFLAGS) -DLFC_CALC_STANDALONE $(LDFLAGS) -o $@ $(CALC_SRCS) \
+	  $(BUILD)/liblfc.a $(LDLIBS)
 
 $(CALC_DIR)/test_calc: sim/tests/test_calc.c $(CALC_SRCS) $(CALC_HDRS) $(BUILD)/liblfc.a | deps
 	@mkdir -p $(@D)

@@ -80,3 +80,10 @@ study: $(BUILD)/lfc-sim
 bench-sim: $(BUILD)/lfc-sim
 	@mkdir -p $(BUILD)/bench
 	@sim/tests/bench_sim.sh $(BUILD)/lfc-sim $(BUILD)/bench/sim.json
+
+# Scenarios and command lines that contradict themselves, refused at load with one line.
+.PHONY: test-sim-load
+TEST_STEPS += test-sim-load
+test-sim-load: $(BUILD)/lfc-sim
+	@echo "== lfc-sim: contradictory scenarios and command lines refused at load (exit 2)"
+	@sim/tests/test_sim_load.sh $(BUILD)/lfc-sim $(BUILD)/sim-load-test

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lfc/switch.h" /* lfc_parse_int: the project's one integer reader */
 #include "lfc/types.h"
 
 #define CALC_EXIT_OK 0
@@ -273,43 +274,46 @@ static void credits_usage(FILE *f) {
           LFC_CALC_IB_MTU_BYTES);
 }
 
+/* What is wrong with a number (parse_fixed, parse_uint; lfc_parse_int's -1 and -2). */
+#define CALC_NUM_SYNTAX (-1)   /* not a number */
+#define CALC_NUM_RANGE (-2)    /* outside the allowed range (negative too) */
+#define CALC_NUM_DECIMALS (-3) /* more decimals than CALC_FIXED_DECIMALS */
+
 /*
  * A non-negative decimal with up to CALC_FIXED_DECIMALS decimals, scaled by 10^decimals
- * ("2.5" -> 2500), into [lo, hi] (scaled). Returns 0 or -1.
+ * ("2.5" -> 2500), into [lo, hi] (scaled). Returns 0 or a CALC_NUM_ error. Read by hand rather
+ * than with strtod: no exponent, hex float, NaN or infinity, and no rounding of 0.0001.
  */
 static int parse_fixed(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
   uint64_t v = 0;
   unsigned frac = 0;
-  int dot = 0, digits = 0;
-  for (const char *p = s; *p != '\0'; p++) {
+  int dot = 0, digits = 0, negative = *s == '-', large = 0;
+  for (const char *p = s + negative; *p != '\0'; p++) {
     if (*p == '.' && !dot) {
       dot = 1;
       continue;
     }
-    if (*p < '0' || *p > '9') return -1;
-    if (dot && ++frac > CALC_FIXED_DECIMALS) return -1;
-    if (v > UINT32_MAX) return -1; /* far beyond every range here */
-    v = v * 10u + (uint64_t)(*p - '0');
+    if (*p < '0' || *p > '9') return CALC_NUM_SYNTAX;
+    if (dot && ++frac > CALC_FIXED_DECIMALS) return CALC_NUM_DECIMALS;
+    if (v > UINT32_MAX) large = 1; /* far beyond every range here */
+    else v = v * 10u + (uint64_t)(*p - '0');
     digits++;
   }
-  if (digits == 0) return -1;
+  if (digits == 0) return CALC_NUM_SYNTAX;
   for (; frac < CALC_FIXED_DECIMALS; frac++) v *= 10u;
-  if (v < lo || v > hi) return -1;
+  if (negative || large || v < lo || v > hi) return CALC_NUM_RANGE;
   *out = v;
   return 0;
 }
 
-/* A whole decimal number in [lo, hi]. */
+/* A whole number in [lo, hi], read by lfc_parse_int like every integer of lfc-sim's command
+   line and scenarios (decimal, 0x hex, 0b binary; nothing after it). Returns 0 or a CALC_NUM_
+   error. */
 static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
-  uint64_t v = 0;
-  if (*s == '\0') return -1;
-  for (const char *p = s; *p != '\0'; p++) {
-    if (*p < '0' || *p > '9') return -1;
-    if (v > UINT32_MAX) return -1;
-    v = v * 10u + (uint64_t)(*p - '0');
-  }
-  if (v < lo || v > hi) return -1;
-  *out = v;
+  int64_t v;
+  int rc = lfc_parse_int(s, (int64_t)lo, (int64_t)hi, &v);
+  if (rc != 0) return rc == -2 ? CALC_NUM_RANGE : CALC_NUM_SYNTAX;
+  *out = (uint64_t)v;
   return 0;
 }
 
@@ -351,11 +355,18 @@ typedef struct {
   uint64_t val[OPT_COUNT];
 } opt_vals_t;
 
+#define CALC_ERR(...)                                      \
+  do {                                                     \
+    if (err && errlen) snprintf(err, errlen, __VA_ARGS__); \
+    return -1;                                             \
+  } while (0)
+
 /*
  * Parses argv[1..] into v, accepting the options whose bits are set in `allowed`. Returns 0,
- * 1 for --help, or -1 after printing one error line.
+ * 1 for --help, or -1 with one line in err.
  */
-static int parse_opts(const char *prog, int argc, char **argv, unsigned allowed, opt_vals_t *v) {
+static int parse_opts(const char *prog, int argc, char **argv, unsigned allowed, opt_vals_t *v,
+                      char *err, size_t errlen) {
   memset(v, 0, sizeof *v);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -376,43 +387,83 @@ static int parse_opts(const char *prog, int argc, char **argv, unsigned allowed,
           int n = snprintf(names + used, sizeof names - used, "%s ", OPTS[o].name);
           if (n > 0 && (size_t)n < sizeof names - used) used += (size_t)n;
         }
-      fprintf(stderr, "%s: unknown option '%s' (allowed: %s--help)\n", prog, a, names);
-      return -1;
+      CALC_ERR("%s: unknown option '%.60s' (allowed: %s--help)", prog, a, names);
     }
     const opt_def_t *d = &OPTS[id];
     if (d->fixed < 0) {
-      if (eq) {
-        fprintf(stderr, "%s: %s takes no value (not '%s')\n", prog, d->name, eq + 1);
-        return -1;
-      }
+      if (eq) CALC_ERR("%s: %s takes no value (not '%.60s')", prog, d->name, eq + 1);
       v->given[id] = 1;
       continue;
     }
     const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-    if (val == NULL) {
-      fprintf(stderr, "%s: %s needs a value: %s\n", prog, d->name, d->allowed);
-      return -1;
-    }
-    if (v->given[id]) {
-      fprintf(stderr, "%s: %s given twice: give it once\n", prog, d->name);
-      return -1;
-    }
+    if (val == NULL) CALC_ERR("%s: %s needs a value: %s", prog, d->name, d->allowed);
+    if (v->given[id]) CALC_ERR("%s: %s given twice: give it once", prog, d->name);
     int rc = d->fixed ? parse_fixed(val, d->lo, d->hi, &v->val[id])
                       : parse_uint(val, d->lo, d->hi, &v->val[id]);
-    if (rc != 0) {
-      fprintf(stderr, "%s: %s '%s' is not allowed: give %s\n", prog, d->name, val, d->allowed);
-      return -1;
-    }
+    if (rc != 0)
+      CALC_ERR("%s: %s '%.60s' is not allowed: %s; give %s", prog, d->name, val,
+               rc == CALC_NUM_RANGE      ? "out of range"
+               : rc == CALC_NUM_DECIMALS ? "too many decimals"
+               : d->fixed                ? "not a number"
+                                         : "not a whole number",
+               d->allowed);
     v->given[id] = 1;
   }
   return 0;
 }
 
-static int require(const char *prog, const opt_vals_t *v, opt_id_t id) {
+static int require(const char *prog, const opt_vals_t *v, opt_id_t id, char *err,
+                   size_t errlen) {
   if (v->given[id]) return 0;
-  fprintf(stderr, "%s: %s is required: %s (try --help)\n", prog, OPTS[id].name,
-          OPTS[id].allowed);
-  return -1;
+  CALC_ERR("%s: %s is required: %s (try --help)", prog, OPTS[id].name, OPTS[id].allowed);
+}
+
+int lfc_calc_parse(int argc, char **argv, lfc_calc_args_t *a, char *err, size_t errlen) {
+  memset(a, 0, sizeof *a);
+  if (argc < 1 || argv[0] == NULL)
+    CALC_ERR("lfc-sim: no calculator named: give headroom or credits");
+  opt_vals_t v;
+  if (strcmp(argv[0], "headroom") == 0) {
+    const char *prog = "lfc-sim headroom";
+    unsigned allowed = (1u << OPT_SPEED) | (1u << OPT_CABLE) | (1u << OPT_MTU) |
+                       (1u << OPT_QUANTA) | (1u << OPT_CELL);
+    a->kind = LFC_CALC_HEADROOM;
+    int rc = parse_opts(prog, argc, argv, allowed, &v, err, errlen);
+    if (rc == 1) a->help = 1;
+    if (rc != 0) return rc < 0 ? -1 : 0;
+    if (require(prog, &v, OPT_SPEED, err, errlen) || require(prog, &v, OPT_CABLE, err, errlen) ||
+        require(prog, &v, OPT_MTU, err, errlen))
+      return -1;
+    a->headroom = (lfc_headroom_in_t){
+        .speed_mbps = (uint32_t)v.val[OPT_SPEED],
+        .cable_mm = (uint32_t)v.val[OPT_CABLE],
+        .mtu_bytes = (uint32_t)v.val[OPT_MTU],
+        .response_given = v.given[OPT_QUANTA],
+        .response_quanta = (uint32_t)v.val[OPT_QUANTA],
+        .cell_bytes = v.given[OPT_CELL] ? (uint32_t)v.val[OPT_CELL] : CALC_DEFAULT_CELL_BYTES,
+    };
+    return 0;
+  }
+  if (strcmp(argv[0], "credits") == 0) {
+    const char *prog = "lfc-sim credits";
+    unsigned allowed = (1u << OPT_SPEED) | (1u << OPT_CABLE) | (1u << OPT_MTU) |
+                       (1u << OPT_LATENCY) | (1u << OPT_CUT_THROUGH);
+    a->kind = LFC_CALC_CREDITS;
+    int rc = parse_opts(prog, argc, argv, allowed, &v, err, errlen);
+    if (rc == 1) a->help = 1;
+    if (rc != 0) return rc < 0 ? -1 : 0;
+    if (require(prog, &v, OPT_SPEED, err, errlen) || require(prog, &v, OPT_CABLE, err, errlen))
+      return -1;
+    a->credits = (lfc_credits_in_t){
+        .speed_mbps = (uint32_t)v.val[OPT_SPEED],
+        .cable_mm = (uint32_t)v.val[OPT_CABLE],
+        .mtu_bytes = v.given[OPT_MTU] ? (uint32_t)v.val[OPT_MTU] : LFC_CALC_IB_MTU_BYTES,
+        .latency_ps = (uint32_t)v.val[OPT_LATENCY],
+        .cut_through = v.given[OPT_CUT_THROUGH],
+    };
+    return 0;
+  }
+  CALC_ERR("lfc-sim: unknown calculator '%.60s': give headroom or credits", argv[0]);
 }
 
 /* One row of the breakdown: blocks, bytes and time at the link speed. */
@@ -428,28 +479,9 @@ static void print_cable(const char *speed, double cycle_ns, double cable_ns, uin
          cable_ns, LFC_CALC_CABLE_NS_PER_M, d);
 }
 
-static int headroom_cli(int argc, char **argv) {
+static int headroom_cli(const lfc_headroom_in_t *inp) {
   const char *prog = "lfc-sim headroom";
-  opt_vals_t v;
-  unsigned allowed =
-      (1u << OPT_SPEED) | (1u << OPT_CABLE) | (1u << OPT_MTU) | (1u << OPT_QUANTA) |
-      (1u << OPT_CELL);
-  int rc = parse_opts(prog, argc, argv, allowed, &v);
-  if (rc == 1) {
-    headroom_usage(stdout);
-    return CALC_EXIT_OK;
-  }
-  if (rc != 0 || require(prog, &v, OPT_SPEED) || require(prog, &v, OPT_CABLE) ||
-      require(prog, &v, OPT_MTU))
-    return CALC_EXIT_USAGE;
-  lfc_headroom_in_t in = {
-      .speed_mbps = (uint32_t)v.val[OPT_SPEED],
-      .cable_mm = (uint32_t)v.val[OPT_CABLE],
-      .mtu_bytes = (uint32_t)v.val[OPT_MTU],
-      .response_given = v.given[OPT_QUANTA],
-      .response_quanta = (uint32_t)v.val[OPT_QUANTA],
-      .cell_bytes = v.given[OPT_CELL] ? (uint32_t)v.val[OPT_CELL] : CALC_DEFAULT_CELL_BYTES,
-  };
+  lfc_headroom_in_t in = *inp;
   lfc_headroom_t h;
   char err[256];
   if (lfc_headroom_calc(&in, &h, err, sizeof err) != 0) {
@@ -494,25 +526,9 @@ static int headroom_cli(int argc, char **argv) {
   return CALC_EXIT_OK;
 }
 
-static int credits_cli(int argc, char **argv) {
+static int credits_cli(const lfc_credits_in_t *inp) {
   const char *prog = "lfc-sim credits";
-  opt_vals_t v;
-  unsigned allowed = (1u << OPT_SPEED) | (1u << OPT_CABLE) | (1u << OPT_MTU) |
-                     (1u << OPT_LATENCY) | (1u << OPT_CUT_THROUGH);
-  int rc = parse_opts(prog, argc, argv, allowed, &v);
-  if (rc == 1) {
-    credits_usage(stdout);
-    return CALC_EXIT_OK;
-  }
-  if (rc != 0 || require(prog, &v, OPT_SPEED) || require(prog, &v, OPT_CABLE))
-    return CALC_EXIT_USAGE;
-  lfc_credits_in_t in = {
-      .speed_mbps = (uint32_t)v.val[OPT_SPEED],
-      .cable_mm = (uint32_t)v.val[OPT_CABLE],
-      .mtu_bytes = v.given[OPT_MTU] ? (uint32_t)v.val[OPT_MTU] : LFC_CALC_IB_MTU_BYTES,
-      .latency_ps = (uint32_t)v.val[OPT_LATENCY],
-      .cut_through = v.given[OPT_CUT_THROUGH],
-  };
+  lfc_credits_in_t in = *inp;
   lfc_credits_t c;
   char err[256];
   if (lfc_credits_calc(&in, &c, err, sizeof err) != 0) {
@@ -556,14 +572,20 @@ static int credits_cli(int argc, char **argv) {
 }
 
 int lfc_calc_main(int argc, char **argv) {
-  if (argc < 1 || argv[0] == NULL) {
-    fprintf(stderr, "lfc-sim: no calculator named: give headroom or credits\n");
+  lfc_calc_args_t a;
+  char err[512];
+  if (lfc_calc_parse(argc, argv, &a, err, sizeof err) != 0) {
+    fprintf(stderr, "%s\n", err);
     return CALC_EXIT_USAGE;
   }
-  if (strcmp(argv[0], "headroom") == 0) return headroom_cli(argc, argv);
-  if (strcmp(argv[0], "credits") == 0) return credits_cli(argc, argv);
-  fprintf(stderr, "lfc-sim: unknown calculator '%s': give headroom or credits\n", argv[0]);
-  return CALC_EXIT_USAGE;
+  if (a.help) {
+    if (a.kind == LFC_CALC_HEADROOM)
+      headroom_usage(stdout);
+    else
+      credits_usage(stdout);
+    return CALC_EXIT_OK;
+  }
+  return a.kind == LFC_CALC_HEADROOM ? headroom_cli(&a.headroom) : credits_cli(&a.credits);
 }
 
 #ifdef LFC_CALC_STANDALONE

@@ -150,6 +150,26 @@ typedef struct {
 
 int lfc_credits_calc(const lfc_credits_in_t *in, lfc_credits_t *out, char *err, size_t errlen);
 
+/* A calculator's command line, parsed (lfc_calc_parse). */
+typedef enum { LFC_CALC_HEADROOM = 0, LFC_CALC_CREDITS } lfc_calc_kind_t;
+
+typedef struct {
+  lfc_calc_kind_t kind;
+  int help;                   /* --help or -h: nothing else is filled in */
+  lfc_headroom_in_t headroom; /* kind LFC_CALC_HEADROOM */
+  lfc_credits_in_t credits;   /* kind LFC_CALC_CREDITS */
+} lfc_calc_args_t;
+
+/*
+ * Parses a calculator's command line without printing: argv[0] is "headroom" or "credits", the
+ * rest its options (see --help). Whole numbers are read by lfc_parse_int, like every integer of
+ * lfc-sim; speeds, lengths and times as decimals with up to 3 places. Returns 0 (a->help set for
+ * --help), or -1 with one line in err naming the option, what is wrong and what is allowed. The
+ * inputs are range-checked here; lfc_headroom_calc and lfc_credits_calc check what depends on
+ * more than one of them (e.g. a speed with no default response time).
+ */
+int lfc_calc_parse(int argc, char **argv, lfc_calc_args_t *a, char *err, size_t errlen);
+
 /*
  * The command line: argv[0] is "headroom" or "credits", the rest its options (see --help).
  * Prints the result on stdout; a bad or missing option gives one line on stderr. Returns the

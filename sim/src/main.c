@@ -15,6 +15,7 @@
 
 #include "lfc/version.h"
 
+#include "cli.h"
 #include "deadlock.h"
 #include "engine.h"
 #include "plot.h"
@@ -28,7 +29,6 @@
 #endif
 #endif
 
-#define MAX_SETS 64
 #define EXIT_BAD_INPUT 2
 
 static void usage(FILE *o) {
@@ -72,7 +72,7 @@ static void usage(FILE *o) {
           "\n"
           "Exit status: 0 ran, 1 internal failure, 2 bad input (one line naming the file, line,\n"
           "key, value and what is allowed).\n",
-          MAX_SETS, SC_MAX_THREADS);
+          CLI_MAX_SETS, SC_MAX_THREADS);
 }
 
 static double now_s(void) {
@@ -102,7 +102,13 @@ static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
 }
 
 int main(int argc, char **argv) {
-  if (argc >= 2 && (!strcmp(argv[1], "headroom") || !strcmp(argv[1], "credits"))) {
+  char err[1024];
+  cli_t cli;
+  if (cli_parse(argc, argv, isatty(2), &cli, err, sizeof err) != 0) {
+    fprintf(stderr, "%s\n", err);
+    return EXIT_BAD_INPUT;
+  }
+  if (cli.action == CLI_CALC) {
 #ifdef HAVE_CALC
     return lfc_calc_main(argc - 1, argv + 1); /* argv[0] = the calculator */
 #else
@@ -110,70 +116,26 @@ int main(int argc, char **argv) {
     return EXIT_BAD_INPUT;
 #endif
   }
-  const char *path = NULL, *json = NULL, *csv = NULL, *plot = NULL, *seed = NULL;
-  const char *threads = NULL;
-  const char *sets[MAX_SETS];
-  int nsets = 0, progress = isatty(2), step_all = 0, digest = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    if (!strcmp(a, "--json") && more) json = argv[++i];
-    else if (!strcmp(a, "--csv") && more) csv = argv[++i];
-    else if (!strcmp(a, "--plot") && more) plot = argv[++i];
-    else if (!strcmp(a, "--seed") && more) seed = argv[++i];
-    else if (!strcmp(a, "--threads") && more) threads = argv[++i];
-    else if (!strcmp(a, "--set") && more) {
-      if (nsets == MAX_SETS) {
-        fprintf(stderr, "lfc-sim: more than %d --set options\n", MAX_SETS);
-        return EXIT_BAD_INPUT;
-      }
-      sets[nsets++] = argv[++i];
-    } else if (!strcmp(a, "--progress")) progress = 1;
-    else if (!strcmp(a, "--no-progress")) progress = 0;
-    else if (!strcmp(a, "--step-all")) step_all = 1;
-    else if (!strcmp(a, "--digest")) digest = 1;
-    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--version")) {
-      printf("lfc-sim (lfc) %s\n", lfc_version());
-      return 0;
-    } else if (a[0] != '-' && path == NULL) path = a;
-    else {
-      fprintf(stderr, "lfc-sim: %s: unknown option or missing value\n", a);
-      usage(stderr);
-      return EXIT_BAD_INPUT;
-    }
+  if (cli.action == CLI_HELP) {
+    usage(stdout);
+    return 0;
   }
-  if (path == NULL) {
-    usage(stderr);
-    return EXIT_BAD_INPUT;
+  if (cli.action == CLI_VERSION) {
+    printf("lfc-sim (lfc) %s\n", lfc_version());
+    return 0;
   }
-  char err[1024];
+  const char *path = cli.path, *json = cli.json, *csv = cli.csv, *plot = cli.plot;
+  int progress = cli.progress, step_all = cli.step_all, digest = cli.digest;
   lfc_scenario_t sc;
   if (lfc_scenario_load(path, &sc, err, sizeof err) != 0) {
     fprintf(stderr, "%s\n", err);
     lfc_scenario_free(&sc);
     return EXIT_BAD_INPUT;
   }
-  char seedset[64];
-  if (seed) {
-    snprintf(seedset, sizeof seedset, "sim.seed=%s", seed);
-    if (lfc_scenario_set(&sc, seedset, err, sizeof err) != 0) goto bad;
-  }
-  for (int i = 0; i < nsets; i++)
-    if (lfc_scenario_set(&sc, sets[i], err, sizeof err) != 0) goto bad;
-  if (threads) {
-    char *end = NULL;
-    unsigned long n = strtoul(threads, &end, 10);
-    if (threads[0] < '0' || threads[0] > '9' || *end != '\0' || n < 1 || n > SC_MAX_THREADS) {
-      fprintf(stderr, "lfc-sim: --threads %s: allowed: an integer 1..%u\n", threads,
-              SC_MAX_THREADS);
-      lfc_scenario_free(&sc);
-      return EXIT_BAD_INPUT;
-    }
-    sc.threads = (uint32_t)n;
-  }
+  if (cli.seed_given) sc.seed = cli.seed; /* as --set sim.seed=N before the --set options */
+  for (int i = 0; i < cli.nsets; i++)
+    if (lfc_scenario_set(&sc, cli.sets[i], err, sizeof err) != 0) goto bad;
+  if (cli.threads > 0) sc.threads = cli.threads;
   if (step_all) sc.step_all = 1;
   if (lfc_scenario_finish(&sc, err, sizeof err) != 0) goto bad;
   const char *dirs[2] = {csv, plot};

@@ -95,8 +95,17 @@ static int port_to(const topo_t *t, uint32_t s, uint32_t n) {
   return -1;
 }
 
+/* A route table entry an explicit path set: switch sw sends destination host h to node next. */
+typedef struct {
+  uint32_t sw, h, next, line;
+} set_entry_t;
+
 static int explicit_paths(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *err,
                           size_t errlen) {
+  /* A table has one port per destination (SPEC §7.1): two paths (or one path twice through a
+     switch) that send the same destination different ways would leave only the last. */
+  set_entry_t set[SC_MAX_PATHS * SC_MAX_PATH_NODES]; /* 16 KB */
+  uint32_t nset = 0;
   for (uint32_t i = 0; i < sc->npaths; i++) {
     const sc_path_t *pa = &sc->paths[i];
     int64_t id[SC_MAX_PATH_NODES];
@@ -122,6 +131,21 @@ static int explicit_paths(const lfc_scenario_t *sc, const topo_t *t, routes_t *r
         return path_error(sc, pa, m, err, errlen);
       }
       if (j == 0) continue;
+      for (uint32_t e = 0; e < nset; e++)
+        if (set[e].sw == (uint32_t)id[j] && set[e].h == h && set[e].next != (uint32_t)id[j + 1]) {
+          char m[320], at[32], other[48];
+          if (set[e].line == pa->line)
+            snprintf(at, sizeof at, "this path, earlier,");
+          else
+            snprintf(at, sizeof at, "the path on line %u", set[e].line);
+          snprintf(m, sizeof m, "%s sends %s on to %s, but %s sends it to %s; allowed: paths "
+                   "that agree on each switch (one port per destination, SPEC §7.1)",
+                   pa->nodes[j], pa->nodes[pa->n - 1], pa->nodes[j + 1], at,
+                   topo_name(t, set[e].next, other, sizeof other));
+          return path_error(sc, pa, m, err, errlen);
+        }
+      if (nset < sizeof set / sizeof set[0])
+        set[nset++] = (set_entry_t){(uint32_t)id[j], h, (uint32_t)id[j + 1], pa->line};
       uint16_t *tab = r->table[id[j]];
       for (uint32_t c = 0; c < r->ways; c++) tab[h * r->ways + c] = (uint16_t)p;
     }

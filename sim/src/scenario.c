@@ -101,28 +101,51 @@ uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns) {
 
 /* ---- Errors ---- */
 
+/* The one style of every message about a key: "file:line: [section] key = value: <fmt>". An
+   override has no line (line 0, file "--set"): "--set: [section] key = value: ...". A key that
+   was not given (value NULL) is named without a value: "file:line: [section] key: ...". */
+static void vmsg(char *err, size_t errlen, const char *file, uint32_t line, const char *section,
+                 const char *key, const char *value, const char *fmt, va_list ap) {
+  if (err == NULL || errlen == 0) return;
+  char where[300];
+  if (line > 0)
+    snprintf(where, sizeof where, "%s:%u: [%s]", file, line, section);
+  else
+    snprintf(where, sizeof where, "%s: [%s]", file, section);
+  int n = value != NULL
+              ? snprintf(err, errlen, "%s %s = %.*s: ", where, key, SC_MAX_LINE_ECHO, value)
+              : snprintf(err, errlen, "%s %s: ", where, key);
+  if (n < 0 || (size_t)n >= errlen) return;
+  vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+}
+
 static int failf(ctx_t *c, const char *section, const char *key, const char *value,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* "file:line: [section] key = value: <fmt>"; keeps the first error only. Returns 0 (libinih). */
+/* vmsg at the line being applied; keeps the first error only. Returns 0 (libinih). */
 static int failf(ctx_t *c, const char *section, const char *key, const char *value,
                  const char *fmt, ...) {
   if (c->failed) return 0;
   c->failed = 1;
   c->err_line = c->line;
-  if (c->err == NULL || c->errlen == 0) return 0;
-  /* A --set override has no line (line 0): "--set: [sim] seed = -5: ...". */
-  int n = c->line > 0
-              ? snprintf(c->err, c->errlen, "%s:%d: [%s] %s = %.*s: ", c->file, c->line, section,
-                         key, SC_MAX_LINE_ECHO, value)
-              : snprintf(c->err, c->errlen, "%s: [%s] %s = %.*s: ", c->file, section, key,
-                         SC_MAX_LINE_ECHO, value);
-  if (n < 0 || (size_t)n >= c->errlen) return 0;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+  vmsg(c->err, c->errlen, c->file, c->line > 0 ? (uint32_t)c->line : 0u, section, key, value,
+       fmt, ap);
   va_end(ap);
   return 0;
+}
+
+/* The line to keep for a key applied now: its line in the file, or SC_LINE_SET (--set). */
+static uint32_t here(const ctx_t *c) { return c->line > 0 ? (uint32_t)c->line : SC_LINE_SET; }
+
+void sc_key_error(const lfc_scenario_t *sc, uint32_t line, const char *section, const char *key,
+                  const char *value, char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg(err, errlen, line == SC_LINE_SET ? "--set" : sc->file, line == SC_LINE_SET ? 0u : line,
+       section, key, value, fmt, ap);
+  va_end(ap);
 }
 
 /* ---- Value parsers: 0 ok, -1 bad (the caller reports with what is allowed) ---- */
@@ -228,10 +251,11 @@ bad:
 
 /* ---- Sections ---- */
 
-static sc_group_t *group_for(lfc_scenario_t *sc, const char *section) {
-  const char *name = section[strlen("traffic")] == '.' ? section + strlen("traffic.") : "main";
+/* The group of a [traffic] or [traffic.NAME] section ([traffic] is the group "main"), made on
+   its first key; NULL if SC_MAX_GROUPS are made. The caller has checked the name's length. */
+static sc_group_t *group_for(lfc_scenario_t *sc, const char *name) {
   for (uint32_t i = 0; i < sc->ngroups; i++)
-    if (!strncmp(sc->groups[i].name, name, SC_NAME_LEN - 1)) return &sc->groups[i];
+    if (!strcmp(sc->groups[i].name, name)) return &sc->groups[i];
   if (sc->ngroups == SC_MAX_GROUPS) return NULL;
   sc_group_t *g = &sc->groups[sc->ngroups++];
   memset(g, 0, sizeof *g);
@@ -317,6 +341,7 @@ static int topology_key(ctx_t *c, const char *section, const char *key, const ch
   if (!strcmp(key, "servers")) U32(sc->servers, 1, LFC_MAX_PORTS);
   if (!strcmp(key, "failed_links")) {
     sc->nfailed = 0;
+    sc->failed_line = here(c);
     const char *p = value;
     while (*p) {
       while (*p == ' ' || *p == ',') p++;
@@ -443,8 +468,31 @@ static int routing_key(ctx_t *c, const char *section, const char *key, const cha
 }
 
 static int traffic_key(ctx_t *c, const char *section, const char *key, const char *value) {
-  sc_group_t *g = group_for(c->sc, section);
+  /* The name is kept in a fixed field: a longer one is refused rather than cut, so that two
+     names that differ only after the limit never become one group. [traffic.main] would be
+     the group of [traffic]. */
+  const char *name = section[strlen("traffic")] == '.' ? section + strlen("traffic.") : "main";
+  size_t nl = strlen(name);
+  if (nl == 0 || nl >= SC_NAME_LEN || (section[strlen("traffic")] == '.' && !strcmp(name, "main")))
+    BAD("the section name traffic.%.*s; allowed: [traffic] or [traffic.NAME] with a NAME of "
+        "1..%u characters other than main", SC_MAX_LINE_ECHO, name, SC_NAME_LEN - 1u);
+  sc_group_t *g = group_for(c->sc, name);
   if (g == NULL) BAD("allowed: at most %u [traffic.NAME] sections", SC_MAX_GROUPS);
+  if (g->line[GK_SECTION] == 0) g->line[GK_SECTION] = here(c);
+  static const struct {
+    const char *key;
+    sc_gkey_t k;
+  } kept[] = {{"pattern", GK_PATTERN}, {"src", GK_SRC},         {"hosts", GK_SRC},
+              {"dst", GK_DST},         {"class", GK_CLASS},     {"bytes", GK_BYTES},
+              {"packet_bytes", GK_PACKET_BYTES},                {"start_us", GK_START},
+              {"stop_us", GK_STOP},    {"on_us", GK_ON},        {"off_us", GK_OFF}};
+  for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+    if (strcmp(key, kept[i].key) != 0) continue;
+    uint32_t was = g->line[kept[i].k];
+    if (kept[i].k == GK_SRC && was != 0 && was != SC_LINE_SET && c->line > 0)
+      BAD("src and hosts are one key, given twice (first on line %u); allowed: one of them", was);
+    g->line[kept[i].k] = here(c);
+  }
   if (!strcmp(key, "pattern")) ENUM(g->pattern, PAT_NAMES, PAT_KINDS, sc_pattern_t);
   if (!strcmp(key, "src") || !strcmp(key, "hosts")) {
     if (parse_hosts(value, &g->src, &g->nsrc) != 0)
@@ -849,6 +897,96 @@ static int apply_entries(lfc_scenario_t *sc, uint32_t role, const char *rname, i
     return -1;                                              \
   } while (0)
 
+/* A message about key k of group g, at the line it was given (keys not given: at the group's
+   first line, without a value). */
+#define GFAIL(k, key, value, ...)                                                          \
+  do {                                                                                     \
+    uint32_t l_ = g->line[k] != 0 ? g->line[k] : g->line[GK_SECTION];                       \
+    char s_[SC_NAME_LEN + 16];                                                             \
+    snprintf(s_, sizeof s_, "traffic.%s", g->name);                                        \
+    sc_key_error(sc, l_, !strcmp(g->name, "main") ? "traffic" : s_, key,                  \
+                 g->line[k] != 0 ? (value) : NULL, err, errlen, __VA_ARGS__);              \
+    goto bad;                                                                              \
+  } while (0)
+
+static int is_collective(sc_pattern_t p) {
+  return p == PAT_RING_ALLREDUCE || p == PAT_TREE_ALLREDUCE || p == PAT_SHARP;
+}
+
+/* The checks of one traffic group that need the host count, classes and MTU but no fabric:
+   every contradiction that would otherwise run as something else (a flow that never sends, a
+   host sending to itself) or crash (uniform over one host). */
+static int check_group(const lfc_scenario_t *sc, const sc_group_t *g, uint64_t hosts,
+                       uint32_t classes, uint32_t mtu, char *err, size_t errlen) {
+  char v[64];
+  uint8_t *seen = calloc((size_t)hosts, 1);
+  if (seen == NULL) {
+    if (err && errlen) snprintf(err, errlen, "%s: out of memory", sc->file);
+    return -1;
+  }
+  const char *pat = sc_pattern_name(g->pattern);
+  if (g->nsrc == 0)
+    GFAIL(GK_SRC, "src", NULL, "missing; allowed: host numbers and ranges, e.g. 0-7%s",
+          g->pattern == PAT_FLOW ? " (pattern flow: one host)" : "");
+  for (uint32_t j = 0; j < g->nsrc; j++) {
+    if (g->src[j] >= hosts)
+      GFAIL(GK_SRC, "src", NULL, "host %u does not exist; allowed: 0..%llu", g->src[j],
+            (unsigned long long)hosts - 1);
+    if (seen[g->src[j]])
+      GFAIL(GK_SRC, "src", NULL, "host %u listed twice; allowed: each host once (one more "
+            "flow from a host: another [traffic.NAME])", g->src[j]);
+    seen[g->src[j]] = 1;
+  }
+  if (g->pattern == PAT_FLOW && g->nsrc != 1)
+    GFAIL(GK_SRC, "src", NULL, "%u hosts; allowed: pattern flow has exactly one source host",
+          g->nsrc);
+  snprintf(v, sizeof v, "%u", g->dst);
+  if (g->dst >= hosts)
+    GFAIL(GK_DST, "dst", v, "no such host; allowed: 0..%llu", (unsigned long long)hosts - 1);
+  if ((g->pattern == PAT_FLOW || g->pattern == PAT_INCAST) && g->line[GK_DST] == 0)
+    GFAIL(GK_DST, "dst", v, "missing; allowed: the host that pattern %s sends to, 0..%llu",
+          pat, (unsigned long long)hosts - 1);
+  if ((g->pattern == PAT_FLOW || g->pattern == PAT_INCAST) && seen[g->dst])
+    GFAIL(GK_DST, "dst", v, "host %u is also a source; allowed: a host not in src (a host "
+          "does not send to itself)", g->dst);
+  if ((g->pattern == PAT_PERMUTATION || g->pattern == PAT_ALL_TO_ALL) && g->nsrc < 2)
+    GFAIL(GK_SRC, "src", NULL, "%u host; allowed: 2 or more hosts for pattern %s (a host "
+          "does not send to itself)", g->nsrc, pat);
+  if (g->pattern == PAT_UNIFORM && hosts < 2)
+    GFAIL(GK_PATTERN, "pattern", pat, "the topology has %llu host; allowed: 2 or more hosts "
+          "(each packet goes to another host)", (unsigned long long)hosts);
+  snprintf(v, sizeof v, "%u", g->cls);
+  if (g->cls >= classes)
+    GFAIL(GK_CLASS, "class", v, "allowed: 0..%u (switch classes)", classes - 1);
+  snprintf(v, sizeof v, "%u", g->packet_bytes);
+  if ((g->packet_bytes + LFC_BLOCK_BYTES - 1) / LFC_BLOCK_BYTES > mtu)
+    GFAIL(GK_PACKET_BYTES, "packet_bytes", v, "allowed: 1..%u (mtu_blocks %u x 64)",
+          mtu * LFC_BLOCK_BYTES, mtu);
+  snprintf(v, sizeof v, "%llu", (unsigned long long)g->bytes);
+  if (is_collective(g->pattern) && g->bytes == 0)
+    GFAIL(GK_BYTES, "bytes", v, "allowed: more than 0 for pattern %s (the vector)", pat);
+  if (is_collective(g->pattern) && g->nsrc < 2)
+    GFAIL(GK_SRC, "src", NULL, "%u host; allowed: 2 or more hosts for pattern %s", g->nsrc,
+          pat);
+  snprintf(v, sizeof v, "%g", g->start_us);
+  if (g->start_us >= sc->duration_us)
+    GFAIL(GK_START, "start_us", v, "not before the end of the run (duration_us = %g): the "
+          "group would never send; allowed: less than duration_us", sc->duration_us);
+  snprintf(v, sizeof v, "%g", g->stop_us);
+  if (g->stop_us > 0 && g->stop_us <= g->start_us)
+    GFAIL(GK_STOP, "stop_us", v, "not after start_us = %g; allowed: 0 (the end of the run) or "
+          "more than start_us", g->start_us);
+  snprintf(v, sizeof v, "%g", g->off_us);
+  if (g->off_us > 0 && g->on_us <= 0)
+    GFAIL(GK_OFF, "off_us", v, "bursts with on_us = 0; allowed: on_us > 0 with off_us > 0, or "
+          "off_us = 0 (always on)");
+  free(seen);
+  return 0;
+bad:
+  free(seen);
+  return -1;
+}
+
 int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   const char *f = sc->file;
   const char *names[SC_MAX_ROLES];
@@ -864,6 +1002,20 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
       FERR("%s: [link] speed_gbps = %g, host_speed_gbps = %g, ae_speed_gbps = %g: the fastest "
            "must be 1..16 times each, a whole number (SPEC §1.2 speed_div)", f, sc->speed_gbps,
            host_speed, sc_ae_gbps(sc));
+  }
+  for (size_t i = 0; i < sc->nentries; i++) { /* [switch.ROLE]: a role this topology has */
+    const struct sc_entry *e = &sc->entries[i];
+    const char *dot = strchr(e->section, '.');
+    int known = dot == NULL;
+    for (uint32_t r = 0; r < sc->nroles && !known; r++) known = !strcmp(dot + 1, names[r]);
+    if (!known) {
+      char roles[64];
+      enum_list(names, (int)sc->nroles, roles, sizeof roles);
+      ctx_t c = {.sc = sc, .file = e->file, .line = e->line, .err = err, .errlen = errlen};
+      failf(&c, e->section, e->key, e->value, "a %s topology has no switch role %s; allowed "
+            "roles: %s", sc_topo_name(sc->topo), dot + 1, roles);
+      return -1;
+    }
   }
   double cyc = sc_cycle_ns(sc);
   for (uint32_t r = 0; r < sc->nroles; r++) {
@@ -917,6 +1069,11 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
     if (m->n > sw0->classes)
       FERR("%s:%u: [classmap] %s-%s: %u classes listed; allowed: at most %u (switch classes)",
            f, m->line, m->from, m->to, m->n, sw0->classes);
+    for (uint32_t j = 0; j < i && sw0->mode == LFC_MODE_IB; j++)
+      if (!strcmp(m->from, sc->classmaps[j].to) && !strcmp(m->to, sc->classmaps[j].from))
+        FERR("%s:%u: [classmap] %s-%s: the cable of %s-%s (line %u); allowed in ib mode: one "
+             "map per cable, which applies both ways (SPEC §5.5)", f, m->line, m->from, m->to,
+             sc->classmaps[j].from, sc->classmaps[j].to, sc->classmaps[j].line);
     for (uint32_t c = 0; c < sw0->classes; c++) { /* classes not listed keep their class */
       uint32_t to = c < m->n ? m->map[c] : c;
       if (to >= sw0->classes)
@@ -929,33 +1086,7 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
              "directions (SPEC §5.5)", f, m->line, m->from, m->to, c, to, back);
     }
   }
-  for (uint32_t i = 0; i < sc->ngroups; i++) {
-    sc_group_t *g = &sc->groups[i];
-    if (g->nsrc == 0 && g->pattern != PAT_FLOW)
-      FERR("%s: [traffic.%s] src: missing; allowed: host numbers and ranges, e.g. 0-7", f, g->name);
-    for (uint32_t j = 0; j < g->nsrc; j++)
-      if (g->src[j] >= hosts)
-        FERR("%s: [traffic.%s] src: host %u does not exist; allowed: 0..%llu", f, g->name,
-             g->src[j], (unsigned long long)hosts - 1);
-    if (g->pattern == PAT_FLOW && g->nsrc != 1)
-      FERR("%s: [traffic.%s] src: pattern flow needs exactly one source host", f, g->name);
-    if (g->dst >= hosts)
-      FERR("%s: [traffic.%s] dst = %u: no such host; allowed: 0..%llu", f, g->name, g->dst,
-           (unsigned long long)hosts - 1);
-    if (g->cls >= sw0->classes)
-      FERR("%s: [traffic.%s] class = %u; allowed: 0..%u (switch classes)", f, g->name, g->cls,
-           sw0->classes - 1);
-    if ((g->packet_bytes + LFC_BLOCK_BYTES - 1) / LFC_BLOCK_BYTES > mtu)
-      FERR("%s: [traffic.%s] packet_bytes = %u; allowed: 1..%u (mtu_blocks %u x 64)", f, g->name,
-           g->packet_bytes, mtu * LFC_BLOCK_BYTES, mtu);
-    if ((g->pattern == PAT_RING_ALLREDUCE || g->pattern == PAT_TREE_ALLREDUCE ||
-         g->pattern == PAT_SHARP) && (g->bytes == 0 || g->nsrc < 2))
-      FERR("%s: [traffic.%s]: a collective needs bytes > 0 and 2 or more hosts in src", f,
-           g->name);
-    if (g->pattern == PAT_INCAST)
-      for (uint32_t j = 0; j < g->nsrc; j++)
-        if (g->src[j] == g->dst)
-          FERR("%s: [traffic.%s]: incast source %u is the destination", f, g->name, g->dst);
-  }
+  for (uint32_t i = 0; i < sc->ngroups; i++)
+    if (check_group(sc, &sc->groups[i], hosts, sw0->classes, mtu, err, errlen) != 0) return -1;
   return 0;
 }

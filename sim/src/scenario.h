@@ -5,8 +5,11 @@
  * fuzz target drives it with arbitrary bytes: it never crashes or hangs). Both return 0, or -1
  * with one line in err: "file:line: [section] key = value: what is wrong; allowed: ...". Every
  * check that needs no fabric is done here, including the switch parameters (through
- * lfc_switch_cfg_set and lfc_switch_cfg_check with the port count of the topology), so that a
- * scenario that loads can be built.
+ * lfc_switch_cfg_set and lfc_switch_cfg_check with the port count of the topology), and the
+ * contradictions within the scenario (docs/sim.md "Load errors": sections for roles the topology
+ * lacks, traffic that would send to itself or never, a stop before its start), so that a
+ * scenario that loads can be built. What needs the fabric (failed links, paths, whether every
+ * flow's destination is reachable) is checked when it is built (sim_create), in the same style.
  *
  * Overrides: lfc_scenario_set applies one "section.key=value" as if it were the last line of
  * the file; call lfc_scenario_finish after the last override (the load functions call it).
@@ -27,7 +30,8 @@
 #define SC_MAX_FAILED 16u
 #define SC_MAX_CLASSMAPS 64u
 #define SC_MAX_THREADS 64u   /* [sim] threads, --threads */
-#define SC_NAME_LEN 32u
+#define SC_NAME_LEN 32u     /* names with their NUL: a [traffic.NAME] has at most 31 chars */
+#define SC_LINE_SET UINT32_MAX /* a key's line when --set gave it (0: not given) */
 
 typedef enum {
   TOPO_LINE = 0,
@@ -53,8 +57,25 @@ typedef enum {
   PAT_KINDS
 } sc_pattern_t;
 
+/* The keys of a [traffic] section whose line is kept, for the checks of lfc_scenario_finish. */
+typedef enum {
+  GK_SECTION = 0, /* the group's first key: the line of messages about keys not given */
+  GK_PATTERN,
+  GK_SRC,
+  GK_DST,
+  GK_CLASS,
+  GK_BYTES,
+  GK_PACKET_BYTES,
+  GK_START,
+  GK_STOP,
+  GK_ON,
+  GK_OFF,
+  GK_KEYS
+} sc_gkey_t;
+
 typedef struct {
   char name[SC_NAME_LEN];
+  uint32_t line[GK_KEYS]; /* where each key was given: a file line, SC_LINE_SET or 0 */
   sc_pattern_t pattern;
   uint32_t *src;        /* host list */
   uint32_t nsrc;
@@ -108,6 +129,7 @@ typedef struct {
   uint32_t rails, servers;                     /* rail-optimized: spines above the rails */
   sc_failed_t failed[SC_MAX_FAILED];
   uint32_t nfailed;
+  uint32_t failed_line; /* of failed_links: a line, SC_LINE_SET or 0 */
   /* [link] */
   double speed_gbps, host_speed_gbps, cable_m, host_cable_m;
   double ae_speed_gbps; /* aggregation engines' ports (topology.h); 0 = 8 x speed_gbps */
@@ -148,6 +170,16 @@ int lfc_scenario_set(lfc_scenario_t *sc, const char *assignment, char *err, size
 /* Resolve and check everything (switch configurations with the topology's radix). */
 int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen);
 void lfc_scenario_free(lfc_scenario_t *sc);
+
+/*
+ * A message in the style of every load error, "file:line: [section] key = value: <fmt>", about a
+ * key kept with its line (sc_group_t.line, failed_line): line SC_LINE_SET names "--set" instead
+ * of file:line, line 0 the file alone; value NULL leaves out " = value". For the checks that need
+ * the fabric (topology.c, traffic.c), so that their messages read like the parser's.
+ */
+void sc_key_error(const lfc_scenario_t *sc, uint32_t line, const char *section, const char *key,
+                  const char *value, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
 
 /* Names for messages and JSON. */
 const char *sc_topo_name(sc_topo_kind_t t);

@@ -257,9 +257,11 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
       }
     }
     if (!found) {
-      if (err && errlen)
-        snprintf(err, errlen, "%s: [topology] failed_links = %s-%s: no such cable; allowed: two "
-                 "adjacent nodes (e.g. leaf0-spine1)", sc->file, sc->failed[i].a, sc->failed[i].b);
+      char v[2 * SC_NAME_LEN + 1];
+      snprintf(v, sizeof v, "%s-%s", sc->failed[i].a, sc->failed[i].b);
+      sc_key_error(sc, sc->failed_line, "topology", "failed_links", v, err, errlen,
+                   "no such cable; allowed: two adjacent nodes (e.g. leaf0-spine1), a pair "
+                   "at most as often as cables join them");
       topo_free(t);
       return -1;
     }
@@ -315,4 +317,33 @@ int64_t topo_peer(const topo_t *t, uint32_t node, uint32_t port, uint32_t *peer_
   }
   *peer_port = lk->pa;
   return lk->a;
+}
+
+uint32_t *topo_components(const topo_t *t) {
+  uint32_t *comp = malloc((size_t)t->nnodes * sizeof *comp);
+  uint32_t *queue = malloc((size_t)t->nnodes * sizeof *queue);
+  if (comp == NULL || queue == NULL) {
+    free(comp);
+    free(queue);
+    return NULL;
+  }
+  for (uint32_t v = 0; v < t->nnodes; v++) comp[v] = UINT32_MAX;
+  for (uint32_t root = 0; root < t->nnodes; root++) {
+    if (comp[root] != UINT32_MAX) continue;
+    uint32_t head = 0, tail = 0;
+    comp[root] = root;
+    queue[tail++] = root;
+    while (head < tail) {
+      uint32_t v = queue[head++];
+      for (uint32_t p = 0; p < t->nports[v]; p++) {
+        uint32_t pp;
+        int64_t n = topo_peer(t, v, p, &pp);
+        if (n < 0 || comp[n] != UINT32_MAX) continue;
+        comp[n] = root;
+        queue[tail++] = (uint32_t)n;
+      }
+    }
+  }
+  free(queue);
+  return comp;
 }

@@ -50,6 +50,10 @@ int topo_has_ae(const lfc_scenario_t *sc);
 int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen);
 void topo_free(topo_t *t);
 
+/* The connected parts of the fabric over its working cables: a new array, per node the lowest
+   node id of its part (two nodes can reach each other iff equal), or NULL (out of memory). */
+uint32_t *topo_components(const topo_t *t);
+
 /* "leaf3", "h12": node id, or -1. */
 int64_t topo_find(const topo_t *t, const char *name);
 /* Name of a node into buf. */

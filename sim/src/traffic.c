@@ -154,6 +154,49 @@ nomem:
   return -1;
 }
 
+/*
+ * Every flow's destination is reachable from its source over the working cables (uniform: every
+ * host). Otherwise the route tables have no entry for it and the run would end in "a packet
+ * reached the wrong host": failed links that cut hosts apart are refused at their key instead.
+ */
+static int check_connected(const lfc_scenario_t *sc, const topo_t *t, const flow_t *f, uint32_t n,
+                           char *err, size_t errlen) {
+  uint32_t *comp = topo_components(t);
+  if (comp == NULL) {
+    if (err && errlen) snprintf(err, errlen, "traffic: out of memory");
+    return -1;
+  }
+  uint32_t cut = UINT32_MAX; /* a host apart from host 0: uniform reaches none there */
+  for (uint32_t h = 1; h < t->nhosts && cut == UINT32_MAX; h++)
+    if (comp[t->nsw + h] != comp[t->nsw]) cut = h;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t a = t->nsw + f[i].src, b;
+    if (f[i].dst != FLOW_ANY_DST)
+      b = t->nsw + f[i].dst;
+    else if (cut == UINT32_MAX)
+      continue;
+    else
+      b = comp[a] == comp[t->nsw] ? t->nsw + cut : t->nsw;
+    if (comp[a] == comp[b]) continue;
+    char v[SC_MAX_FAILED * (2u * SC_NAME_LEN + 2u)] = "", na[48], nb[48];
+    size_t used = 0;
+    for (uint32_t j = 0; j < sc->nfailed && used < sizeof v; j++)
+      used += (size_t)snprintf(v + used, sizeof v - used, "%s%s-%s", j ? ", " : "",
+                               sc->failed[j].a, sc->failed[j].b);
+    const sc_group_t *g = &sc->groups[f[i].group];
+    sc_key_error(sc, sc->failed_line, "topology", "failed_links", v, err, errlen,
+                 "%s cannot reach %s (pattern %s of [traffic%s%s]): no working path; allowed: "
+                 "failed links that leave every source connected to its destinations",
+                 topo_name(t, a, na, sizeof na), topo_name(t, b, nb, sizeof nb),
+                 sc_pattern_name(g->pattern), strcmp(g->name, "main") ? "." : "",
+                 strcmp(g->name, "main") ? g->name : "");
+    free(comp);
+    return -1;
+  }
+  free(comp);
+  return 0;
+}
+
 int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *err, size_t errlen) {
   memset(fl, 0, sizeof *fl);
   vec_t v = {0};
@@ -295,6 +338,7 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
   }
   fl->f = v.f;
   fl->n = v.n;
+  if (check_connected(sc, t, fl->f, fl->n, err, errlen) != 0) goto fail;
   fl->by_host = calloc(t->nendpoints, sizeof *fl->by_host);
   fl->nby_host = calloc(t->nendpoints, sizeof *fl->nby_host);
   if (!fl->by_host || !fl->nby_host) NOMEM();

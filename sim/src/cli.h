@@ -1,0 +1,44 @@
+/*
+ * cli.h - the command line of lfc-sim (docs/sim.md), parsed without printing or exiting: main.c
+ * decides what to print, and the fuzz target (sim/fuzz/fuzz_cli.c) drives it with any argv.
+ *
+ * Every number on the command line is read by lfc_parse_int, the reader of the scenario keys
+ * and of `--set` (decimal, 0x hex, 0b binary; nothing after the number), and range-checked; a
+ * bad option gives one line naming it, what is wrong and what is allowed.
+ */
+#ifndef LFC_SIM_CLI_H
+#define LFC_SIM_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CLI_MAX_SETS 64 /* --set options */
+
+typedef enum {
+  CLI_RUN = 0, /* run the scenario `path` */
+  CLI_HELP,    /* -h, --help: print the usage */
+  CLI_VERSION, /* --version */
+  CLI_CALC     /* `lfc-sim headroom|credits ...`: argv[1..] is lfc_calc_main's (calc.h) */
+} cli_action_t;
+
+typedef struct {
+  cli_action_t action;
+  const char *path;                /* the scenario file */
+  const char *json, *csv, *plot;   /* NULL: not given */
+  const char *sets[CLI_MAX_SETS];  /* "section.key=value", in order; checked when applied */
+  int nsets;
+  int seed_given;
+  uint32_t seed;                   /* --seed: applied before the --set options */
+  uint32_t threads;                /* --threads, 1..SC_MAX_THREADS; 0: not given */
+  int progress, step_all, digest;
+} cli_t;
+
+/*
+ * Parses argv (argv[0] the program) into *cli; the strings stay argv's. progress_default is the
+ * progress display without --progress/--no-progress (main: whether stderr is a terminal).
+ * Returns 0, or -1 with one line in err ("lfc-sim: --threads 0: ..."). The first of -h/--help,
+ * --version wins over everything after it, as the options are read in order.
+ */
+int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err, size_t errlen);
+
+#endif /* LFC_SIM_CLI_H */
