@@ -80,3 +80,11 @@ study: $(BUILD)/lfc-sim
 bench-sim: $(BUILD)/lfc-sim
 	@mkdir -p $(BUILD)/bench
 	@sim/tests/bench_sim.sh $(BUILD)/lfc-sim $(BUILD)/bench/sim.json
+
+# Output files whole or not at all, no shell from a file name, memory bounded in simulated time
+# (docs/sim.md "Output files", "Memory"); about 10 s.
+TEST_STEPS += test-sim-outputs
+.PHONY: test-sim-outputs
+test-sim-outputs: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
+	@echo "== lfc-sim: output files (failed writes, names, long paths), bounded memory, size refusal"
+	@sim/tests/test_sim_outputs.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-outputs $(BUILD)/lfc-sim-check

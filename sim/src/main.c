@@ -5,6 +5,7 @@
  * 1 an internal failure (scoreboard error, out of memory).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,11 @@
 #include "lfc/version.h"
 
 #include "deadlock.h"
+#include "outfile.h"
 #include "engine.h"
 #include "plot.h"
 #include "results.h"
+#include "sampler.h"
 #include "scenario.h"
 
 #if defined(__has_include)
@@ -82,6 +85,7 @@ static double now_s(void) {
 }
 
 typedef struct {
+  sampler_t *sp;
   deadlock_t *dl;
   int progress;
   double t0, last;
@@ -89,7 +93,8 @@ typedef struct {
 
 static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
   sample_ctx_t *c = ctx;
-  deadlock_sample(sim, cycle, c->dl);
+  sampler_sample(c->sp, sim, cycle);
+  if (!c->sp->failed) deadlock_check(c->dl, sim, cycle, c->sp->blocked);
   if (c->progress) {
     double t = now_s();
     if (t - c->last > 0.5) {
@@ -188,24 +193,36 @@ int main(int argc, char **argv) {
   if (plot && !csv) csv = plot; /* the plots are drawn from the series */
   sim_t sim;
   if (sim_create(&sim, &sc, err, sizeof err) != 0) goto bad;
+  sampler_t sp;
   deadlock_t dl;
-  if (deadlock_init(&dl, &sim, csv, err, sizeof err) != 0) {
+  if (sampler_init(&sp, &sim, csv, err, sizeof err) != 0 ||
+      deadlock_init(&dl, &sim, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: %s\n", err);
+    sampler_free(&sp);
     deadlock_free(&dl);
     sim_destroy(&sim);
-    goto bad;
+    lfc_scenario_free(&sc);
+    return EXIT_BAD_INPUT;
   }
   double t0 = now_s();
-  sample_ctx_t sctx = {&dl, progress, t0, t0};
+  sample_ctx_t sctx = {&sp, &dl, progress, t0, t0};
   sim.want_digest = digest;
   sim.sample_fn = on_sample;
   sim.sample_ctx = &sctx;
   sim_run(&sim);
   double wall = now_s() - t0;
   if (progress) fprintf(stderr, "\r%60s\r", "");
+  int rc = 0;
+  if (sim.oom || sp.failed) {
+    /* the run ended early and its results are incomplete: no output files, nothing printed
+       as if it were a result */
+    fprintf(stderr, "lfc-sim: %s: run stopped: %s\n", sc.file, sim.oom ? sim.error : sp.err);
+    rc = EXIT_BAD_INPUT;
+    goto out;
+  }
   summary_t sum;
   results_summary(&sim, &dl, wall, &sum);
   results_print(stdout, &sim, &dl, &sum);
-  int rc = 0;
   if (sim.link_mismatch) {
     fprintf(stdout, "  LINK MISMATCH %llu: the rebuilt words differ from lfc_link\n",
             (unsigned long long)sim.link_mismatch);
@@ -213,23 +230,45 @@ int main(int argc, char **argv) {
   }
   if (sim.errors) rc = 1;
   if (digest) printf("digest %016llx\n", (unsigned long long)sim_digest(&sim));
-  if (json && results_json(json, &sim, &dl, &sum) != 0) {
-    fprintf(stderr, "lfc-sim: --json %s: cannot write\n", json);
+  /* Output files, each whole or not at all (outfile.h); the first failure is reported and
+     the rest are not written. */
+  if (json && results_json(json, &sim, &dl, &sp, &sum, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: --json: %s\n", err);
     rc = EXIT_BAD_INPUT;
+    goto out;
   }
-  if (plot && plot_all(plot, &sim, &dl) != 0) {
-    fprintf(stderr, "lfc-sim: --plot %s: gnuplot or dot failed\n", plot);
-    rc = 1;
-  } else if (dl.found && (plot || csv)) {
-    char dot[1100];
-    snprintf(dot, sizeof dot, "%s/deadlock.dot", plot ? plot : csv);
-    deadlock_dot(&dl, &sim, dot);
+  if (sampler_close(&sp, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: --%s: %s\n", csv == plot ? "plot" : "csv", err);
+    rc = EXIT_BAD_INPUT;
+    goto out;
+  }
+  if (plot && plot_all(plot, csv, &sim, &dl, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: --plot: %s\n", err);
+    rc = EXIT_BAD_INPUT;
+    goto out;
+  }
+  if (!plot && csv && dl.found) {
+    char *dot = path_join(csv, "deadlock.dot");
+    int bad = dot == NULL || deadlock_dot(&dl, &sim, dot, err, sizeof err) != 0;
+    if (dot == NULL) snprintf(err, sizeof err, "%s: out of memory", csv);
+    free(dot);
+    if (bad) {
+      fprintf(stderr, "lfc-sim: --csv: %s\n", err);
+      rc = EXIT_BAD_INPUT;
+      goto out;
+    }
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   fprintf(stdout, "  peak_rss_mb %.1f, device steps %llu, eq_port_cycles_per_s %.0f\n",
           (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim.steps,
           wall > 0 ? (double)sim.nwire * (double)sim.end / wall : 0.0);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "lfc-sim: standard output: write failed: %s\n", strerror(errno));
+    rc = EXIT_BAD_INPUT;
+  }
+out:
+  sampler_free(&sp);
   deadlock_free(&dl);
   sim_destroy(&sim);
   lfc_scenario_free(&sc);

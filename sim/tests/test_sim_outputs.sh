@@ -1,0 +1,172 @@
+#!/bin/sh
+# test_sim_outputs.sh LFC_SIM OUTDIR [LFC_SIM_CHECK] - lfc-sim's output files and memory
+# (docs/sim.md "Output files" and "Memory"):
+#  1. no shell and no gnuplot command from a --plot directory name (quotes, a newline, $(...),
+#     a gnuplot pipe "|..."): nothing runs, the plots are drawn;
+#  2. a write that fails (a file size limit: EFBIG; /dev/full: ENOSPC) gives exit 2 and one line
+#     naming the path, and leaves the old file or none (no truncated file, no temporary);
+#  3. a path longer than the old fixed buffers (1024 bytes) is written where it says;
+#  4. memory does not grow with simulated time (latency and occupancy samples), and the bounded
+#     summaries keep the printed numbers: occupancy percentiles equal the ones computed from
+#     queues.csv, and the digest of a run whose latency series are counted in buckets is the
+#     same with 2 threads and stepping every cycle;
+#  5. a fabric too large for the memory limit is refused at once (exit 2, one line with the
+#     estimate and the limit), and --max-memory-mb is checked.
+set -u
+SIM=$1
+OUT=$2
+CHK=${3:-$1}
+DIR=$(cd "$(dirname "$0")/../scenarios" && pwd)
+rm -rf "$OUT"
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+case "$SIM" in /*) ;; *) SIM=$(pwd)/$SIM ;; esac
+case "$CHK" in /*) ;; *) CHK=$(pwd)/$CHK ;; esac
+fail=0
+ok() { echo "  ok   $*"; }
+bad() { echo "  FAIL $*"; fail=1; }
+# one line on stderr, naming $2, exit status 2
+one_line() { # name rc errfile what
+  n=$(wc -l < "$3")
+  if [ "$2" -eq 2 ] && [ "$n" -eq 1 ] && grep -qF -- "$4" "$3"; then ok "$1: exit 2: $(cat "$3")"
+  else bad "$1: exit $2, $n lines on stderr (want 2, one line naming $4): $(head -3 "$3")"; fi
+}
+
+# --- 1. --plot directory names are data ------------------------------------------------
+mkdir -p "$OUT/inj"
+nl='
+'
+i=0
+for d in "q'; touch PWNED1; '${nl}x" 'q$(touch PWNED2)`touch PWNED3`' "|touch PWNED4;#" "<touch PWNED5;#"; do
+  i=$((i + 1))
+  rc=0
+  (cd "$OUT/inj" && "$SIM" "$DIR/ring_deadlock_pfc.ini" --no-progress --plot "$d" \
+      >"$OUT/inj.$i.out" 2>"$OUT/inj.$i.err") || rc=$?
+  pw=$(find "$OUT" / -maxdepth 1 -name 'PWNED*' 2>/dev/null; find "$OUT/inj" -name 'PWNED*')
+  if [ -n "$pw" ]; then bad "plot dir $i: a command ran from the name: $pw"
+  elif [ $rc -eq 0 ] && [ -s "$OUT/inj/$d/occupancy.png" ] && [ -s "$OUT/inj/$d/deadlock.png" ]; then
+    ok "plot dir $i: nothing ran, plots drawn"
+  elif [ $rc -eq 2 ]; then ok "plot dir $i: nothing ran, refused: $(cat "$OUT/inj.$i.err")"
+  else bad "plot dir $i: exit $rc: $(head -3 "$OUT/inj.$i.err")"; fi
+done
+rm -f /PWNED1 /PWNED2 /PWNED3 /PWNED4 /PWNED5 2>/dev/null
+# a plot of its own CSV directory (--csv A --plot B): gnuplot reads the series where they are
+rc=0
+"$SIM" "$DIR/victim.ini" --no-progress --csv "$OUT/both.csv" --plot "$OUT/both.plot" \
+  >/dev/null 2>"$OUT/both.err" || rc=$?
+if [ $rc -eq 0 ] && [ -s "$OUT/both.plot/throughput.png" ] && [ -s "$OUT/both.csv/flows.csv" ]; then
+  ok "--csv A --plot B: plots in B drawn from A"
+else bad "--csv A --plot B: exit $rc: $(head -3 "$OUT/both.err")"; fi
+
+# --- 2. failed writes ------------------------------------------------------------------
+# A file size limit makes write() fail with EFBIG (SIGXFSZ ignored); stdout goes to /dev/null,
+# which has no size. 4 blocks (2 or 4 KiB) hold neither victim.ini's flows.csv nor its JSON.
+limited() { (trap '' XFSZ; ulimit -f 4; exec "$@"); }
+rc=0
+limited "$SIM" "$DIR/victim.ini" --no-progress --csv "$OUT/full" >/dev/null 2>"$OUT/full.err" || rc=$?
+one_line "--csv over the file size limit" $rc "$OUT/full.err" "$OUT/full/"
+left=$(ls -A "$OUT/full")
+[ -z "$left" ] && ok "--csv over the limit: no file left behind" || bad "--csv over the limit left: $left"
+echo '{"old": true}' > "$OUT/old.json"
+rc=0
+limited "$SIM" "$DIR/victim.ini" --no-progress --json "$OUT/old.json" >/dev/null 2>"$OUT/oldjson.err" || rc=$?
+one_line "--json over the file size limit" $rc "$OUT/oldjson.err" "$OUT/old.json"
+if [ "$(cat "$OUT/old.json")" = '{"old": true}' ] && [ "$(ls "$OUT" | grep -c 'old.json')" -eq 1 ]; then
+  ok "--json over the limit: the old file kept whole, no temporary left"
+else bad "--json over the limit: old.json is now $(head -c 60 "$OUT/old.json"); $(ls "$OUT" | grep old.json)"; fi
+rc=0
+limited "$SIM" "$DIR/ring_deadlock_pfc.ini" --no-progress --plot "$OUT/fullplot" >/dev/null \
+  2>"$OUT/fullplot.err" || rc=$?
+one_line "--plot over the file size limit" $rc "$OUT/fullplot.err" "$OUT/fullplot"
+left=$(ls -A "$OUT/fullplot" | grep -v '^gnuplot.log$')
+[ -z "$left" ] && ok "--plot over the limit: no CSV, script or PNG left" || bad "--plot over the limit left: $left"
+rc=0
+"$SIM" "$DIR/victim.ini" --no-progress --json /dev/full >/dev/null 2>"$OUT/devfull.err" || rc=$?
+one_line "--json /dev/full" $rc "$OUT/devfull.err" "/dev/full: write failed: No space left on device"
+rc=0
+"$SIM" "$DIR/victim.ini" --no-progress >/dev/full 2>"$OUT/stdout.err" || rc=$?
+one_line "stdout on /dev/full" $rc "$OUT/stdout.err" "standard output: write failed"
+
+# --- 3. a long path --------------------------------------------------------------------
+# 1015 bytes: with "/queues.csv" it overran the old 1024-byte buffers, which cut the name
+# ("queues.") and wrote the file under it.
+long=$OUT/long
+while [ ${#long} -lt 960 ]; do long=$long/dddddddddddddddddddddddddddddddddddddddddddddddddd; done
+while [ ${#long} -lt 1015 ]; do long=${long}d; done
+mkdir -p "$long"
+rc=0
+"$SIM" "$DIR/ring_deadlock_pfc.ini" --no-progress --csv "$long" >/dev/null 2>"$OUT/long.err" || rc=$?
+got=$(ls "$long" | tr '\n' ' ')
+if [ $rc -eq 0 ] && [ "$got" = "deadlock.dot flows.csv queues.csv " ]; then
+  ok "--csv in a ${#long}-byte directory: $got"
+else bad "--csv in a ${#long}-byte directory: exit $rc, files: $got $(head -2 "$OUT/long.err")"; fi
+
+# --- 4. bounded memory, same numbers ----------------------------------------------------
+# An 8-host star at 90 % load of 64-byte packets: about 50,000 packets per flow in 2 ms. Every
+# latency and occupancy sample was kept (about 6 MB per simulated ms here); now the peak RSS of
+# 2 ms is that of 0.5 ms.
+cat > "$OUT/star.ini" <<'EOF'
+[sim]
+duration_us = 500
+[topology]
+kind = star
+hosts_per_switch = 8
+[switch]
+mode = pfc
+classes = 1
+[traffic.all]
+pattern = uniform
+src = 0-7
+load = 0.9
+packet_bytes = 64
+EOF
+rss() { "$SIM" "$OUT/star.ini" --no-progress "$@" | sed -n 's/.*peak_rss_mb \([0-9.]*\),.*/\1/p'; }
+r1=$(rss)
+r4=$(rss --set sim.duration_us=2000)
+if [ -n "$r1" ] && [ -n "$r4" ] && awk -v a="$r1" -v b="$r4" 'BEGIN { exit !(b - a < 2.0) }'; then
+  ok "peak RSS of 2 ms simulated ${r4} MB, of 0.5 ms ${r1} MB: no growth with time"
+else bad "peak RSS grows with simulated time: 0.5 ms ${r1} MB, 2 ms ${r4} MB"; fi
+# the latency series past LATSUM_RAW samples (counted in buckets): same digest stepped and on
+# 2 threads as skip-ahead on one
+d1=$("$SIM" "$OUT/star.ini" --no-progress --digest --set sim.duration_us=100 | sed -n 's/^digest //p')
+d2=$("$SIM" "$OUT/star.ini" --no-progress --digest --set sim.duration_us=100 --threads 2 | sed -n 's/^digest //p')
+ds=$("$CHK" "$OUT/star.ini" --no-progress --digest --set sim.duration_us=100 --step-all | sed -n 's/^digest //p')
+if [ -n "$d1" ] && [ "$d1" = "$d2" ] && [ "$d1" = "$ds" ]; then
+  ok "counted latency series: skip-ahead == 2 threads == stepped (digest $d1)"
+else bad "counted latency series: digests $d1, 2 threads $d2, stepped $ds"; fi
+# occupancy percentiles of --json == nearest rank over the samples in queues.csv (a queue
+# missing from a sample's rows was empty then)
+"$SIM" "$DIR/fat_tree_mix.ini" --no-progress --json "$OUT/occ.json" --csv "$OUT/occ" >/dev/null
+if python3 - "$OUT/occ.json" "$OUT/occ" <<'PY'
+import collections, json, math, sys
+j = json.load(open(sys.argv[1]))
+times = sorted({r.split(",")[0] for r in open(sys.argv[2] + "/flows.csv").read().split("\n")[1:] if r})
+n = len(times)
+q = collections.defaultdict(list)
+for r in open(sys.argv[2] + "/queues.csv").read().split("\n")[1:]:
+    if r:
+        t, s, p, c, qlen = r.split(",")[:5]
+        if int(qlen) > 0:
+            q[(int(s), int(p), int(c))].append(int(qlen))
+names = {}  # the ports are listed by switch number: the n-th name seen is switch n
+bad = 0
+checked = 0
+for port in j["ports"]:
+    sw = names.setdefault(port["switch"], len(names))
+    v = sorted(q.get((sw, port["port"], port["class"]), []))
+    v = [0] * (n - len(v)) + v
+    for p, key in ((50, "occupancy_p50"), (99, "occupancy_p99")):
+        rank = min(max(int(p / 100.0 * n + 0.999999), 1), n)
+        want = v[rank - 1] if n else 0
+        checked += 1
+        if port[key] != want:
+            bad += 1
+            print("   ", port["switch"], port["port"], port["class"], key, port[key], "want", want)
+print("    %d percentiles over %d samples checked, %d differ" % (checked, n, bad))
+sys.exit(1 if bad or len({port["occupancy_p50"] for port in j["ports"]}) < 3 else 0)
+PY
+then ok "occupancy p50/p99 in --json == nearest rank over the samples in queues.csv"
+else bad "occupancy percentiles differ from the samples"; fi
+
+[ $fail -eq 0 ] && echo "test-sim-outputs: all passed" || echo "test-sim-outputs: FAILED"
+exit $fail
