@@ -1,8 +1,9 @@
 /*
  * main.c - lfc-sim: run a scenario (docs/sim.md), or the calculators (lfc-sim headroom|credits).
  *
- * Exit status: 0 ran, 2 bad input (one line naming file, line, key, value and what is allowed),
- * 1 an internal failure (scoreboard error, out of memory).
+ * Exit status: 0 ran, 1 a finding (scoreboard error, link mismatch), 2 bad input (one line naming
+ * file, line, key, value and what is allowed) or a resource refused or short: a fabric above the
+ * memory limit, out of memory, an output file that cannot be written (one line naming it).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include "deadlock.h"
 #include "outfile.h"
 #include "engine.h"
+#include "estimate.h"
 #include "plot.h"
 #include "results.h"
 #include "sampler.h"
@@ -51,13 +53,16 @@ static void usage(FILE *o) {
           "  --plot DIR           draw PNG plots with gnuplot into DIR (implies the CSV files)\n"
           "  --seed N             the scenario's seed (same as --set sim.seed=N)\n"
           "  --set SEC.KEY=VALUE  override one scenario key; may be repeated (up to %d)\n"
-          "  --progress           show progress on stderr (default when stderr is a terminal)\n"
+          "  --progress           show progress on stderr (default when stderr is a terminal):\n"
+          "                       the set-up, then the share of simulated time done\n"
           "  --no-progress        do not show progress\n"
           "  --threads N          run skip-ahead on N threads, 1..%u (default 1, or [sim] threads);\n"
           "                       the results are the same for any N (docs/sim.md \"Threads\")\n"
           "  --step-all           step every device every cycle instead of skipping ahead (for\n"
           "                       checking that skip-ahead is exact; much slower; one thread)\n"
-          "  --digest             print a hash of every result and link word\n"
+          "  --digest             print a hash of every result and link word\n"          "  --max-memory-mb N    refuse a run whose memory estimate is above N MiB (default:\n"
+          "                       three quarters of the physical memory; docs/sim.md \"Memory\")\n"
+          "  --estimate           print the memory and time estimate and exit\n"
           "  -h, --help           this text\n"
           "  --version            the version of lfc\n"
           "\n"
@@ -73,8 +78,9 @@ static void usage(FILE *o) {
           "Environment: GLIBC_TUNABLES=glibc.malloc.hugetlb=1 puts the model's state on 2 MB\n"
           "pages: a large fabric (hundreds of switches) runs about 20 %% faster (docs/sim.md).\n"
           "\n"
-          "Exit status: 0 ran, 1 internal failure, 2 bad input (one line naming the file, line,\n"
-          "key, value and what is allowed).\n",
+          "Exit status: 0 ran, 1 a finding (scoreboard error, link mismatch), 2 bad input (one\n"
+          "line naming the file, line, key, value and what is allowed) or a resource refused or\n"
+          "short (memory above --max-memory-mb or not available, an output file not written).\n",
           MAX_SETS, SC_MAX_THREADS);
 }
 
@@ -106,6 +112,58 @@ static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
   }
 }
 
+/* Estimates above these are printed before the run (stderr). */
+#define EST_SHOW_BYTES (1ull << 30)
+#define EST_SHOW_SECONDS 10.0
+#define MIB (1024.0 * 1024.0)
+
+/*
+ * The memory estimate (estimate.h) against the limit: --max-memory-mb N, or three quarters of
+ * the physical memory. Refused above it: one line with both, nonzero. Printed on stdout with
+ * --estimate, on stderr when large or long.
+ */
+static int check_size(const lfc_scenario_t *sc, const char *max_mem, int show, int progress) {
+  uint64_t limit = sim_default_memory_limit_mb();
+  const char *whence = "three quarters of the physical memory; --max-memory-mb N";
+  if (max_mem) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(max_mem, &end, 10);
+    if (max_mem[0] < '0' || max_mem[0] > '9' || *end != '\0' || errno || n < 1 ||
+        n > EST_MAX_MEMORY_MB) {
+      fprintf(stderr, "lfc-sim: --max-memory-mb %s: allowed: an integer 1..%llu (MiB)\n",
+              max_mem, (unsigned long long)EST_MAX_MEMORY_MB);
+      return -1;
+    }
+    limit = n;
+    whence = "--max-memory-mb";
+  }
+  if (progress) fprintf(stderr, "  estimating ...");
+  sim_estimate_t e;
+  char err[1024];
+  int rc = sim_estimate(sc, &e, err, sizeof err);
+  if (progress) fprintf(stderr, "\r%60s\r", "");
+  if (rc != 0) {
+    fprintf(stderr, "%s\n", err);
+    return -1;
+  }
+  char what[256];
+  snprintf(what, sizeof what, "%llu switches, %llu hosts, %llu flows: about %.0f MiB of memory",
+           (unsigned long long)e.switches, (unsigned long long)e.hosts,
+           (unsigned long long)e.flows, (double)e.bytes / MIB);
+  if (limit > 0 && (double)e.bytes / MIB > (double)limit) {
+    fprintf(stderr, "lfc-sim: %s: %s, above the limit of %llu MiB (%s)\n", sc->file, what,
+            (unsigned long long)limit, whence);
+    return -1;
+  }
+  if (show || e.bytes > EST_SHOW_BYTES || e.setup_seconds + e.seconds > EST_SHOW_SECONDS)
+    fprintf(show ? stdout : stderr,
+            "%s%s: %s (limit %llu MiB), roughly %.0f s to set up and %.0f s to run\n",
+            show ? "" : "lfc-sim: ", sc->file, what, (unsigned long long)limit, e.setup_seconds,
+            e.seconds);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && (!strcmp(argv[1], "headroom") || !strcmp(argv[1], "credits"))) {
 #ifdef HAVE_CALC
@@ -116,7 +174,8 @@ int main(int argc, char **argv) {
 #endif
   }
   const char *path = NULL, *json = NULL, *csv = NULL, *plot = NULL, *seed = NULL;
-  const char *threads = NULL;
+  const char *threads = NULL, *max_mem = NULL;
+  int estimate_only = 0;
   const char *sets[MAX_SETS];
   int nsets = 0, progress = isatty(2), step_all = 0, digest = 0;
   for (int i = 1; i < argc; i++) {
@@ -127,6 +186,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--plot") && more) plot = argv[++i];
     else if (!strcmp(a, "--seed") && more) seed = argv[++i];
     else if (!strcmp(a, "--threads") && more) threads = argv[++i];
+    else if (!strcmp(a, "--max-memory-mb") && more) max_mem = argv[++i];
+    else if (!strcmp(a, "--estimate")) estimate_only = 1;
     else if (!strcmp(a, "--set") && more) {
       if (nsets == MAX_SETS) {
         fprintf(stderr, "lfc-sim: more than %d --set options\n", MAX_SETS);
@@ -181,6 +242,14 @@ int main(int argc, char **argv) {
   }
   if (step_all) sc.step_all = 1;
   if (lfc_scenario_finish(&sc, err, sizeof err) != 0) goto bad;
+  if (check_size(&sc, max_mem, estimate_only, progress) != 0) {
+    lfc_scenario_free(&sc);
+    return EXIT_BAD_INPUT;
+  }
+  if (estimate_only) {
+    lfc_scenario_free(&sc);
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_BAD_INPUT;
+  }
   const char *dirs[2] = {csv, plot};
   for (int i = 0; i < 2; i++) {
     const char *dir = dirs[i];
@@ -192,7 +261,10 @@ int main(int argc, char **argv) {
   }
   if (plot && !csv) csv = plot; /* the plots are drawn from the series */
   sim_t sim;
-  if (sim_create(&sim, &sc, err, sizeof err) != 0) goto bad;
+  if (progress) fprintf(stderr, "  building the fabric ...");
+  int built = sim_create(&sim, &sc, err, sizeof err);
+  if (progress) fprintf(stderr, "\r%60s\r", "");
+  if (built != 0) goto bad;
   sampler_t sp;
   deadlock_t dl;
   if (sampler_init(&sp, &sim, csv, err, sizeof err) != 0 ||

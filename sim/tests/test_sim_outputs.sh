@@ -126,6 +126,16 @@ r4=$(rss --set sim.duration_us=2000)
 if [ -n "$r1" ] && [ -n "$r4" ] && awk -v a="$r1" -v b="$r4" 'BEGIN { exit !(b - a < 2.0) }'; then
   ok "peak RSS of 2 ms simulated ${r4} MB, of 0.5 ms ${r1} MB: no growth with time"
 else bad "peak RSS grows with simulated time: 0.5 ms ${r1} MB, 2 ms ${r4} MB"; fi
+# short of memory, samples were dropped without a word (exit 0, other results); now the run
+# needs no more memory for a longer time: under a 20 MB address-space limit it gives the same
+# digest as without one
+dfree=$("$SIM" "$OUT/star.ini" --no-progress --digest --set sim.duration_us=2000 | sed -n 's/^digest //p')
+rc=0
+dlim=$( (ulimit -v 20000; exec "$SIM" "$OUT/star.ini" --no-progress --digest --set sim.duration_us=2000) \
+  2>"$OUT/ulimit.err" | sed -n 's/^digest //p') || rc=$?
+if [ -n "$dfree" ] && [ "$dfree" = "$dlim" ]; then
+  ok "2 ms under a 20 MB address-space limit: the same digest as without ($dfree)"
+else bad "2 ms under a 20 MB limit: digest $dlim, without the limit $dfree: $(head -2 "$OUT/ulimit.err")"; fi
 # the latency series past LATSUM_RAW samples (counted in buckets): same digest stepped and on
 # 2 threads as skip-ahead on one
 d1=$("$SIM" "$OUT/star.ini" --no-progress --digest --set sim.duration_us=100 | sed -n 's/^digest //p')
@@ -167,6 +177,30 @@ sys.exit(1 if bad or len({port["occupancy_p50"] for port in j["ports"]}) < 3 els
 PY
 then ok "occupancy p50/p99 in --json == nearest rank over the samples in queues.csv"
 else bad "occupancy percentiles differ from the samples"; fi
+
+# --- 5. size: estimated, refused at once above the limit ------------------------------
+# A k = 62 fat tree has 59,582 hosts: about 6 GB. It was built for minutes, then failed.
+t0=$(date +%s)
+rc=0
+timeout 60 "$SIM" "$DIR/../tests/fat_tree_k8.ini" --no-progress --set topology.k=62 \
+  --max-memory-mb 4000 >/dev/null 2>"$OUT/big.err" || rc=$?
+t1=$(date +%s)
+one_line "k = 62 fat tree, --max-memory-mb 4000" $rc "$OUT/big.err" "above the limit of 4000 MiB"
+[ $((t1 - t0)) -le 5 ] && ok "refused in $((t1 - t0)) s" || bad "refused after $((t1 - t0)) s"
+# an all-to-all over them: 3.5e9 flows, above any memory (the default limit)
+printf '[sim]\nduration_us = 10\n[topology]\nkind = fat_tree\nk = 62\n[switch]\nmode = pfc\n[traffic.a2a]\npattern = all_to_all\nsrc = 0-59581\nbytes = 4096\n' > "$OUT/a2a.ini"
+rc=0
+timeout 60 "$SIM" "$OUT/a2a.ini" --no-progress >/dev/null 2>"$OUT/a2a.err" || rc=$?
+one_line "all-to-all of 59,582 hosts, default limit" $rc "$OUT/a2a.err" "flows: about"
+rc=0
+"$SIM" "$DIR/victim.ini" --no-progress --max-memory-mb 0 >/dev/null 2>"$OUT/mm0.err" || rc=$?
+one_line "--max-memory-mb 0" $rc "$OUT/mm0.err" "--max-memory-mb 0: allowed: an integer 1.."
+# the estimate against the peak RSS of a run: not below it, not twice it
+est=$("$SIM" "$DIR/../tests/fat_tree_k8.ini" --estimate | sed -n 's/.*about \([0-9]*\) MiB.*/\1/p')
+peak=$("$SIM" "$DIR/../tests/fat_tree_k8.ini" --no-progress | sed -n 's/.*peak_rss_mb \([0-9.]*\),.*/\1/p')
+if [ -n "$est" ] && [ -n "$peak" ] && awk -v e="$est" -v p="$peak" 'BEGIN { exit !(e >= p * 0.9 && e <= p * 2) }'; then
+  ok "fat tree k = 8: estimate $est MiB, peak RSS $peak MB"
+else bad "fat tree k = 8: estimate '$est' MiB, peak RSS $peak MB"; fi
 
 [ $fail -eq 0 ] && echo "test-sim-outputs: all passed" || echo "test-sim-outputs: FAILED"
 exit $fail
