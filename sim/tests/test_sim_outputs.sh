@@ -3,6 +3,7 @@
 # (docs/sim.md "Output files" and "Memory"):
 #  1. no shell and no gnuplot command from a --plot directory name (quotes, a newline, $(...),
 #     a gnuplot pipe "|..."): nothing runs, the plots are drawn;
+#     and a scenario path with a quote is a JSON string in --json;
 #  2. a write that fails (a file size limit: EFBIG; /dev/full: ENOSPC) gives exit 2 and one line
 #     naming the path, and leaves the old file or none (no truncated file, no temporary);
 #  3. a path longer than the old fixed buffers (1024 bytes) is written where it says;
@@ -11,7 +12,8 @@
 #     queues.csv, and the digest of a run whose latency series are counted in buckets is the
 #     same with 2 threads and stepping every cycle;
 #  5. a fabric too large for the memory limit is refused at once (exit 2, one line with the
-#     estimate and the limit), and --max-memory-mb is checked.
+#     estimate and the limit), --max-memory-mb is checked, the estimate is near the peak RSS,
+#     and progress on a terminal covers the set-up.
 set -u
 SIM=$1
 OUT=$2
@@ -86,6 +88,15 @@ one_line "--json /dev/full" $rc "$OUT/devfull.err" "/dev/full: write failed: No 
 rc=0
 "$SIM" "$DIR/victim.ini" --no-progress >/dev/full 2>"$OUT/stdout.err" || rc=$?
 one_line "stdout on /dev/full" $rc "$OUT/stdout.err" "standard output: write failed"
+
+# a scenario path with a quote and a backslash is a JSON string in --json, not its end
+q="$OUT/we\"ird\\name.ini"
+cp "$DIR/victim.ini" "$q"
+rc=0
+"$SIM" "$q" --no-progress --json "$OUT/weird.json" >/dev/null 2>&1 || rc=$?
+if [ $rc -eq 0 ] && python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["scenario"]["file"] != sys.argv[2])' "$OUT/weird.json" "$q" 2>/dev/null; then
+  ok "--json of a scenario named with \" and \\: valid JSON, the name as it is"
+else bad "--json of a scenario named with \" and \\: exit $rc, not valid JSON or the name changed"; fi
 
 # --- 3. a long path --------------------------------------------------------------------
 # 1015 bytes: with "/queues.csv" it overran the old 1024-byte buffers, which cut the name
@@ -201,6 +212,15 @@ peak=$("$SIM" "$DIR/../tests/fat_tree_k8.ini" --no-progress | sed -n 's/.*peak_r
 if [ -n "$est" ] && [ -n "$peak" ] && awk -v e="$est" -v p="$peak" 'BEGIN { exit !(e >= p * 0.9 && e <= p * 2) }'; then
   ok "fat tree k = 8: estimate $est MiB, peak RSS $peak MB"
 else bad "fat tree k = 8: estimate '$est' MiB, peak RSS $peak MB"; fi
+
+# progress on a terminal covers the set-up (a large fabric spent minutes there in silence)
+if command -v script >/dev/null 2>&1; then
+  tty=$(script -qec "'$SIM' '$DIR/victim.ini' --json /dev/null" /dev/null 2>&1 | tr '\r' '\n')
+  notty=$("$SIM" "$DIR/victim.ini" --json /dev/null 2>&1 >/dev/null)
+  if echo "$tty" | grep -q "building the fabric" && ! echo "$notty" | grep -q "building"; then
+    ok "on a terminal the set-up is shown, off one nothing"
+  else bad "progress: on a terminal: $(echo "$tty" | grep -v '^ *$' | head -2); off: $notty"; fi
+else echo "  skip progress on a terminal: no script(1)"; fi
 
 [ $fail -eq 0 ] && echo "test-sim-outputs: all passed" || echo "test-sim-outputs: FAILED"
 exit $fail
