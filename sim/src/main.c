@@ -303,7 +303,12 @@ int main(int argc, char **argv) {
   if (sim.errors) rc = 1;
   if (digest) printf("digest %016llx\n", (unsigned long long)sim_digest(&sim));
   /* Output files, each whole or not at all (outfile.h); the first failure is reported and
-     the rest are not written. */
+     the rest are not written. The series are checked first: they were written during the run. */
+  if (sampler_sync(&sp, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: --%s: %s\n", csv == plot ? "plot" : "csv", err);
+    rc = EXIT_BAD_INPUT;
+    goto out;
+  }
   if (json && results_json(json, &sim, &dl, &sp, &sum, err, sizeof err) != 0) {
     fprintf(stderr, "lfc-sim: --json: %s\n", err);
     rc = EXIT_BAD_INPUT;

@@ -42,7 +42,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
   fprintf(o, "  \"scenario\": {\"file\": \"%s\", \"topology\": \"%s\", \"mode\": \"%s\", "
              "\"switches\": %u, \"hosts\": %u, \"links\": %u, \"cycle_ns\": %.6f, \"seed\": %llu, "
              "\"skip_ahead\": %s},\n",
-          js(sc->file, e, sizeof e), sc_topo_name(sc->topo), sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc",
+          js(sc->file, e, sizeof e), sc_topo_name(sc->topo),
+          sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc",
           sim->topo.nsw, sim->topo.nhosts, sim->nwire, sim->cycle_ns,
           (unsigned long long)sc->seed, sim->step_all ? "false" : "true");
   fprintf(o, "  \"summary\": {\"sim_cycles\": %llu, \"sim_us\": %.6f, \"delivered_bytes\": %llu, "
@@ -96,7 +97,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
     fprintf(o, "    {\"id\": %u, \"group\": \"%s\", \"src\": %u, \"dst\": %lld, \"class\": %u, "
                "\"bytes\": %llu, \"sent_bytes\": %llu, \"packets\": %llu, \"drops\": %llu, "
                "\"ecn_ce\": %llu, \"cnps\": %llu, \"throughput_gbps\": %.6f, \"fct_us\": ",
-            i, js(sc->groups[f->group].name, e, sizeof e), f->src, f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst,
+            i, js(sc->groups[f->group].name, e, sizeof e), f->src,
+            f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst,
             f->cls, (unsigned long long)f->rx_bytes, (unsigned long long)f->sent_bytes,
             (unsigned long long)f->rx_pkts, (unsigned long long)f->drops, (unsigned long long)f->ce,
             (unsigned long long)f->dc_cnps, gbps);

@@ -42,7 +42,8 @@ static int run(char *const argv[], const char *log, char *err, size_t errlen) {
     return -1;
   }
   int rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  if (rc == 0 && log) rc = posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (rc == 0 && log)
+    rc = posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
   if (rc == 0 && log) rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid;
   if (rc == 0) rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);

@@ -147,6 +147,19 @@ uint64_t sampler_occ_pct(const sampler_t *sp, size_t q, double p) {
   return sp->nocc[q] - 1u; /* not reached: the counts sum to n */
 }
 
+int sampler_sync(sampler_t *sp, char *err, size_t errlen) {
+  if (sp->failed) {
+    snprintf(err, errlen, "%s", sp->err);
+    return -1;
+  }
+  if (outfile_sync(&sp->csv_q, err, errlen) != 0 || outfile_sync(&sp->csv_f, err, errlen) != 0) {
+    sp->failed = 1;
+    snprintf(sp->err, sizeof sp->err, "%s", err);
+    return -1;
+  }
+  return 0;
+}
+
 int sampler_close(sampler_t *sp, char *err, size_t errlen) {
   if (sp->failed) {
     outfile_discard(&sp->csv_q);

@@ -51,6 +51,10 @@ void sampler_sample(sampler_t *sp, sim_t *sim, uint64_t cycle);
 /* The nearest-rank percentile p in [0, 100] of queue q's occupancy samples, in blocks. */
 uint64_t sampler_occ_pct(const sampler_t *sp, size_t q, double p);
 
+/* Check every CSV write so far (before other outputs are put into place). 0, or -1 with err
+ * (failed is then set). */
+int sampler_sync(sampler_t *sp, char *err, size_t errlen);
+
 /* Put the CSV files into place (discarded if the run failed). 0, or -1 with err. */
 int sampler_close(sampler_t *sp, char *err, size_t errlen);
 
