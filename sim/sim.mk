@@ -87,3 +87,11 @@ TEST_STEPS += test-sim-load
 test-sim-load: $(BUILD)/lfc-sim
 	@echo "== lfc-sim: contradictory scenarios and command lines refused at load (exit 2)"
 	@sim/tests/test_sim_load.sh $(BUILD)/lfc-sim $(BUILD)/sim-load-test
+
+# Output files whole or not at all, no shell from a file name, memory bounded in simulated time
+# (docs/sim.md "Output files", "Memory"); about 10 s.
+TEST_STEPS += test-sim-outputs
+.PHONY: test-sim-outputs
+test-sim-outputs: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
+	@echo "== lfc-sim: output files (failed writes, names, long paths), bounded memory, size refusal"
+	@sim/tests/test_sim_outputs.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-outputs $(BUILD)/lfc-sim-check

@@ -8,12 +8,14 @@
 
 #include "lfc/switch.h" /* lfc_parse_int */
 
+#include "estimate.h" /* EST_MAX_MEMORY_MB */
 #include "scenario.h" /* SC_MAX_THREADS */
 
 #define CLI_ECHO 60 /* characters of an argument echoed in a message */
 #define CLI_OPTIONS                                                                          \
   "--json FILE, --csv DIR, --plot DIR, --seed N, --set SEC.KEY=VALUE, --threads N, "         \
-  "--progress, --no-progress, --step-all, --digest, --help, --version"
+  "--max-memory-mb N, --estimate, --progress, --no-progress, --step-all, --digest, --help, "   \
+  "--version"
 
 #define CLI_ERR(...)                                       \
   do {                                                     \
@@ -42,7 +44,8 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
   static const struct {
     const char *flag, *value;
   } with_value[] = {{"--json", "FILE"},   {"--csv", "DIR"},     {"--plot", "DIR"},
-                    {"--seed", "N"},      {"--threads", "N"},   {"--set", "SEC.KEY=VALUE"}};
+                    {"--seed", "N"},      {"--threads", "N"},   {"--set", "SEC.KEY=VALUE"},
+                    {"--max-memory-mb", "N"}};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a == NULL) break;
@@ -65,6 +68,11 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
       int64_t n;
       if (cli_int("--threads", val, 1, SC_MAX_THREADS, &n, err, errlen) != 0) return -1;
       cli->threads = (uint32_t)n;
+    } else if (!strcmp(a, "--max-memory-mb")) {
+      int64_t n;
+      if (cli_int("--max-memory-mb", val, 1, (int64_t)EST_MAX_MEMORY_MB, &n, err, errlen) != 0)
+        return -1;
+      cli->max_memory_mb = (uint64_t)n;
     } else if (!strcmp(a, "--set")) {
       if (cli->nsets == CLI_MAX_SETS)
         CLI_ERR("lfc-sim: --set %.*s: one too many; allowed: up to %d --set options", CLI_ECHO,
@@ -74,6 +82,7 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
     else if (!strcmp(a, "--no-progress")) cli->progress = 0;
     else if (!strcmp(a, "--step-all")) cli->step_all = 1;
     else if (!strcmp(a, "--digest")) cli->digest = 1;
+    else if (!strcmp(a, "--estimate")) cli->estimate_only = 1;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       cli->action = CLI_HELP;
       return 0;

@@ -300,15 +300,11 @@ static int64_t slot_alloc(sim_t *s, uint32_t e, uint64_t T) {
 }
 
 /* Keep one sample in a growing array; memory short: the sample is lost, nothing else. */
-static void add_sample(uint32_t **v, uint64_t *n, uint64_t *cap, uint32_t x) {
-  if (*n == *cap) {
-    uint64_t c = *cap ? *cap * 2u : 64u;
-    uint32_t *nv = realloc(*v, c * sizeof *nv);
-    if (nv == NULL) return;
-    *v = nv;
-    *cap = c;
-  }
-  (*v)[(*n)++] = x;
+/* A latency sample could not be kept: the run ends, exit status 2 (docs/sim.md "Memory"). */
+static void sample_lost(lane_t *ln, uint64_t t, uint32_t d, uint32_t tag) {
+  lane_error(ln, t, d, "out of memory for the latency samples", tag);
+  ln->stop = 1;
+  ln->oom = 1;
 }
 
 /* The flows waiting for f, which completed at `cycle` (seen by a step at cycle T), may start
@@ -341,6 +337,7 @@ static void flow_done(sim_t *s, lane_t *ln, flow_t *f, uint64_t cycle, uint64_t 
     if (nd == NULL) {
       lane_error(ln, T, dev, "out of memory for completed flows", 0);
       ln->stop = 1;
+      ln->oom = 1;
       return;
     }
     ln->done = nd;
@@ -373,7 +370,8 @@ static void do_deliver(sim_t *s, lane_t *ln, const msg_t *m) {
     f->ce++;
     if (f->dcqcn) dcqcn_on_ce(&s->dcqcn, f, m->cycle);
   }
-  add_sample(&f->lat, &f->nlat, &f->caplat, (uint32_t)(m->cycle - sl->send_cycle));
+  if (latsum_add(&f->lat, (uint32_t)(m->cycle - sl->send_cycle)) != 0)
+    sample_lost(ln, m->t, m->dev, m->tag);
   slot_release(s, m->tag, m->t);
   if (f->bytes > 0 && f->rx_bytes >= f->bytes && f->done_cycle == SIM_NEVER)
     flow_done(s, ln, f, m->cycle + (uint64_t)(m->nblk - 1u) * m->k + 1u, m->t, m->dev);
@@ -391,15 +389,16 @@ static void do_drop(sim_t *s, lane_t *ln, const msg_t *m) {
 
 /* A first block left device dev at t, reaching the next device at cycle: the per-hop latency of
  * the switch it left. */
-static void do_hop(sim_t *s, const msg_t *m) {
+static void do_hop(sim_t *s, lane_t *ln, const msg_t *m) {
   slot_t *sl = slot_of(s, m->tag);
   if (sl == NULL) return;
   if (m->dev < s->topo.nsw && sl->arrive != SIM_NEVER && sl->hop < FLOW_MAX_HOPS) {
     flow_t *f = &s->flows.f[sl->flow];
     uint32_t h = sl->hop++;
-    if (f->nhlat[h] == 0) f->hop_sw[h] = m->dev;
+    if (f->hlat[h].n == 0) f->hop_sw[h] = m->dev;
     if (h >= f->nhops) f->nhops = h + 1u;
-    add_sample(&f->hlat[h], &f->nhlat[h], &f->caphlat[h], (uint32_t)(m->t - sl->arrive));
+    if (latsum_add(&f->hlat[h], (uint32_t)(m->t - sl->arrive)) != 0)
+      sample_lost(ln, m->t, m->dev, m->tag);
   }
   sl->arrive = m->cycle;
 }
@@ -407,7 +406,7 @@ static void do_hop(sim_t *s, const msg_t *m) {
 static void apply_msg(sim_t *s, lane_t *ln, const msg_t *m) {
   if (m->kind == MSG_DELIVER) do_deliver(s, ln, m);
   else if (m->kind == MSG_DROP) do_drop(s, ln, m);
-  else do_hop(s, m);
+  else do_hop(s, ln, m);
 }
 
 /* A record of a step: applied now with one lane, else kept for the merge by the lane of the
@@ -425,6 +424,7 @@ static void post(sim_t *s, lane_t *ln, const msg_t *m) {
     if (nm == NULL) {
       lane_error(ln, m->t, m->dev, "out of memory for the records of a window", m->tag);
       ln->stop = 1;
+      ln->oom = 1;
       return;
     }
     x->v = nm;
@@ -490,6 +490,7 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
       lane_error(ln, T, d, tag == -1 ? "out of memory for packets in flight"
                                       : "more packets in flight from one host than tags hold", 0);
       ln->stop = 1;
+      ln->oom = tag == -1;
       return;
     }
     uint32_t choice = sim_mix32(list[pos] * 0x9E3779B1u ^ dst * 0x7FEB352Du ^ h) % s->routes.ways;
@@ -647,6 +648,7 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
         if (nv == NULL) {
           lane_error(ln, T, w->from, "out of memory for the words of a window", 0);
           ln->stop = 1;
+          ln->oom = 1;
           return;
         }
         x->v = nv;
@@ -1028,6 +1030,7 @@ static void fold_lanes(sim_t *s) {
     if (ln->errors > 0 && (first == NULL || ln->err_t < first->err_t ||
                            (ln->err_t == first->err_t && ln->err_d < first->err_d)))
       first = ln;
+    if (ln->oom) s->oom = 1;
     if (ln->stop && !s->stop) {
       s->stop = 1;
       s->now = ln->now;
@@ -1164,6 +1167,7 @@ static void run_parallel(sim_t *s) {
     snprintf(msg, sizeof msg, "cannot start %u threads: %s", s->nthreads, strerror(rc));
     lane_error(&s->lane[0], 0, 0, msg, 0);
     s->lane[0].stop = 1;
+    s->lane[0].oom = 1;
     return;
   }
   uint64_t next_sample = s->sample_every;
@@ -1219,6 +1223,18 @@ void sim_run(sim_t *s) {
   }
 }
 
+/* A latency series: its samples in order while it keeps them (the same hash as when every
+ * sample was kept), else its counts per bucket and its largest sample (latsum.h). */
+static uint64_t digest_lat(uint64_t h, const latsum_t *l) {
+  if (latsum_is_raw(l)) {
+    for (uint64_t j = 0; j < l->n; j++) h = mix64(h, l->v[j]);
+    return h;
+  }
+  for (uint32_t b = 0; b < l->nv; b++)
+    if (l->v[b]) h = mix64(mix64(h, b), l->v[b]);
+  return mix64(mix64(h, l->n), l->max);
+}
+
 uint64_t sim_digest(const sim_t *s) {
   uint64_t h = 0;
   for (uint32_t d = 0; d < s->ndev; d++) {
@@ -1247,11 +1263,11 @@ uint64_t sim_digest(const sim_t *s) {
     h = mix64(h, f->ce);
     h = mix64(h, f->done_cycle);
     h = mix64(h, f->first_tx);
-    for (uint64_t j = 0; j < f->nlat; j++) h = mix64(h, f->lat[j]);
+    h = digest_lat(h, &f->lat);
     h = mix64(h, f->dc_cnps);
     for (uint32_t k = 0; k < f->nhops; k++) { /* per-hop latency, in the order it was taken */
       h = mix64(h, f->hop_sw[k]);
-      for (uint64_t j = 0; j < f->nhlat[k]; j++) h = mix64(h, f->hlat[k][j]);
+      h = digest_lat(h, &f->hlat[k]);
     }
   }
   h = mix64(h, s->errors);

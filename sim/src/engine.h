@@ -190,6 +190,7 @@ typedef struct {
   uint32_t err_d;
   char error[256];
   int stop;       /* out of memory: end the run */
+  int oom;        /* ... and that was why (exit status 2, not a finding) */
 } lane_t;
 
 /* Called at every sample cycle (time series, deadlock checks), after all devices reached it. */
@@ -235,6 +236,7 @@ struct sim {
   void *sample_ctx;
   void *rx_ctx; /* per host: the node's delivery callback context */
   int stop; /* set by a sample callback to end the run early */
+  int oom;  /* a lane ran out of memory (or threads): error says where; the results are void */
   dcqcn_cfg_t dcqcn;
   int want_digest; /* hash the unpredicted link words (sim_digest); set before sim_run */
 };

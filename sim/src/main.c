@@ -1,10 +1,12 @@
 /*
  * main.c - lfc-sim: run a scenario (docs/sim.md), or the calculators (lfc-sim headroom|credits).
  *
- * Exit status: 0 ran, 2 bad input (one line naming file, line, key, value and what is allowed),
- * 1 an internal failure (scoreboard error, out of memory).
+ * Exit status: 0 ran, 1 a finding (scoreboard error, link mismatch), 2 bad input (one line naming
+ * file, line, key, value and what is allowed) or a resource refused or short: a fabric above the
+ * memory limit, out of memory, an output file that cannot be written (one line naming it).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +19,12 @@
 
 #include "cli.h"
 #include "deadlock.h"
+#include "outfile.h"
 #include "engine.h"
+#include "estimate.h"
 #include "plot.h"
 #include "results.h"
+#include "sampler.h"
 #include "scenario.h"
 
 #if defined(__has_include)
@@ -48,13 +53,16 @@ static void usage(FILE *o) {
           "  --plot DIR           draw PNG plots with gnuplot into DIR (implies the CSV files)\n"
           "  --seed N             the scenario's seed (same as --set sim.seed=N)\n"
           "  --set SEC.KEY=VALUE  override one scenario key; may be repeated (up to %d)\n"
-          "  --progress           show progress on stderr (default when stderr is a terminal)\n"
+          "  --progress           show progress on stderr (default when stderr is a terminal):\n"
+          "                       the set-up, then the share of simulated time done\n"
           "  --no-progress        do not show progress\n"
           "  --threads N          run skip-ahead on N threads, 1..%u (default 1, or [sim] threads);\n"
           "                       the results are the same for any N (docs/sim.md \"Threads\")\n"
           "  --step-all           step every device every cycle instead of skipping ahead (for\n"
           "                       checking that skip-ahead is exact; much slower; one thread)\n"
-          "  --digest             print a hash of every result and link word\n"
+          "  --digest             print a hash of every result and link word\n"          "  --max-memory-mb N    refuse a run whose memory estimate is above N MiB (default:\n"
+          "                       three quarters of the physical memory; docs/sim.md \"Memory\")\n"
+          "  --estimate           print the memory and time estimate and exit\n"
           "  -h, --help           this text\n"
           "  --version            the version of lfc\n"
           "\n"
@@ -70,8 +78,9 @@ static void usage(FILE *o) {
           "Environment: GLIBC_TUNABLES=glibc.malloc.hugetlb=1 puts the model's state on 2 MB\n"
           "pages: a large fabric (hundreds of switches) runs about 20 %% faster (docs/sim.md).\n"
           "\n"
-          "Exit status: 0 ran, 1 internal failure, 2 bad input (one line naming the file, line,\n"
-          "key, value and what is allowed).\n",
+          "Exit status: 0 ran, 1 a finding (scoreboard error, link mismatch), 2 bad input (one\n"
+          "line naming the file, line, key, value and what is allowed) or a resource refused or\n"
+          "short (memory above --max-memory-mb or not available, an output file not written).\n",
           CLI_MAX_SETS, SC_MAX_THREADS);
 }
 
@@ -82,6 +91,7 @@ static double now_s(void) {
 }
 
 typedef struct {
+  sampler_t *sp;
   deadlock_t *dl;
   int progress;
   double t0, last;
@@ -89,7 +99,8 @@ typedef struct {
 
 static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
   sample_ctx_t *c = ctx;
-  deadlock_sample(sim, cycle, c->dl);
+  sampler_sample(c->sp, sim, cycle);
+  if (!c->sp->failed) deadlock_check(c->dl, sim, cycle, c->sp->blocked);
   if (c->progress) {
     double t = now_s();
     if (t - c->last > 0.5) {
@@ -99,6 +110,49 @@ static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
               t - c->t0);
     }
   }
+}
+
+/* Estimates above these are printed before the run (stderr). */
+#define EST_SHOW_BYTES (1ull << 30)
+#define EST_SHOW_SECONDS 10.0
+#define MIB (1024.0 * 1024.0)
+
+/*
+ * The memory estimate (estimate.h) against the limit: --max-memory-mb N, or three quarters of
+ * the physical memory. Refused above it: one line with both, nonzero. Printed on stdout with
+ * --estimate, on stderr when large or long.
+ */
+static int check_size(const lfc_scenario_t *sc, uint64_t max_mem_mb, int show, int progress) {
+  uint64_t limit = sim_default_memory_limit_mb();
+  const char *whence = "three quarters of the physical memory; --max-memory-mb N";
+  if (max_mem_mb > 0) { /* range-checked by cli_parse */
+    limit = max_mem_mb;
+    whence = "--max-memory-mb";
+  }
+  if (progress) fprintf(stderr, "  estimating ...");
+  sim_estimate_t e;
+  char err[1024];
+  int rc = sim_estimate(sc, &e, err, sizeof err);
+  if (progress) fprintf(stderr, "\r%60s\r", "");
+  if (rc != 0) {
+    fprintf(stderr, "%s\n", err);
+    return -1;
+  }
+  char what[256];
+  snprintf(what, sizeof what, "%llu switches, %llu hosts, %llu flows: about %.0f MiB of memory",
+           (unsigned long long)e.switches, (unsigned long long)e.hosts,
+           (unsigned long long)e.flows, (double)e.bytes / MIB);
+  if (limit > 0 && (double)e.bytes / MIB > (double)limit) {
+    fprintf(stderr, "lfc-sim: %s: %s, above the limit of %llu MiB (%s)\n", sc->file, what,
+            (unsigned long long)limit, whence);
+    return -1;
+  }
+  if (show || e.bytes > EST_SHOW_BYTES || e.setup_seconds + e.seconds > EST_SHOW_SECONDS)
+    fprintf(show ? stdout : stderr,
+            "%s%s: %s (limit %llu MiB), roughly %.0f s to set up and %.0f s to run\n",
+            show ? "" : "lfc-sim: ", sc->file, what, (unsigned long long)limit, e.setup_seconds,
+            e.seconds);
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -138,6 +192,14 @@ int main(int argc, char **argv) {
   if (cli.threads > 0) sc.threads = cli.threads;
   if (step_all) sc.step_all = 1;
   if (lfc_scenario_finish(&sc, err, sizeof err) != 0) goto bad;
+  if (check_size(&sc, cli.max_memory_mb, cli.estimate_only, progress) != 0) {
+    lfc_scenario_free(&sc);
+    return EXIT_BAD_INPUT;
+  }
+  if (cli.estimate_only) {
+    lfc_scenario_free(&sc);
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_BAD_INPUT;
+  }
   const char *dirs[2] = {csv, plot};
   for (int i = 0; i < 2; i++) {
     const char *dir = dirs[i];
@@ -149,25 +211,40 @@ int main(int argc, char **argv) {
   }
   if (plot && !csv) csv = plot; /* the plots are drawn from the series */
   sim_t sim;
-  if (sim_create(&sim, &sc, err, sizeof err) != 0) goto bad;
+  if (progress) fprintf(stderr, "  building the fabric ...");
+  int built = sim_create(&sim, &sc, err, sizeof err);
+  if (progress) fprintf(stderr, "\r%60s\r", "");
+  if (built != 0) goto bad;
+  sampler_t sp;
   deadlock_t dl;
-  if (deadlock_init(&dl, &sim, csv, err, sizeof err) != 0) {
+  if (sampler_init(&sp, &sim, csv, err, sizeof err) != 0 ||
+      deadlock_init(&dl, &sim, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: %s\n", err);
+    sampler_free(&sp);
     deadlock_free(&dl);
     sim_destroy(&sim);
-    goto bad;
+    lfc_scenario_free(&sc);
+    return EXIT_BAD_INPUT;
   }
   double t0 = now_s();
-  sample_ctx_t sctx = {&dl, progress, t0, t0};
+  sample_ctx_t sctx = {&sp, &dl, progress, t0, t0};
   sim.want_digest = digest;
   sim.sample_fn = on_sample;
   sim.sample_ctx = &sctx;
   sim_run(&sim);
   double wall = now_s() - t0;
   if (progress) fprintf(stderr, "\r%60s\r", "");
+  int rc = 0;
+  if (sim.oom || sp.failed) {
+    /* the run ended early and its results are incomplete: no output files, nothing printed
+       as if it were a result */
+    fprintf(stderr, "lfc-sim: %s: run stopped: %s\n", sc.file, sim.oom ? sim.error : sp.err);
+    rc = EXIT_BAD_INPUT;
+    goto out;
+  }
   summary_t sum;
   results_summary(&sim, &dl, wall, &sum);
   results_print(stdout, &sim, &dl, &sum);
-  int rc = 0;
   if (sim.link_mismatch) {
     fprintf(stdout, "  LINK MISMATCH %llu: the rebuilt words differ from lfc_link\n",
             (unsigned long long)sim.link_mismatch);
@@ -175,23 +252,50 @@ int main(int argc, char **argv) {
   }
   if (sim.errors) rc = 1;
   if (digest) printf("digest %016llx\n", (unsigned long long)sim_digest(&sim));
-  if (json && results_json(json, &sim, &dl, &sum) != 0) {
-    fprintf(stderr, "lfc-sim: --json %s: cannot write\n", json);
+  /* Output files, each whole or not at all (outfile.h); the first failure is reported and
+     the rest are not written. The series are checked first: they were written during the run. */
+  if (sampler_sync(&sp, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: --%s: %s\n", csv == plot ? "plot" : "csv", err);
     rc = EXIT_BAD_INPUT;
+    goto out;
   }
-  if (plot && plot_all(plot, &sim, &dl) != 0) {
-    fprintf(stderr, "lfc-sim: --plot %s: gnuplot or dot failed\n", plot);
-    rc = 1;
-  } else if (dl.found && (plot || csv)) {
-    char dot[1100];
-    snprintf(dot, sizeof dot, "%s/deadlock.dot", plot ? plot : csv);
-    deadlock_dot(&dl, &sim, dot);
+  if (json && results_json(json, &sim, &dl, &sp, &sum, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: --json: %s\n", err);
+    rc = EXIT_BAD_INPUT;
+    goto out;
+  }
+  if (sampler_close(&sp, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: --%s: %s\n", csv == plot ? "plot" : "csv", err);
+    rc = EXIT_BAD_INPUT;
+    goto out;
+  }
+  if (plot && plot_all(plot, csv, &sim, &dl, err, sizeof err) != 0) {
+    fprintf(stderr, "lfc-sim: --plot: %s\n", err);
+    rc = EXIT_BAD_INPUT;
+    goto out;
+  }
+  if (!plot && csv && dl.found) {
+    char *dot = path_join(csv, "deadlock.dot");
+    int bad = dot == NULL || deadlock_dot(&dl, &sim, dot, err, sizeof err) != 0;
+    if (dot == NULL) snprintf(err, sizeof err, "%s: out of memory", csv);
+    free(dot);
+    if (bad) {
+      fprintf(stderr, "lfc-sim: --csv: %s\n", err);
+      rc = EXIT_BAD_INPUT;
+      goto out;
+    }
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   fprintf(stdout, "  peak_rss_mb %.1f, device steps %llu, eq_port_cycles_per_s %.0f\n",
           (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim.steps,
           wall > 0 ? (double)sim.nwire * (double)sim.end / wall : 0.0);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "lfc-sim: standard output: write failed: %s\n", strerror(errno));
+    rc = EXIT_BAD_INPUT;
+  }
+out:
+  sampler_free(&sp);
   deadlock_free(&dl);
   sim_destroy(&sim);
   lfc_scenario_free(&sc);

@@ -3,22 +3,47 @@
  */
 #include <stdio.h>
 
+#include "outfile.h"
 #include "results.h"
-
-#define QIDX(s, p, c) (((size_t)(s) * LFC_MAX_PORTS + (p)) * LFC_MAX_CLASSES + (c))
 
 static double us(const sim_t *sim, uint64_t cycles) { return (double)cycles * sim->cycle_ns / 1000.0; }
 
-int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const summary_t *s) {
-  FILE *o = fopen(path, "w");
-  if (o == NULL) return -1;
+/* s as the characters of a JSON string (RFC 8259 §7): a scenario path or a group name may hold
+ * a quote, a backslash or a control character. */
+static const char *js(const char *s, char *buf, size_t len) {
+  size_t j = 0;
+  for (; *s && j + 7u < len; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      buf[j++] = '\\';
+      buf[j++] = (char)c;
+    } else if (c < 0x20u) {
+      j += (size_t)snprintf(buf + j, len - j, "\\u%04x", c);
+    } else {
+      buf[j++] = (char)c;
+    }
+  }
+  buf[j] = '\0';
+  return buf;
+}
+
+/* Room for the longest string escaped: a scenario path (at most PATH_MAX, 4096 bytes on Linux,
+ * or it would not have opened) with every byte written as \u00XX. */
+#define JSON_STR_MAX (6u * 4096u + 1u)
+
+int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const sampler_t *sp,
+                 const summary_t *s, char *err, size_t errlen) {
+  outfile_t of;
+  if (outfile_open(&of, path, err, errlen) != 0) return -1;
+  FILE *o = of.f;
   const lfc_scenario_t *sc = sim->sc;
-  char n[64];
+  char n[64], e[JSON_STR_MAX];
   fprintf(o, "{\n  \"schema\": \"lfc-sim/1\",\n");
   fprintf(o, "  \"scenario\": {\"file\": \"%s\", \"topology\": \"%s\", \"mode\": \"%s\", "
              "\"switches\": %u, \"hosts\": %u, \"links\": %u, \"cycle_ns\": %.6f, \"seed\": %llu, "
              "\"skip_ahead\": %s},\n",
-          sc->file, sc_topo_name(sc->topo), sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc",
+          js(sc->file, e, sizeof e), sc_topo_name(sc->topo),
+          sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc",
           sim->topo.nsw, sim->topo.nhosts, sim->nwire, sim->cycle_ns,
           (unsigned long long)sc->seed, sim->step_all ? "false" : "true");
   fprintf(o, "  \"summary\": {\"sim_cycles\": %llu, \"sim_us\": %.6f, \"delivered_bytes\": %llu, "
@@ -50,7 +75,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
     results_group(sim, gi, &r);
     fprintf(o, "    {\"name\": \"%s\", \"pattern\": \"%s\", \"flows\": %u, \"complete\": %s, "
                "\"bytes\": %llu, \"time_us\": ",
-            sc->groups[gi].name, sc_pattern_name(sc->groups[gi].pattern), r.flows,
+            js(sc->groups[gi].name, e, sizeof e), sc_pattern_name(sc->groups[gi].pattern), r.flows,
             r.complete ? "true" : "false", (unsigned long long)sc->groups[gi].bytes);
     if (r.complete)
       fprintf(o, "%.6f", r.time_us);
@@ -72,7 +97,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
     fprintf(o, "    {\"id\": %u, \"group\": \"%s\", \"src\": %u, \"dst\": %lld, \"class\": %u, "
                "\"bytes\": %llu, \"sent_bytes\": %llu, \"packets\": %llu, \"drops\": %llu, "
                "\"ecn_ce\": %llu, \"cnps\": %llu, \"throughput_gbps\": %.6f, \"fct_us\": ",
-            i, sc->groups[f->group].name, f->src, f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst,
+            i, js(sc->groups[f->group].name, e, sizeof e), f->src,
+            f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst,
             f->cls, (unsigned long long)f->rx_bytes, (unsigned long long)f->sent_bytes,
             (unsigned long long)f->rx_pkts, (unsigned long long)f->drops, (unsigned long long)f->ce,
             (unsigned long long)f->dc_cnps, gbps);
@@ -89,7 +115,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
       fprintf(o, "%s{\"switch\": \"%s\", \"packets\": %llu, \"latency_ns_p50\": %.3f, "
                  "\"latency_ns_p99\": %.3f, \"latency_ns_max\": %.3f}",
               h ? ", " : "", topo_name(&sim->topo, f->hop_sw[h], n, sizeof n),
-              (unsigned long long)f->nhlat[h],
+              (unsigned long long)f->hlat[h].n,
               (double)results_hop_latency(f, h, 50) * sim->cycle_ns,
               (double)results_hop_latency(f, h, 99) * sim->cycle_ns,
               (double)results_hop_latency(f, h, 100) * sim->cycle_ns);
@@ -116,8 +142,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
                 (unsigned long long)cs->pause_rx, (double)cs->paused_cycles / (double)sim->end,
                 (double)cs->credit_blocked_cycles / (double)sim->end,
                 (unsigned long long)cs->peak_qlen,
-                (unsigned long long)results_occ_pct(dl, QIDX(sw, p, c), 50),
-                (unsigned long long)results_occ_pct(dl, QIDX(sw, p, c), 99),
+                (unsigned long long)sampler_occ_pct(sp, SAMPLER_QIDX(sw, p, c), 50),
+                (unsigned long long)sampler_occ_pct(sp, SAMPLER_QIDX(sw, p, c), 99),
                 (unsigned long long)cs->peak_pg, (unsigned long long)drops);
         for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
           fprintf(o, "%s%llu", k ? ", " : "", (unsigned long long)cs->drop_pkts[k]);
@@ -127,5 +153,5 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
       }
     }
   fprintf(o, "\n  ]\n}\n");
-  return fclose(o) == 0 ? 0 : -1;
+  return outfile_close(&of, err, errlen);
 }

@@ -1,51 +1,167 @@
 /*
  * plot.c - gnuplot scripts for occupancy over time, throughput per flow and the pause heat map,
- * written next to the CSV files and run; dot for the deadlock cycle.
+ * written next to the PNGs and run; dot for the deadlock cycle.
+ *
+ * No shell is involved: gnuplot and dot are started with argument vectors (posix_spawnp) and
+ * waited for. The directories never appear in the gnuplot script: it reads them as the string
+ * variables ARG1 (the CSV directory) and ARG2 (the plot directory) of `gnuplot -c`, which are
+ * data, not commands, whatever characters they hold (quotes, newlines). Both are passed as
+ * path_literal()s, so that they cannot start with "<" or "|" (gnuplot's pipes to a shell) or
+ * "-" (an option of dot). Each PNG is drawn under a temporary name and renamed when its
+ * program succeeded.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-static int run(const char *cmd) { return system(cmd) == 0 ? 0 : -1; }
+#include "outfile.h"
 
-int plot_all(const char *dir, const sim_t *sim, const deadlock_t *dl) {
-  /* the series must be on disk before gnuplot reads them */
-  if (dl->csv_q) fflush(dl->csv_q);
-  if (dl->csv_f) fflush(dl->csv_f);
-  char path[1200], cmd[2600];
-  snprintf(path, sizeof path, "%s/plots.gp", dir);
-  FILE *g = fopen(path, "w");
-  if (!g) return -1;
+extern char **environ;
+
+static const char *const PLOT_PNGS[] = {"occupancy.png", "throughput.png", "pause_heatmap.png"};
+#define PLOT_NPNGS (sizeof PLOT_PNGS / sizeof PLOT_PNGS[0])
+/* Flows drawn in throughput.png (the legend of more would hide the plot). */
+#define PLOT_MAX_FLOWS 16u
+
+/*
+ * Run argv[0] (found on PATH) with argv, stdin from /dev/null, stdout and stderr appended to
+ * log (or inherited if NULL); wait for it. 0 if it exited with status 0, else -1 with err.
+ */
+static int run(char *const argv[], const char *log, char *err, size_t errlen) {
+  posix_spawn_file_actions_t fa;
+  if (posix_spawn_file_actions_init(&fa) != 0) {
+    snprintf(err, errlen, "%s: cannot start: out of memory", argv[0]);
+    return -1;
+  }
+  int rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  if (rc == 0 && log)
+    rc = posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (rc == 0 && log) rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid;
+  if (rc == 0) rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    snprintf(err, errlen, "%s: cannot start: %s", argv[0], strerror(rc));
+    return -1;
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) {
+      snprintf(err, errlen, "%s: cannot wait for it: %s", argv[0], strerror(errno));
+      return -1;
+    }
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return 0;
+  if (WIFEXITED(st))
+    snprintf(err, errlen, "%s failed (exit status %d)%s%s", argv[0], WEXITSTATUS(st),
+             log ? "; see " : "", log ? log : "");
+  else
+    snprintf(err, errlen, "%s failed (signal %d)", argv[0], WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+  return -1;
+}
+
+/* The gnuplot script. Columns by column(N), not $N: nothing in it is substituted. */
+static void write_script(FILE *g, uint32_t last_flow) {
   fprintf(g,
+          "# lfc-sim --plot: run as  gnuplot -c plots.gp CSV_DIR PLOT_DIR\n"
+          "# (the directories are arguments, read as strings; nothing of them is a command)\n"
+          "csv = ARG1\nout = ARG2\n"
           "set datafile separator ','\nset terminal pngcairo size 1000,600\nunset key\n"
-          "set output '%s/occupancy.png'\n"
+          "set output out.'/occupancy.png.tmp'\n"
           "set title 'egress queue occupancy: one row per non-empty queue, colour = blocks'\n"
           "set xlabel 'time (us)'\nset ylabel 'queue: switch*1000 + port*16 + class'\n"
           "set cblabel 'blocks'\n"
-          "plot '%s/queues.csv' every ::1 using 1:($2*1000+$3*16+$4):5 with points pt 5 ps 0.6 "
-          "palette\n"
+          "plot csv.'/queues.csv' every ::1 "
+          "using 1:(column(2)*1000+column(3)*16+column(4)):5 with points pt 5 ps 0.6 palette\n"
           /* points, not lines: the rows of the flows interleave, and a line would break at
              every other flow's row */
-          "set output '%s/throughput.png'\nset title 'throughput per flow (per sample)'\n"
+          "set output out.'/throughput.png.tmp'\nset title 'throughput per flow (per sample)'\n"
           "set ylabel 'Gb/s'\nset key outside\n"
-          "plot for [i=0:%u] '%s/flows.csv' every ::1 using 1:($2==i?$4:1/0) with points pt 7 "
-          "ps 0.5 title sprintf('flow %%d', i)\nunset key\n"
-          "set output '%s/pause_heatmap.png'\nset title 'pause propagation: paused queues per "
-          "switch over time'\nset ylabel 'switch'\nunset key\n"
-          "plot '%s/queues.csv' every ::1 using 1:2:($6*(1+$7)) with points pt 5 ps 1 palette\n",
-          dir, dir, dir, sim->flows.n < 16 ? (sim->flows.n ? sim->flows.n - 1 : 0) : 15, dir, dir,
-          dir);
-  fclose(g);
-  snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/gnuplot.log'", path, dir);
-  if (run(cmd) != 0) return -1;
-  if (dl->found) {
-    snprintf(path, sizeof path, "%s/deadlock.dot", dir);
-    if (deadlock_dot(dl, sim, path) != 0) return -1;
-    snprintf(cmd, sizeof cmd, "dot -Tpng '%s' -o '%s/deadlock.png'", path, dir);
-    if (run(cmd) != 0) return -1;
+          "plot for [i=0:%u] csv.'/flows.csv' every ::1 using 1:(column(2)==i?column(4):1/0) "
+          "with points pt 7 ps 0.5 title sprintf('flow %%d', i)\nunset key\n"
+          "set output out.'/pause_heatmap.png.tmp'\nset title 'pause propagation: paused queues "
+          "per switch over time'\nset ylabel 'switch'\nunset key\n"
+          "plot csv.'/queues.csv' every ::1 using 1:2:(column(6)*(1+column(7))) with points "
+          "pt 5 ps 1 palette\nunset output\n",
+          last_flow);
+}
+
+/* Rename dir/NAME.tmp to dir/NAME, or remove it (commit = 0). 0 or -1 with err. */
+static int settle(const char *dir, const char *name, int commit, char *err, size_t errlen) {
+  char *to = path_join(dir, name), *tmp = to ? malloc(strlen(to) + 5u) : NULL;
+  int rc = 0;
+  if (tmp == NULL) {
+    snprintf(err, errlen, "%s: out of memory", dir);
+    rc = -1;
+  } else {
+    snprintf(tmp, strlen(to) + 5u, "%s.tmp", to);
+    if (!commit) unlink(tmp);
+    else if (rename(tmp, to) != 0) {
+      snprintf(err, errlen, "%s: not written: %s", to, strerror(errno));
+      unlink(tmp);
+      rc = -1;
+    }
   }
-  return 0;
+  free(to);
+  free(tmp);
+  return rc;
+}
+
+static int gnuplot(const char *dir, const char *csv_dir, const sim_t *sim, char *err,
+                   size_t errlen) {
+  char *gp = path_join(dir, "plots.gp"), *log = path_join(dir, "gnuplot.log");
+  char *a1 = path_literal(csv_dir), *a2 = path_literal(dir), *a0 = path_literal(gp ? gp : "");
+  int rc = -1;
+  if (!gp || !log || !a0 || !a1 || !a2) {
+    snprintf(err, errlen, "%s: out of memory", dir);
+    goto out;
+  }
+  outfile_t o;
+  if (outfile_open(&o, gp, err, errlen) != 0) goto out;
+  uint32_t n = sim->flows.n < PLOT_MAX_FLOWS ? sim->flows.n : PLOT_MAX_FLOWS;
+  write_script(o.f, n ? n - 1u : 0u);
+  if (outfile_close(&o, err, errlen) != 0) goto out;
+  char *argv[] = {"gnuplot", "-c", a0, a1, a2, NULL};
+  rc = run(argv, log, err, errlen);
+  for (size_t i = 0; i < PLOT_NPNGS; i++)
+    if (settle(dir, PLOT_PNGS[i], rc == 0, err, errlen) != 0) rc = -1;
+out:
+  free(gp);
+  free(log);
+  free(a0);
+  free(a1);
+  free(a2);
+  return rc;
+}
+
+static int graphviz(const char *dir, const sim_t *sim, const deadlock_t *dl, char *err,
+                    size_t errlen) {
+  char *dot = path_join(dir, "deadlock.dot"), *png = path_join(dir, "deadlock.png.tmp");
+  char *a0 = path_literal(dot ? dot : ""), *a1 = path_literal(png ? png : "");
+  int rc = -1;
+  if (!dot || !png || !a0 || !a1) {
+    snprintf(err, errlen, "%s: out of memory", dir);
+  } else if (deadlock_dot(dl, sim, dot, err, errlen) == 0) {
+    char *argv[] = {"dot", "-Tpng", a0, "-o", a1, NULL};
+    rc = run(argv, NULL, err, errlen);
+    if (settle(dir, "deadlock.png", rc == 0, err, errlen) != 0) rc = -1;
+  }
+  free(dot);
+  free(png);
+  free(a0);
+  free(a1);
+  return rc;
+}
+
+int plot_all(const char *dir, const char *csv_dir, const sim_t *sim, const deadlock_t *dl,
+             char *err, size_t errlen) {
+  if (gnuplot(dir, csv_dir, sim, err, errlen) != 0) return -1;
+  return dl->found ? graphviz(dir, sim, dl, err, errlen) : 0;
 }

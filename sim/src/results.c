@@ -4,36 +4,12 @@
 #include "results.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static uint64_t pct(const uint32_t *v, uint64_t n, double p) {
-  if (n == 0) return 0;
-  uint32_t *c = malloc(n * sizeof *c);
-  if (c == NULL) return 0;
-  memcpy(c, v, n * sizeof *c);
-  qsort(c, n, sizeof *c, cmp_u32);
-  uint64_t rank = (uint64_t)(p / 100.0 * (double)n + 0.999999); /* nearest rank */
-  if (rank < 1) rank = 1;
-  if (rank > n) rank = n;
-  uint64_t r = c[rank - 1];
-  free(c);
-  return r;
-}
-
-uint64_t results_flow_latency(const flow_t *f, double p) { return pct(f->lat, f->nlat, p); }
+uint64_t results_flow_latency(const flow_t *f, double p) { return latsum_pct(&f->lat, p); }
 
 uint64_t results_hop_latency(const flow_t *f, uint32_t hop, double p) {
-  return pct(f->hlat[hop], f->nhlat[hop], p);
-}
-
-uint64_t results_occ_pct(const deadlock_t *dl, size_t q, double p) {
-  return dl->occ[q] ? pct(dl->occ[q], dl->nsamples, p) : 0;
+  return latsum_pct(&f->hlat[hop], p);
 }
 
 void results_group(const sim_t *sim, uint32_t group, group_result_t *r) {

@@ -8,6 +8,7 @@
 
 #include "deadlock.h"
 #include "engine.h"
+#include "sampler.h"
 
 typedef struct {
   uint64_t sim_cycles, delivered_bytes, drops, drops_by_cause[LFC_DROP_CAUSES], nic_drops;
@@ -29,13 +30,15 @@ typedef struct {
 
 void results_group(const sim_t *sim, uint32_t group, group_result_t *r);
 void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summary_t *sum);
-/* p in [0, 100]: the nearest-rank percentile of the flow's latency samples, in cycles. */
+/* p in [0, 100]: the nearest-rank percentile of the flow's latency samples, in cycles (exact up
+ * to LATSUM_RAW samples or below LATSUM_EXACT cycles, else within 0.2 %: latsum.h). */
 uint64_t results_flow_latency(const flow_t *f, double p);
 /* The same of the time its packets spent in the switch of hop `hop` (0 = first). */
 uint64_t results_hop_latency(const flow_t *f, uint32_t hop, double p);
-/* The same of a queue's occupancy samples, in blocks. */
-uint64_t results_occ_pct(const deadlock_t *dl, size_t q, double p);
 void results_print(FILE *out, const sim_t *sim, const deadlock_t *dl, const summary_t *sum);
-int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const summary_t *sum);
+/* Write the --json file (docs/sim-json.md) whole or not at all (outfile.h). 0, or -1 with a
+ * one-line err naming the path. */
+int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const sampler_t *sp,
+                 const summary_t *sum, char *err, size_t errlen);
 
 #endif /* LFC_SIM_RESULTS_H */

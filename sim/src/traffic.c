@@ -366,9 +366,9 @@ fail:
 void flows_free(flows_t *fl, uint32_t nhosts) {
   for (uint32_t i = 0; i < fl->n; i++) {
     free(fl->f[i].succ);
-    free(fl->f[i].lat);
+    latsum_free(&fl->f[i].lat);
     free(fl->f[i].dc_cnp);
-    for (uint32_t h = 0; h < FLOW_MAX_HOPS; h++) free(fl->f[i].hlat[h]);
+    for (uint32_t h = 0; h < FLOW_MAX_HOPS; h++) latsum_free(&fl->f[i].hlat[h]);
   }
   free(fl->f);
   if (fl->by_host)

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "latsum.h"
 #include "scenario.h"
 #include "topology.h"
 
@@ -42,11 +43,9 @@ typedef struct {
   /* receiver side */
   uint64_t rx_bytes, rx_pkts, drops, ce;
   uint64_t first_tx, done_cycle; /* SIM_NEVER until known */
-  uint32_t *lat;          /* latency samples, cycles */
-  uint64_t nlat, caplat;
+  latsum_t lat;           /* latency samples, cycles (bounded: latsum.h) */
   /* per hop: time in the switch, first block in to first block out, cycles (docs/sim.md) */
-  uint32_t *hlat[FLOW_MAX_HOPS];
-  uint64_t nhlat[FLOW_MAX_HOPS], caphlat[FLOW_MAX_HOPS];
+  latsum_t hlat[FLOW_MAX_HOPS];
   uint32_t hop_sw[FLOW_MAX_HOPS]; /* the switch of the first sample at that hop */
   uint32_t nhops;
 } flow_t;

@@ -1,0 +1,46 @@
+/*
+ * latsum.h - a latency series (cycles, one sample per packet) in bounded memory, for its
+ * nearest-rank percentiles (docs/sim.md "Memory").
+ *
+ * The first LATSUM_RAW samples are kept as they come, so a series of up to that many packets
+ * gives the percentiles of its samples exactly. With more, the samples are counted per bucket:
+ * one bucket per value below LATSUM_EXACT cycles (exact), above it LATSUM_SUB buckets per
+ * power of two, each a range of width value / LATSUM_SUB at most; a percentile that falls in
+ * such a bucket is its upper end, capped at the largest sample (exact), so it is at most
+ * 1/LATSUM_SUB (0.2 %) above the sample's own value and never below it. The bucket array
+ * grows only to the bucket of the largest sample: at most LATSUM_MAX_BUCKETS * 4 bytes.
+ *
+ * 24 bytes per series, plus at most 4 KiB (samples) or 56 KiB (buckets).
+ */
+#ifndef LFC_SIM_LATSUM_H
+#define LFC_SIM_LATSUM_H
+
+#include <stdint.h>
+
+#define LATSUM_RAW 1024u              /* samples kept as they come: 4 KiB */
+#define LATSUM_EXACT_BITS 12u         /* values below 4096 cycles counted exactly */
+#define LATSUM_SUB_BITS 9u            /* 512 buckets per power of two above */
+#define LATSUM_EXACT (1u << LATSUM_EXACT_BITS)
+#define LATSUM_SUB (1u << LATSUM_SUB_BITS)
+#define LATSUM_MAX_BUCKETS (LATSUM_EXACT + (32u - LATSUM_EXACT_BITS) * LATSUM_SUB) /* 56 KiB */
+
+typedef struct {
+  uint32_t *v;  /* n <= LATSUM_RAW: the samples in order; else the samples per bucket */
+  uint32_t nv;  /* entries allocated in v: samples, or buckets (to the largest sample's) */
+  uint32_t max; /* the largest sample */
+  uint64_t n;   /* samples */
+} latsum_t;
+
+/* True while v holds the samples themselves (in the order they came). */
+static inline int latsum_is_raw(const latsum_t *s) { return s->n <= LATSUM_RAW; }
+
+/* One more sample. 0, or -1 if out of memory (or 2^32 samples in one bucket): the sample is
+ * not counted and the series is unchanged. */
+int latsum_add(latsum_t *s, uint32_t v);
+
+/* The nearest-rank percentile p in [0, 100] (100: the largest sample); 0 with no samples. */
+uint64_t latsum_pct(const latsum_t *s, double p);
+
+void latsum_free(latsum_t *s);
+
+#endif /* LFC_SIM_LATSUM_H */
