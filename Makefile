@@ -1,7 +1,9 @@
 # lfc — build, test and run the C reference model of link-level flow control.
 #
 #   make            build/liblfc.a and build/liblfc.so
-#   make test       install missing Debian packages, then every test step in TEST_STEPS
+#   make help       every public target, one line each
+#   make check      the everyday loop: the fast steps in CHECK_STEPS (under a minute once built)
+#   make test       every test step in TEST_STEPS, each installing the packages it needs
 #   make run        build and run the demonstration (cmodel/demo/)
 #   make memcheck   the unit tests under valgrind
 #   make bench      scripts/bench.sh
@@ -38,7 +40,9 @@ ASAN_ENV   = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 
 VALGRIND = valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
-# Which Debian packages scripts/deps.sh makes sure of: minimal (C model only) or all.
+# The groups of Debian packages in scripts/deps.sh. Each rule asks for the groups it needs
+# (deps-minimal, deps-hdl, ...); `make deps` installs the groups in DEPS (default all).
+DEPS_GROUPS = minimal hdl sim verify sweep packaging
 DEPS ?= all
 export DEPS
 
@@ -101,7 +105,8 @@ ifneq ($(filter clean,$(MAKECMDGOALS)),)
 .NOTPARALLEL:
 endif
 
-.PHONY: all deps test test-unit test-asan test-golden memcheck run bench golden clean
+.PHONY: all deps $(addprefix deps-,$(DEPS_GROUPS)) help check test test-deps test-unit \
+        test-asan test-golden memcheck run bench golden clean
 
 # ---------------------------------------------------------------------------------------
 # The library
@@ -142,9 +147,10 @@ $(BUILD)/asan/obj/%.o: cmodel/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(ASAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# Tests include <cmocka.h> and the demo may use other packages: install the packages
-# before compiling them. Order-only, so an up-to-date deps run rebuilds nothing.
-$(TEST_OBJS) $(TEST_HELPER_OBJS) $(ASAN_TEST_OBJS) $(ASAN_TEST_HELPER_OBJS) $(DEMO_OBJS): | deps
+# Tests include <cmocka.h>: install the C model's packages before compiling them. Order-only,
+# so an up-to-date deps run rebuilds nothing.
+$(TEST_OBJS) $(TEST_HELPER_OBJS) $(ASAN_TEST_OBJS) $(ASAN_TEST_HELPER_OBJS) $(DEMO_OBJS): \
+  | deps-minimal
 
 # Header dependencies recorded by -MMD on earlier builds.
 -include $(ALL_OBJS:.o=.d)
@@ -172,37 +178,45 @@ $(BUILD)/lfc-demo: $(DEMO_OBJS) $(BUILD)/liblfc.a
 # ---------------------------------------------------------------------------------------
 
 # A fresh machine has none of the project's packages: install what is missing, or print
-# the command that would (DEPS=minimal|all).
+# the command that would (scripts/deps.sh names the packages of each group). `make deps`
+# installs every group (or those in DEPS); each rule below asks only for its own groups, so
+# that e.g. `make test-unit` needs cmocka but not Verilator or Slurm.
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh $(DEPS)
+
+$(addprefix deps-,$(DEPS_GROUPS)): deps-%:
+	@scripts/deps.sh $*
+
+# scripts/deps.sh's exit statuses and groups, with stand-ins for dpkg-query and apt-get
+# (nothing is installed): under a second.
+TEST_STEPS += test-deps
+test-deps:
+	@echo "== scripts/deps.sh: groups, exit 0 / 2 with stand-in package tools"
+	@scripts/test_deps.sh $(BUILD)/deps-test
 
 # ---------------------------------------------------------------------------------------
 # Test steps (see TEST_STEPS; `make test` is the last rule of this file)
 # ---------------------------------------------------------------------------------------
 
 # Every cmocka test binary, plain -O2 -g build. All run even if one fails.
-test-unit: deps $(TEST_BINS)
+test-unit: deps-minimal $(TEST_BINS)
 	@echo "== cmocka unit tests ($(words $(TEST_BINS)) binaries)"
 	@scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/unit $(TEST_BINS)
 
 # The same tests built with ASan+UBSan: catches out-of-bounds, use-after-free, leaks,
 # signed overflow and bad shifts that the plain build lets pass.
-test-asan: deps $(ASAN_TEST_BINS)
+test-asan: deps-minimal $(ASAN_TEST_BINS)
 	@echo "== cmocka unit tests under ASan+UBSan ($(words $(ASAN_TEST_BINS)) binaries)"
 	@$(ASAN_ENV) scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/asan $(ASAN_TEST_BINS)
 
-# Replay the recorded golden vectors against the model, once scripts/golden.sh exists.
-test-golden: deps all
-	@if [ -f scripts/golden.sh ]; then \
-	  echo "== golden vectors: scripts/golden.sh check"; \
-	  bash scripts/golden.sh check; \
-	else \
-	  echo "== golden vectors: skipped (no scripts/golden.sh yet)"; \
-	fi
+# Replay the recorded golden vectors against the model (scripts/golden.sh builds lfc_trace).
+test-golden: deps-minimal all
+	@echo "== golden vectors: scripts/golden.sh check"
+	@BUILD=$(BUILD) bash scripts/golden.sh check
 
 # The unit tests under valgrind: a second opinion on memory errors and leaks, on the
 # binaries as optimised for release. Any valgrind finding fails the target.
-memcheck: deps $(TEST_BINS)
+memcheck: deps-minimal $(TEST_BINS)
 	@echo "== cmocka unit tests under valgrind ($(words $(TEST_BINS)) binaries)"
 	@TEST_WRAPPER="$(VALGRIND)" scripts/run-cmocka.sh run $(BUILD)/memcheck-logs $(TEST_BINS)
 	@scripts/run-cmocka.sh summary $(BUILD)/memcheck-logs
@@ -212,46 +226,39 @@ memcheck: deps $(TEST_BINS)
 # ---------------------------------------------------------------------------------------
 
 # The demonstration: packages, build, run.
-ifneq ($(wildcard cmodel/demo/lfc_demo.c),)
-run: deps $(BUILD)/lfc-demo
+run: deps-minimal $(BUILD)/lfc-demo
 	$(BUILD)/lfc-demo $(RUN_ARGS)
-else
-run:
-	@echo "make run: cmodel/demo/lfc_demo.c does not exist yet; there is no demo to run" >&2
-	@exit 1
-endif
 
-# Benchmarks live in scripts/bench.sh, which chooses its own build and configurations.
-bench: deps all
-	@if [ -f scripts/bench.sh ]; then bash scripts/bench.sh; \
-	else echo "make bench: scripts/bench.sh does not exist yet" >&2; exit 1; fi
+# Benchmarks live in scripts/bench.sh, which chooses its own build and configurations: the
+# model under valgrind (minimal), the co-simulation (hdl) and lfc-sim (sim).
+bench: deps-minimal deps-hdl deps-sim all
+	@BUILD=$(BUILD) bash scripts/bench.sh
 
 # Re-record the golden vectors from the current model (review the diff before committing).
-golden: deps all
-	@if [ -f scripts/golden.sh ]; then bash scripts/golden.sh record; \
-	else echo "make golden: scripts/golden.sh does not exist yet" >&2; exit 1; fi
+golden: deps-minimal all
+	@BUILD=$(BUILD) bash scripts/golden.sh record
 
 clean:
 	@case "$(BUILD)" in ""|/|.|..) echo "refusing to remove BUILD='$(BUILD)'" >&2; exit 1;; esac
 	rm -rf $(BUILD)
 
 # ---------------------------------------------------------------------------------------
-# Parts of the project that keep their rules beside their sources (RTL: lint, synth;
-# tb: co-simulation, regression). Each may append to TEST_STEPS.
+# Parts of the project that keep their rules beside their sources (see each file's header).
+# Each may append to TEST_STEPS. Plain include: a part file that is renamed or missing stops
+# make with its name, instead of silently dropping its test steps.
 # ---------------------------------------------------------------------------------------
--include rtl/rtl.mk
--include tb/tb.mk
--include cmodel/bench/bench.mk
-# Each of these keeps the rules of one part beside its sources (see the file's header).
--include tb/mutants/mutants.mk
--include tb/formal/formal.mk
--include tb/fuzz/fuzz.mk
--include tb/cocotb/cocotb.mk
--include tb/dpi/dpi.mk
--include sim/sim.mk
--include sim/calc.mk
--include scripts/install.mk
--include docs/docs.mk
+include rtl/rtl.mk
+include tb/tb.mk
+include cmodel/bench/bench.mk
+include tb/mutants/mutants.mk
+include tb/formal/formal.mk
+include tb/fuzz/fuzz.mk
+include tb/cocotb/cocotb.mk
+include tb/dpi/dpi.mk
+include sim/sim.mk
+include sim/calc.mk
+include scripts/install.mk
+include docs/docs.mk
 
 # ---------------------------------------------------------------------------------------
 # make test
