@@ -105,8 +105,8 @@ ifneq ($(filter clean,$(MAKECMDGOALS)),)
 .NOTPARALLEL:
 endif
 
-.PHONY: all deps $(addprefix deps-,$(DEPS_GROUPS)) help check test test-deps test-unit \
-        test-asan test-golden memcheck run bench golden clean
+.PHONY: all deps $(addprefix deps-,$(DEPS_GROUPS)) help check test test-deps \
+        test-no-tracker-refs test-unit test-asan test-golden memcheck run bench golden clean
 
 # ---------------------------------------------------------------------------------------
 # The library
@@ -193,6 +193,11 @@ TEST_STEPS += test-deps
 test-deps:
 	@echo "== scripts/deps.sh: groups, exit 0 / 2 with stand-in package tools"
 	@scripts/test_deps.sh $(BUILD)/deps-test
+
+# No code or documentation cites an issue tracker by number (CHANGELOG.md may): a grep.
+TEST_STEPS += test-no-tracker-refs
+test-no-tracker-refs:
+	@scripts/test_no_tracker_refs.sh $(BUILD)
 
 # ---------------------------------------------------------------------------------------
 # Test steps (see TEST_STEPS; `make test` is the last rule of this file)

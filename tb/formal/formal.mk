@@ -1,4 +1,4 @@
-# tb/formal/formal.mk - formal proofs of the lossless invariants on the RTL (issue 5 §1).
+# tb/formal/formal.mk - formal proofs of the lossless invariants on the RTL (tb/formal/README.md).
 # Included by the top Makefile.
 #
 #   make formal        every property: k-induction proof (Yosys 0.23 `sat -tempinduct`) and, per

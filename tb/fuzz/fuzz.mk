@@ -1,4 +1,4 @@
-# tb/fuzz/fuzz.mk - differential fuzzing, C-model mutants and the soak (issue #5 §2, §4, §5).
+# tb/fuzz/fuzz.mk - differential fuzzing, C-model mutants and the soak (docs/fuzzing.md).
 # Included by the top Makefile. See docs/fuzzing.md.
 #
 #   make fuzz-cosim [FUZZ_SECONDS=300] [TBFUZZ_MODES="ib pfc"]
@@ -121,7 +121,7 @@ fuzz-selftest: $(TB_PARAMS)
 	@TBFUZZ_BUILD=$(TBFUZZ_BUILD) MAKE="$(MAKE)" TBFUZZ_CC=$(TBFUZZ_CC) \
 	  TBFUZZ_SAN="$(TBFUZZ_SAN)" tb/fuzz/selftest.sh
 
-# ---- C-model mutants (§4) ----
+# ---- C-model mutants (docs/fuzzing.md §3) ----
 
 MUTANTS_MAX     ?= 120
 MUTANTS_SEED    ?= 1
@@ -131,7 +131,7 @@ mutants-c: deps-minimal deps-verify
 	@nice -n 10 python3 scripts/mutants-c.py --build $(BUILD) --max $(MUTANTS_MAX) \
 	  --seed $(MUTANTS_SEED) --timeout $(MUTANT_TIMEOUT) --jobs $(or $(JOBS),2) $(MUTANTS_ARGS)
 
-# ---- soak (§5) ----
+# ---- soak (docs/fuzzing.md §4) ----
 
 HOURS        ?= 1
 SOAK_CONFIGS ?= $(TB_CONFIGS)
