@@ -105,7 +105,7 @@ ifneq ($(filter clean,$(MAKECMDGOALS)),)
 .NOTPARALLEL:
 endif
 
-.PHONY: all deps $(addprefix deps-,$(DEPS_GROUPS)) help check test test-deps \
+.PHONY: all deps $(addprefix deps-,$(DEPS_GROUPS)) help test-help check test test-deps \
         test-no-tracker-refs test-unit test-asan test-golden memcheck run bench golden clean
 
 # ---------------------------------------------------------------------------------------
@@ -248,6 +248,120 @@ clean:
 	rm -rf $(BUILD)
 
 # ---------------------------------------------------------------------------------------
+# make help: every public target, one line each (the lines starting with "## " below).
+# A part file may keep its own "## " lines beside its rules. test-help fails when a .PHONY
+# target of any part is not listed, so a new target gets its line here when it is added.
+# Targets whose names begin with a word and "_" (tb_regress_clear) are internal, not listed.
+# ---------------------------------------------------------------------------------------
+## lfc targets (BUILD=dir builds elsewhere; -j2 in parallel). README.md has more on each.
+##
+## Everyday
+##   make                     build/liblfc.a and build/liblfc.so (same as make all)
+##   make all                 the library, static and shared
+##   make check               the everyday loop, under a minute once built: CHECK_STEPS
+##   make test                every test step in TEST_STEPS (long; what CI runs)
+##   make run                 build and run the demonstration (RUN_ARGS='...')
+##   make help                this list
+##   make clean               remove $(BUILD)
+##
+## Packages (scripts/deps.sh; each target asks only for the groups it needs)
+##   make deps                install the groups in DEPS (default all)
+##   make deps-minimal        the C model: cmocka, valgrind, pkg-config, zstd, gzip
+##   make deps-hdl            Verilator, Icarus, Yosys, ccache, libinih
+##   make deps-sim            lfc-sim: libinih, gnuplot, Graphviz
+##   make deps-verify         lcov, clang-14 with libFuzzer, LeakSanitizer
+##   make deps-sweep          GNU parallel, Slurm, munge
+##   make deps-packaging      help2man, groff, Python venv and pip, libpython
+##
+## The C model
+##   make test-unit           cmocka unit and property tests
+##   make test-asan           the same under ASan+UBSan
+##   make memcheck            the unit tests under valgrind
+##   make test-golden         replay the golden traces (scripts/golden.sh check)
+##   make golden              re-record the golden traces (review the diff)
+##   make test-trace-write    lfc_trace on a full or closed standard output: exit 2
+##   make test-golden-write   golden.sh record keeps the old traces when a write fails
+##   make bench               model, co-simulation and simulator speed: build/bench/*.json
+##   make mutants-c           mutants of cmodel/src/*.c against the cmocka tests
+##   make fuzz-model          libFuzzer on the model alone, SPEC invariants checked
+##
+## RTL and co-simulation (tb/README.md)
+##   make lint                Verilator -Wall and Icarus on every RTL_LINT_CONFIGS
+##   make lint-<config>       lint one configuration
+##   make synth               Yosys cells and flip-flops per module (minutes)
+##   make synth-<config>      synthesise one configuration
+##   make cosim               one co-simulation: SIM=... CONFIG=... [SEED= CYCLES= WAVES=1]
+##   make cosim-build         build the simulators of CONFIGS for SIMS
+##   make cosim-clean         remove the co-simulation builds and results
+##   make regress             every configuration x SEEDS seeds x both simulators: JUnit XML
+##   make test-cosim          the co-simulation regression of make test
+##   make test-cosim-args     wrong values for cosim, regress, soak and mutants are refused
+##   make coverage            Verilator line and toggle coverage as lcov HTML
+##   make mutants             Yosys mutate mutants of the RTL against the regression
+##   make mutants-smoke       hand-made RTL mutants that must be caught
+##   make test-mutants-report report.py's verdicts on made-up results
+##   make test-mutants-pick   pick.py's sample of mutants on made-up lists
+##   make formal              k-induction proofs of the lossless invariants (Yosys)
+##   make formal-quick        the quick proofs only
+##   make test-formal         the quick proofs, as a step of make test
+##   make fuzz-build          build the differential and the model fuzz targets
+##   make fuzz-cosim          libFuzzer on RTL against model (FUZZ_SECONDS)
+##   make fuzz-replay         replay the fuzz corpus and regressions (FUZZ_INPUT=file)
+##   make test-fuzz           fuzz-replay, as a step of make test
+##   make fuzz-selftest       hand-made mutants the fuzz targets must find
+##   make soak                random co-simulation for HOURS
+##   make test-soak           one minute of soak
+##   make cocotb              the cocotb test with the model as scoreboard
+##   make cocotb-mutants      the cocotb test on mutated RTL: each must fail
+##   make cocotb-venv         only cocotb's Python environment
+##   make test-cocotb         cocotb and cocotb-mutants on Icarus, short runs
+##   make dpi                 the SystemVerilog DPI-C checker under Verilator
+##   make dpi-build           build the DPI-C testbench only
+##   make dpi-mutants         the DPI-C checker on mutated RTL: each must stop
+##   make test-dpi            make dpi, as a step of make test
+##
+## lfc-sim, the fabric simulator (docs/sim.md)
+##   make test-sim            every scenario: skip-ahead == stepping, claims, bad input
+##   make test-sim-quick      a few scenarios of test-sim (part of make check)
+##   make test-sim-tsan       lfc-sim on 2 and 3 threads under ThreadSanitizer
+##   make study               the IB vs RoCEv2 study: docs/study/README.md
+##   make bench-sim           simulator speed: build/bench/sim.json
+##   make test-calc           the headroom and credits calculators
+##   make test-sweep          scripts/sweep on GNU parallel
+##   make test-sweep-slurm    scripts/sweep as a Slurm job array (needs root)
+##   make test-sweep-input    scripts/sweep refuses bad input with one line
+##   make fuzz                libFuzzer on the scenario parser (FUZZ_SECONDS)
+##   make test-fuzz-regress   replay the scenario parser's crash inputs and seeds
+##   make doc-figures         regenerate docs/mechanisms/figures/*.png
+##   make doc-figures-progs   build the programs behind those figures
+##   make test-doc-figures    check the facts the docs/mechanisms pages state
+##
+## Install and packaging
+##   make install             PREFIX=... [DESTDIR=...]: library, headers, programs, man pages
+##   make uninstall           remove what install wrote
+##   make man                 the man pages, in build/dist/man/
+##   make test-install        install, build against it with pkg-config, uninstall
+##   make fusesoc-venv        FuseSoC from PyPI in build/venv-fusesoc
+##   make fusesoc-sim         lfc.core's co-simulation target under FuseSoC
+##   make fusesoc-cosim-c     the C side of lfc.core's co-simulation target
+##   make test-fusesoc        lfc.core parsed by FuseSoC, its lint target run
+##
+## Checks of the tree itself
+##   make test-deps           scripts/deps.sh's groups and exit statuses
+##   make test-help           every .PHONY target is listed here
+##   make test-no-tracker-refs  no issue-tracker numbers in code or docs
+##   make test-script-args    the scripts refuse bad arguments with one line, exit 2
+
+help:
+	@sed -n 's/^## \{0,1\}//p' $(MAKEFILE_LIST)
+
+# Every .PHONY target of the Makefile and its parts has a line in make help (and every line
+# names a target that exists).
+TEST_STEPS += test-help
+test-help:
+	@scripts/test_help.sh
+
+# ---------------------------------------------------------------------------------------
 # Parts of the project that keep their rules beside their sources (see each file's header).
 # Each may append to TEST_STEPS. Plain include: a part file that is renamed or missing stops
 # make with its name, instead of silently dropping its test steps.
@@ -264,6 +378,28 @@ include sim/sim.mk
 include sim/calc.mk
 include scripts/install.mk
 include docs/docs.mk
+
+# ---------------------------------------------------------------------------------------
+# make check: the everyday loop
+# ---------------------------------------------------------------------------------------
+
+# The steps of make test that take seconds, and a few scenarios of lfc-sim: under a minute on a
+# quiet two-core machine once built (README.md, "Test tiers"). The slow steps (co-simulation,
+# formal, fuzzing, sweeps on Slurm, install and packaging) are left to make test.
+CHECK_STEPS = test-deps test-help test-no-tracker-refs test-script-args test-mutants-report \
+              test-mutants-pick test-unit test-golden test-sim-quick test-calc test-asan
+
+# A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
+# a claim of each kind (sim/tests/test_sim_quick.sh). Not in TEST_STEPS: test-sim covers it.
+.PHONY: test-sim-quick
+test-sim-quick: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
+	@echo "== lfc-sim: a few scenarios, skip-ahead == step-every-cycle == 2 threads, claims"
+	@sim/tests/test_sim_quick.sh $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check $(BUILD)/sim-quick
+
+# The steps, then the cmocka tests they ran added up, as make test does.
+check: $(CHECK_STEPS)
+	@scripts/run-cmocka.sh summary $(CMOCKA_LOG_DIR)/unit $(CMOCKA_LOG_DIR)/asan \
+	  $(CMOCKA_LOG_DIR)/calc $(CMOCKA_LOG_DIR)/calc-asan
 
 # ---------------------------------------------------------------------------------------
 # make test
