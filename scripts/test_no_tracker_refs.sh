@@ -7,8 +7,8 @@
 #   scripts/test_no_tracker_refs.sh [BUILD]
 #
 # Scans every text file of the tree (the top of it is this script's parent directory) but .git,
-# build/ and BUILD (a relative path), and CHANGELOG.md; a reference may be split over two lines. Prints
-# FILE:LINE: TEXT for each one found.
+# build/ and BUILD (a relative path), and CHANGELOG.md; a reference may be split over two
+# lines. Prints FILE:LINE: TEXT for each one found.
 #
 # Exit status: 0 none found, 1 references found, 2 bad arguments.
 set -uo pipefail

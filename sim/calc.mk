@@ -26,7 +26,8 @@ $(CALC_DIR)/lfc-calc: $(CALC_SRCS) $(CALC_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CALC_CPPFLAGS) $(CFLAGS) -DLFC_CALC_STANDALONE $(LDFLAGS) -o $@ $(CALC_SRCS) $(LDLIBS)
 
-$(CALC_DIR)/test_calc: sim/tests/test_calc.c $(CALC_SRCS) $(CALC_HDRS) $(BUILD)/liblfc.a | deps-minimal
+$(CALC_DIR)/test_calc: sim/tests/test_calc.c $(CALC_SRCS) $(CALC_HDRS) $(BUILD)/liblfc.a \
+                       | deps-minimal
 	@mkdir -p $(@D)
 	$(CC) $(CALC_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ sim/tests/test_calc.c $(CALC_SRCS) \
 	  $(BUILD)/liblfc.a $(CMOCKA_LIBS) $(LDLIBS)
