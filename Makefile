@@ -348,7 +348,7 @@ clean:
 ##
 ## Checks of the tree itself
 ##   make test-deps           scripts/deps.sh's groups and exit statuses
-##   make test-help           every .PHONY target is listed here
+##   make test-help           every .PHONY target is listed here, every *.mk included
 ##   make test-no-tracker-refs  no issue-tracker numbers in code or docs
 ##   make test-script-args    the scripts refuse bad arguments with one line, exit 2
 
@@ -356,7 +356,7 @@ help:
 	@sed -n 's/^## \{0,1\}//p' $(MAKEFILE_LIST)
 
 # Every .PHONY target of the Makefile and its parts has a line in make help (and every line
-# names a target that exists).
+# names a target that exists); every part makefile (*.mk) of the tree is included.
 TEST_STEPS += test-help
 test-help:
 	@scripts/test_help.sh

@@ -2,7 +2,8 @@
 # test_help.sh - `make help` lists every public target: each .PHONY target of the Makefile and
 # of the part files it includes has a line "make TARGET  ..." (a line "make lint-<config>" covers
 # lint-default, lint-ib, ...), and each line names a target that exists. Targets whose names
-# begin with a word and "_" (tb_regress_clear) are internal. Under a second.
+# begin with a word and "_" (tb_regress_clear) are internal. Also: every part makefile
+# (*.mk) of the tree is read by make. Under a second.
 #
 #   scripts/test_help.sh
 #
@@ -58,6 +59,18 @@ for i in "${!globs[@]}"; do
     fails=$((fails + 1))
   fi
 done
+
+# Every part makefile of the tree is read (a new one not included would drop its steps): the
+# files git tracks, or outside git every *.mk but under build*/ (Verilator writes .mk files).
+read_mk="$(printf '%s\n' "$db" | sed -n 's/^MAKEFILE_LIST := //p' | tr ' ' '\n' | grep '\.mk$')"
+while read -r mk; do
+  if ! grep -qxF "$mk" <<<"$read_mk"; then
+    echo "  FAIL: $mk is not included by the Makefile (its targets and steps are lost)"
+    fails=$((fails + 1))
+  fi
+done < <(if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then git ls-files -- '*.mk'
+         else find . \( -path ./.git -o -path './build*' \) -prune -o -name '*.mk' -print |
+           sed 's|^\./||'; fi)
 
 echo "test_help: ${#targets[@]} public targets, ${#names[@]} lines in make help, $fails failed"
 [ $fails -eq 0 ]
