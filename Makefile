@@ -1,7 +1,9 @@
 # lfc — build, test and run the C reference model of link-level flow control.
 #
 #   make            build/liblfc.a and build/liblfc.so
-#   make test       install missing Debian packages, then every test step in TEST_STEPS
+#   make help       every public target, one line each
+#   make check      the everyday loop: the fast steps in CHECK_STEPS (under a minute once built)
+#   make test       every test step in TEST_STEPS, each installing the packages it needs
 #   make run        build and run the demonstration (cmodel/demo/)
 #   make memcheck   the unit tests under valgrind
 #   make bench      scripts/bench.sh
@@ -38,7 +40,9 @@ ASAN_ENV   = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 
 VALGRIND = valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
-# Which Debian packages scripts/deps.sh makes sure of: minimal (C model only) or all.
+# The groups of Debian packages in scripts/deps.sh. Each rule asks for the groups it needs
+# (deps-minimal, deps-hdl, ...); `make deps` installs the groups in DEPS (default all).
+DEPS_GROUPS = minimal hdl sim verify sweep packaging
 DEPS ?= all
 export DEPS
 
@@ -101,7 +105,8 @@ ifneq ($(filter clean,$(MAKECMDGOALS)),)
 .NOTPARALLEL:
 endif
 
-.PHONY: all deps test test-unit test-asan test-golden memcheck run bench golden clean
+.PHONY: all deps $(addprefix deps-,$(DEPS_GROUPS)) help test-help check test test-deps \
+        test-no-tracker-refs test-unit test-asan test-golden memcheck run bench golden clean
 
 # ---------------------------------------------------------------------------------------
 # The library
@@ -142,9 +147,10 @@ $(BUILD)/asan/obj/%.o: cmodel/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(ASAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# Tests include <cmocka.h> and the demo may use other packages: install the packages
-# before compiling them. Order-only, so an up-to-date deps run rebuilds nothing.
-$(TEST_OBJS) $(TEST_HELPER_OBJS) $(ASAN_TEST_OBJS) $(ASAN_TEST_HELPER_OBJS) $(DEMO_OBJS): | deps
+# Tests include <cmocka.h>: install the C model's packages before compiling them. Order-only,
+# so an up-to-date deps run rebuilds nothing.
+$(TEST_OBJS) $(TEST_HELPER_OBJS) $(ASAN_TEST_OBJS) $(ASAN_TEST_HELPER_OBJS) $(DEMO_OBJS): \
+  | deps-minimal
 
 # Header dependencies recorded by -MMD on earlier builds.
 -include $(ALL_OBJS:.o=.d)
@@ -172,37 +178,50 @@ $(BUILD)/lfc-demo: $(DEMO_OBJS) $(BUILD)/liblfc.a
 # ---------------------------------------------------------------------------------------
 
 # A fresh machine has none of the project's packages: install what is missing, or print
-# the command that would (DEPS=minimal|all).
+# the command that would (scripts/deps.sh names the packages of each group). `make deps`
+# installs every group (or those in DEPS); each rule below asks only for its own groups, so
+# that e.g. `make test-unit` needs cmocka but not Verilator or Slurm.
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh $(DEPS)
+
+$(addprefix deps-,$(DEPS_GROUPS)): deps-%:
+	@scripts/deps.sh $*
+
+# scripts/deps.sh's exit statuses and groups, with stand-ins for dpkg-query and apt-get
+# (nothing is installed): under a second.
+TEST_STEPS += test-deps
+test-deps:
+	@echo "== scripts/deps.sh: groups, exit 0 / 2 with stand-in package tools"
+	@scripts/test_deps.sh $(BUILD)/deps-test
+
+# No code or documentation cites an issue tracker by number (CHANGELOG.md may): a grep.
+TEST_STEPS += test-no-tracker-refs
+test-no-tracker-refs:
+	@scripts/test_no_tracker_refs.sh $(BUILD)
 
 # ---------------------------------------------------------------------------------------
 # Test steps (see TEST_STEPS; `make test` is the last rule of this file)
 # ---------------------------------------------------------------------------------------
 
 # Every cmocka test binary, plain -O2 -g build. All run even if one fails.
-test-unit: deps $(TEST_BINS)
+test-unit: deps-minimal $(TEST_BINS)
 	@echo "== cmocka unit tests ($(words $(TEST_BINS)) binaries)"
 	@scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/unit $(TEST_BINS)
 
 # The same tests built with ASan+UBSan: catches out-of-bounds, use-after-free, leaks,
 # signed overflow and bad shifts that the plain build lets pass.
-test-asan: deps $(ASAN_TEST_BINS)
+test-asan: deps-minimal $(ASAN_TEST_BINS)
 	@echo "== cmocka unit tests under ASan+UBSan ($(words $(ASAN_TEST_BINS)) binaries)"
 	@$(ASAN_ENV) scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/asan $(ASAN_TEST_BINS)
 
-# Replay the recorded golden vectors against the model, once scripts/golden.sh exists.
-test-golden: deps all
-	@if [ -f scripts/golden.sh ]; then \
-	  echo "== golden vectors: scripts/golden.sh check"; \
-	  bash scripts/golden.sh check; \
-	else \
-	  echo "== golden vectors: skipped (no scripts/golden.sh yet)"; \
-	fi
+# Replay the recorded golden vectors against the model (scripts/golden.sh builds lfc_trace).
+test-golden: deps-minimal all
+	@echo "== golden vectors: scripts/golden.sh check"
+	@BUILD=$(BUILD) bash scripts/golden.sh check
 
 # The unit tests under valgrind: a second opinion on memory errors and leaks, on the
 # binaries as optimised for release. Any valgrind finding fails the target.
-memcheck: deps $(TEST_BINS)
+memcheck: deps-minimal $(TEST_BINS)
 	@echo "== cmocka unit tests under valgrind ($(words $(TEST_BINS)) binaries)"
 	@TEST_WRAPPER="$(VALGRIND)" scripts/run-cmocka.sh run $(BUILD)/memcheck-logs $(TEST_BINS)
 	@scripts/run-cmocka.sh summary $(BUILD)/memcheck-logs
@@ -212,46 +231,175 @@ memcheck: deps $(TEST_BINS)
 # ---------------------------------------------------------------------------------------
 
 # The demonstration: packages, build, run.
-ifneq ($(wildcard cmodel/demo/lfc_demo.c),)
-run: deps $(BUILD)/lfc-demo
+run: deps-minimal $(BUILD)/lfc-demo
 	$(BUILD)/lfc-demo $(RUN_ARGS)
-else
-run:
-	@echo "make run: cmodel/demo/lfc_demo.c does not exist yet; there is no demo to run" >&2
-	@exit 1
-endif
 
-# Benchmarks live in scripts/bench.sh, which chooses its own build and configurations.
-bench: deps all
-	@if [ -f scripts/bench.sh ]; then bash scripts/bench.sh; \
-	else echo "make bench: scripts/bench.sh does not exist yet" >&2; exit 1; fi
+# Benchmarks live in scripts/bench.sh, which chooses its own build and configurations: the
+# model under valgrind (minimal), the co-simulation (hdl) and lfc-sim (sim).
+bench: deps-minimal deps-hdl deps-sim all
+	@BUILD=$(BUILD) bash scripts/bench.sh
 
 # Re-record the golden vectors from the current model (review the diff before committing).
-golden: deps all
-	@if [ -f scripts/golden.sh ]; then bash scripts/golden.sh record; \
-	else echo "make golden: scripts/golden.sh does not exist yet" >&2; exit 1; fi
+golden: deps-minimal all
+	@BUILD=$(BUILD) bash scripts/golden.sh record
 
 clean:
 	@case "$(BUILD)" in ""|/|.|..) echo "refusing to remove BUILD='$(BUILD)'" >&2; exit 1;; esac
 	rm -rf $(BUILD)
 
 # ---------------------------------------------------------------------------------------
-# Parts of the project that keep their rules beside their sources (RTL: lint, synth;
-# tb: co-simulation, regression). Each may append to TEST_STEPS.
+# make help: every public target, one line each (the lines starting with "## " below).
+# A part file may keep its own "## " lines beside its rules. test-help fails when a .PHONY
+# target of any part is not listed, so a new target gets its line here when it is added.
+# Targets whose names begin with a word and "_" (tb_regress_clear) are internal, not listed.
 # ---------------------------------------------------------------------------------------
--include rtl/rtl.mk
--include tb/tb.mk
--include cmodel/bench/bench.mk
-# Each of these keeps the rules of one part beside its sources (see the file's header).
--include tb/mutants/mutants.mk
--include tb/formal/formal.mk
--include tb/fuzz/fuzz.mk
--include tb/cocotb/cocotb.mk
--include tb/dpi/dpi.mk
--include sim/sim.mk
--include sim/calc.mk
--include scripts/install.mk
--include docs/docs.mk
+## lfc targets (BUILD=dir builds elsewhere; -j2 in parallel). README.md has more on each.
+##
+## Everyday
+##   make                     build/liblfc.a and build/liblfc.so (same as make all)
+##   make all                 the library, static and shared
+##   make check               the everyday loop, under a minute once built: CHECK_STEPS
+##   make test                every test step in TEST_STEPS (long; what CI runs)
+##   make run                 build and run the demonstration (RUN_ARGS='...')
+##   make help                this list
+##   make clean               remove $(BUILD)
+##
+## Packages (scripts/deps.sh; each target asks only for the groups it needs)
+##   make deps                install the groups in DEPS (default all)
+##   make deps-minimal        the C model: cmocka, valgrind, pkg-config, zstd, gzip
+##   make deps-hdl            Verilator, Icarus, Yosys, ccache, libinih
+##   make deps-sim            lfc-sim: libinih, gnuplot, Graphviz
+##   make deps-verify         lcov, clang-14 with libFuzzer, LeakSanitizer
+##   make deps-sweep          GNU parallel, Slurm, munge
+##   make deps-packaging      help2man, groff, Python venv and pip, libpython
+##
+## The C model
+##   make test-unit           cmocka unit and property tests
+##   make test-asan           the same under ASan+UBSan
+##   make memcheck            the unit tests under valgrind
+##   make test-golden         replay the golden traces (scripts/golden.sh check)
+##   make golden              re-record the golden traces (review the diff)
+##   make test-trace-write    lfc_trace on a full or closed standard output: exit 2
+##   make test-golden-write   golden.sh record keeps the old traces when a write fails
+##   make bench               model, co-simulation and simulator speed: build/bench/*.json
+##   make mutants-c           mutants of cmodel/src/*.c against the cmocka tests
+##   make fuzz-model          libFuzzer on the model alone, SPEC invariants checked
+##
+## RTL and co-simulation (tb/README.md)
+##   make lint                Verilator -Wall and Icarus on every RTL_LINT_CONFIGS
+##   make lint-<config>       lint one configuration
+##   make synth               Yosys cells and flip-flops per module (minutes)
+##   make synth-<config>      synthesise one configuration
+##   make cosim               one co-simulation: SIM=... CONFIG=... [SEED= CYCLES= WAVES=1]
+##   make cosim-build         build the simulators of CONFIGS for SIMS
+##   make cosim-clean         remove the co-simulation builds and results
+##   make regress             every configuration x SEEDS seeds x both simulators: JUnit XML
+##   make test-cosim          the co-simulation regression of make test
+##   make test-cosim-args     wrong values for cosim, regress, soak and mutants are refused
+##   make coverage            Verilator line and toggle coverage as lcov HTML
+##   make mutants             Yosys mutate mutants of the RTL against the regression
+##   make mutants-smoke       hand-made RTL mutants that must be caught
+##   make test-mutants-report report.py's verdicts on made-up results
+##   make test-mutants-pick   pick.py's sample of mutants on made-up lists
+##   make formal              k-induction proofs of the lossless invariants (Yosys)
+##   make formal-quick        the quick proofs only
+##   make test-formal         the quick proofs, as a step of make test
+##   make fuzz-build          build the differential and the model fuzz targets
+##   make fuzz-cosim          libFuzzer on RTL against model (FUZZ_SECONDS)
+##   make fuzz-replay         replay the fuzz corpus and regressions (FUZZ_INPUT=file)
+##   make test-fuzz           fuzz-replay, as a step of make test
+##   make fuzz-selftest       hand-made mutants the fuzz targets must find
+##   make soak                random co-simulation for HOURS
+##   make test-soak           one minute of soak
+##   make cocotb              the cocotb test with the model as scoreboard
+##   make cocotb-mutants      the cocotb test on mutated RTL: each must fail
+##   make cocotb-venv         only cocotb's Python environment
+##   make test-cocotb         cocotb and cocotb-mutants on Icarus, short runs
+##   make dpi                 the SystemVerilog DPI-C checker under Verilator
+##   make dpi-build           build the DPI-C testbench only
+##   make dpi-mutants         the DPI-C checker on mutated RTL: each must stop
+##   make test-dpi            make dpi, as a step of make test
+##
+## lfc-sim, the fabric simulator (docs/sim.md)
+##   make test-sim            every scenario: skip-ahead == stepping, claims, bad input
+##   make test-sim-quick      a few scenarios of test-sim (part of make check)
+##   make test-sim-tsan       lfc-sim on 2 and 3 threads under ThreadSanitizer
+##   make study               the IB vs RoCEv2 study: docs/study/README.md
+##   make bench-sim           simulator speed: build/bench/sim.json
+##   make test-calc           the headroom and credits calculators
+##   make test-sweep          scripts/sweep on GNU parallel
+##   make test-sweep-slurm    scripts/sweep as a Slurm job array (needs root)
+##   make test-sweep-input    scripts/sweep refuses bad input with one line
+##   make fuzz                libFuzzer on the scenario parser (FUZZ_SECONDS)
+##   make test-fuzz-regress   replay the scenario parser's crash inputs and seeds
+##   make doc-figures         regenerate docs/mechanisms/figures/*.png
+##   make doc-figures-progs   build the programs behind those figures
+##   make test-doc-figures    check the facts the docs/mechanisms pages state
+##
+## Install and packaging
+##   make install             PREFIX=... [DESTDIR=...]: library, headers, programs, man pages
+##   make uninstall           remove what install wrote
+##   make man                 the man pages, in build/dist/man/
+##   make test-install        install, build against it with pkg-config, uninstall
+##   make fusesoc-venv        FuseSoC from PyPI in build/venv-fusesoc
+##   make fusesoc-sim         lfc.core's co-simulation target under FuseSoC
+##   make fusesoc-cosim-c     the C side of lfc.core's co-simulation target
+##   make test-fusesoc        lfc.core parsed by FuseSoC, its lint target run
+##
+## Checks of the tree itself
+##   make test-deps           scripts/deps.sh's groups and exit statuses
+##   make test-help           every .PHONY target is listed here, every *.mk included
+##   make test-no-tracker-refs  no issue-tracker numbers in code or docs
+##   make test-script-args    the scripts refuse bad arguments with one line, exit 2
+
+help:
+	@sed -n 's/^## \{0,1\}//p' $(MAKEFILE_LIST)
+
+# Every .PHONY target of the Makefile and its parts has a line in make help (and every line
+# names a target that exists); every part makefile (*.mk) of the tree is included.
+TEST_STEPS += test-help
+test-help:
+	@scripts/test_help.sh
+
+# ---------------------------------------------------------------------------------------
+# Parts of the project that keep their rules beside their sources (see each file's header).
+# Each may append to TEST_STEPS. Plain include: a part file that is renamed or missing stops
+# make with its name, instead of silently dropping its test steps.
+# ---------------------------------------------------------------------------------------
+include rtl/rtl.mk
+include tb/tb.mk
+include cmodel/bench/bench.mk
+include tb/mutants/mutants.mk
+include tb/formal/formal.mk
+include tb/fuzz/fuzz.mk
+include tb/cocotb/cocotb.mk
+include tb/dpi/dpi.mk
+include sim/sim.mk
+include sim/calc.mk
+include scripts/install.mk
+include docs/docs.mk
+
+# ---------------------------------------------------------------------------------------
+# make check: the everyday loop
+# ---------------------------------------------------------------------------------------
+
+# The steps of make test that take seconds, and a few scenarios of lfc-sim: under a minute on a
+# quiet two-core machine once built (README.md, "Test tiers"). The slow steps (co-simulation,
+# formal, fuzzing, sweeps on Slurm, install and packaging) are left to make test.
+CHECK_STEPS = test-deps test-help test-no-tracker-refs test-script-args test-mutants-report \
+              test-mutants-pick test-unit test-golden test-sim-quick test-calc test-asan
+
+# A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
+# a claim of each kind (sim/tests/test_sim_quick.sh). Not in TEST_STEPS: test-sim covers it.
+.PHONY: test-sim-quick
+test-sim-quick: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
+	@echo "== lfc-sim: a few scenarios, skip-ahead == step-every-cycle == 2 threads, claims"
+	@sim/tests/test_sim_quick.sh $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check $(BUILD)/sim-quick
+
+# The steps, then the cmocka tests they ran added up, as make test does.
+check: $(CHECK_STEPS)
+	@scripts/run-cmocka.sh summary $(CMOCKA_LOG_DIR)/unit $(CMOCKA_LOG_DIR)/asan \
+	  $(CMOCKA_LOG_DIR)/calc $(CMOCKA_LOG_DIR)/calc-asan
 
 # ---------------------------------------------------------------------------------------
 # make test

@@ -17,7 +17,7 @@ $(BUILD)/doc-figures/bin/%: docs/mechanisms/src/%.c docs/mechanisms/src/fig.h $(
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/liblfc.a $(LDLIBS)
 
-doc-figures-progs: $(DOC_FIG_BINS) $(BUILD)/lfc-sim
+doc-figures-progs: deps-sim $(DOC_FIG_BINS) $(BUILD)/lfc-sim
 
 doc-figures: doc-figures-progs
 	@scripts/doc-figures.sh --built $(BUILD)

@@ -62,7 +62,7 @@ lint: $(addprefix lint-,$(RTL_LINT_CONFIGS))
 
 # One configuration: both tools, any diagnostic fails (Icarus exits 0 on warnings, so its
 # output is captured and must be empty).
-$(addprefix lint-,$(RTL_LINT_CONFIGS)): lint-%: $(RTL_SRCS) $(RTL_HDRS)
+$(addprefix lint-,$(RTL_LINT_CONFIGS)): lint-%: $(RTL_SRCS) $(RTL_HDRS) | deps-hdl
 	@echo "== lint $* (verilator)"
 	@$(VERILATOR) $(VERILATOR_LINT_FLAGS) $(foreach p,$(RTL_CFG_$*),"-G$(p)") $(RTL_SRCS)
 	@echo "== lint $* (iverilog)"
@@ -74,7 +74,8 @@ $(addprefix lint-,$(RTL_LINT_CONFIGS)): lint-%: $(RTL_SRCS) $(RTL_HDRS)
 
 synth: $(addprefix synth-,$(RTL_SYNTH_CONFIGS))
 
-$(addprefix synth-,$(RTL_SYNTH_CONFIGS)): synth-%: $(RTL_SRCS) $(RTL_HDRS) $(RTL_DIR)/synth_stat.py
+$(addprefix synth-,$(RTL_SYNTH_CONFIGS)): synth-%: $(RTL_SRCS) $(RTL_HDRS) $(RTL_DIR)/synth_stat.py \
+    | deps-hdl
 	@echo "== synth $* (yosys)"
 	@mkdir -p $(BUILD)/synth
 	@echo "read_verilog -defer -I$(RTL_DIR) $(RTL_SRCS)" > $(BUILD)/synth/$*.ys

@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
 # Install the Debian packages that lfc needs, or print the one command that would.
 #
-#   scripts/deps.sh            same as DEPS=all
-#   DEPS=minimal scripts/deps.sh   only what the C model needs (build, test, memcheck)
-#   DEPS=all     scripts/deps.sh   also co-simulation, synthesis and the simulator
+#   scripts/deps.sh [GROUP...]     the packages of each GROUP (default: $DEPS, else all)
 #
-# A machine may come without these, so `make test`, `make run` and CI call this first.
-# Exits 0 when everything is installed (one line of output), 1 when packages are
-# missing and this user cannot install them.
+# Groups (each make target asks only for the groups it needs: `make deps-hdl`, ...):
+#   minimal    the C model: cmocka unit tests, valgrind memcheck, compressed golden traces
+#   hdl        co-simulation, lint, synthesis and formal proofs of the RTL
+#   sim        lfc-sim and its plots, the figures of docs/mechanisms/
+#   verify     coverage reports, libFuzzer targets, C-model mutants
+#   sweep      scripts/sweep on GNU parallel or a single-node Slurm
+#   packaging  make install's man pages, the Python environments of FuseSoC and cocotb
+#   all        every group above (what `make test` needs)
+#
+# A machine may come without these, so the make targets and CI call this first. Runs of this
+# script at the same time (make -j) take turns to install, so apt-get never races itself.
+#
+# Exit status: 0 every package of the groups is installed (one line of output); 2 an unknown
+# group (one line naming it), or packages missing that this user cannot install or that
+# apt-get did not install (the command to install them is printed).
 set -euo pipefail
+
+EXIT_REFUSED=2
 
 # Build and test the C model: cmocka unit tests, valgrind memcheck, compressed golden vectors.
 PKGS_MINIMAL="libcmocka-dev valgrind pkg-config zstd gzip"
-# For co-simulation and synthesis.
-PKGS_HDL="verilator iverilog yosys ccache"
+# For co-simulation and synthesis. The test reads tb/configs/*.ini with libinih.
+PKGS_HDL="verilator iverilog yosys ccache libinih-dev"
 # For the simulator. gnuplot-nox is gnuplot without the Qt/X11 front ends: the plain
 # "gnuplot" package pulls in about 30 Qt packages on a headless machine.
 PKGS_SIM="libinih-dev gnuplot-nox graphviz"
@@ -27,12 +39,42 @@ PKGS_SWEEP="parallel munge slurmctld slurmd slurm-client iproute2"
 # Python virtual environments for FuseSoC and cocotb from PyPI (cocotb embeds libpython).
 PKGS_PACKAGING="help2man groff-base bsdextrautils python3-venv python3-pip libpython3.11"
 
-DEPS="${DEPS:-all}"
-case "$DEPS" in
-  minimal) read -r -a wanted <<<"$PKGS_MINIMAL" ;;
-  all)     read -r -a wanted <<<"$PKGS_MINIMAL $PKGS_HDL $PKGS_SIM $PKGS_VERIFY $PKGS_PACKAGING $PKGS_SWEEP" ;;
-  *) echo "deps.sh: DEPS must be 'minimal' or 'all', not '$DEPS'" >&2; exit 2 ;;
-esac
+GROUPS_ALL="minimal hdl sim verify sweep packaging"
+
+if [ $# -gt 0 ]; then
+  groups=("$@")
+else
+  read -r -a groups <<<"${DEPS:-all}"
+fi
+[ ${#groups[@]} -gt 0 ] || groups=(all)
+
+# The packages of every group asked for, each once, in the order of the groups.
+wanted=()
+add_group() {
+  local list p
+  case "$1" in
+    minimal)   list="$PKGS_MINIMAL" ;;
+    hdl)       list="$PKGS_HDL" ;;
+    sim)       list="$PKGS_SIM" ;;
+    verify)    list="$PKGS_VERIFY" ;;
+    sweep)     list="$PKGS_SWEEP" ;;
+    packaging) list="$PKGS_PACKAGING" ;;
+    *)
+      echo "deps.sh: unknown group '$1'; allowed: $GROUPS_ALL all (arguments or DEPS)" >&2
+      exit $EXIT_REFUSED ;;
+  esac
+  for p in $list; do
+    case " ${wanted[*]-} " in *" $p "*) ;; *) wanted+=("$p") ;; esac
+  done
+}
+for g in "${groups[@]}"; do
+  if [ "$g" = all ]; then
+    for a in $GROUPS_ALL; do add_group "$a"; done
+  else
+    add_group "$g"
+  fi
+done
+label="${groups[*]}"
 
 is_installed() {
   [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
@@ -47,9 +89,13 @@ find_missing() {
   done
 }
 
+installed_line() {
+  echo "deps: all ${#wanted[@]} packages installed ($label)"
+}
+
 find_missing
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "deps: all ${#wanted[@]} packages installed (DEPS=$DEPS)"
+  installed_line
   exit 0
 fi
 
@@ -61,7 +107,19 @@ else
   echo "deps: missing Debian packages: ${missing[*]}" >&2
   echo "deps: install them with:" >&2
   echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
-  exit 1
+  exit $EXIT_REFUSED
+fi
+
+# One installer at a time: another run (another group under make -j) may be installing now.
+# When it is done, look again: it may have installed what this run wanted.
+lock="${TMPDIR:-/tmp}/lfc-deps.lock"
+if { exec 9>>"$lock"; } 2>/dev/null && command -v flock >/dev/null 2>&1; then
+  flock 9
+  find_missing
+  if [ ${#missing[@]} -eq 0 ]; then
+    installed_line
+    exit 0
+  fi
 fi
 
 export DEBIAN_FRONTEND=noninteractive
@@ -75,18 +133,18 @@ lists_usable() {
 
 echo "deps: installing missing Debian packages: ${missing[*]}"
 if ! lists_usable; then
-  "${apt[@]}" update
+  "${apt[@]}" update || true
 fi
 if ! "${apt[@]}" install -y --no-install-recommends "${missing[@]}"; then
   # The lists may name versions the mirror no longer has: refresh them once and retry.
   echo "deps: install failed; refreshing package lists and retrying once"
-  "${apt[@]}" update
-  "${apt[@]}" install -y --no-install-recommends "${missing[@]}"
+  "${apt[@]}" update || true
+  "${apt[@]}" install -y --no-install-recommends "${missing[@]}" || true
 fi
 
 find_missing
 if [ ${#missing[@]} -ne 0 ]; then
   echo "deps: still missing after apt-get install: ${missing[*]}" >&2
-  exit 1
+  exit $EXIT_REFUSED
 fi
-echo "deps: all ${#wanted[@]} packages installed (DEPS=$DEPS)"
+installed_line

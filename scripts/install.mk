@@ -74,9 +74,8 @@ LFC_SO_REAL   = liblfc.so.$(LFC_VERSION)
 LFC_HEADERS   = $(wildcard cmodel/include/lfc/*.h)
 LFC_DOCS      = README.md CHANGELOG.md $(wildcard docs/*.md docs/*.svg docs/*.png)
 
-# Programs: installed name = built file. lfc-sim when sim/sim.mk (issue 4) exists: it must
-# then have a rule for $(BUILD)/lfc-sim, which install builds.
-LFC_PROGRAMS  = lfc-demo lfc-trace $(if $(wildcard sim/sim.mk),lfc-sim)
+# Programs: installed name = built file (sim/sim.mk builds lfc-sim).
+LFC_PROGRAMS  = lfc-demo lfc-trace lfc-sim
 LFC_PROG_lfc-demo  = $(BUILD)/lfc-demo
 LFC_PROG_lfc-trace = $(BUILD)/tools/lfc_trace
 LFC_PROG_lfc-sim   = $(BUILD)/lfc-sim
@@ -109,7 +108,7 @@ endef
 
 # Man pages from --help and --version (help2man), with the sections of man/<program>.h2m. The
 # help texts are UTF-8 (SPEC's section signs): help2man's default locale C would turn them to ?.
-$(DIST)/man/%.1: man/%.h2m | deps
+$(DIST)/man/%.1: man/%.h2m | deps-packaging
 	@mkdir -p $(@D)
 	$(HELP2MAN) --locale=C.UTF-8 --no-info --no-discard-stderr --include=$< --output=$@ \
 	  $(LFC_PROG_$*)
@@ -161,7 +160,7 @@ uninstall:
 # scripts/install_check.sh checks both trees, and shows that it fails on copies with a part
 # missing or damaged.
 LFC_TI = $(abspath $(BUILD))/test-install
-test-install: deps $(LFC_INSTALL_INPUTS)
+test-install: deps-minimal deps-packaging $(LFC_INSTALL_INPUTS)
 	@echo "== install: PREFIX, DESTDIR, pkg-config (shared and static), uninstall"
 	@grep -q '^## \[$(LFC_VERSION)\] - ' CHANGELOG.md || \
 	  { echo "install: FAIL CHANGELOG.md has no section '## [$(LFC_VERSION)] - date'" \
@@ -191,7 +190,7 @@ PYTHON3         ?= python3
 
 fusesoc-venv: $(FUSESOC_STAMP)
 
-$(FUSESOC_STAMP):
+$(FUSESOC_STAMP): | deps-packaging
 	@rm -rf $(FUSESOC_VENV)
 	$(PYTHON3) -m venv $(FUSESOC_VENV)
 	$(FUSESOC_VENV)/bin/pip install --quiet fusesoc==$(FUSESOC_VERSION)
@@ -219,7 +218,7 @@ $(BUILD)/tb/libtb_common.a: $(TB_COMMON_OBJS)
 	$(AR) rcs $@ $^
 
 # Skipped, with the reason, only when this Python cannot make a venv with pip.
-test-fusesoc: deps
+test-fusesoc: deps-hdl deps-packaging
 	@if ! $(PYTHON3) -m pip --version > /dev/null 2>&1 || \
 	    ! $(PYTHON3) -c 'import ensurepip, venv' > /dev/null 2>&1; then \
 	  echo "== fusesoc: SKIPPED: $(PYTHON3) has no pip/venv to install FuseSoC from PyPI" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/mutants-c.py - mutation testing of the C model (issue #5 §4; `make mutants-c`).
+"""scripts/mutants-c.py - mutation testing of the C model (docs/fuzzing.md §3; `make mutants-c`).
 
 Each mutant changes one thing in one file of cmodel/src/*.c:
   rel     a relational operator: < <=, <= <, > >=, >= >, == !=, != ==

@@ -29,22 +29,23 @@ $(CALC_DIR)/lfc-calc: $(CALC_SRCS) $(CALC_HDRS) $(BUILD)/liblfc.a
 	$(CC) $(CALC_CPPFLAGS) $(CFLAGS) -DLFC_CALC_STANDALONE $(LDFLAGS) -o $@ $(CALC_SRCS) \
 	  $(BUILD)/liblfc.a $(LDLIBS)
 
-$(CALC_DIR)/test_calc: sim/tests/test_calc.c $(CALC_SRCS) $(CALC_HDRS) $(BUILD)/liblfc.a | deps
+$(CALC_DIR)/test_calc: sim/tests/test_calc.c $(CALC_SRCS) $(CALC_HDRS) $(BUILD)/liblfc.a \
+                       | deps-minimal
 	@mkdir -p $(@D)
 	$(CC) $(CALC_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ sim/tests/test_calc.c $(CALC_SRCS) \
 	  $(BUILD)/liblfc.a $(CMOCKA_LIBS) $(LDLIBS)
 
 $(CALC_DIR)/asan/test_calc: sim/tests/test_calc.c $(CALC_SRCS) $(CALC_HDRS) \
-                            $(BUILD)/asan/liblfc.a | deps
+                            $(BUILD)/asan/liblfc.a | deps-minimal
 	@mkdir -p $(@D)
 	$(CC) $(CALC_CPPFLAGS) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ sim/tests/test_calc.c \
 	  $(CALC_SRCS) $(BUILD)/asan/liblfc.a $(CMOCKA_LIBS) $(LDLIBS)
 
-# The command-line test runs on lfc-calc and, once sim/sim.mk builds it, on lfc-sim itself.
-CALC_CLI_BINS = $(CALC_DIR)/lfc-calc $(if $(wildcard sim/src/main.c),$(BUILD)/lfc-sim)
+# The command-line test runs on lfc-calc and on lfc-sim itself.
+CALC_CLI_BINS = $(CALC_DIR)/lfc-calc $(BUILD)/lfc-sim
 
 TEST_STEPS += test-calc
-test-calc: deps $(CALC_DIR)/test_calc $(CALC_DIR)/asan/test_calc $(CALC_CLI_BINS)
+test-calc: deps-minimal $(CALC_DIR)/test_calc $(CALC_DIR)/asan/test_calc $(CALC_CLI_BINS)
 	@echo "== calculators: cmocka (plain, ASan+UBSan) and the command line"
 	@scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/calc $(CALC_DIR)/test_calc
 	@$(ASAN_ENV) scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/calc-asan $(CALC_DIR)/asan/test_calc
@@ -54,18 +55,18 @@ test-calc: deps $(CALC_DIR)/test_calc $(CALC_DIR)/asan/test_calc $(CALC_CLI_BINS
 # scripts/sweep (docs/sweep.md)
 # ---------------------------------------------------------------------------------------
 
-# With lfc-sim (once sim/sim.mk builds it) also a two-point sweep of a real scenario.
-SWEEP_TEST_SIM = $(if $(wildcard sim/src/main.c),$(BUILD)/lfc-sim)
+# With lfc-sim also a two-point sweep of a real scenario.
+SWEEP_TEST_SIM = $(BUILD)/lfc-sim
 
 TEST_STEPS += test-sweep
-test-sweep: deps $(SWEEP_TEST_SIM)
+test-sweep: deps-sweep $(SWEEP_TEST_SIM)
 	@echo "== scripts/sweep: GNU parallel path with a stand-in command$(if $(SWEEP_TEST_SIM), and lfc-sim)"
 	@sim/tests/test_calc_sweep.sh $(BUILD)/sweep-test $(SWEEP_TEST_SIM)
 
 # Starts its own munged, slurmctld and slurmd on localhost (needs root), submits a job array,
 # and stops them again.
 TEST_STEPS += test-sweep-slurm
-test-sweep-slurm: deps
+test-sweep-slurm: deps-sweep
 	@echo "== scripts/sweep: Slurm job array on a single-node Slurm"
 	@sim/tests/test_calc_sweep_slurm.sh $(BUILD)/sweep-slurm-test
 
@@ -73,7 +74,7 @@ test-sweep-slurm: deps
 # script's values shell-quoted (a stand-in sbatch runs the array here).
 .PHONY: test-sweep-input
 TEST_STEPS += test-sweep-input
-test-sweep-input: deps
+test-sweep-input: deps-sweep
 	@echo "== scripts/sweep: bad input refused with one line and exit 2, values quoted"
 	@sim/tests/test_sweep_input.sh $(BUILD)/sweep-input-test
 
@@ -81,4 +82,4 @@ test-sweep-input: deps
 # make fuzz (sim/fuzz/README.md)
 # ---------------------------------------------------------------------------------------
 
--include sim/fuzz/fuzz.mk
+include sim/fuzz/fuzz.mk

@@ -10,9 +10,9 @@
 
 SIM_SRCS = $(filter-out sim/src/calc.c,$(wildcard sim/src/*.c))
 SIM_OBJS = $(patsubst sim/src/%.c,$(BUILD)/sim/obj/%.o,$(SIM_SRCS))
-# The calculators (sim/src/calc.c, another part) join when they exist; main.c checks calc.h.
-SIM_CALC_SRC = $(wildcard sim/src/calc.c)
-SIM_CALC_OBJ = $(if $(SIM_CALC_SRC),$(BUILD)/sim/obj/calc.o)
+# The calculators (sim/src/calc.c; sim/calc.mk also builds them alone, as lfc-calc).
+SIM_CALC_SRC = sim/src/calc.c
+SIM_CALC_OBJ = $(BUILD)/sim/obj/calc.o
 SIM_LIBS = -linih -lm -pthread
 
 # lfc-sim is built for speed (docs/sim.md "Speed"): the simulator and the model's sources
@@ -63,6 +63,8 @@ $(BUILD)/lfc-sim-check: $(SIM_OBJS) $(SIM_CALC_OBJ) $(BUILD)/liblfc.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SIM_LIBS) $(LDLIBS)
 
 -include $(SIM_OBJS:.o=.d) $(SIM_CALC_OBJ:.o=.d) $(SIM_FAST_OBJS:.o=.d) $(SIM_TSAN_OBJS:.o=.d)
+# The simulator reads its scenarios with libinih: install it before compiling.
+$(SIM_OBJS) $(SIM_CALC_OBJ) $(SIM_FAST_OBJS) $(SIM_TSAN_OBJS): | deps-sim
 
 TEST_STEPS += test-sim
 test-sim: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check

@@ -107,15 +107,15 @@ TEST_STEPS += test-cosim
 
 # ---- C parts, built with gcc ----
 
-$(TB_OBJDIR)/common/%.o: tb/common/%.c $(TB_COMMON_HDRS) | deps
+$(TB_OBJDIR)/common/%.o: tb/common/%.c $(TB_COMMON_HDRS) | deps-hdl
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TB_CFLAGS) -c -o $@ $<
 
-$(TB_OBJDIR)/tools/%.o: tb/tools/%.c $(TB_COMMON_HDRS) | deps
+$(TB_OBJDIR)/tools/%.o: tb/tools/%.c $(TB_COMMON_HDRS) | deps-hdl
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TB_CFLAGS) -c -o $@ $<
 
-$(TB_OBJDIR)/vpi/cosim_vpi.o: tb/vpi/cosim_vpi.c $(TB_COMMON_HDRS) | deps
+$(TB_OBJDIR)/vpi/cosim_vpi.o: tb/vpi/cosim_vpi.c $(TB_COMMON_HDRS) | deps-hdl
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TB_CFLAGS) -I/usr/include/iverilog -c -o $@ $<
 
@@ -262,7 +262,7 @@ regress: tb_regress_clear all $(TB_PARAMS)
 #     mostly Yosys).
 TEST_COSIM_SEEDS ?= 4
 TEST_NETLIST_CONFIGS ?= ib_basic pfc_basic
-test-cosim: tb_test_cosim_clear deps all $(TB_PARAMS)
+test-cosim: tb_test_cosim_clear deps-hdl all $(TB_PARAMS)
 	@echo "== co-simulation: every configuration, verilator and icarus, 1 seed, short runs"
 	@$(TB_RUN_ENV) SEEDS=1 SIMS="verilator icarus" CONFIGS="$(TB_CONFIGS)" CYCLES= SHORT=1 \
 	  JOBS=$(JOBS) OUT=$(BUILD)/test-cosim COVER_STRICT=0 tb/scripts/regress.sh
@@ -278,7 +278,7 @@ test-cosim: tb_test_cosim_clear deps all $(TB_PARAMS)
 # is one test-cosim builds (two makes building one directory at once would clobber it).
 TEST_STEPS += test-cosim-args
 .PHONY: test-cosim-args
-test-cosim-args: deps all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
+test-cosim-args: deps-hdl all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
 	@$(MAKE) -s --no-print-directory $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
 	@$(TB_RUN_ENV) tb/scripts/test_args.sh $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
 
@@ -311,7 +311,7 @@ endif
 # Each run writes its counts (+coverage_dat); verilator_coverage merges them and writes an lcov
 # tracefile, genhtml the HTML report. The summary: line and toggle points hit (from the merged
 # counts), and genhtml's line figure (a source line counts as hit when any point on it was).
-coverage: all $(TB_PARAMS) $(foreach c,$(COVERAGE_CONFIGS),$(COSIM_BUILD)/verilator/$(c)/obj-cov/Vcosim)
+coverage: deps-hdl deps-verify all $(TB_PARAMS) $(foreach c,$(COVERAGE_CONFIGS),$(COSIM_BUILD)/verilator/$(c)/obj-cov/Vcosim)
 	@rm -rf $(TB_COV_OUT) && mkdir -p $(TB_COV_OUT)/runs
 	@set -e; for c in $(COVERAGE_CONFIGS); do for s in $$(seq 1 $(COVERAGE_SEEDS)); do \
 	  log=$(TB_COV_OUT)/runs/$$c-seed$$s.log; \

@@ -27,7 +27,7 @@ test-trace-write: $(TRACE_BIN)
 # the file, the old traces untouched (scripts/test_golden_write.sh, into a copy of the traces).
 .PHONY: test-golden-write
 TEST_STEPS += test-golden-write
-test-golden-write: $(TRACE_BIN)
+test-golden-write: deps-minimal $(TRACE_BIN)
 	@echo "== scripts/golden.sh: record keeps the old traces when a write fails"
 	@BUILD=$(BUILD) scripts/test_golden_write.sh $(BUILD)/golden-write-test
 

@@ -35,17 +35,17 @@ SIMFUZZ_REGRESS  = $(filter-out sim/fuzz/regress/README.md,$(wildcard sim/fuzz/r
 SIMFUZZ_ENV      = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
                    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-$(SIMFUZZ_DIR)/obj/sim/%.o: sim/src/%.c | deps
+$(SIMFUZZ_DIR)/obj/sim/%.o: sim/src/%.c | deps-verify deps-sim
 	@mkdir -p $(@D)
 	$(SIMFUZZ_CC) $(CPPFLAGS) -Isim/src $(SIMFUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 # obj/src/ like the main build, so that target-specific flags for %/src/version.o (the version
 # string, scripts/install.mk) apply here too.
-$(SIMFUZZ_DIR)/obj/src/%.o: cmodel/src/%.c | deps
+$(SIMFUZZ_DIR)/obj/src/%.o: cmodel/src/%.c | deps-verify deps-sim
 	@mkdir -p $(@D)
 	$(SIMFUZZ_CC) $(CPPFLAGS) $(SIMFUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-$(SIMFUZZ_DIR)/obj/fuzz_scenario.o: sim/fuzz/fuzz_scenario.c | deps
+$(SIMFUZZ_DIR)/obj/fuzz_scenario.o: sim/fuzz/fuzz_scenario.c | deps-verify deps-sim
 	@mkdir -p $(@D)
 	$(SIMFUZZ_CC) $(CPPFLAGS) -Isim/src $(SIMFUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_scenario.c - libFuzzer target: the scenario parser of lfc-sim (sim/src/scenario.h) on
- * arbitrary bytes (issue 4 §7: no input makes it crash or hang).
+ * arbitrary bytes: no input may make it crash, leak or hang.
  *
  * Each input is loaded with lfc_scenario_load_mem and freed with lfc_scenario_free, under
  * AddressSanitizer and UndefinedBehaviorSanitizer. Besides crashes, leaks and hangs (libFuzzer's

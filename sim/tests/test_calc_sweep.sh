@@ -103,7 +103,7 @@ if [ -n "$lfc_sim" ]; then
     --set sim.duration_us=5 -j 2 --cmd "$lfc_sim" --out "$out" >/dev/null 2>"$work/real.stderr"
   rc=$?
   check; [ "$rc" -eq 0 ] || fail "sweep of $lfc_sim: exit $rc: $(cat "$work/real.stderr")"
-  # Columns by name: status, drops, and every summary field the issue names.
+  # Columns by name: status, drops, and every summary field docs/sweep.md names.
   python3 - "$out/sweep.csv" <<'PY' || fail "the CSV of the real sweep is not as expected"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

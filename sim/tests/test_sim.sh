@@ -7,7 +7,7 @@
 #     second skip-ahead run; LFC_SIM (built for speed) must give the same digest;
 #     and threads: LFC_SIM with --threads 2 and 3 (docs/sim.md "Threads") must give the same
 #     digest as with one;
-#  2. the expected outcome of each claim (issue 4 §4), read from --json;
+#  2. the expected outcome of each claim (docs/sim.md "Tests"), read from --json;
 #  3. a checker that can fail: a deliberately wrong expectation is caught;
 #  4. bad input: one line naming file:line, key and value, exit status 2.
 set -u

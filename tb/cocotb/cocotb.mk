@@ -26,7 +26,7 @@ PYTHON3        ?= python3
 TEST_STEPS += test-cocotb
 
 # The virtual environment, rebuilt when the pinned versions change. pip only, from PyPI.
-$(COCOTB_STAMP): tb/cocotb/requirements.txt
+$(COCOTB_STAMP): tb/cocotb/requirements.txt | deps-packaging
 	@echo "== cocotb: Python environment $(COCOTB_VENV) ($$(grep -v '^#' $< | tr '\n' ' '))"
 	@rm -rf $(COCOTB_VENV)
 	@$(PYTHON3) -m venv $(COCOTB_VENV)
@@ -39,18 +39,18 @@ COCOTB_RUN_ENV = BUILD=$(BUILD) VENV=$(COCOTB_VENV) LFC_LIB=$(BUILD)/liblfc.so \
                  TB_PARAMS=$(TB_PARAMS) SIM=$(COCOTB_SIM) SEED=$(COCOTB_SEED) \
                  CYCLES=$(COCOTB_CYCLES) RTL_DIR=$(COCOTB_RTL_DIR)
 
-cocotb: $(COCOTB_STAMP) $(BUILD)/liblfc.so $(TB_PARAMS) | deps
+cocotb: $(COCOTB_STAMP) $(BUILD)/liblfc.so $(TB_PARAMS) | deps-hdl deps-packaging
 	@echo "== cocotb on $(COCOTB_SIM): $(COCOTB_CONFIGS), seed $(COCOTB_SEED), $(COCOTB_CYCLES) cycles"
 	@$(COCOTB_RUN_ENV) tb/cocotb/run.sh run $(COCOTB_CONFIGS)
 
-cocotb-mutants: $(COCOTB_STAMP) $(BUILD)/liblfc.so $(TB_PARAMS) | deps
+cocotb-mutants: $(COCOTB_STAMP) $(BUILD)/liblfc.so $(TB_PARAMS) | deps-hdl deps-packaging
 	@echo "== cocotb on mutated RTL ($(COCOTB_SIM)): each mutant must be caught"
 	@$(COCOTB_RUN_ENV) tb/cocotb/run.sh mutants
 
 # In `make test`: only where Python can make a venv with pip (ensurepip; Debian: python3-venv).
 # The library and tb-params are built here, by the make that runs the other steps, so that the
 # recursive make finds them up to date instead of building them a second time in parallel.
-test-cocotb: deps all $(TB_PARAMS)
+test-cocotb: deps-hdl deps-packaging all $(TB_PARAMS)
 	@if $(PYTHON3) -c 'import venv, ensurepip' >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory cocotb cocotb-mutants COCOTB_SIM=icarus; \
 	else \

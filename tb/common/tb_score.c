@@ -278,7 +278,7 @@ int tb_score_end(tb_t *tb, tb_err_t *e) {
   /* Conservation: an accepted packet that was neither delivered (its first block out) nor
      discarded is still in the switch, so the model must hold exactly that many: admitted and not
      yet dequeued (SPEC §7.2-§7.4, §4.1 B; lfc_switch_held). The lockstep only compares the RTL
-     with the model, so a packet both lose would otherwise pass (issue #3); the RTL's state is the
+     with the model, so a packet both lose would otherwise pass; the RTL's state is the
      model's, so one check covers both. */
   uint64_t inside = s->accepted - s->delivered - s->discarded;
   lfc_held_t h;

@@ -32,7 +32,7 @@ TEST_STEPS += test-dpi
 
 # The DPI-C wrapper: C11 built with gcc, as the rest of the model (STYLE.md: Verilator would
 # compile a .c as C++).
-$(DPI_OBJ): tb/dpi/lfc_dpi.c cmodel/include/lfc/flat.h | deps
+$(DPI_OBJ): tb/dpi/lfc_dpi.c cmodel/include/lfc/flat.h | deps-hdl
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(DPI_SVDPI_DIR) -c -o $@ $<
 
@@ -59,7 +59,7 @@ dpi: $(DPI_SIM)
 dpi-mutants: all
 	@BUILD=$(BUILD) MAKE="$(MAKE)" DPI_CYCLES=$(DPI_CYCLES) tb/dpi/mutants.sh
 
-test-dpi: deps all
+test-dpi: deps-hdl all
 	@if command -v $(VERILATOR) >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory dpi; \
 	else \

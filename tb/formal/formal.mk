@@ -1,4 +1,4 @@
-# tb/formal/formal.mk - formal proofs of the lossless invariants on the RTL (issue 5 §1).
+# tb/formal/formal.mk - formal proofs of the lossless invariants on the RTL (tb/formal/README.md).
 # Included by the top Makefile.
 #
 #   make formal        every property: k-induction proof (Yosys 0.23 `sat -tempinduct`) and, per
@@ -17,10 +17,10 @@ FORMAL_DEPS = $(FORMAL_DIR)/formal.sh $(wildcard $(FORMAL_DIR)/*.v) $(wildcard r
 
 .PHONY: formal formal-quick test-formal
 
-formal: $(FORMAL_DEPS)
+formal: deps-hdl $(FORMAL_DEPS)
 	@bash $(FORMAL_DIR)/formal.sh $(BUILD)/formal all
 
-formal-quick: $(FORMAL_DEPS)
+formal-quick: deps-hdl $(FORMAL_DEPS)
 	@bash $(FORMAL_DIR)/formal.sh $(BUILD)/formal quick
 
 test-formal: formal-quick

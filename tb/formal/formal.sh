@@ -90,7 +90,7 @@ prove() {
 }
 
 # bounded NAME SPEC TOP "PARAMS" STEPS RTLFILES...: a bounded model check from reset only.
-# Not a proof (issue 5 §1 asks for every property proved): BOUNDED counts as a failure. No
+# Not a proof (every property must be proved): BOUNDED counts as a failure. No
 # property uses it now; it is kept for a property whose induction is not written yet.
 bounded() {
   local name=$1 spec=$2 top=$3 params=$4 steps=$5

@@ -1,4 +1,4 @@
-# tb/fuzz/fuzz.mk - differential fuzzing, C-model mutants and the soak (issue #5 §2, §4, §5).
+# tb/fuzz/fuzz.mk - differential fuzzing, C-model mutants and the soak (docs/fuzzing.md).
 # Included by the top Makefile. See docs/fuzzing.md.
 #
 #   make fuzz-cosim [FUZZ_SECONDS=300] [TBFUZZ_MODES="ib pfc"]
@@ -53,25 +53,25 @@ TBFUZZ_HDRS       = $(wildcard cmodel/include/lfc/*.h cmodel/src/*.h tb/fuzz/*.h
 .PHONY: fuzz-build fuzz-cosim fuzz-model fuzz-replay fuzz-selftest test-fuzz mutants-c soak test-soak
 TEST_STEPS += test-fuzz test-soak
 
-$(TBFUZZ_BUILD)/cov/model/%.o: cmodel/src/%.c $(TBFUZZ_HDRS) | deps
+$(TBFUZZ_BUILD)/cov/model/%.o: cmodel/src/%.c $(TBFUZZ_HDRS) | deps-verify
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_COV) -c -o $@ $<
 $(TBFUZZ_BUILD)/cov/tb_config.o $(TBFUZZ_BUILD)/cov/dut_pack.o: \
-    $(TBFUZZ_BUILD)/cov/%.o: tb/common/%.c $(TBFUZZ_HDRS) | deps
+    $(TBFUZZ_BUILD)/cov/%.o: tb/common/%.c $(TBFUZZ_HDRS) | deps-verify
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_COV) -c -o $@ $<
-$(TBFUZZ_BUILD)/cov/%.o: tb/fuzz/%.c $(TBFUZZ_HDRS) | deps
+$(TBFUZZ_BUILD)/cov/%.o: tb/fuzz/%.c $(TBFUZZ_HDRS) | deps-verify
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_COV) -c -o $@ $<
-$(TBFUZZ_BUILD)/san/model/%.o: cmodel/src/%.c $(TBFUZZ_HDRS) | deps
+$(TBFUZZ_BUILD)/san/model/%.o: cmodel/src/%.c $(TBFUZZ_HDRS) | deps-verify
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_SAN) -c -o $@ $<
-$(TBFUZZ_BUILD)/san/%.o: tb/fuzz/%.c $(TBFUZZ_HDRS) | deps
+$(TBFUZZ_BUILD)/san/%.o: tb/fuzz/%.c $(TBFUZZ_HDRS) | deps-verify
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_SAN) -c -o $@ $<
 
 # The harness, once per mode: it names the configuration the RTL was elaborated for.
-$(TBFUZZ_BUILD)/cov/fuzz_cosim_%.o: tb/fuzz/fuzz_cosim.c tb/fuzz/fuzz_%.ini $(TBFUZZ_HDRS) | deps
+$(TBFUZZ_BUILD)/cov/fuzz_cosim_%.o: tb/fuzz/fuzz_cosim.c tb/fuzz/fuzz_%.ini $(TBFUZZ_HDRS) | deps-verify
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_COV) -DFUZZ_CONFIG='"$(CURDIR)/tb/fuzz/fuzz_$*.ini"' \
 	  -c -o $@ $<
@@ -121,17 +121,17 @@ fuzz-selftest: $(TB_PARAMS)
 	@TBFUZZ_BUILD=$(TBFUZZ_BUILD) MAKE="$(MAKE)" TBFUZZ_CC=$(TBFUZZ_CC) \
 	  TBFUZZ_SAN="$(TBFUZZ_SAN)" tb/fuzz/selftest.sh
 
-# ---- C-model mutants (§4) ----
+# ---- C-model mutants (docs/fuzzing.md §3) ----
 
 MUTANTS_MAX     ?= 120
 MUTANTS_SEED    ?= 1
 MUTANT_TIMEOUT  ?= 120
 MUTANTS_ARGS    ?= --golden
-mutants-c: deps
+mutants-c: deps-minimal deps-verify
 	@nice -n 10 python3 scripts/mutants-c.py --build $(BUILD) --max $(MUTANTS_MAX) \
 	  --seed $(MUTANTS_SEED) --timeout $(MUTANT_TIMEOUT) --jobs $(or $(JOBS),2) $(MUTANTS_ARGS)
 
-# ---- soak (§5) ----
+# ---- soak (docs/fuzzing.md §4) ----
 
 HOURS        ?= 1
 SOAK_CONFIGS ?= $(TB_CONFIGS)
@@ -142,6 +142,6 @@ soak: all $(TB_PARAMS)
 
 # One minute, every configuration, in `make test`: after test-cosim there (both build the same
 # simulators; two makes building one directory at once would clobber it).
-test-soak: deps all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
+test-soak: deps-hdl all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
 	@$(TB_RUN_ENV) HOURS=0 SECONDS_LIMIT=60 CONFIGS="$(TB_CONFIGS)" OUT=$(BUILD)/test-soak \
 	  tb/scripts/soak.sh

@@ -9,7 +9,7 @@ import os
 import random
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SEED = 5  # issue #5
+SEED = 5  # fixed, so that the committed seeds can be made again
 PORTS = 3  # tb/fuzz/fuzz_{ib,pfc}.ini
 
 

@@ -24,7 +24,7 @@ TEST_STEPS += test-mutants-pick
 test-mutants-pick:
 	@$(PYTHON3) tb/mutants/test_pick.py
 
-mutants: deps all $(TB_PARAMS) $(TB_COMMON_OBJS)
+mutants: deps-hdl all $(TB_PARAMS) $(TB_COMMON_OBJS)
 	@BUILD=$(BUILD) JOBS=$(JOBS) MUT_SEEDS=$(MUT_SEEDS) TEST_COSIM_SEEDS=$(TEST_COSIM_SEEDS) \
 	  VERILATOR=$(VERILATOR) \
 	  VERILATOR_JOBS=$(VERILATOR_JOBS) $(if $(MUT_CONFIGS),MUT_CONFIGS="$(MUT_CONFIGS)") \

@@ -29,13 +29,13 @@ import json
 import os
 import sys
 
-# Issue #3 §6: at least 97 % of the non-equivalent mutants killed, of at least 200, every
-# survivor explained.
+# The mutation score required (tb/mutants/README.md): at least 97 % of the non-equivalent mutants
+# killed, of at least 200, every survivor explained.
 TARGET_PCT = 97.0
 MIN_TOTAL = 200
 # timeout(1)'s status when it stopped a run (runs.sh: MUT_TIMEOUT).
 TIMEOUT_RC = 124
-# The modules of "credit, PFC or ECN logic" (issue #3 acceptance): a wrong operator or constant
+# The modules of the credit, PFC and ECN logic: a wrong operator or constant
 # there must make `make test` fail.
 FOCUS = {
     "credit": ("credit_tx", "credit_rx", "fcp_gen"),
@@ -242,7 +242,7 @@ def main():
               (s["killed_pct"], TARGET_PCT))
         ok = False
     if unexplained:
-        print("mutants: FAIL: %d survivors not explained (issue #3 §6: every survivor explained): "
+        print("mutants: FAIL: %d survivors not explained (every survivor must be explained): "
               "%s" % (len(unexplained), " ".join("%s:%d" % (m["config"], m["id"])
                                                    for m in unexplained)))
         ok = False

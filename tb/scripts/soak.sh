@@ -1,5 +1,5 @@
 #!/bin/bash
-# tb/scripts/soak.sh - the long soak (issue #5 §5; `make soak HOURS=h`, `make test-soak`).
+# tb/scripts/soak.sh - the long soak (docs/fuzzing.md §4; `make soak HOURS=h`, `make test-soak`).
 #
 # Random co-simulation (Verilator) of every configuration until the time is up: each run takes a
 # configuration at random, a fresh random seed and its configuration's [run] cycles, and runs the
