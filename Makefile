@@ -330,8 +330,13 @@ clean:
 ##   make test-sweep          scripts/sweep on GNU parallel
 ##   make test-sweep-slurm    scripts/sweep as a Slurm job array (needs root)
 ##   make test-sweep-input    scripts/sweep refuses bad input with one line
-##   make fuzz                libFuzzer on the scenario parser (FUZZ_SECONDS)
+##   make test-sim-load       contradictory scenarios and command lines refused at load
+##   make test-sim-outputs    output files whole or none, no shell, bounded memory
+##   make fuzz                every libFuzzer target for FUZZ_SECONDS each
+##   make fuzz-sim-scenario   libFuzzer on the scenario parser (FUZZ_SECONDS)
+##   make fuzz-sim-cli        libFuzzer on lfc-sim's and the calculators' command lines
 ##   make test-fuzz-regress   replay the scenario parser's crash inputs and seeds
+##   make test-fuzz-regress-cli  replay the command-line fuzz seeds, then a short fixed run
 ##   make doc-figures         regenerate docs/mechanisms/figures/*.png
 ##   make doc-figures-progs   build the programs behind those figures
 ##   make test-doc-figures    check the facts the docs/mechanisms pages state
