@@ -31,6 +31,10 @@ typedef struct {
   /* the search's scratch, allocated once */
   uint8_t *color;
   size_t *stack;
+  /* per switch input (switch, port, class), at the sample being checked: a bit per egress port
+     that one of the packets it holds takes (sim_each_held); touched lists the non-zero ones */
+  uint64_t *need;
+  uint32_t *touched, ntouched;
 } deadlock_t;
 
 /* Allocate for sim's fabric. 0, or -1 with err (deadlock_free it then). */
