@@ -97,3 +97,11 @@ TEST_STEPS += test-sim-outputs
 test-sim-outputs: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 	@echo "== lfc-sim: output files (failed writes, names, long paths), bounded memory, size refusal"
 	@sim/tests/test_sim_outputs.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-outputs $(BUILD)/lfc-sim-check
+
+# The deadlock detector's wait-for graph is exact: no cycle on random deadlock-free fabrics under
+# heavy congestion, the same cycles as before where routing does deadlock (about 30 s).
+TEST_STEPS += test-sim-deadlock
+.PHONY: test-sim-deadlock
+test-sim-deadlock: $(BUILD)/lfc-sim
+	@echo "== lfc-sim: exact deadlock detection (random deadlock-free fabrics, deliberate cycles)"
+	@sim/tests/test_deadlock_exact.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-deadlock

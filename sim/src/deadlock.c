@@ -17,9 +17,11 @@ int deadlock_init(deadlock_t *dl, const sim_t *sim, char *err, size_t errlen) {
   dl->cyc = calloc(n, sizeof *dl->cyc);
   dl->color = calloc(n, 1);
   dl->stack = calloc(n, sizeof *dl->stack);
+  dl->need = calloc(n, sizeof *dl->need);
+  dl->touched = calloc(n, sizeof *dl->touched);
   dl->first_seen = SIM_NEVER;
   dl->persist = sc_ns_to_cycles(sim->sc, sim->sc->deadlock_us * 1000.0);
-  if (!dl->cyc || !dl->color || !dl->stack) {
+  if (!dl->cyc || !dl->color || !dl->stack || !dl->need || !dl->touched) {
     snprintf(err, errlen, "deadlock detector: out of memory (%zu queues)", n);
     return -1;
   }
@@ -30,7 +32,58 @@ void deadlock_free(deadlock_t *dl) {
   free(dl->cyc);
   free(dl->color);
   free(dl->stack);
+  free(dl->need);
+  free(dl->touched);
   memset(dl, 0, sizeof *dl);
+}
+
+/* ---- What each switch's input (port, class) holds: the egress ports its packets take ---- */
+
+typedef struct {
+  deadlock_t *dl;
+  const routes_t *r;
+  uint32_t nsw;
+} held_ctx_t;
+
+/* sim_each_held: a packet held at switch sw, in on in_port in class cls, leaves by the port its
+ * route table gives for dst (SPEC §7.1; the same table the switch has, explicit paths and ECMP
+ * choice included: the choice is part of dst). */
+static void on_held(void *ctx, uint32_t sw, uint32_t in_port, uint32_t cls, uint16_t dst) {
+  held_ctx_t *h = ctx;
+  deadlock_t *dl = h->dl;
+  if (sw >= h->nsw || dst >= h->r->len || cls >= LFC_MAX_CLASSES) return; /* not routed here */
+  uint32_t out = h->r->table[sw][dst];
+  if (out >= LFC_MAX_PORTS) return;
+  size_t i = SAMPLER_QIDX(sw, in_port, cls);
+  if (dl->need[i] == 0) dl->touched[dl->ntouched++] = (uint32_t)i;
+  dl->need[i] |= 1ull << out;
+}
+
+static void need_build(deadlock_t *dl, const sim_t *sim, uint64_t cycle) {
+  held_ctx_t h = {dl, &sim->routes, sim->topo.nsw};
+  sim_each_held(sim, cycle, on_held, &h);
+}
+
+static void need_clear(deadlock_t *dl) {
+  for (uint32_t i = 0; i < dl->ntouched; i++) dl->need[dl->touched[i]] = 0;
+  dl->ntouched = 0;
+}
+
+/* The queues queue q waits for: the next switch's egress queues (*n, port bit of the result,
+ * class *c2) that hold packets which came in over q's cable in q's class after the cable's class
+ * map, i.e. the occupants of the buffer that stops q. 0 if q's cable leads to no switch. */
+static uint64_t waits_for(const deadlock_t *dl, const sim_t *sim, size_t q, uint32_t *n_out,
+                          uint32_t *c2_out) {
+  uint32_t s = (uint32_t)(q / (LFC_MAX_PORTS * LFC_MAX_CLASSES));
+  uint32_t p = (uint32_t)(q / LFC_MAX_CLASSES % LFC_MAX_PORTS), c = (uint32_t)(q % LFC_MAX_CLASSES);
+  uint32_t pp;
+  int64_t n = topo_peer(&sim->topo, s, p, &pp);
+  if (n < 0 || n >= sim->topo.nsw) return 0;
+  uint32_t wi = sim->dev[s].out_wire[p];
+  uint32_t c2 = wi != UINT32_MAX && sim->wire[wi].has_map ? sim->wire[wi].cmap[c] : c;
+  *n_out = (uint32_t)n;
+  *c2_out = c2;
+  return dl->need[SAMPLER_QIDX(n, pp, c2)];
 }
 
 /* Depth-first search for a cycle among blocked queues; fills dl->cyc. */
@@ -44,53 +97,61 @@ typedef struct {
 } dfs_t;
 
 static int dfs(dfs_t *x, size_t q) {
-  const topo_t *t = &x->sim->topo;
   x->color[q] = 1;
   x->stack[x->depth++] = q;
-  uint32_t s = (uint32_t)(q / (LFC_MAX_PORTS * LFC_MAX_CLASSES));
-  uint32_t p = (uint32_t)(q / LFC_MAX_CLASSES % LFC_MAX_PORTS), c = (uint32_t)(q % LFC_MAX_CLASSES);
-  uint32_t pp;
-  int64_t n = topo_peer(t, s, p, &pp);
-  if (n >= 0 && n < t->nsw) {
-    uint32_t wi = x->sim->dev[s].out_wire[p];
-    uint32_t c2 = wi != UINT32_MAX && x->sim->wire[wi].has_map ? x->sim->wire[wi].cmap[c] : c;
-    for (uint32_t p2 = 0; p2 < t->nports[n]; p2++) {
-      size_t q2 = SAMPLER_QIDX(n, p2, c2);
-      if (!x->blocked[q2] || p2 == pp) continue;
-      if (x->color[q2] == 1) { /* found: the stack from q2 up */
-        uint32_t i = x->depth;
-        while (i > 0 && x->stack[i - 1] != q2) i--;
-        x->dl->ncyc = 0;
-        for (uint32_t j = i - 1; j < x->depth; j++) {
-          size_t z = x->stack[j];
-          x->dl->cyc[x->dl->ncyc++] = (dl_queue_t){
-              (uint32_t)(z / (LFC_MAX_PORTS * LFC_MAX_CLASSES)),
-              (uint32_t)(z / LFC_MAX_CLASSES % LFC_MAX_PORTS), (uint32_t)(z % LFC_MAX_CLASSES)};
-        }
-        return 1;
+  uint32_t n = 0, c2 = 0;
+  /* the queues q waits for, in port order */
+  for (uint64_t m = waits_for(x->dl, x->sim, q, &n, &c2); m != 0; m &= m - 1u) {
+    size_t q2 = SAMPLER_QIDX(n, (uint32_t)__builtin_ctzll(m), c2);
+    if (!x->blocked[q2]) continue;
+    if (x->color[q2] == 1) { /* found: the stack from q2 up */
+      uint32_t i = x->depth;
+      while (i > 0 && x->stack[i - 1] != q2) i--;
+      x->dl->ncyc = 0;
+      for (uint32_t j = i - 1; j < x->depth; j++) {
+        size_t z = x->stack[j];
+        x->dl->cyc[x->dl->ncyc++] = (dl_queue_t){
+            (uint32_t)(z / (LFC_MAX_PORTS * LFC_MAX_CLASSES)),
+            (uint32_t)(z / LFC_MAX_CLASSES % LFC_MAX_PORTS), (uint32_t)(z % LFC_MAX_CLASSES)};
       }
-      if (x->color[q2] == 0 && dfs(x, q2)) return 1;
+      return 1;
     }
+    if (x->color[q2] == 0 && dfs(x, q2)) return 1;
   }
   x->depth--;
   x->color[q] = 2;
   return 0;
 }
 
-static int still_blocked(const deadlock_t *dl, const uint8_t *blocked) {
-  for (uint32_t i = 0; i < dl->ncyc; i++)
-    if (!blocked[SAMPLER_QIDX(dl->cyc[i].sw, dl->cyc[i].port, dl->cyc[i].cls)]) return 0;
+static size_t qidx(const dl_queue_t *x) { return SAMPLER_QIDX(x->sw, x->port, x->cls); }
+
+/* The watched cycle is still one: every queue blocked, and waiting for the next. */
+static int still_cycle(const deadlock_t *dl, const sim_t *sim, const uint8_t *blocked) {
+  for (uint32_t i = 0; i < dl->ncyc; i++) {
+    const dl_queue_t *y = &dl->cyc[(i + 1) % dl->ncyc];
+    uint32_t n = 0, c2 = 0;
+    uint64_t m = waits_for(dl, sim, qidx(&dl->cyc[i]), &n, &c2);
+    if (!blocked[qidx(&dl->cyc[i])] || n != y->sw || c2 != y->cls || !((m >> y->port) & 1u))
+      return 0;
+  }
   return dl->ncyc > 0;
 }
 
 void deadlock_check(deadlock_t *dl, sim_t *sim, uint64_t cycle, const uint8_t *blocked) {
   if (dl->found) return;
-  if (dl->first_seen != SIM_NEVER && still_blocked(dl, blocked)) {
+  if (memchr(blocked, 1, dl->nq) == NULL) { /* no queue blocked: no cycle (the common case) */
+    dl->first_seen = SIM_NEVER;
+    dl->ncyc = 0;
+    return;
+  }
+  need_build(dl, sim, cycle);
+  if (dl->first_seen != SIM_NEVER && still_cycle(dl, sim, blocked)) {
     if (cycle - dl->first_seen >= dl->persist) {
       dl->found = 1;
       dl->found_cycle = dl->first_seen;
       if (sim->sc->stop_on_deadlock) sim->stop = 1;
     }
+    need_clear(dl);
     return;
   }
   dl->first_seen = SIM_NEVER;
@@ -102,6 +163,7 @@ void deadlock_check(deadlock_t *dl, sim_t *sim, uint64_t cycle, const uint8_t *b
       dl->first_seen = cycle;
       break;
     }
+  need_clear(dl);
 }
 
 int deadlock_dot(const deadlock_t *dl, const sim_t *sim, const char *path, char *err,

@@ -1,11 +1,20 @@
 /*
- * deadlock.h - deadlock detection on the wait-for graph of blocked egress queues.
+ * deadlock.h - deadlock detection on the wait-for graph of blocked egress queues (docs/sim.md
+ * "Deadlock detection").
  *
  * At every sample cycle the sampler (sampler.h) marks a queue (switch, port, class) "blocked"
  * when it holds data, started no packet since the last sample, and was paused (PFC) or short
- * of credits (IB) meanwhile. A blocked queue waits for the queues of the next switch in the
- * same class that are blocked too. A cycle in that graph that is present at every sample for
- * deadlock_us is a deadlock: reported with its queues and the cycle at which it was first seen.
+ * of credits (IB) meanwhile. A blocked queue Q whose cable leads to switch n (in on port pp, in
+ * class c2 after the cable's class map) is stopped by n's buffer for (pp, c2): the PFC priority
+ * group or the VL's receive buffer. It frees only when a packet held there leaves n, by the port
+ * its route gives (routes.table[n][dst]). So Q waits for exactly n's egress queues (port
+ * route[dst], class c2) of the packets n holds that came in on pp in class c2 — from the
+ * simulator's own record of each packet's last hop (sim_each_held, engine.h) — when they are
+ * blocked too. Every wait is two consecutive hops of one packet, an edge of the channel
+ * dependency graph, so routes without a cycle there (up*-down*, fat trees) never show one; and a
+ * queue stopped for good is stopped by occupants stopped for good, so every deadlock has a cycle.
+ * A cycle of waits present at every sample for deadlock_us (its queues blocked, each waiting for
+ * the next) is a deadlock: reported with its queues and the cycle at which it was first seen.
  */
 #ifndef LFC_SIM_DEADLOCK_H
 #define LFC_SIM_DEADLOCK_H
@@ -31,6 +40,10 @@ typedef struct {
   /* the search's scratch, allocated once */
   uint8_t *color;
   size_t *stack;
+  /* per switch input (switch, port, class), at the sample being checked: a bit per egress port
+     that one of the packets it holds takes (sim_each_held); touched lists the non-zero ones */
+  uint64_t *need;
+  uint32_t *touched, ntouched;
 } deadlock_t;
 
 /* Allocate for sim's fabric. 0, or -1 with err (deadlock_free it then). */

@@ -401,6 +401,9 @@ static void do_hop(sim_t *s, lane_t *ln, const msg_t *m) {
       sample_lost(ln, m->t, m->dev, m->tag);
   }
   sl->arrive = m->cycle;
+  sl->wire = m->wire;
+  sl->dst = m->dst;
+  sl->cls = m->cls;
 }
 
 static void apply_msg(sim_t *s, lane_t *ln, const msg_t *m) {
@@ -442,12 +445,12 @@ static void on_deliver(void *ctx, const lfc_word_t *w, uint64_t cycle) {
   lane_t *ln = &s->lane[dv->lane];
   uint32_t k = dv->nports ? s->wire[dv->in_wire[0]].rx.k : 1u;
   msg_t m = {ln->now, cycle, d, w->tag, rc->host, w->dst, MSG_DELIVER, w->ecn, w->nblk,
-             (uint8_t)k};
+             (uint8_t)k, 0, 0};
   post(s, ln, &m);
 }
 
 static void drop_tag(sim_t *s, lane_t *ln, uint32_t d, uint32_t tag) {
-  msg_t m = {ln->now, 0, d, tag, 0, 0, MSG_DROP, 0, 0, 0};
+  msg_t m = {ln->now, 0, d, tag, 0, 0, MSG_DROP, 0, 0, 0, 0, 0};
   post(s, ln, &m);
 }
 
@@ -502,7 +505,8 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
       slot_release(s, (uint32_t)tag, T);
       continue;
     }
-    s->pool[h].slot[tag >> s->tag_bits] = (slot_t){list[pos], bytes, SIM_NEVER, SIM_NEVER, 0};
+    s->pool[h].slot[tag >> s->tag_bits] =
+        (slot_t){list[pos], bytes, SIM_NEVER, SIM_NEVER, 0, NONE, 0, 0};
     f->sent_bytes += bytes;
     f->sent_pkts++;
     if (f->dcqcn) {
@@ -658,7 +662,8 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
     }
     if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
     if (out->kind == LFC_DATA && out->sop) {
-      msg_t m = {T, T + w->delay, w->from, out->tag, 0, 0, MSG_HOP, 0, 0, 0};
+      msg_t m = {T, T + w->delay, w->from, out->tag, 0, out->dst, MSG_HOP, 0, 0, 0, out->cls,
+                 dv->out_wire[p]};
       post(s, ln, &m);
     }
   }
@@ -1220,6 +1225,19 @@ void sim_run(sim_t *s) {
   } else {
     s->end = s->now; /* stopped early (deadlock found): report up to here */
     sim_sync(s, s->end);
+  }
+}
+
+void sim_each_held(const sim_t *s, uint64_t at, sim_held_fn fn, void *ctx) {
+  for (uint32_t e = 0; e < s->topo.nendpoints; e++) {
+    const pool_t *p = &s->pool[e];
+    for (uint32_t i = 0; i < p->n; i++) {
+      const slot_t *sl = &p->slot[i];
+      if (sl->flow == SLOT_FREE || sl->wire == NONE || sl->arrive >= at) continue;
+      const wire_t *w = &s->wire[sl->wire];
+      if (w->to >= s->topo.nsw) continue; /* on its way to, or at, an end node */
+      fn(ctx, w->to, w->to_port, w->has_map ? w->cmap[sl->cls] : sl->cls, sl->dst);
+    }
   }
 }
 

@@ -31,8 +31,8 @@
 #define EST_SIM_DEVICE_BYTES 128u
 #define EST_LANE_DEVICE_BYTES 40u
 /* Sampler and deadlock detector per queue slot (sampler.h, deadlock.h): nsw * LFC_MAX_PORTS *
- * LFC_MAX_CLASSES slots of 50 bytes */
-#define EST_QUEUE_BYTES 50u
+ * LFC_MAX_CLASSES slots of 62 bytes (the wait-for graph's table of what each input holds: 12) */
+#define EST_QUEUE_BYTES 62u
 /* Latency series per flow assumed: end to end and three switches (latsum.h); of each, its
  * samples (4 bytes, to LATSUM_RAW) or, past that, EST_COUNTED_BYTES of buckets */
 #define EST_SERIES_PER_FLOW 4u
