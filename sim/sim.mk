@@ -95,3 +95,10 @@ TEST_STEPS += test-sim-outputs
 test-sim-outputs: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 	@echo "== lfc-sim: output files (failed writes, names, long paths), bounded memory, size refusal"
 	@sim/tests/test_sim_outputs.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-outputs $(BUILD)/lfc-sim-check
+
+# DCQCN as deployed: N flows into one bottleneck share it fairly and keep it busy (< 10 s).
+TEST_STEPS += test-sim-dcqcn
+.PHONY: test-sim-dcqcn
+test-sim-dcqcn: $(BUILD)/lfc-sim
+	@echo "== lfc-sim: DCQCN utilisation and fairness (N flows into one bottleneck)"
+	@sim/tests/test_dcqcn.sh $(BUILD)/lfc-sim $(BUILD)/sim-dcqcn
