@@ -332,6 +332,7 @@ clean:
 ##   make test-sweep-input    scripts/sweep refuses bad input with one line
 ##   make test-sim-load       contradictory scenarios and command lines refused at load
 ##   make test-sim-outputs    output files whole or none, no shell, bounded memory
+##   make test-sim-dcqcn      DCQCN rules (cmocka) and N flows sharing one bottleneck fairly
 ##   make test-sim-deadlock   no deadlock reported on fabrics that cannot deadlock; real ones found
 ##   make fuzz                every libFuzzer target for FUZZ_SECONDS each
 ##   make fuzz-sim-scenario   libFuzzer on the scenario parser (FUZZ_SECONDS)

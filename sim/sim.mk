@@ -105,3 +105,23 @@ TEST_STEPS += test-sim-deadlock
 test-sim-deadlock: $(BUILD)/lfc-sim
 	@echo "== lfc-sim: exact deadlock detection (random deadlock-free fabrics, deliberate cycles)"
 	@sim/tests/test_deadlock_exact.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-deadlock
+
+# DCQCN as deployed: N flows into one bottleneck share it fairly and keep it busy (< 10 s).
+TEST_STEPS += test-sim-dcqcn
+.PHONY: test-sim-dcqcn
+test-sim-dcqcn: $(BUILD)/lfc-sim $(BUILD)/sim/test_dcqcn_rp $(BUILD)/sim/asan/test_dcqcn_rp
+	@echo "== lfc-sim: DCQCN reaction point rules (cmocka, plain and ASan+UBSan)"
+	@scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/sim-dcqcn $(BUILD)/sim/test_dcqcn_rp
+	@$(ASAN_ENV) scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/sim-dcqcn-asan $(BUILD)/sim/asan/test_dcqcn_rp
+	@echo "== lfc-sim: DCQCN utilisation and fairness (N flows into one bottleneck)"
+	@sim/tests/test_dcqcn.sh $(BUILD)/lfc-sim $(BUILD)/sim-dcqcn
+
+# dcqcn.c on its own: the test builds its configurations directly.
+$(BUILD)/sim/test_dcqcn_rp: sim/tests/test_dcqcn_rp.c sim/src/dcqcn.c sim/src/dcqcn.h | deps-minimal
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isim/src $(CFLAGS) $(LDFLAGS) -o $@ \
+	  sim/tests/test_dcqcn_rp.c sim/src/dcqcn.c $(CMOCKA_LIBS) -lm $(LDLIBS)
+$(BUILD)/sim/asan/test_dcqcn_rp: sim/tests/test_dcqcn_rp.c sim/src/dcqcn.c sim/src/dcqcn.h | deps-minimal
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isim/src $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) \
+	  -o $@ sim/tests/test_dcqcn_rp.c sim/src/dcqcn.c $(CMOCKA_LIBS) -lm $(LDLIBS)

@@ -400,8 +400,10 @@ static int dcqcn_key(ctx_t *c, const char *section, const char *key, const char 
   if (!strcmp(key, "cnp_us")) F64(sc->dcqcn_cnp_us, 0.0, 1e6);
   if (!strcmp(key, "cnp_delay_us")) F64(sc->dcqcn_cnp_delay_us, 0.001, 1e4);
   if (!strcmp(key, "min_gbps")) F64(sc->dcqcn_min_gbps, 0.001, 3200.0);
+  if (!strcmp(key, "decrease_us")) F64(sc->dcqcn_decrease_us, 0.01, 1e6);
+  if (!strcmp(key, "clamp_target")) BOOL(sc->dcqcn_clamp_target);
   UNKNOWN("g, rai_gbps, rhai_gbps, timer_us, alpha_us, byte_counter_kb, f, cnp_us, "
-          "cnp_delay_us, min_gbps");
+          "cnp_delay_us, min_gbps, decrease_us, clamp_target");
 }
 
 static int classmap_key(ctx_t *c, const char *section, const char *key, const char *value) {
@@ -713,20 +715,25 @@ static void defaults(lfc_scenario_t *sc) {
   sc->cable_m = SC_DEFAULT_CABLE_M;
   sc->host_cable_m = -1.0; /* = cable_m */
   lfc_nic_cfg_default(&sc->nic, LFC_MODE_PFC, 1);
-  /* DCQCN defaults: Zhu et al., SIGCOMM 2015 (g = 1/256, alpha and rate-increase timers
-     55 us, one CNP per flow per 50 us, byte counter 10 MB, F = 5 stages of fast recovery,
-     R_AI = 40 Mb/s); R_HAI = 10 x R_AI and the 100 Mb/s floor as in the authors' ns-3 DCQCN
-     model. The CNP's way back is not in the paper: a scenario choice. */
+  /* DCQCN defaults, as deployed (docs/sim.md "DCQCN" has the sources): g = 1/256 (Zhu et al.,
+     SIGCOMM 2015; the authors' ns-3 model); alpha updated every 1 us (NVIDIA DCE_TCP_RTT);
+     the rate checked for a decrease every 4 us (ns-3 model RateDecreaseInterval, NVIDIA
+     rate_reduce_monitor_period); at most one CNP per flow per 4 us (NVIDIA
+     min_time_between_cnps); rate-increase timer 300 us (NVIDIA rpg_time_reset); byte counter
+     10 MB and F = 5 (paper); R_AI 5 Mb/s, R_HAI 50 Mb/s, R_min 100 Mb/s and no target clamp
+     before a timer increase (ns-3 model defaults). The CNP's way back is a scenario choice. */
   sc->dcqcn_g = 1.0 / 256.0;
-  sc->dcqcn_rai_gbps = 0.04;
-  sc->dcqcn_rhai_gbps = 0.4;
-  sc->dcqcn_timer_us = 55.0;
-  sc->dcqcn_alpha_us = 55.0;
+  sc->dcqcn_rai_gbps = 0.005;
+  sc->dcqcn_rhai_gbps = 0.05;
+  sc->dcqcn_timer_us = 300.0;
+  sc->dcqcn_alpha_us = 1.0;
   sc->dcqcn_byte_counter_kb = 10u * 1024u;
   sc->dcqcn_f = 5;
-  sc->dcqcn_cnp_us = 50.0;
+  sc->dcqcn_cnp_us = 4.0;
   sc->dcqcn_cnp_delay_us = 1.0;
   sc->dcqcn_min_gbps = 0.1;
+  sc->dcqcn_decrease_us = 4.0;
+  sc->dcqcn_clamp_target = 0;
   sc->route = ROUTE_SHORTEST;
   sc->ecmp_ways = SC_DEFAULT_ECMP;
 }

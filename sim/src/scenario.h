@@ -144,8 +144,9 @@ typedef struct {
   double drain_gbps; /* 0 = instant */
   /* DCQCN (Zhu et al., SIGCOMM 2015) parameters, [dcqcn] (dcqcn.h) */
   double dcqcn_g, dcqcn_rai_gbps, dcqcn_rhai_gbps, dcqcn_timer_us, dcqcn_alpha_us;
-  double dcqcn_cnp_us, dcqcn_cnp_delay_us, dcqcn_min_gbps;
+  double dcqcn_cnp_us, dcqcn_cnp_delay_us, dcqcn_min_gbps, dcqcn_decrease_us;
   uint32_t dcqcn_byte_counter_kb, dcqcn_f;
+  int dcqcn_clamp_target;
   /* [classmap] */
   sc_classmap_t classmaps[SC_MAX_CLASSMAPS];
   uint32_t nclassmaps;

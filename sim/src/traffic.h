@@ -36,6 +36,9 @@ typedef struct {
   uint32_t dc_tstage, dc_bstage;
   uint64_t dc_bytes;              /* sent since the last byte-counter event */
   uint64_t dc_alpha_at, dc_inc_at; /* next alpha / rate-increase timer, SIM_NEVER before a CNP */
+  uint64_t dc_dec_at;             /* next rate-decrease check with a CNP pending, or SIM_NEVER */
+  uint64_t dc_dec_base;           /* the decrease checks' grid: this cycle + k x decrease period */
+  uint8_t dc_alpha_cnp, dc_dec_cnp; /* a CNP since the last alpha update / decrease check */
   uint64_t *dc_cnp;               /* arrival cycles of CNPs on their way, a ring */
   uint32_t dc_head, dc_n;
   uint64_t dc_np_last;            /* NP: cycle of the last CNP made, SIM_NEVER if none */
