@@ -47,7 +47,13 @@ run_cycles="$cycles"
   run_cycles=0
 : "${COSIM_TIMEOUT:=$(( 300 + ${run_cycles:-0} / 10 ))}"
 args_uint cosim COSIM_TIMEOUT "$COSIM_TIMEOUT" 0
-mkdir -p "$out"
+# write_fail PATH: a file of the run could not be written: one line, exit 2 (a resource refusal,
+# even for a run that passed: its log, coverage or status would be missing or cut short).
+write_fail() {
+  echo "cosim: cannot write $1" >&2
+  exit 2
+}
+mkdir -p "$out" 2>/dev/null || write_fail "$out (the run's directory)"
 rm -f "$out"/waves.* "$out"/rc "$out"/result "$out"/rerun.log
 
 # The command that runs a simulator within COSIM_TIMEOUT (timeout's status when it stops it).
@@ -59,6 +65,7 @@ TIMEOUT_STATUS=124
 # TRACED=1 selects Verilator's build with tracing.
 run() {
   local log="$1" traced="$2"; shift 2
+  : 2>/dev/null >"$log" || write_fail "$log"
   local args=(+config="tb/configs/$config.ini" +seed="$seed" +sim="$sim"
               +cov="$out/coverage.json" +waves_path="$out/waves.$ext" "$@")
   [ -n "$cycles" ] && args+=(+cycles="$cycles")
@@ -91,7 +98,19 @@ run() {
     fi
   fi
   # Drop simulator chatter that is not the test's (Icarus announces its VCD file).
-  sed -i '/^VCD info: dumpfile/d' "$log"
+  sed -i '/^VCD info: dumpfile/d' "$log" 2>/dev/null || write_fail "$log"
+  # vvp writes the VCD after the test has ended and goes on without it when it cannot open or
+  # write it: the file must be there, not empty.
+  local w
+  for w in "$@"; do
+    case "$w" in
+      +waves=*)
+        if [ "$sim" != verilator ] && [ "$status" -le 1 ] && [ ! -s "${w#+waves=}" ]; then
+          echo "cosim: cannot write the waves ${w#+waves=}" >>"$log" || write_fail "$log"
+          status=2
+        fi ;;
+    esac
+  done
   if [ "$status" -eq "$TIMEOUT_STATUS" ] && [ "$COSIM_TIMEOUT" -gt 0 ]; then
     echo "cosim: stopped after COSIM_TIMEOUT=$COSIM_TIMEOUT s: the simulation hung (or ran far" \
          "slower than it should); a longer run: COSIM_TIMEOUT=<seconds>, 0 for no limit" >>"$log"
@@ -136,5 +155,5 @@ if [ "$status" -eq 1 ] && [ -n "$mline" ] && [ "$waves" != 1 ]; then
   fi
   status=$saved_status
 fi
-echo "$status" >"$out/rc"
+echo "$status" >"$out/rc.tmp" && mv -f "$out/rc.tmp" "$out/rc" || write_fail "$out/rc"
 exit "$status"

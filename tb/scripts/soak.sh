@@ -19,8 +19,7 @@ set -u
 args_configs soak SOAK_CONFIGS "$CONFIGS"
 limit=${SECONDS_LIMIT:-}
 if [ -z "$limit" ]; then
-  [[ "$HOURS" =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v h="$HOURS" 'BEGIN { exit !(h * 3600 >= 1) }' ||
-    args_fail soak HOURS "$HOURS" "a number of hours (fractions allowed), at least 1 second"
+  args_hours soak HOURS "$HOURS"
   limit=$(awk -v h="$HOURS" 'BEGIN { printf "%d", h * 3600 }')
 fi
 args_uint soak SOAK_SECONDS "$limit" 1
