@@ -153,6 +153,10 @@ echo "ok: the coverage file is written through a temporary name and renamed"
 n=$((n + 1))
 refused "cosim.sh into a directory it cannot make" "cosim: cannot write /dev/null/run" \
   tb/scripts/cosim.sh verilator pfc_basic 1 50 0 /dev/null/run
+refused "regress.sh into a directory it cannot make" "regress: cannot write /dev/null/r/runs" \
+  env SEEDS=1 SIMS=verilator CONFIGS=pfc_basic OUT=/dev/null/r tb/scripts/regress.sh
+refused "soak.sh into a directory it cannot make" "soak: cannot write /dev/null/s/fail" \
+  env OUT=/dev/null/s CONFIGS=pfc_basic SECONDS_LIMIT=1 tb/scripts/soak.sh
 
 # 7. Another RTL tree (RTL_DIR=) is built from its own files, never from the dates alone: a
 # mutant copied with old dates into a build directory that holds rtl/'s simulator must be
