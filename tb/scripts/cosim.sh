@@ -99,14 +99,21 @@ run() {
   fi
   # Drop simulator chatter that is not the test's (Icarus announces its VCD file).
   sed -i '/^VCD info: dumpfile/d' "$log" 2>/dev/null || write_fail "$log"
-  # vvp writes the VCD after the test has ended and goes on without it when it cannot open or
-  # write it: the file must be there, not empty.
-  local w
+  # vvp goes on without the VCD when it cannot open or write it, and reports nothing: the file
+  # must reach the cycle the test ended at (cycle c starts at time (c + 2) x 100, tb/README.md
+  # "Reading a mismatch"; a file cut short by a full disk ends earlier).
+  local w vcd end last
   for w in "$@"; do
     case "$w" in
       +waves=*)
-        if [ "$sim" != verilator ] && [ "$status" -le 1 ] && [ ! -s "${w#+waves=}" ]; then
-          echo "cosim: cannot write the waves ${w#+waves=}" >>"$log" || write_fail "$log"
+        vcd="${w#+waves=}"
+        [ "$sim" != verilator ] && [ "$status" -le 1 ] || continue
+        end="$(sed -nE 's/^PASS .* cycles=([0-9]+) .*/\1/p; s/^MISMATCH cycle=([0-9]+) .*/\1/p' \
+               "$log" | head -n 1)"
+        last="$(tail -c 1000000 "$vcd" 2>/dev/null | grep -a '^#[0-9]*$' | tail -n 1 | tr -d '#')"
+        if [ ! -s "$vcd" ] || { [ -n "$end" ] && [ "${last:-0}" -lt $(( end * 100 )) ]; }; then
+          echo "cosim: cannot write the waves $vcd (it ends before cycle ${end:-0})" >>"$log" ||
+            write_fail "$log"
           status=2
         fi ;;
     esac

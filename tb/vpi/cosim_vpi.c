@@ -421,12 +421,19 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
     if (bind_out(&g_out[o], OUT_PORTS[o].name, OUT_PORTS[o].width,
                  g_ports * OUT_PORTS[o].width, err, errlen))
       return -1;
-  /* tb_top.v dumps from +waves / +waves_from itself, opening the file at time 0 (before the
-     test starts at time 1); vvp goes on without waves when it cannot ("VCD Error"). */
-  struct stat st;
-  if (a->waves && stat(a->waves, &st) != 0) {
-    snprintf(err, errlen, "cannot write the waves %s", a->waves);
-    return -3;
+  /* tb_top.v dumps from +waves / +waves_from itself and vvp opens the file only when the dump
+     starts, going on without waves when it cannot ("VCD Error"): its directory must be there
+     now; tb/scripts/cosim.sh checks the file after vvp has closed it. */
+  if (a->waves) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", a->waves);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    struct stat st;
+    if (slash && dir[0] && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+      snprintf(err, errlen, "cannot write the waves %s (no directory %s)", a->waves, dir);
+      return -3;
+    }
   }
   memset(g_rx_known, 0, sizeof g_rx_known);
   memset(g_tx_cache, 0, sizeof g_tx_cache);
