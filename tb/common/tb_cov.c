@@ -24,6 +24,13 @@ const char *tb_cov_name(tb_cov_t c) { return (unsigned)c < COV_COUNT ? NAMES[c] 
 
 static int reg_abr = -1, reg_hi_sent = -1;
 
+/* SPEC §5.1, §5.3: 12-bit credit counters (mod 4096) and the 2048-block window of the send
+   rule; the edges of the rule's (fccl - CR) mod 4096 <= 2048. */
+#define CREDIT_MASK 4095u
+#define CREDIT_WINDOW 2048u
+#define SEND_EDGE_SHORT CREDIT_MASK            /* one block short of the credit: held */
+#define SEND_EDGE_BEYOND (CREDIT_WINDOW + 1u)  /* one block beyond the window: held */
+
 /* The registers the edge points read from S(t) (SPEC §13.1 names), found once. */
 static struct {
   int found;
@@ -88,10 +95,10 @@ static void edges_pre(tb_t *tb, const lfc_word_t *in) {
       for (unsigned v = 0; v < c->classes; v++) {
         uint32_t n = tb_head_nblk(tb, p, v);
         if (n == 0) continue;
-        uint32_t cr = (uint32_t)(reg(tb, R.fctbs, p, v) + n) & 4095u;
-        uint32_t d = ((uint32_t)reg(tb, R.fccl, p, v) - cr) & 4095u;
-        if (d == 4095u) tb->cov[COV_SEND_RULE_SHORT]++;
-        if (d == 2049u) tb->cov[COV_SEND_RULE_BEYOND]++;
+        uint32_t cr = (uint32_t)(reg(tb, R.fctbs, p, v) + n) & CREDIT_MASK;
+        uint32_t d = ((uint32_t)reg(tb, R.fccl, p, v) - cr) & CREDIT_MASK;
+        if (d == SEND_EDGE_SHORT) tb->cov[COV_SEND_RULE_SHORT]++;
+        if (d == SEND_EDGE_BEYOND) tb->cov[COV_SEND_RULE_BEYOND]++;
       }
     }
     return;
@@ -202,10 +209,10 @@ void tb_cov_post(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_
         tb->cov[COV_PAUSE_EXPIRY_START]++;
       if (c->mode == LFC_MODE_IB && o->cls == LFC_VL15) tb->cov[COV_VL15_TX]++;
       if (c->mode == LFC_MODE_IB && o->cls < c->classes) {
-        uint32_t cr = (tb->tb_fctbs[p][o->cls] + o->nblk) & 4095u;
-        uint32_t d = (tb->tb_fccl[p][o->cls] - cr) & 4095u;
+        uint32_t cr = (tb->tb_fctbs[p][o->cls] + o->nblk) & CREDIT_MASK;
+        uint32_t d = (tb->tb_fccl[p][o->cls] - cr) & CREDIT_MASK;
         if (d == 0) tb->cov[COV_SEND_RULE_EXACT]++;
-        if (d == 2048u) tb->cov[COV_SEND_RULE_WINDOW]++;
+        if (d == CREDIT_WINDOW) tb->cov[COV_SEND_RULE_WINDOW]++;
         tb->tb_fctbs[p][o->cls] = cr;
         if (vlarb_limit_applies(tb) && reg_hi_sent >= 0) {
           uint32_t lim = 64u * c->vlarb_high_limit;

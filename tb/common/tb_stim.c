@@ -296,21 +296,22 @@ static void bad_fcp(tb_t *tb, unsigned p, lfc_word_t *w) {
    start in this cycle, so FCTBS is the same when the FCP takes effect in S(t + 1)). Its FCTBS
    is the partner's last, so ABR is not disturbed. Returns 0 if no VL of the port qualifies. */
 static int edge_fcp(tb_t *tb, unsigned p, lfc_word_t *w) {
-  static const uint32_t EDGE[] = {2048u, 2049u, 0u, 4095u};
+  enum { CREDIT_MASK = 4095, CREDIT_WINDOW = 2048 }; /* SPEC §5.1, §5.3 */
+  static const uint32_t EDGE[] = {CREDIT_WINDOW, CREDIT_WINDOW + 1, 0, CREDIT_MASK};
   const lfc_switch_cfg_t *c = &tb->cfg.sw;
   tb_stim_port_t *st = &tb->stim[p];
   const int r_fctbs = lfc_reg_find("fctbs"), r_fccl = lfc_reg_find("fccl");
   for (unsigned vl = 0; vl < c->classes; vl++) {
     uint32_t n = tb_head_nblk(tb, p, vl);
     if (n == 0 || r_fctbs < 0 || r_fccl < 0) continue;
-    uint32_t cr = (uint32_t)(lfc_switch_reg(tb->sw, (size_t)r_fctbs, p, vl) + n) & 4095u;
+    uint32_t cr = (uint32_t)(lfc_switch_reg(tb->sw, (size_t)r_fctbs, p, vl) + n) & CREDIT_MASK;
     uint32_t fccl = (uint32_t)lfc_switch_reg(tb->sw, (size_t)r_fccl, p, vl);
-    if (((fccl - cr) & 4095u) <= 2048u) continue; /* it may start now */
+    if (((fccl - cr) & CREDIT_MASK) <= CREDIT_WINDOW) continue; /* it may start now */
     memset(w, 0, sizeof *w);
     w->kind = LFC_FCP;
     w->fc_vl = (uint8_t)vl;
     w->fc_fctbs = st->fcp_last[vl].fc_fctbs;
-    w->fc_fccl = (uint16_t)((cr + EDGE[st->edge_fcp_count % 4u]) & 4095u);
+    w->fc_fccl = (uint16_t)((cr + EDGE[st->edge_fcp_count % 4u]) & CREDIT_MASK);
     st->edge_fcp_count++;
     tb->cov[COV_MIS_FCP_EDGE]++;
     return 1;
