@@ -105,7 +105,6 @@ static void edges_pre(tb_t *tb, const lfc_word_t *in) {
   }
   const uint32_t T = threshold(tb);
   for (unsigned p = 0; p < c->ports; p++) {
-    const int free_port = reg(tb, R.tx_rem, p, 0) == 0;
     for (unsigned k = 0; k < c->classes && k < 8; k++) {
       /* §6.5 */
       if ((c->lossless_mask >> k) & 1u) {
@@ -127,7 +126,7 @@ static void edges_pre(tb_t *tb, const lfc_word_t *in) {
       tb->pause_timer_prev[p][k] = tb->pause_timer[p][k];
       tb->pause_timer[p][k] = pt;
       int storm = c->wd_enable && reg(tb, R.wd_storm, p, k) != 0;
-      if (pt == 1 && free_port && !storm && reg(tb, R.qpkts, p, k) > 0)
+      if (pt == 1 && !storm && reg(tb, R.qpkts, p, k) > 0 && reg(tb, R.tx_rem, p, 0) == 0)
         tb->cov[COV_PAUSE_LAST]++;
       /* §6.8 */
       if (!c->wd_enable) continue;
