@@ -35,7 +35,7 @@ static int reg_abr = -1, reg_hi_sent = -1;
 static struct {
   int found;
   int tx_rem, qlen, qpkts, fctbs, fccl, shared_used, pg_shared, pg_hdrm, xoff, pause_timer,
-      wd_storm, wd_cnt, wd_rcnt;
+      wd_storm, wd_cnt, wd_rcnt, rx_rem, pg_min;
 } R;
 
 static void regs_find(void) {
@@ -53,6 +53,8 @@ static void regs_find(void) {
   R.wd_storm = lfc_reg_find("wd_storm");
   R.wd_cnt = lfc_reg_find("wd_cnt");
   R.wd_rcnt = lfc_reg_find("wd_rcnt");
+  R.rx_rem = lfc_reg_find("rx_rem");
+  R.pg_min = lfc_reg_find("pg_min");
   R.found = 1;
 }
 
@@ -104,6 +106,26 @@ static void edges_pre(tb_t *tb, const lfc_word_t *in) {
     return;
   }
   const uint32_t T = threshold(tb);
+  /* §6.4: the admission compares of a legal first block arriving now (§7.2; the RTL routes by
+     identity), decided in step E from S(t). */
+  for (unsigned p = 0; p < c->ports; p++) {
+    const lfc_word_t *w = &in[p];
+    if (w->kind != LFC_DATA || !w->sop || w->cls >= c->classes || w->nblk == 0 ||
+        w->nblk > c->mtu_blocks || w->dst >= c->ports || reg(tb, R.rx_rem, p, 0) != 0)
+      continue;
+    uint64_t pg_min = reg(tb, R.pg_min, p, w->cls);
+    uint64_t room = c->reserve_blocks > pg_min ? c->reserve_blocks - pg_min : 0;
+    uint64_t rest = w->nblk - (w->nblk < room ? w->nblk : room);
+    if (rest == 0) continue;
+    uint64_t sh = reg(tb, R.pg_shared, p, w->cls);
+    if (sh + rest == T) tb->cov[COV_ADM_SHARED_EDGE]++;
+    if (sh + rest == (uint64_t)T + 1) tb->cov[COV_ADM_SHARED_BEYOND]++;
+    if (sh + rest > T && ((c->lossless_mask >> w->cls) & 1u)) {
+      uint64_t hd = reg(tb, R.pg_hdrm, p, w->cls);
+      if (hd + rest == c->headroom_blocks) tb->cov[COV_ADM_HDRM_EDGE]++;
+      if (hd + rest == (uint64_t)c->headroom_blocks + 1) tb->cov[COV_ADM_HDRM_BEYOND]++;
+    }
+  }
   for (unsigned p = 0; p < c->ports; p++) {
     for (unsigned k = 0; k < c->classes && k < 8; k++) {
       /* §6.5 */

@@ -40,6 +40,14 @@
   X(COV_XON_SHORT, "xon_short") \
   /* one of the four above with the dynamic threshold of §6.2 (T from shared_used) */ \
   X(COV_DYN_TH_EDGE, "dyn_th_edge") \
+  /* §6.4 step 3 pg_shared + rest <= T at its edge, both sides, for a legal first block in S(t) \
+     with rest > 0 after the reserve: = T (fits the threshold), = T + 1 (does not) */ \
+  X(COV_ADM_SHARED_EDGE, "adm_shared_edge") \
+  X(COV_ADM_SHARED_BEYOND, "adm_shared_beyond") \
+  /* §6.4 step 4 pg_hdrm + rest <= headroom_blocks at its edge, both sides, for such a block of \
+     a lossless priority above the threshold (pg_shared + rest > T): = headroom_blocks, + 1 */ \
+  X(COV_ADM_HDRM_EDGE, "adm_hdrm_edge") \
+  X(COV_ADM_HDRM_BEYOND, "adm_hdrm_beyond") \
   /* an XOFF re-sent for a priority already paused (§6.6) */ \
   X(COV_PFC_REFRESH, "pfc_refresh") \
   /* a pause of the switch's egress lapsed without XON (§6.7) */ \
