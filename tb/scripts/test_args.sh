@@ -171,7 +171,7 @@ touch -d 2020-01-01 "$mut"/*
 runs() {
   local what="$1" pattern="$2" want="$3" rc; shift 3
   timeout "$LIMIT" "$MAKE" -s --no-print-directory cosim SIM=icarus CONFIG=pfc_small_buffer \
-    CYCLES=300 COSIM_BUILD="$tmp/cosim" "$@" >"$tmp/out" 2>&1
+    CYCLES=1000 COSIM_BUILD="$tmp/cosim" "$@" >"$tmp/out" 2>&1
   rc=$?
   [ $rc -eq "$want" ] || { cat "$tmp/out"; fail "$what: exit status $rc, not $want"; }
   grep -qF -- "$pattern" "$tmp/out" ||
