@@ -209,28 +209,6 @@ tb_nondigits = $(strip $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(
 tb_not_uint  = $(filter-out 1,$(words $(1))$(call tb_nondigits,$(1)))
 tb_not_count = $(or $(call tb_not_uint,$(1)),$(if $(subst 0,,$(1)),,zero))
 
-ifneq ($(filter cosim,$(MAKECMDGOALS)),)
-ifeq ($(wildcard tb/configs/$(CONFIG).ini),)
-$(error CONFIG=$(CONFIG): there is no tb/configs/$(CONFIG).ini; configurations: $(TB_CONFIGS))
-endif
-ifeq ($(filter verilator icarus icarus-netlist,$(SIM)),)
-$(error SIM=$(SIM): allowed verilator, icarus, icarus-netlist)
-endif
-# Before a build of minutes: SEED and CYCLES are decimal numbers (tb/scripts/cosim.sh checks
-# their ranges too, tb/scripts/args.sh), WAVES 0 or 1.
-ifneq ($(call tb_not_uint,$(SEED)),)
-$(error SEED=$(SEED): a whole number from 0 to 4294967295)
-endif
-ifneq ($(CYCLES),)
-ifneq ($(call tb_not_count,$(CYCLES)),)
-$(error CYCLES=$(CYCLES): a number of cycles, 1 or more (or empty: the configuration's own))
-endif
-endif
-ifeq ($(filter 0 1,$(WAVES)),)
-$(error WAVES=$(WAVES): 0 or 1)
-endif
-endif
-
 cosim: $(call tb_sim_target,$(SIM),$(CONFIG),$(WAVES))
 	@$(TB_RUN_ENV) tb/scripts/cosim.sh $(SIM) $(CONFIG) $(SEED) "$(CYCLES)" $(WAVES) \
 	  $(COSIM_BUILD)/run/$(SIM)/$(CONFIG)/seed$(SEED)
@@ -340,3 +318,22 @@ cosim-clean:
 	rm -rf $(COSIM_BUILD) $(BUILD)/tb $(BUILD)/regress $(BUILD)/test-cosim $(BUILD)/test-cosim-seeds \
 	  $(BUILD)/test-cosim-netlist \
 	  $(BUILD)/mutants
+
+# Every value make cosim / regress / test-cosim / soak / mutants / mutants-smoke takes from the
+# command line, checked when this file is read (at its end, after its defaults; those of
+# tb/mutants/mutants.mk and tb/fuzz/fuzz.mk, read later, are empty here and mean the default):
+# before any prerequisite is built (a recipe's script would see a wrong SEED only after minutes
+# of building). One line naming the value and what is allowed, exit 2 (tb/scripts/make_args.sh,
+# with tb/scripts/args.sh's checks, which the scripts repeat for runs by hand).
+TB_ARG_GOALS = cosim regress test test-cosim soak mutants mutants-smoke
+tb_q = '$(subst ','\'',$(1))'
+ifneq ($(filter $(TB_ARG_GOALS),$(MAKECMDGOALS)),)
+TB_ARGS_ERR := $(shell tb/scripts/make_args.sh $(call tb_q,$(MAKECMDGOALS)) \
+  $(foreach n,SIM CONFIG SEED CYCLES WAVES COSIM_TIMEOUT SEEDS SIMS CONFIGS JOBS ICARUS_PCT \
+    TEST_COSIM_SEEDS TEST_NETLIST_CONFIGS SOAK_CONFIGS SOAK_SECONDS HOURS SOAK_SEED MUT_SEEDS \
+    MUT_LIST_SEED MUT_TIMEOUT VERILATOR_JOBS MUT_CONFIGS MUTANT_SIM,$(call tb_q,$(n)=$($(n)))) \
+  2>&1)
+ifneq ($(TB_ARGS_ERR),)
+$(error $(TB_ARGS_ERR))
+endif
+endif

@@ -55,12 +55,17 @@ typedef struct {
 /*
  * Bind to the simulator's model. Returns 0; -2 with a message in err if the model was built for
  * another configuration (other ports, or other parameters: the params_id it was built with, when
- * its build recorded one); -1 with a message if it cannot be bound.
+ * its build recorded one); -3 with a message naming the file if the waves cannot be written;
+ * -1 with a message if it cannot be bound.
  */
 int dut_open(const dut_open_t *args, char *err, size_t errlen);
 
 /* Flush waves and release the model. */
 void dut_close(void);
+
+/* dut_close, then check the files the adapter wrote (waves, Verilator's coverage counts):
+   returns 0, or -1 with a message naming the file in err if one could not be written whole. */
+int dut_close_checked(char *err, size_t errlen);
 
 /* Short name of the simulator ("verilator", "icarus"). */
 const char *dut_sim_name(void);

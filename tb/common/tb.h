@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "dut.h"
+#include "tb_cov_points.h"
 #include "lfc/link.h"
 #include "lfc/nic.h"
 #include "lfc/switch.h"
@@ -63,43 +64,9 @@ static inline const char *tb_tag_name(uint32_t tag, char *buf, size_t len) {
 
 /* ---- coverage ---- */
 
-typedef enum {
-  COV_CREDIT_WRAP,      /* an FCTBS/ABR value carried in an FCP wrapped past 4095 (§5.1) */
-  COV_SEND_RULE_EXACT,  /* a packet started using the last credit: fccl == fctbs + n (§5.3) */
-  COV_CREDIT_BLOCKED,   /* a VL's head packet failed the send rule (§5.3, §10) */
-  COV_FCP_REPAIR,       /* an FCP's FCTBS differed from ABR: blocks repaired (§5.4) */
-  COV_FCP_RX_BAD,       /* reserved op or VL >= classes (§5.3) */
-  COV_XOFF,             /* §6.5 */
-  COV_XON,
-  COV_PFC_REFRESH,      /* an XOFF re-sent for a priority already paused (§6.6) */
-  COV_QUANTA_EXPIRY,    /* a pause of the switch's egress lapsed without XON (§6.7) */
-  COV_RESUME_QUANTA0,   /* a pause was ended by a frame with time 0 (§6.7) */
-  COV_WD_TRIP,          /* §6.8 */
-  COV_WD_RESTORE,
-  COV_ECN_MARK,         /* §9 */
-  COV_DROP_HEADROOM,    /* §6.4 */
-  COV_DROP_SHARED,
-  COV_DROP_WATCHDOG,    /* §6.4 / §6.8 */
-  COV_DROP_CREDIT,      /* §5.4 */
-  COV_DROP_VL15,
-  COV_DROP_MALFORMED,   /* §7.2 */
-  COV_RX_MALFORMED,
-  COV_VLARB_HIGH_LIMIT, /* low table used while hi_sent had reached the limit (§5.6) */
-  COV_VL15_TX,          /* a VL15 packet left the switch (§5.6 rule 1) */
-  COV_HAIRPIN,          /* a packet left by the port it came in on (§7.1) */
-  COV_MIS_NO_CREDIT,    /* misbehaviour: a packet sent without credit / while paused */
-  COV_MIS_GARBAGE,      /* misbehaviour: a garbage word */
-  COV_MIS_PFC_STORM,    /* misbehaviour: a storm pause frame */
-  COV_MIS_OVERRUN,      /* misbehaviour: a multi-block packet sent regardless of credit/pause */
-  COV_MIS_START_PAUSED, /* misbehaviour: a packet started on a priority the switch paused */
-  COV_MIS_FCP_STALE,    /* misbehaviour: an earlier FCP of the partner replayed */
-  COV_MIS_FCP_WILD,     /* misbehaviour: an FCP with a random FCTBS or FCCL */
-  COV_MIS_PFC_GARBAGE,  /* misbehaviour: a PFC frame with a random enable vector */
-  COV_MIS_PFC_ALL,      /* misbehaviour: a PFC frame enabling all 8 priorities */
-  COV_MIS_STORM_WD,     /* the watchdog tripped on the port of a storm, during the storm */
-  COV_MIS_FRAMING,      /* misbehaviour: a continuation block with sop = 1 or a wrong eop (§7.2) */
-  COV_COUNT
-} tb_cov_t;
+#define TB_COV_ENUM(e, name) e,
+typedef enum { TB_COV_POINTS(TB_COV_ENUM) COV_COUNT } tb_cov_t;
+#undef TB_COV_ENUM
 
 const char *tb_cov_name(tb_cov_t c);
 
@@ -153,6 +120,7 @@ typedef struct {
   uint8_t fcp_have[LFC_MAX_CLASSES];
   uint32_t fcp_count[LFC_MAX_CLASSES];
   uint64_t bad_fcp_at;  /* 1 + the cycle of the last stale or wild FCP injected (0: none) */
+  uint32_t edge_fcp_count; /* edge FCPs injected: which edge the next one aims at */
 } tb_stim_port_t;
 
 typedef struct {
@@ -185,6 +153,8 @@ typedef struct {
   uint64_t pause_until[TB_MAX_PORTS][8];            /* last cycle the switch's egress is paused */
   uint8_t pause_active[TB_MAX_PORTS][8];
   uint32_t hi_sent_pre[TB_MAX_PORTS];
+  uint32_t pause_timer[TB_MAX_PORTS][8];            /* pause_timer of S(t), PFC (tb_cov_pre) */
+  uint32_t pause_timer_prev[TB_MAX_PORTS][8];       /* of S(t - 1) */
   uint64_t tx_words[4];                             /* words the switch sent, by kind */
 } tb_t;
 
@@ -223,11 +193,23 @@ int tb_score_end(tb_t *tb, tb_err_t *err);
 int tb_is_admission_drop(const tb_t *tb, const lfc_event_t *ev, const lfc_word_t *in);
 
 /* tb_cov.c */
+/* The size of the head packet of egress queue (p, cls) in the model's S(t), when the registers
+   tell it (one packet queued, or all of them of the configuration's one size: [traffic]
+   min_nblk = max_nblk and qlen = qpkts x that); 0 when the queue is empty or it is not known. */
+uint32_t tb_head_nblk(const tb_t *tb, unsigned p, unsigned cls);
 /* Before lfc_switch_step of the cycle: read what coverage needs from S(t). */
 void tb_cov_pre(tb_t *tb, uint64_t cycle, const lfc_word_t *in);
 void tb_cov_post(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_t *out,
                  const lfc_event_t *ev, size_t nev);
 void tb_cov_end(tb_t *tb);
+/* Writes the run's coverage as JSON to path (through tb_write_file). Returns 0, or -1 with
+   errno set. */
 int tb_cov_write(const tb_t *tb, const char *path);
+/* Writes the file path with fill(f, arg) (0, or -1 after a failed write): to a temporary name
+   in the same directory, renamed into place once every write, the flush and the close
+   succeeded, so that a failure leaves the old file or none, never a truncated one. A path that
+   exists and is not a regular file (/dev/stdout, /dev/full) is written in place. Returns 0, or
+   -1 with errno set. */
+int tb_write_file(const char *path, int (*fill)(FILE *, const void *), const void *arg);
 
 #endif /* TB_TB_H */

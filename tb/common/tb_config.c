@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tb_config.h"
+#include "tb_cov_points.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -95,6 +96,8 @@ static const key_t_ KEYS[] = {
     {"misbehave", "overrun_max_nblk", K_U32, 2, 255, MI(overrun_max_nblk), NULL},
     {"misbehave", "fcp_ports", K_U32, 0, 0xffff, MI(fcp_ports), NULL},
     {"misbehave", "fcp_permille", K_U32, 0, 1000, MI(fcp_permille), NULL},
+    {"misbehave", "edge_fcp_ports", K_U32, 0, 0xffff, MI(edge_fcp_ports), NULL},
+    {"misbehave", "edge_fcp_permille", K_U32, 0, 1000, MI(edge_fcp_permille), NULL},
     {"misbehave", "pfc_ports", K_U32, 0, 0xffff, MI(pfc_ports), NULL},
     {"misbehave", "pfc_permille", K_U32, 0, 1000, MI(pfc_permille), NULL},
     /* Run */
@@ -186,7 +189,7 @@ static int fail(parse_t *ps, const char *section, const char *name, const char *
 static int fail(parse_t *ps, const char *section, const char *name, const char *value,
                 const char *fmt, ...) {
   if (ps->err[0] == '\0') {
-    char what[400];
+    char what[1400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
@@ -198,6 +201,34 @@ static int fail(parse_t *ps, const char *section, const char *name, const char *
     ps->err_line = ps->line;
   }
   return 0;
+}
+
+/* [run] require: every name is a coverage point of tb_cov_points.h. Checked here, not when the
+   run starts, so that tb-params check (make's check before a build) refuses a misspelt point
+   with its file and line instead of a run never requiring it. */
+static const char *const COV_POINT_NAMES[] = {
+#define TB_COV_NAME(e, name) name,
+    TB_COV_POINTS(TB_COV_NAME)
+#undef TB_COV_NAME
+};
+
+static int require_known(parse_t *ps, const key_t_ *k, const char *value) {
+  char buf[VALUE_MAX];
+  snprintf(buf, sizeof buf, "%s", value);
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+    size_t i = 0, n = sizeof COV_POINT_NAMES / sizeof COV_POINT_NAMES[0];
+    while (i < n && strcmp(COV_POINT_NAMES[i], tok) != 0) i++;
+    if (i < n) continue;
+    char list[1024];
+    size_t used = 0;
+    for (i = 0; i < n && used < sizeof list; i++)
+      used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                               COV_POINT_NAMES[i]);
+    return fail(ps, k->section, k->name, value, "no coverage point '%.64s'; points: %s", tok,
+                list);
+  }
+  return 1;
 }
 
 /* Split a comma-separated list into at most maxn integers. Returns the count or -1/-2. */
@@ -301,6 +332,7 @@ static int apply(parse_t *ps, const key_t_ *k, const char *value) {
       if (strlen(value) >= sizeof c->require)
         return fail(ps, k->section, k->name, value, "longer than %zu characters",
                     sizeof c->require - 1);
+      if (!require_known(ps, k, value)) return 0;
       snprintf(c->require, sizeof c->require, "%s", value);
       c->require_line = ps->line;
       return 1;
@@ -582,19 +614,20 @@ static int load(parse_t *ps) {
                      "vl15_blocks > 0");
   const tb_misbehave_cfg_t *mi = &cfg->mis;
   if ((mi->no_credit_ports | mi->garbage_ports | mi->overrun_ports | mi->fcp_ports |
-       mi->pfc_ports) >> ports) {
+       mi->pfc_ports | mi->edge_fcp_ports) >> ports) {
     /* The line of the first mask that names a port beyond ports. */
     const struct {
       const char *name;
       uint32_t mask;
     } masks[] = {{"no_credit_ports", mi->no_credit_ports}, {"garbage_ports", mi->garbage_ports},
                  {"overrun_ports", mi->overrun_ports},     {"fcp_ports", mi->fcp_ports},
-                 {"pfc_ports", mi->pfc_ports}};
+                 {"pfc_ports", mi->pfc_ports},
+                 {"edge_fcp_ports", mi->edge_fcp_ports}};
     int line = 0;
     for (size_t i = 0; i < sizeof masks / sizeof masks[0] && !line; i++)
       if (masks[i].mask >> ports) line = line_of(ps, "misbehave", masks[i].name);
     snprintf(m, sizeof m, "[misbehave] no_credit_ports/garbage_ports/overrun_ports/fcp_ports/"
-             "pfc_ports name a port >= ports = %u", ports);
+             "pfc_ports/edge_fcp_ports name a port >= ports = %u", ports);
     return rule_fail(ps, either(line, line_of(ps, "switch", "ports")), m);
   }
   if (mi->overrun_ports && mi->overrun_max_nblk > cfg->sw.mtu_blocks) {
@@ -615,6 +648,9 @@ static int load(parse_t *ps) {
   if (mi->fcp_ports && mode != LFC_MODE_IB)
     return rule_fail(ps, line_of(ps, "misbehave", "fcp_ports"),
                      "[misbehave] fcp_ports needs [switch] mode = ib");
+  if (mi->edge_fcp_ports && mode != LFC_MODE_IB)
+    return rule_fail(ps, line_of(ps, "misbehave", "edge_fcp_ports"),
+                     "[misbehave] edge_fcp_ports needs [switch] mode = ib");
   if (cfg->mis.storm_port >= (int32_t)ports) {
     snprintf(m, sizeof m, "[misbehave] storm_port = %d: allowed -1 (none) or 0..%u",
              cfg->mis.storm_port, ports - 1);

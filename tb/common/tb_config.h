@@ -66,6 +66,11 @@ typedef struct {
      replayed) or a wild one (random 12-bit FCTBS or FCCL). */
   uint32_t fcp_ports;
   uint32_t fcp_permille;
+  /* IB: FCPs whose FCCL puts the head packet of the switch's egress queue exactly at an edge of
+     the send rule (SPEC §5.3): (FCCL - (FCTBS + n)) mod 4096 = 2048, 2049, 0 or 4095 in turn,
+     sent while that head is held by the rule, so the edges are decided on deterministically. */
+  uint32_t edge_fcp_ports;
+  uint32_t edge_fcp_permille;
   /* PFC frames with a random enable vector (all 8 bits: priorities that do not exist, none,
      or all of them) and random pause times (0, 1, random, 65535). */
   uint32_t pfc_ports;

@@ -6,51 +6,164 @@
  * regression (tb/scripts/regress.sh) adds up the JSON files of all runs and fails if a point
  * was never hit.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tb.h"
 
-static const char *const NAMES[COV_COUNT] = {
-    [COV_CREDIT_WRAP] = "credit_wrap",
-    [COV_SEND_RULE_EXACT] = "send_rule_exact",
-    [COV_CREDIT_BLOCKED] = "credit_blocked",
-    [COV_FCP_REPAIR] = "fcp_repair",
-    [COV_FCP_RX_BAD] = "fcp_rx_bad",
-    [COV_XOFF] = "xoff",
-    [COV_XON] = "xon",
-    [COV_PFC_REFRESH] = "pfc_refresh",
-    [COV_QUANTA_EXPIRY] = "quanta_expiry",
-    [COV_RESUME_QUANTA0] = "resume_quanta0",
-    [COV_WD_TRIP] = "wd_trip",
-    [COV_WD_RESTORE] = "wd_restore",
-    [COV_ECN_MARK] = "ecn_mark",
-    [COV_DROP_HEADROOM] = "drop_headroom",
-    [COV_DROP_SHARED] = "drop_shared",
-    [COV_DROP_WATCHDOG] = "drop_watchdog",
-    [COV_DROP_CREDIT] = "drop_credit",
-    [COV_DROP_VL15] = "drop_vl15",
-    [COV_DROP_MALFORMED] = "drop_malformed",
-    [COV_RX_MALFORMED] = "rx_malformed",
-    [COV_VLARB_HIGH_LIMIT] = "vlarb_high_limit",
-    [COV_VL15_TX] = "vl15_tx",
-    [COV_HAIRPIN] = "hairpin",
-    [COV_MIS_NO_CREDIT] = "mis_no_credit",
-    [COV_MIS_GARBAGE] = "mis_garbage",
-    [COV_MIS_PFC_STORM] = "mis_pfc_storm",
-    [COV_MIS_OVERRUN] = "mis_overrun",
-    [COV_MIS_START_PAUSED] = "mis_start_paused",
-    [COV_MIS_FCP_STALE] = "mis_fcp_stale",
-    [COV_MIS_FCP_WILD] = "mis_fcp_wild",
-    [COV_MIS_PFC_GARBAGE] = "mis_pfc_garbage",
-    [COV_MIS_PFC_ALL] = "mis_pfc_all",
-    [COV_MIS_STORM_WD] = "mis_storm_wd",
-    [COV_MIS_FRAMING] = "mis_framing",
-};
+#define TB_COV_NAME(e, name) [e] = name,
+static const char *const NAMES[COV_COUNT] = {TB_COV_POINTS(TB_COV_NAME)};
+#undef TB_COV_NAME
 
 const char *tb_cov_name(tb_cov_t c) { return (unsigned)c < COV_COUNT ? NAMES[c] : "?"; }
 
 static int reg_abr = -1, reg_hi_sent = -1;
+
+/* SPEC §5.1, §5.3: 12-bit credit counters (mod 4096) and the 2048-block window of the send
+   rule; the edges of the rule's (fccl - CR) mod 4096 <= 2048. */
+#define CREDIT_MASK 4095u
+#define CREDIT_WINDOW 2048u
+#define SEND_EDGE_SHORT CREDIT_MASK            /* one block short of the credit: held */
+#define SEND_EDGE_BEYOND (CREDIT_WINDOW + 1u)  /* one block beyond the window: held */
+
+/* The registers the edge points read from S(t) (SPEC §13.1 names), found once. */
+static struct {
+  int found;
+  int tx_rem, qlen, qpkts, fctbs, fccl, shared_used, pg_shared, pg_hdrm, xoff, pause_timer,
+      wd_storm, wd_cnt, wd_rcnt, rx_rem, pg_min;
+} R;
+
+static void regs_find(void) {
+  if (R.found) return;
+  R.tx_rem = lfc_reg_find("tx_rem");
+  R.qlen = lfc_reg_find("qlen");
+  R.qpkts = lfc_reg_find("qpkts");
+  R.fctbs = lfc_reg_find("fctbs");
+  R.fccl = lfc_reg_find("fccl");
+  R.shared_used = lfc_reg_find("shared_used");
+  R.pg_shared = lfc_reg_find("pg_shared");
+  R.pg_hdrm = lfc_reg_find("pg_hdrm");
+  R.xoff = lfc_reg_find("xoff");
+  R.pause_timer = lfc_reg_find("pause_timer");
+  R.wd_storm = lfc_reg_find("wd_storm");
+  R.wd_cnt = lfc_reg_find("wd_cnt");
+  R.wd_rcnt = lfc_reg_find("wd_rcnt");
+  R.rx_rem = lfc_reg_find("rx_rem");
+  R.pg_min = lfc_reg_find("pg_min");
+  R.found = 1;
+}
+
+/* A register of S(t); a name the model does not have reads 0 (lfc_reg_find gave -1). */
+static uint64_t reg(const tb_t *tb, int r, unsigned p, unsigned cls) {
+  return r < 0 ? 0 : lfc_switch_reg(tb->sw, (size_t)r, p, cls);
+}
+
+uint32_t tb_head_nblk(const tb_t *tb, unsigned p, unsigned cls) {
+  regs_find();
+  uint64_t pkts = reg(tb, R.qpkts, p, cls);
+  if (pkts == 0) return 0;
+  uint64_t blocks = reg(tb, R.qlen, p, cls);
+  if (pkts == 1) return (uint32_t)blocks;
+  const tb_traffic_cfg_t *t = &tb->cfg.traffic;
+  if (t->min_nblk == t->max_nblk && blocks == pkts * t->min_nblk) return t->min_nblk;
+  return 0;
+}
+
+/* SPEC §6.2: the shared-use threshold T of S(t), computed here from the configuration and
+   shared_used, apart from the model's own rule. */
+static uint32_t threshold(const tb_t *tb) {
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  if (!c->dynamic_th) return c->xoff_th;
+  uint64_t used = reg(tb, R.shared_used, 0, 0);
+  uint64_t free_blocks = used < c->shared_blocks ? c->shared_blocks - used : 0;
+  uint64_t t = c->alpha_log2 >= 0 ? free_blocks << c->alpha_log2 : free_blocks >> -c->alpha_log2;
+  const uint64_t max20 = (1u << 20) - 1u;
+  return (uint32_t)(t > max20 ? max20 : t);
+}
+
+/* The edges of the comparisons of SPEC §5.3 (the send rule's false sides), §6.5, §6.7 and §6.8
+   in S(t), both sides of each where the other is not an event of its own (tb_cov_points.h). */
+static void edges_pre(tb_t *tb, const lfc_word_t *in) {
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  regs_find();
+  if (c->mode == LFC_MODE_IB) {
+    for (unsigned p = 0; p < c->ports; p++) {
+      if (reg(tb, R.tx_rem, p, 0) != 0) continue; /* busy: no decision on the rule */
+      for (unsigned v = 0; v < c->classes; v++) {
+        uint32_t n = tb_head_nblk(tb, p, v);
+        if (n == 0) continue;
+        uint32_t cr = (uint32_t)(reg(tb, R.fctbs, p, v) + n) & CREDIT_MASK;
+        uint32_t d = ((uint32_t)reg(tb, R.fccl, p, v) - cr) & CREDIT_MASK;
+        if (d == SEND_EDGE_SHORT) tb->cov[COV_SEND_RULE_SHORT]++;
+        if (d == SEND_EDGE_BEYOND) tb->cov[COV_SEND_RULE_BEYOND]++;
+      }
+    }
+    return;
+  }
+  const uint32_t T = threshold(tb);
+  /* §6.4: the admission compares of a legal first block arriving now (§7.2; the RTL routes by
+     identity), decided in step E from S(t). */
+  for (unsigned p = 0; p < c->ports; p++) {
+    const lfc_word_t *w = &in[p];
+    if (w->kind != LFC_DATA || !w->sop || w->cls >= c->classes || w->nblk == 0 ||
+        w->nblk > c->mtu_blocks || w->dst >= c->ports || reg(tb, R.rx_rem, p, 0) != 0)
+      continue;
+    uint64_t pg_min = reg(tb, R.pg_min, p, w->cls);
+    uint64_t room = c->reserve_blocks > pg_min ? c->reserve_blocks - pg_min : 0;
+    uint64_t rest = w->nblk - (w->nblk < room ? w->nblk : room);
+    if (rest == 0) continue;
+    uint64_t sh = reg(tb, R.pg_shared, p, w->cls);
+    if (sh + rest == T) tb->cov[COV_ADM_SHARED_EDGE]++;
+    if (sh + rest == (uint64_t)T + 1) tb->cov[COV_ADM_SHARED_BEYOND]++;
+    if (sh + rest > T && ((c->lossless_mask >> w->cls) & 1u)) {
+      uint64_t hd = reg(tb, R.pg_hdrm, p, w->cls);
+      if (hd + rest == c->headroom_blocks) tb->cov[COV_ADM_HDRM_EDGE]++;
+      if (hd + rest == (uint64_t)c->headroom_blocks + 1) tb->cov[COV_ADM_HDRM_BEYOND]++;
+    }
+  }
+  for (unsigned p = 0; p < c->ports; p++) {
+    for (unsigned k = 0; k < c->classes && k < 8; k++) {
+      /* §6.5 */
+      if ((c->lossless_mask >> k) & 1u) {
+        uint64_t sh = reg(tb, R.pg_shared, p, k);
+        if (sh > 0 && reg(tb, R.pg_hdrm, p, k) == 0) {
+          int edge = 0;
+          if (reg(tb, R.xoff, p, k) == 0) {
+            if (sh == T) tb->cov[COV_XOFF_EDGE]++, edge = 1;
+            if (sh + 1 == T) tb->cov[COV_XOFF_SHORT]++, edge = 1;
+          } else {
+            if (sh + c->xon_offset == T) tb->cov[COV_XON_EDGE]++, edge = 1;
+            if (sh + c->xon_offset == (uint64_t)T + 1) tb->cov[COV_XON_SHORT]++, edge = 1;
+          }
+          if (edge && c->dynamic_th) tb->cov[COV_DYN_TH_EDGE]++;
+        }
+      }
+      /* §6.7 */
+      uint32_t pt = (uint32_t)reg(tb, R.pause_timer, p, k);
+      tb->pause_timer_prev[p][k] = tb->pause_timer[p][k];
+      tb->pause_timer[p][k] = pt;
+      int storm = c->wd_enable && reg(tb, R.wd_storm, p, k) != 0;
+      if (pt == 1 && !storm && reg(tb, R.qpkts, p, k) > 0 && reg(tb, R.tx_rem, p, 0) == 0)
+        tb->cov[COV_PAUSE_LAST]++;
+      /* §6.8 */
+      if (!c->wd_enable) continue;
+      if (!storm) {
+        if (pt > 0 && reg(tb, R.wd_cnt, p, k) + 2 == c->wd_detect)
+          tb->cov[COV_WD_DETECT_SHORT]++;
+      } else {
+        const lfc_word_t *w = &in[p];
+        int pause_rx = w->kind == LFC_PFC && ((w->pfc_en >> k) & 1u) && w->pfc_time[k] > 0;
+        if (!pause_rx && reg(tb, R.wd_rcnt, p, k) + 2 == c->wd_restore)
+          tb->cov[COV_WD_RESTORE_SHORT]++;
+      }
+    }
+  }
+}
 
 static int vlarb_limit_applies(const tb_t *tb) {
   const lfc_switch_cfg_t *c = &tb->cfg.sw;
@@ -60,6 +173,7 @@ static int vlarb_limit_applies(const tb_t *tb) {
 void tb_cov_pre(tb_t *tb, uint64_t cycle, const lfc_word_t *in) {
   (void)cycle;
   const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  edges_pre(tb, in);
   if (c->mode != LFC_MODE_IB) return;
   if (reg_abr < 0) reg_abr = lfc_reg_find("abr");
   if (reg_hi_sent < 0) reg_hi_sent = lfc_reg_find("hi_sent");
@@ -110,10 +224,16 @@ void tb_cov_post(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_
     /* Outputs (decided from S(t), before this cycle's inputs act). */
     if (o->kind == LFC_DATA && o->sop) {
       if (TB_TAG_SRC(o->tag) == p) tb->cov[COV_HAIRPIN]++;
+      /* §6.7: started in the first cycle its pause timer is 0 after 1 in the cycle before */
+      if (c->mode == LFC_MODE_PFC && o->cls < 8 && tb->pause_timer[p][o->cls] == 0 &&
+          tb->pause_timer_prev[p][o->cls] == 1)
+        tb->cov[COV_PAUSE_EXPIRY_START]++;
       if (c->mode == LFC_MODE_IB && o->cls == LFC_VL15) tb->cov[COV_VL15_TX]++;
       if (c->mode == LFC_MODE_IB && o->cls < c->classes) {
-        uint32_t cr = (tb->tb_fctbs[p][o->cls] + o->nblk) & 4095u;
-        if (((tb->tb_fccl[p][o->cls] - cr) & 4095u) == 0) tb->cov[COV_SEND_RULE_EXACT]++;
+        uint32_t cr = (tb->tb_fctbs[p][o->cls] + o->nblk) & CREDIT_MASK;
+        uint32_t d = (tb->tb_fccl[p][o->cls] - cr) & CREDIT_MASK;
+        if (d == 0) tb->cov[COV_SEND_RULE_EXACT]++;
+        if (d == CREDIT_WINDOW) tb->cov[COV_SEND_RULE_WINDOW]++;
         tb->tb_fctbs[p][o->cls] = cr;
         if (vlarb_limit_applies(tb) && reg_hi_sent >= 0) {
           uint32_t lim = 64u * c->vlarb_high_limit;
@@ -183,13 +303,43 @@ void tb_cov_end(tb_t *tb) {
   }
 }
 
-int tb_cov_write(const tb_t *tb, const char *path) {
-  FILE *f = fopen(path, "w");
+int tb_write_file(const char *path, int (*fill)(FILE *, const void *), const void *arg) {
+  /* A device or pipe (/dev/stdout, /dev/full) cannot be replaced by a rename: written in place. */
+  struct stat st;
+  int in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+  char tmp[4096];
+  if (!in_place) {
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof tmp) {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+  }
+  const char *name = in_place ? path : tmp;
+  FILE *f = fopen(name, "w");
   if (!f) return -1;
-  fprintf(f, "{\n  \"config\": \"%s\",\n  \"sim\": \"%s\",\n  \"seed\": %u,\n  \"cycles\": %" PRIu64
-          ",\n  \"coverage\": {\n", tb->cfg.name, tb->sim, tb->seed, tb->cycle);
-  for (unsigned i = 0; i < COV_COUNT; i++)
-    fprintf(f, "    \"%s\": %" PRIu64 "%s\n", NAMES[i], tb->cov[i], i + 1 < COV_COUNT ? "," : "");
-  fprintf(f, "  }\n}\n");
-  return fclose(f) == 0 ? 0 : -1;
+  errno = 0;
+  int rc = fill(f, arg);
+  if (fflush(f) != 0 || ferror(f)) rc = -1;
+  int e = errno;
+  if (fclose(f) != 0 && rc == 0) rc = -1, e = errno;
+  if (rc == 0 && !in_place && rename(tmp, path) != 0) rc = -1, e = errno;
+  if (rc != 0 && !in_place) unlink(tmp);
+  errno = rc && !e ? EIO : e;
+  return rc;
 }
+
+static int cov_fill(FILE *f, const void *arg) {
+  const tb_t *tb = arg;
+  if (fprintf(f, "{\n  \"config\": \"%s\",\n  \"sim\": \"%s\",\n  \"seed\": %u,\n",
+              tb->cfg.name, tb->sim, tb->seed) < 0 ||
+      fprintf(f, "  \"cycles\": %" PRIu64 ",\n  \"coverage\": {\n", tb->cycle) < 0)
+    return -1;
+  for (unsigned i = 0; i < COV_COUNT; i++)
+    if (fprintf(f, "    \"%s\": %" PRIu64 "%s\n", NAMES[i], tb->cov[i],
+                i + 1 < COV_COUNT ? "," : "") < 0)
+      return -1;
+  return fprintf(f, "  }\n}\n") < 0 ? -1 : 0;
+}
+
+int tb_cov_write(const tb_t *tb, const char *path) { return tb_write_file(path, cov_fill, tb); }

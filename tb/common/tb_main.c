@@ -84,6 +84,27 @@ static int parse_u64(const char *s, uint64_t *v) {
   return 0;
 }
 
+/* The test's arguments (and +coverage_dat=, which tb/verilator/dut_verilator.cpp reads), for the
+   one line that refuses any other. */
+#define TB_ARG_NAMES                                                                          \
+  "+config=, +seed=, +cycles=, +waves=, +waves_from=, +waves_path=, +cov=, +result=, +sim=, " \
+  "+make=, +dump=, +model_only=, +dbg_per_cycle=, +threads=, +coverage_dat="
+
+/* An argument in the test's own namespace: '+' or '--', then a name of lower-case letters,
+   digits and '_' ending at '=' or at the end. The simulators' own arguments are not: Verilator's
+   are +verilator+name+value, vvp's (after the design file) -name. */
+static int is_tb_arg(const char *a) {
+  if (a[0] == '+')
+    a += 1;
+  else if (a[0] == '-' && a[1] == '-')
+    a += 2;
+  else
+    return 0;
+  const char *n = a;
+  while ((*a >= 'a' && *a <= 'z') || (*a >= '0' && *a <= '9') || *a == '_') a++;
+  return a > n && (*a == '=' || *a == '\0');
+}
+
 static int parse_args(int argc, char **argv, args_t *a) {
   memset(a, 0, sizeof *a);
   a->seed = 1;
@@ -120,8 +141,16 @@ static int parse_args(int argc, char **argv, args_t *a) {
     } else if ((v = arg_value(argv[i], "threads"))) {
       if (parse_u64(v, &x) || x < 1 || x > 2) goto bad;
       a->threads = (uint32_t)x;
+    } else if (arg_value(argv[i], "coverage_dat")) {
+      /* the Verilator adapter's: where its coverage build writes its counts */
     }
-    /* Anything else belongs to the simulator. */
+    /* Anything else belongs to the simulator (+verilator+seed+N, vvp's -none, ...), unless it
+       is spelt like one of ours (+name or +name=value, --name=value) and is not one of them: a
+       misspelt +sed=3 would otherwise run with the default seed and pass. */
+    else if (is_tb_arg(argv[i])) {
+      fprintf(stderr, "cosim: unknown argument '%s' (allowed: %s)\n", argv[i], TB_ARG_NAMES);
+      return -1;
+    }
     continue;
   bad:
     fprintf(stderr, "cosim: bad argument '%s' (decimal numbers: +seed: 0..%" PRIu32 ", +cycles: "
@@ -368,14 +397,21 @@ static double clock_s(clockid_t id) {
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static int result_fill(FILE *f, const void *arg) {
+  return fprintf(f, "%d\n", *(const int *)arg) < 0 ? -1 : 0;
+}
+
+/* The end of every run: the log (standard output) and +result= must be written whole, or the
+   run fails as a resource refusal (status 2) even if it passed: a log cut short by a full disk
+   would hide its mismatch lines, and a missing result is read as a crash. */
 static int finish(const args_t *a, int rc) {
-  fflush(stdout);
-  if (a && a->result) {
-    FILE *f = fopen(a->result, "w");
-    if (f) {
-      fprintf(f, "%d\n", rc);
-      fclose(f);
-    }
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "cosim: cannot write the log (standard output): %s\n", strerror(errno));
+    if (rc == 0) rc = 2;
+  }
+  if (a && a->result && tb_write_file(a->result, result_fill, &rc)) {
+    fprintf(stderr, "cosim: cannot write %s: %s\n", a->result, strerror(errno));
+    if (rc == 0) rc = 2;
   }
   return rc;
 }
@@ -839,7 +875,8 @@ int tb_main(int argc, char **argv) {
   int bound = rtl_on ? dut_open(&oa, err, sizeof err) : 0;
   if (bound != 0) {
     fprintf(stderr, "cosim: %s: %s\n", tb->sim, err);
-    return finish(&a, bound == -2 ? 2 : 3); /* -2: built for another configuration */
+    /* -2: built for another configuration; -3: the waves file cannot be written */
+    return finish(&a, bound == -2 || bound == -3 ? 2 : 3);
   }
   if (rtl_on) dut_reset();
   cs.pk = dut_packed(); /* the C side packs for it; +model_only=1 too, as its share */
@@ -960,9 +997,13 @@ int tb_main(int argc, char **argv) {
   unsigned hit = 0;
   for (unsigned i = 0; i < COV_COUNT; i++) hit += tb->cov[i] > 0;
   if (a.cov) {
-    if (tb_cov_write(tb, a.cov))
-      fprintf(stderr, "cosim: cannot write %s\n", a.cov);
-    printf("coverage: %u of %u points hit, %s\n", hit, (unsigned)COV_COUNT, a.cov);
+    if (tb_cov_write(tb, a.cov)) {
+      /* The regression sums the files: a run without one would pass with its points unseen. */
+      fprintf(stderr, "cosim: cannot write %s: %s\n", a.cov, strerror(errno));
+      if (rc == 0) rc = 2;
+    } else {
+      printf("coverage: %u of %u points hit, %s\n", hit, (unsigned)COV_COUNT, a.cov);
+    }
   }
   /* Two threads: the busier one sets the pace when each has a core of its own, which a loaded
      machine does not give them (cycles_per_second then shows less). */
@@ -979,7 +1020,10 @@ int tb_main(int argc, char **argv) {
            tb->sim, tb->cfg.name, tb->seed, t, s->delivered, dt > 0 ? (double)t / dt : 0.0,
            dc > 0 ? (double)t / dc : 0.0, rtl_on ? "" : " model_only=1 (no RTL, nothing compared)");
 
-  if (rtl_on) dut_close();
+  if (rtl_on && dut_close_checked(err, sizeof err)) {
+    fprintf(stderr, "cosim: %s\n", err);
+    if (rc == 0) rc = 2;
+  }
   cside_close(tb);
   free(sel);
   free(all);

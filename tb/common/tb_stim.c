@@ -290,6 +290,35 @@ static void bad_fcp(tb_t *tb, unsigned p, lfc_word_t *w) {
   tb->cov[COV_MIS_FCP_WILD]++;
 }
 
+/* IB: an FCP that puts the head packet of the switch's egress queue (p, vl) exactly at an edge
+   of the send rule (SPEC §5.3), (FCCL - (FCTBS + n)) mod 4096 = 2048, 2049, 0 and 4095 in turn,
+   from FCTBS and the head's size n in S(t); only while the rule holds that head (it cannot
+   start in this cycle, so FCTBS is the same when the FCP takes effect in S(t + 1)). Its FCTBS
+   is the partner's last, so ABR is not disturbed. Returns 0 if no VL of the port qualifies. */
+static int edge_fcp(tb_t *tb, unsigned p, lfc_word_t *w) {
+  enum { CREDIT_MASK = 4095, CREDIT_WINDOW = 2048 }; /* SPEC §5.1, §5.3 */
+  static const uint32_t EDGE[] = {CREDIT_WINDOW, CREDIT_WINDOW + 1, 0, CREDIT_MASK};
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  tb_stim_port_t *st = &tb->stim[p];
+  const int r_fctbs = lfc_reg_find("fctbs"), r_fccl = lfc_reg_find("fccl");
+  for (unsigned vl = 0; vl < c->classes; vl++) {
+    uint32_t n = tb_head_nblk(tb, p, vl);
+    if (n == 0 || r_fctbs < 0 || r_fccl < 0) continue;
+    uint32_t cr = (uint32_t)(lfc_switch_reg(tb->sw, (size_t)r_fctbs, p, vl) + n) & CREDIT_MASK;
+    uint32_t fccl = (uint32_t)lfc_switch_reg(tb->sw, (size_t)r_fccl, p, vl);
+    if (((fccl - cr) & CREDIT_MASK) <= CREDIT_WINDOW) continue; /* it may start now */
+    memset(w, 0, sizeof *w);
+    w->kind = LFC_FCP;
+    w->fc_vl = (uint8_t)vl;
+    w->fc_fctbs = st->fcp_last[vl].fc_fctbs;
+    w->fc_fccl = (uint16_t)((cr + EDGE[st->edge_fcp_count % 4u]) & CREDIT_MASK);
+    st->edge_fcp_count++;
+    tb->cov[COV_MIS_FCP_EDGE]++;
+    return 1;
+  }
+  return 0;
+}
+
 /* A PFC frame (SPEC §6.7) with a random enable vector over all 8 bits and random times in every
    field, the disabled ones included (the switch must ignore those). */
 static void bad_pfc(tb_t *tb, unsigned p, lfc_word_t *w) {
@@ -429,6 +458,10 @@ void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in) {
   if (chance(st, m->fcp_ports, p, m->fcp_permille)) {
     bad_fcp(tb, p, in);
     st->bad_fcp_at = cycle + 1; /* not a wrap of the partner's counter (tb_cov.c) */
+    return;
+  }
+  if (chance(st, m->edge_fcp_ports, p, m->edge_fcp_permille) && edge_fcp(tb, p, in)) {
+    st->bad_fcp_at = cycle + 1; /* its FCCL is not the partner's (tb_cov.c) */
     return;
   }
   if (chance(st, m->pfc_ports, p, m->pfc_permille)) bad_pfc(tb, p, in);

@@ -24,8 +24,12 @@ TEST_STEPS += test-mutants-pick
 test-mutants-pick:
 	@$(PYTHON3) tb/mutants/test_pick.py
 
+# Yosys's mutants change one bit of a cell; they rarely turn a `<=` into a `<` or move a compare
+# by one. The hand-made mutants of tb/scripts/mutant_smoke.sh do, at every edge of the SPEC's
+# comparisons that the coverage points count (tb/common/tb_cov_points.h): they run too.
 mutants: deps-hdl all $(TB_PARAMS) $(TB_COMMON_OBJS)
 	@BUILD=$(BUILD) JOBS=$(JOBS) MUT_SEEDS=$(MUT_SEEDS) TEST_COSIM_SEEDS=$(TEST_COSIM_SEEDS) \
 	  VERILATOR=$(VERILATOR) \
 	  VERILATOR_JOBS=$(VERILATOR_JOBS) $(if $(MUT_CONFIGS),MUT_CONFIGS="$(MUT_CONFIGS)") \
 	  bash tb/mutants/mutants.sh
+	@$(if $(MUT_CONFIGS),true,$(TB_RUN_ENV) tb/scripts/mutant_smoke.sh)

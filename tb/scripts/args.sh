@@ -72,3 +72,9 @@ args_configs() {
       args_fail "$1" "$2" "$3" "there is no tb/configs/$c.ini; configurations: $names"
   done
 }
+
+# args_hours WHO NAME VALUE: a number of hours, fractions allowed, at least one second.
+args_hours() {
+  [[ "$3" =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v h="$3" 'BEGIN { exit !(h * 3600 >= 1) }' ||
+    args_fail "$1" "$2" "$3" "a number of hours (fractions allowed), at least 1 second"
+}

@@ -47,7 +47,13 @@ run_cycles="$cycles"
   run_cycles=0
 : "${COSIM_TIMEOUT:=$(( 300 + ${run_cycles:-0} / 10 ))}"
 args_uint cosim COSIM_TIMEOUT "$COSIM_TIMEOUT" 0
-mkdir -p "$out"
+# write_fail PATH: a file of the run could not be written: one line, exit 2 (a resource refusal,
+# even for a run that passed: its log, coverage or status would be missing or cut short).
+write_fail() {
+  echo "cosim: cannot write $1" >&2
+  exit 2
+}
+mkdir -p "$out" 2>/dev/null || write_fail "$out (the run's directory)"
 rm -f "$out"/waves.* "$out"/rc "$out"/result "$out"/rerun.log
 
 # The command that runs a simulator within COSIM_TIMEOUT (timeout's status when it stops it).
@@ -59,6 +65,7 @@ TIMEOUT_STATUS=124
 # TRACED=1 selects Verilator's build with tracing.
 run() {
   local log="$1" traced="$2"; shift 2
+  : 2>/dev/null >"$log" || write_fail "$log"
   local args=(+config="tb/configs/$config.ini" +seed="$seed" +sim="$sim"
               +cov="$out/coverage.json" +waves_path="$out/waves.$ext" "$@")
   [ -n "$cycles" ] && args+=(+cycles="$cycles")
@@ -91,7 +98,26 @@ run() {
     fi
   fi
   # Drop simulator chatter that is not the test's (Icarus announces its VCD file).
-  sed -i '/^VCD info: dumpfile/d' "$log"
+  sed -i '/^VCD info: dumpfile/d' "$log" 2>/dev/null || write_fail "$log"
+  # vvp goes on without the VCD when it cannot open or write it, and reports nothing: the file
+  # must reach the cycle the test ended at (cycle c starts at time (c + 2) x 100, tb/README.md
+  # "Reading a mismatch"; a file cut short by a full disk ends earlier).
+  local w vcd end last
+  for w in "$@"; do
+    case "$w" in
+      +waves=*)
+        vcd="${w#+waves=}"
+        [ "$sim" != verilator ] && [ "$status" -le 1 ] || continue
+        end="$(sed -nE 's/^PASS .* cycles=([0-9]+) .*/\1/p; s/^MISMATCH cycle=([0-9]+) .*/\1/p' \
+               "$log" | head -n 1)"
+        last="$(tail -c 1000000 "$vcd" 2>/dev/null | grep -a '^#[0-9]*$' | tail -n 1 | tr -d '#')"
+        if [ ! -s "$vcd" ] || { [ -n "$end" ] && [ "${last:-0}" -lt $(( end * 100 )) ]; }; then
+          echo "cosim: cannot write the waves $vcd (it ends before cycle ${end:-0})" >>"$log" ||
+            write_fail "$log"
+          status=2
+        fi ;;
+    esac
+  done
   if [ "$status" -eq "$TIMEOUT_STATUS" ] && [ "$COSIM_TIMEOUT" -gt 0 ]; then
     echo "cosim: stopped after COSIM_TIMEOUT=$COSIM_TIMEOUT s: the simulation hung (or ran far" \
          "slower than it should); a longer run: COSIM_TIMEOUT=<seconds>, 0 for no limit" >>"$log"
@@ -136,5 +162,5 @@ if [ "$status" -eq 1 ] && [ -n "$mline" ] && [ "$waves" != 1 ]; then
   fi
   status=$saved_status
 fi
-echo "$status" >"$out/rc"
+echo "$status" >"$out/rc.tmp" && mv -f "$out/rc.tmp" "$out/rc" || write_fail "$out/rc"
 exit "$status"

@@ -13,7 +13,8 @@
 #
 # The last line printed is `cosim: N passed, M failed`: the runs, and with COVER_STRICT=1 the
 # coverage check as one more (a testcase of junit.xml too). Exit 1 if anything failed, 2 for a
-# value above that is not allowed (tb/scripts/args.sh), before anything is built. A simulator
+# value above that is not allowed (tb/scripts/args.sh), before anything is built, or for a
+# result file (summary.txt, junit.xml, coverage.json) that could not be written. A simulator
 # or configuration named twice runs once. Each run may take COSIM_TIMEOUT (tb/scripts/cosim.sh).
 set -uo pipefail
 
@@ -49,7 +50,13 @@ fi
 export COSIM_BUILD TB_VPI VVP TB_MAKE_EXTRA BUILD TB_PLUSARGS
 params="$BUILD/tb/tb-params"
 
-mkdir -p "$OUT/runs"
+# write_fail PATH: a result file could not be written (a full disk, a directory not writable):
+# one line and exit 2, not a regression that reports on files it did not write.
+write_fail() {
+  echo "regress: cannot write $1" >&2
+  exit 2
+}
+mkdir -p "$OUT/runs" 2>/dev/null || write_fail "$OUT/runs"
 t_start=$(date +%s)
 
 # ---- 1. build every simulator (make -k: a broken build fails its own runs only) ----
@@ -139,7 +146,8 @@ find "$OUT/runs" -name coverage.json -print0 | xargs -0 -r cat | awk '
     printf "{\n"
     for (i = 0; i < n; i++) printf "  \"%s\": %d%s\n", order[i], sum[order[i]], i + 1 < n ? "," : ""
     printf "}\n"
-  }' >"$OUT/coverage.json"
+  }' >"$OUT/coverage.json.tmp" && mv -f "$OUT/coverage.json.tmp" "$OUT/coverage.json" ||
+  write_fail "$OUT/coverage.json"
 missing="$(awk -F'[":, ]+' '/: 0,?$/ { print $2 }' "$OUT/coverage.json" | tr '\n' ' ')"
 points=$(grep -c '": ' "$OUT/coverage.json")
 
@@ -160,8 +168,9 @@ xml_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\
 passed=0; failed=0
 summary="$OUT/summary.txt"
 cases="$OUT/cases.xml"
-: >"$cases"
-printf '%-14s %-28s %-5s %8s %8s  %-6s %s\n' sim config seed cycles seconds result detail >"$summary"
+: >"$cases" || write_fail "$cases"
+printf '%-14s %-28s %-5s %8s %8s  %-6s %s\n' sim config seed cycles seconds result detail \
+  >"$summary.tmp" || write_fail "$summary"
 while read -r sim config seed n; do
   dir="$OUT/runs/$sim/$config/seed$seed"
   rc=$(cat "$dir/rc" 2>/dev/null || echo 4)
@@ -176,7 +185,7 @@ while read -r sim config seed n; do
     [ -z "$detail" ] && detail="exit $rc, no output"
   fi
   printf '%-14s %-28s %-5s %8s %8s  %-6s %s\n' "$sim" "$config" "$seed" "$n" "$secs" "$result" \
-    "$detail" >>"$summary"
+    "$detail" >>"$summary.tmp" || write_fail "$summary"
   {
     printf '    <testcase classname="cosim.%s.%s" name="seed%s" time="%s">\n' \
       "$sim" "$config" "$seed" "$secs"
@@ -188,8 +197,9 @@ while read -r sim config seed n; do
     printf '      <system-out>'
     xml_escape <"$dir/log.txt"
     printf '</system-out>\n    </testcase>\n'
-  } >>"$cases"
+  } >>"$cases" || write_fail "$cases"
 done <"$jobs_file"
+mv -f "$summary.tmp" "$summary" || write_fail "$summary"
 if [ "$COVER_STRICT" = 1 ]; then
   {
     printf '    <testcase classname="cosim.coverage" name="every point hit" time="0">\n'
@@ -202,7 +212,7 @@ if [ "$COVER_STRICT" = 1 ]; then
     printf '      <system-out>'
     xml_escape <"$OUT/coverage.json"
     printf '</system-out>\n    </testcase>\n'
-  } >>"$cases"
+  } >>"$cases" || write_fail "$cases"
 fi
 {
   printf '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -212,7 +222,8 @@ fi
     "$((passed + failed))" "$failed" "$((t_end - t_start))"
   cat "$cases"
   printf '  </testsuite>\n</testsuites>\n'
-} >"$OUT/junit.xml"
+} >"$OUT/junit.xml.tmp" && mv -f "$OUT/junit.xml.tmp" "$OUT/junit.xml" ||
+  write_fail "$OUT/junit.xml"
 rm -f "$cases"
 
 echo

@@ -19,8 +19,7 @@ set -u
 args_configs soak SOAK_CONFIGS "$CONFIGS"
 limit=${SECONDS_LIMIT:-}
 if [ -z "$limit" ]; then
-  [[ "$HOURS" =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v h="$HOURS" 'BEGIN { exit !(h * 3600 >= 1) }' ||
-    args_fail soak HOURS "$HOURS" "a number of hours (fractions allowed), at least 1 second"
+  args_hours soak HOURS "$HOURS"
   limit=$(awk -v h="$HOURS" 'BEGIN { printf "%d", h * 3600 }')
 fi
 args_uint soak SOAK_SECONDS "$limit" 1
@@ -29,7 +28,13 @@ args_uint soak SOAK_SEED "$seed0" 0
 seed0=$(( 10#$seed0 ))
 RANDOM=$((seed0 % 32768))
 read -r -a configs <<<"$CONFIGS"
-mkdir -p "$OUT/fail"
+# write_fail PATH: a file of the soak could not be written: one line, exit 2 (a summary with
+# runs missing would read as a soak that passed them).
+write_fail() {
+  echo "soak: cannot write $1" >&2
+  exit 2
+}
+mkdir -p "$OUT/fail" 2>/dev/null || write_fail "$OUT/fail"
 
 echo "== soak: ${#configs[@]} configurations, Verilator, ${limit} s, SOAK_SEED=$seed0"
 # Build every simulator first (the build time does not count against the soak).
@@ -44,7 +49,7 @@ fi
 
 start=$(date +%s)
 runs=0 cycles=0 fails=0
-: > "$OUT/summary.txt"
+: > "$OUT/summary.txt" || write_fail "$OUT/summary.txt"
 while :; do
   now=$(date +%s)
   left=$((start + limit - now))
@@ -61,15 +66,15 @@ while :; do
     n=$(sed -E 's/.* cycles=([0-9]+) .*/\1/' <<<"$pass")
     cycles=$((cycles + n))
     runs=$((runs + 1))
-    echo "PASS $c seed=$seed cycles=$n" >> "$OUT/summary.txt"
+    echo "PASS $c seed=$seed cycles=$n" >> "$OUT/summary.txt" || write_fail "$OUT/summary.txt"
   elif [ "$rc" -eq 137 ] && [ "$(date +%s)" -ge $((start + limit)) ]; then
     break  # cut at the end of the soak: neither a pass nor a failure
   else
     runs=$((runs + 1))
     fails=$((fails + 1))
-    cp "$log" "$OUT/fail/$c-seed$seed.log"
+    cp "$log" "$OUT/fail/$c-seed$seed.log" || write_fail "$OUT/fail/$c-seed$seed.log"
     m=$(grep -m1 '^MISMATCH ' "$log" || echo "exit status $rc, no MISMATCH line")
-    echo "FAIL $c seed=$seed: $m" | tee -a "$OUT/summary.txt"
+    echo "FAIL $c seed=$seed: $m" | tee -a "$OUT/summary.txt" || write_fail "$OUT/summary.txt"
     echo "  reproduce: make cosim SIM=verilator CONFIG=$c SEED=$seed; log $OUT/fail/$c-seed$seed.log"
   fi
 done

@@ -51,14 +51,32 @@ refused "args_uint above its maximum" "from 0 to 4294967295" \
 refused "args_uint of 19 digits" "SEED='1000000000000000000'" \
   bash -c '. tb/scripts/args.sh; args_uint t SEED 1000000000000000000 0'
 
-# 2. make cosim: before any build.
-refused "make cosim SEED=abc" "SEED=abc: a whole number" \
-  "$MAKE" -s --no-print-directory cosim SEED=abc
-refused "make cosim CYCLES=-5" "CYCLES=-5: a number of cycles" \
-  "$MAKE" -s --no-print-directory cosim CYCLES=-5
-refused "make cosim CYCLES=0" "CYCLES=0: a number of cycles" \
-  "$MAKE" -s --no-print-directory cosim CYCLES=0
-refused "make cosim WAVES=yes" "WAVES=yes: 0 or 1" "$MAKE" -s --no-print-directory cosim WAVES=yes
+# 2. make cosim, regress, test-cosim, soak, mutants, mutants-smoke: every value is checked when
+# tb/tb.mk is read (tb/scripts/make_args.sh), before anything is built: nothing appears in the
+# BUILD directory. (SEED=4294967296 passed make's check of the digits and was refused by
+# cosim.sh only after the simulator was built; make regress built the whole tree first.)
+for bad in "cosim SEED=abc|SEED='abc': a whole number" \
+           "cosim SEED=4294967296|SEED='4294967296': a whole number from 0 to 4294967295" \
+           "cosim CYCLES=-5|CYCLES='-5': a number of cycles" \
+           "cosim CYCLES=0|CYCLES='0': a number of cycles" \
+           "cosim CYCLES=1000000000000000000|CYCLES='1000000000000000000'" \
+           "cosim WAVES=yes|WAVES='yes': 0 or 1" \
+           "cosim CONFIG=nope|there is no tb/configs/nope.ini" \
+           "cosim SIM=vcs|SIM='vcs': one of: verilator icarus icarus-netlist" \
+           "cosim COSIM_TIMEOUT=abc|COSIM_TIMEOUT='abc'" \
+           "regress SEEDS=abc|SEEDS='abc'" "regress JOBS=0|JOBS='0'" \
+           "regress CONFIGS=nope|no tb/configs/nope.ini" "regress ICARUS_PCT=0|ICARUS_PCT='0'" \
+           "test-cosim TEST_COSIM_SEEDS=0|TEST_COSIM_SEEDS='0'" \
+           "soak HOURS=abc|HOURS='abc'" "soak SOAK_SEED=-1|SOAK_SEED='-1'" \
+           "mutants MUT_SEEDS=0|MUT_SEEDS='0'" "mutants MUT_CONFIGS=nope|no tb/configs/nope.ini" \
+           "mutants-smoke MUTANT_SIM=foo|MUTANT_SIM='foo'"; do
+  args="${bad%%|*}" pattern="${bad#*|}"
+  # shellcheck disable=SC2086  # $args is a goal and an assignment
+  refused "make $args" "$pattern" "$MAKE" -s --no-print-directory BUILD="$tmp/b" $args
+  [ ! -e "$tmp/b" ] || fail "make $args built something before refusing it: $(ls "$tmp/b")"
+done
+echo "ok: none of these built anything"
+n=$((n + 1))
 
 # 3. cosim.sh, as regress.sh calls it.
 refused "cosim.sh SEED abc" "SEED='abc'" tb/scripts/cosim.sh verilator pfc_basic abc "" 0 "$tmp/c"
@@ -99,6 +117,47 @@ for bad in +cycles=-5 +cycles=99999999999999999999999 "+cycles= 5" +cycles=0x10 
     "$vcosim" +config=tb/configs/pfc_basic.ini "$bad"
 done
 
+# A misspelt argument of the test is refused, naming the allowed ones (+sed=3 ran seed 1 and
+# passed); the simulator's own (+verilator+...) are not the test's and pass.
+for bad in +sed=3 +cycle=100 --seeds=2 +model_only; do
+  refused "the test's unknown $bad" "unknown argument '$bad' (allowed: +config=, +seed=," \
+    "$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 "$bad"
+done
+"$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 +verilator+seed+5 +verilator+rand+reset+2 \
+  >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "Verilator's own +verilator+ arguments refused"; }
+echo "ok: Verilator's own +verilator+seed+5 +verilator+rand+reset+2 are passed on"
+n=$((n + 1))
+
+# 6b. A file of the run that cannot be written fails the run with status 2 and one line naming
+# it, even when the run passed (a coverage file that could not be written was reported and the
+# run passed, its points missing from the regression's sum); nothing half-written is left.
+refused "coverage to a full device" "cosim: cannot write /dev/full: No space left on device" \
+  "$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 +cov=/dev/full
+refused "coverage into a directory that does not exist" "cosim: cannot write $tmp/none/c.json" \
+  "$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 +cov="$tmp/none/c.json"
+refused "the result file into a directory that does not exist" "cosim: cannot write $tmp/none/r" \
+  "$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 +result="$tmp/none/r"
+timeout "$LIMIT" "$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 >/dev/full 2>"$tmp/out"
+rc=$?
+[ $rc -eq 2 ] && grep -qF "cosim: cannot write the log (standard output)" "$tmp/out" ||
+  { cat "$tmp/out"; fail "a log to a full device: exit status $rc, not 2 with the line"; }
+echo "ok: a log to a full device is refused: $(head -n 1 "$tmp/out")"
+n=$((n + 1))
+mkdir -p "$tmp/cov"
+echo old >"$tmp/cov/c.json"
+"$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 +cov="$tmp/cov/c.json" >"$tmp/out" 2>&1 ||
+  { cat "$tmp/out"; fail "a run with coverage failed"; }
+grep -q '"coverage": {' "$tmp/cov/c.json" && [ "$(ls "$tmp/cov")" = c.json ] ||
+  fail "the coverage file was not replaced whole, or a temporary file was left: $(ls "$tmp/cov")"
+echo "ok: the coverage file is written through a temporary name and renamed"
+n=$((n + 1))
+refused "cosim.sh into a directory it cannot make" "cosim: cannot write /dev/null/run" \
+  tb/scripts/cosim.sh verilator pfc_basic 1 50 0 /dev/null/run
+refused "regress.sh into a directory it cannot make" "regress: cannot write /dev/null/r/runs" \
+  env SEEDS=1 SIMS=verilator CONFIGS=pfc_basic OUT=/dev/null/r tb/scripts/regress.sh
+refused "soak.sh into a directory it cannot make" "soak: cannot write /dev/null/s/fail" \
+  env OUT=/dev/null/s CONFIGS=pfc_basic SECONDS_LIMIT=1 tb/scripts/soak.sh
+
 # 7. Another RTL tree (RTL_DIR=) is built from its own files, never from the dates alone: a
 # mutant copied with old dates into a build directory that holds rtl/'s simulator must be
 # rebuilt and caught, and rtl/ rebuilt and passing after it (both were wrong before, silently).
@@ -112,7 +171,7 @@ touch -d 2020-01-01 "$mut"/*
 runs() {
   local what="$1" pattern="$2" want="$3" rc; shift 3
   timeout "$LIMIT" "$MAKE" -s --no-print-directory cosim SIM=icarus CONFIG=pfc_small_buffer \
-    CYCLES=300 COSIM_BUILD="$tmp/cosim" "$@" >"$tmp/out" 2>&1
+    CYCLES=1000 COSIM_BUILD="$tmp/cosim" "$@" >"$tmp/out" 2>&1
   rc=$?
   [ $rc -eq "$want" ] || { cat "$tmp/out"; fail "$what: exit status $rc, not $want"; }
   grep -qF -- "$pattern" "$tmp/out" ||
@@ -133,6 +192,12 @@ refused "Icarus's pfc_small_buffer simulation given pfc_basic" "compiled for oth
   "${VVP:-vvp}" -n -M "$(dirname "$TB_VPI")" -m "$(basename "$TB_VPI" .vpi)" \
   "$tmp/cosim/icarus/pfc_small_buffer/sim.vvp" +config=tb/configs/pfc_basic.ini +cycles=100 \
   +result="$tmp/result"
+# Icarus goes on without waves it cannot open ("VCD Error"): the test refuses to run.
+refused "Icarus's waves into a directory that does not exist" \
+  "cosim: icarus: cannot write the waves $tmp/none/w.vcd" \
+  "${VVP:-vvp}" -n -M "$(dirname "$TB_VPI")" -m "$(basename "$TB_VPI" .vpi)" \
+  "$tmp/cosim/icarus/pfc_small_buffer/sim.vvp" +config=tb/configs/pfc_small_buffer.ini \
+  +cycles=100 +waves="$tmp/none/w.vcd" +result="$tmp/result"
 
 # 9. regress.sh: a name given twice runs once (twice, the runs wrote one directory at once); the
 # coverage check is a testcase of junit.xml and counts in the last line (junit.xml read

@@ -126,4 +126,14 @@ refused "ports = 17" "$tmp/ports17.ini:2: [switch] ports = 17: $rtl_ports" "$tmp
 mkdir "$tmp/dir.ini"
 refused "a directory" "$tmp/dir.ini: is a directory, not a configuration file" "$tmp/dir.ini"
 
+# 7. [run] require names coverage points that exist (tb/common/tb_cov_points.h): a misspelt one
+# was accepted by this check and refused only when a run started, after the build.
+ini require_bad "[switch]" "mode = pfc" "[run]" "require = xoff, xonn"
+refused "a required coverage point that does not exist" \
+  "$tmp/require_bad.ini:4: [run] require = xoff, xonn: no coverage point 'xonn'; points: $(
+    sed -nE 's/^ *X\(COV_[A-Z0-9_]+, "([a-z0-9_]+)"\).*/\1/p' tb/common/tb_cov_points.h |
+    paste -sd, - | sed 's/,/, /g')" "$tmp/require_bad.ini"
+ini require_ok "[switch]" "mode = pfc" "[run]" "require = xoff, xon"
+prints "required coverage points that exist" "" check require_ok
+
 echo "test-config: $n checks passed"

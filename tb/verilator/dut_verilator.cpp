@@ -26,6 +26,9 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <string>
+
+#include <sys/stat.h>
 #include <utility>
 
 #include "Vlfc_switch.h"
@@ -102,6 +105,10 @@ bool g_rx_valid[TB_PORTS];
 #endif
 #if VM_COVERAGE
 const char *g_cov_file = "coverage.dat";
+#endif
+#if VM_TRACE
+const char *g_waves_file = nullptr;  // the FST being written, checked by dut_close_checked
+uint64_t g_waves_end = 0;            // the time of its last dump
 #endif
 
 #ifndef TB_RX_LATCH
@@ -234,7 +241,10 @@ void dump(uint64_t phase) {
   const uint64_t t = g_cycle_base + phase;
   g_ctx->time(t);
 #if VM_TRACE
-  if (g_fst && t >= g_trace_from) g_fst->dump(t);
+  if (g_fst && t >= g_trace_from) {
+    g_fst->dump(t);
+    g_waves_end = t;
+  }
 #endif
 }
 
@@ -295,7 +305,14 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
     g_fst.reset(new VerilatedFstC);
     g_top->trace(g_fst.get(), 99);
     g_fst->open(a->waves);
+    if (!g_fst->isOpen()) {
+      std::snprintf(err, errlen, "cannot write the waves %s", a->waves);
+      g_fst.reset();
+      return -3;
+    }
+    g_waves_file = a->waves;
     g_trace_from = (a->waves_from + kResetCycles) * kPeriod;
+    g_waves_end = 0;
   }
 #else
   if (a->waves) {
@@ -326,22 +343,57 @@ int dut_open(const dut_open_t *a, char *err, size_t errlen) {
   return 0;
 }
 
-void dut_close(void) {
+// dut_close and the checks of dut_close_checked (err null: none reported).
+static int close_model(char *err, size_t errlen) {
+  int rc = 0;
 #ifdef TB_MERGE_EDGE
   if (g_top && g_edge_pending) dut_settle();
 #endif
   if (g_top) g_top->final();
 #if VM_COVERAGE
-  // The build made with --coverage (make coverage): line and toggle counts of this run.
-  if (g_ctx && g_cov_file) g_ctx->coveragep()->write(g_cov_file);
+  // The build made with --coverage (make coverage): line and toggle counts of this run, written
+  // to a temporary name and renamed into place. Verilator's writer reports no error: a file
+  // that is not there or is empty after it is one it could not write.
+  if (g_ctx && g_cov_file) {
+    std::string tmp = std::string(g_cov_file) + ".tmp";
+    std::remove(tmp.c_str());
+    g_ctx->coveragep()->write(tmp.c_str());
+    struct stat st;
+    if (stat(tmp.c_str(), &st) != 0 || st.st_size == 0 ||
+        std::rename(tmp.c_str(), g_cov_file) != 0) {
+      std::remove(tmp.c_str());
+      if (err) std::snprintf(err, errlen, "cannot write the coverage counts %s", g_cov_file);
+      rc = -1;
+    }
+  }
 #endif
 #if VM_TRACE
   if (g_fst) g_fst->close();
   g_fst.reset();
+  // fstapi reports no write error either: the file must read back as FST up to the last time
+  // dumped (its header, with the end time, is rewritten at the close: a file cut short by a
+  // full disk, or a device that takes nothing, does not).
+  if (g_waves_file) {
+    void *r = fstReaderOpen(g_waves_file);
+    bool whole = r && fstReaderGetEndTime(r) >= g_waves_end;
+    if (r) fstReaderClose(r);
+    if (!whole && rc == 0) {
+      if (err)
+        std::snprintf(err, errlen, "cannot write the waves %s (it does not read back as FST)",
+                      g_waves_file);
+      rc = -1;
+    }
+    g_waves_file = nullptr;
+  }
 #endif
   g_top.reset();
   g_ctx.reset();
+  return rc;
 }
+
+void dut_close(void) { (void)close_model(nullptr, 0); }
+
+int dut_close_checked(char *err, size_t errlen) { return close_model(err, errlen); }
 
 void dut_reset(void) {
   const lfc_word_t idle = {};
