@@ -1,7 +1,9 @@
 # sim/fuzz/fuzz.mk - libFuzzer on the lfc-sim scenario parser (sim/fuzz/README.md).
 # Included by sim/calc.mk.
 #
-#   make fuzz [FUZZ_SECONDS=60]   fuzz lfc_scenario_load_mem for that long; fails on any
+#   make fuzz-scenario [FUZZ_SECONDS=60]
+#                                 fuzz lfc_scenario_load_mem for that long (`make fuzz` runs it
+#                                 with every other target, tb/fuzz/fuzz.mk); fails on any
 #                                 crash, leak, sanitizer finding, hang (SIMFUZZ_TIMEOUT) or
 #                                 broken error contract, leaving the input in
 #                                 $(BUILD)/fuzz/artifacts/
@@ -10,7 +12,8 @@
 #
 # Needs Debian clang-14 and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes).
 
-.PHONY: fuzz test-fuzz-regress
+.PHONY: fuzz-scenario test-fuzz-regress
+FUZZ_TARGETS += fuzz-scenario
 
 FUZZ_SECONDS ?= 60
 # Seconds one input may take before it counts as a hang; the longest input, in bytes
@@ -54,7 +57,7 @@ $(SIMFUZZ_BIN): $(SIMFUZZ_DIR)/obj/fuzz_scenario.o $(SIMFUZZ_OBJS)
 # The working corpus lives in $(SIMFUZZ_DIR)/corpus and grows from run to run; the seeds are
 # copied in each time (the scenarios and the co-simulation configurations), and
 # sim/fuzz/regress/ is read as a second corpus, so earlier crash inputs run first.
-fuzz: $(SIMFUZZ_BIN)
+fuzz-scenario: $(SIMFUZZ_BIN)
 	@mkdir -p $(SIMFUZZ_DIR)/corpus $(SIMFUZZ_DIR)/artifacts
 	@rm -f $(SIMFUZZ_DIR)/artifacts/*
 	@$(if $(SIMFUZZ_SEEDS),cp $(SIMFUZZ_SEEDS) $(SIMFUZZ_DIR)/corpus/)
@@ -68,6 +71,7 @@ fuzz: $(SIMFUZZ_BIN)
 	  $(SIMFUZZ_DIR)/fuzz.log | sed 's/^/  /'; \
 	if [ $$rc -ne 0 ] || [ -n "$$(ls -A $(SIMFUZZ_DIR)/artifacts)" ]; then \
 	  grep -E 'ERROR|SUMMARY|fuzz_scenario:|Test unit written' $(SIMFUZZ_DIR)/fuzz.log | sed 's/^/  /'; \
+	  ls -d $(SIMFUZZ_DIR)/artifacts/* 2>/dev/null | sed 's/^/input: /'; \
 	  echo "fuzz: FAILED (exit $$rc); inputs in $(SIMFUZZ_DIR)/artifacts/: copy each to" \
 	       "sim/fuzz/regress/ (make test-fuzz-regress replays them) and fix the parser" >&2; \
 	  exit 1; \
