@@ -225,7 +225,11 @@ static void usage(FILE *f) {
           "arguments.\n");
 }
 
-int main(int argc, char **argv) {
+/* The command line. Returns -1 with *nm and *cycles set when a trace is to be written;
+   otherwise the exit status: 0 after --help, --version or --list (printed), EXIT_USAGE after
+   one line on stderr saying what is wrong. A function of its own so that
+   tb/fuzz/fuzz_trace_args.c can fuzz it. */
+static int parse_args(int argc, char **argv, const named_t **nm, uint64_t *cycles) {
   if (argc == 2 && strcmp(argv[1], "--help") == 0) {
     usage(stdout);
     return 0;
@@ -245,7 +249,7 @@ int main(int argc, char **argv) {
             argv[0], TRACE_CYCLES);
     return EXIT_USAGE;
   }
-  uint64_t cycles = TRACE_CYCLES;
+  *cycles = TRACE_CYCLES;
   if (argc == 3) {
     char *end = NULL;
     unsigned long long v = strtoull(argv[2], &end, 10);
@@ -254,12 +258,23 @@ int main(int argc, char **argv) {
               argv[2]);
       return EXIT_USAGE;
     }
-    cycles = v;
+    *cycles = v;
   }
   for (size_t i = 0; i < NNAMED; i++)
-    if (strcmp(argv[1], NAMED[i].name) == 0) return trace(&NAMED[i], cycles, stdout);
+    if (strcmp(argv[1], NAMED[i].name) == 0) {
+      *nm = &NAMED[i];
+      return -1;
+    }
   fprintf(stderr, "lfc_trace: no configuration named '%s'; known:", argv[1]);
   for (size_t i = 0; i < NNAMED; i++) fprintf(stderr, " %s", NAMED[i].name);
   fprintf(stderr, "\n");
   return EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+  const named_t *nm = NULL;
+  uint64_t cycles = 0;
+  int rc = parse_args(argc, argv, &nm, &cycles);
+  if (rc >= 0) return rc;
+  return trace(nm, cycles, stdout);
 }
