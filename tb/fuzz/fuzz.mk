@@ -19,8 +19,9 @@
 #   fuzz-tb-args [FUZZ_SECONDS=60]
 #       one parser or command line (tb/fuzz/fuzz_<name>.c) under ASan + UBSan, with its
 #       properties (docs/fuzzing.md §6)
-#   make fuzz-selftest [SELFTEST_SECONDS=120] [SELFTEST_ONLY=rtl|model]
-#       hand-made RTL and model mutants (tb/fuzz/selftest.sh): the fuzz targets must find each
+#   make fuzz-selftest [SELFTEST_SECONDS=120] [SELFTEST_ONLY=rtl|model|parser]
+#       hand-made RTL, model and parser mutants (tb/fuzz/selftest.sh): the fuzz targets must
+#       find each (a parser mutant within FUZZ_BRIEF_SECONDS)
 #   make mutants-c [MUTANTS_MAX=n MUTANTS_SEED=s MUTANT_TIMEOUT=s MUTANTS_ARGS=--golden]
 #       scripts/mutants-c.py: mutants of cmodel/src/*.c against the cmocka suite (UBSan, LSan),
 #       reviewed equivalents in tb/fuzz/mutants-c-equivalent.txt; MUTANTS_ARGS may add --asan,
@@ -135,11 +136,12 @@ test-fuzz: $(TBFUZZ_COSIM_BINS) $(TBFUZZ_BUILD)/fuzz-model $(TBFUZZ_PARSER_BINS)
 	@$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh parser-replay $(TBFUZZ_PARSERS)
 	@$(MAKE) --no-print-directory fuzz-all FUZZ_SECONDS=$(FUZZ_BRIEF_SECONDS)
 
-# The checkers must catch a broken RTL / model: hand-made mutants, each must end in a MISMATCH
-# (fuzz-cosim) or an INVARIANT line (fuzz-model).
+# The checkers must catch a broken RTL / model / parser: hand-made mutants, each must end in a
+# MISMATCH (fuzz-cosim), an INVARIANT line (fuzz-model) or any finding of a parser target within
+# the brief run of `make test` (FUZZ_BRIEF_SECONDS).
 fuzz-selftest: $(TB_PARAMS)
 	@TBFUZZ_BUILD=$(TBFUZZ_BUILD) MAKE="$(MAKE)" TBFUZZ_CC=$(TBFUZZ_CC) \
-	  TBFUZZ_SAN="$(TBFUZZ_SAN)" tb/fuzz/selftest.sh
+	  TBFUZZ_SAN="$(TBFUZZ_SAN)" SELFTEST_PARSER_SECONDS=$(FUZZ_BRIEF_SECONDS) tb/fuzz/selftest.sh
 
 # ---- C-model mutants (§4) ----
 

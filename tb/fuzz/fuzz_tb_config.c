@@ -7,8 +7,8 @@
  * the way tb_params and the simulators load tb/configs/NAME.ini. Checked besides crashes,
  * leaks and sanitizer findings:
  *   - the result is 0 or 2 (tb_config.h);
- *   - rejected: exactly one line on stderr, naming the file ("PATH:LINE: ..." or "PATH: ..."),
- *     nothing on stdout (the house rule for bad input);
+ *   - rejected: exactly one line on stderr, naming the file ("PATH:LINE: ..." or "PATH: ...")
+ *     and a line that the file has, nothing on stdout (the house rule for bad input);
  *   - accepted: nothing printed, and what was accepted is what the rest of the co-simulation
  *     relies on: 2..TB_MAX_PORTS ports, a switch that lfc_switch_cfg_check accepts, a link
  *     partner per port that lfc_nic_cfg_check accepts, link delays in 1..1000, RTL parameters
@@ -62,7 +62,14 @@ static void check_accepted(const tb_cfg_t *c, const fuzz_capture_t *cap) {
   if (tb_config_params_id(c) == 0) fuzz_fail(TARGET, "accepted, but its parameter digest is 0");
 }
 
-static void check_rejected(const fuzz_capture_t *cap) {
+/* Lines of the input as an editor counts them (a last line without '\n' counts). */
+static long count_lines(const uint8_t *data, size_t size) {
+  long n = 0;
+  for (size_t i = 0; i < size; i++) n += data[i] == '\n';
+  return n + (size > 0 && data[size - 1] != '\n');
+}
+
+static void check_rejected(const fuzz_capture_t *cap, const uint8_t *data, size_t size) {
   size_t n = strlen(g_path);
   if (cap->out_len)
     fuzz_fail(TARGET, "rejected, and printed on stdout: '%s'", cap->out);
@@ -70,6 +77,14 @@ static void check_rejected(const fuzz_capture_t *cap) {
       cap->err[n] != ':')
     fuzz_fail(TARGET, "rejected, but stderr is not one line naming the file: '%s'",
               cap->err ? cap->err : "");
+  /* "PATH:LINE: ...": a line of the file. */
+  const char *l = cap->err + n + 1;
+  if (*l >= '0' && *l <= '9') {
+    long line = strtol(l, NULL, 10);
+    if (line < 1 || line > count_lines(data, size))
+      fuzz_fail(TARGET, "rejected on line %ld of a file of %ld lines: '%s'", line,
+                count_lines(data, size), cap->err);
+  }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -93,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (rc == 0)
     check_accepted(&g_cfg, &cap);
   else if (rc == 2)
-    check_rejected(&cap);
+    check_rejected(&cap, data, size);
   else
     fuzz_fail(TARGET, "tb_config_load returned %d (allowed 0, 2)", rc);
   fuzz_capture_free(&cap);
