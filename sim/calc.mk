@@ -8,7 +8,8 @@
 #   make test-sweep-slurm  scripts/sweep as a Slurm job array on a single-node Slurm that the
 #                          test starts and stops (munged, slurmctld, slurmd; needs root);
 #                          about 15 s; in TEST_STEPS
-#   make fuzz              libFuzzer on the scenario parser for FUZZ_SECONDS (sim/fuzz/README.md)
+#   make fuzz-scenario     libFuzzer on the scenario parser for FUZZ_SECONDS (sim/fuzz/README.md;
+#                          `make fuzz` runs it with every other fuzz target, tb/fuzz/fuzz.mk)
 #   make test-fuzz-regress replays sim/fuzz/regress/ and the seed scenarios; in TEST_STEPS
 #
 # $(BUILD)/calc/lfc-calc is the calculators on their own (`lfc-calc headroom ...`), for tests

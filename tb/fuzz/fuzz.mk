@@ -18,7 +18,7 @@
 #   make fuzz-parse-int, fuzz-tb-config, fuzz-flat-cfg, fuzz-trace-args, fuzz-demo-args,
 #   fuzz-tb-args [FUZZ_SECONDS=60]
 #       one parser or command line (tb/fuzz/fuzz_<name>.c) under ASan + UBSan, with its
-#       properties (docs/fuzzing.md §6)
+#       properties (docs/fuzzing.md §5)
 #   make fuzz-selftest [SELFTEST_SECONDS=120] [SELFTEST_ONLY=rtl|model|parser]
 #       hand-made RTL, model and parser mutants (tb/fuzz/selftest.sh): the fuzz targets must
 #       find each (a parser mutant within FUZZ_BRIEF_SECONDS)
@@ -168,7 +168,7 @@ test-soak: deps all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosi
 	@$(TB_RUN_ENV) HOURS=0 SECONDS_LIMIT=60 CONFIGS="$(TB_CONFIGS)" OUT=$(BUILD)/test-soak \
 	  tb/scripts/soak.sh
 
-# ---- parsers and command lines (§6) ----
+# ---- parsers and command lines (docs/fuzzing.md §5) ----
 
 # Each parser of text the project reads, and each command line, has a target of its own here
 # (the scenario parser's is in sim/fuzz/): tb/fuzz/fuzz_<name>.c, built with ASan + UBSan, its
@@ -176,7 +176,8 @@ test-soak: deps all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosi
 # its dictionary (if any) tb/fuzz/<name>.dict. The binary is $(TBFUZZ_BUILD)/fuzz_<name>.
 TBFUZZ_PARSERS        = parse_int tb_config flat_cfg trace_args demo_args tb_args
 TBFUZZ_PARSER_BINS    = $(patsubst %,$(TBFUZZ_BUILD)/fuzz_%,$(TBFUZZ_PARSERS))
-TBFUZZ_SAN_MODEL_OBJS = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/san/model/%.o,$(TBFUZZ_MODEL_SRCS))
+TBFUZZ_SAN_MODEL_OBJS = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/san/model/%.o,\
+                          $(TBFUZZ_MODEL_SRCS))
 TBFUZZ_SAN_TB         = $(patsubst %,$(TBFUZZ_BUILD)/san/tb/%.o,$(1))
 # Seconds per target of the brief run in `make test`.
 FUZZ_BRIEF_SECONDS   ?= 3

@@ -8,8 +8,8 @@
  * Checked besides crashes, leaks and sanitizer findings:
  *   - rejected: lfc_flat_error is one non-empty line, and the handle refuses to step;
  *   - accepted: the model steps; every index of the per-port and per-class parameters reads
- *     a value inside the list, -1 outside, and nothing outside the model's arrays; a round trip: every parameter read back with
- *     lfc_flat_param, written out again as configuration text (each key of lfc_switch_cfg_keys
+ *     a value inside the list, -1 outside, and nothing outside the model's arrays; and a round
+ *     trip: every parameter read back with lfc_flat_param, written out again as configuration text (each key of lfc_switch_cfg_keys
  *     that lfc_flat_param knows), makes a model with the same value of every parameter. The VL
  *     arbitration tables have no reader in the flat API and are not part of the round trip.
  */

@@ -1,7 +1,7 @@
 /*
  * fuzz_parse.h - what the parser fuzz targets (tb/fuzz/fuzz_<parser>.c) share: the input as a
  * C string or as an argument vector, the capture of what a parser prints, and the PROPERTY line
- * a target prints before it aborts on a broken property (docs/fuzzing.md §6).
+ * a target prints before it aborts on a broken property (docs/fuzzing.md §5).
  *
  * Header-only (static functions), so that each target is one translation unit plus the code
  * under test. Linux/glibc and clang's libFuzzer only, like the rest of tb/fuzz.

@@ -127,7 +127,8 @@ for m in "${PARSER_MUTANTS[@]}"; do
   # object of its own; a program's source is compiled into the target's own object.
   objs=("$TBFUZZ_BUILD/san/model/"*.o)
   [ "$target" = tb_config ] && objs+=("$TBFUZZ_BUILD/san/tb/tb_config.o")
-  [ "$target" = tb_args ] && objs+=("$TBFUZZ_BUILD"/san/tb/{tb_config,tb_stim,tb_score,tb_cov,dut_pack}.o \
+  [ "$target" = tb_args ] &&
+    objs+=("$TBFUZZ_BUILD"/san/tb/{tb_config,tb_stim,tb_score,tb_cov,dut_pack}.o \
     "$TBFUZZ_BUILD/san/fuzz_dut_stub.o")
   src="$here/fuzz_$target.c"
   case $file in
@@ -137,7 +138,8 @@ for m in "${PARSER_MUTANTS[@]}"; do
     *)
       # The target includes the program's source by its path: compile a copy of the target
       # that includes the mutated copy instead.
-      sed "s|#include \"../../$file\"|#include \"$base.c\"|; s|#include \"../common/$base.c\"|#include \"$base.c\"|" \
+      sed -e "s|#include \"../../$file\"|#include \"$base.c\"|" \
+        -e "s|#include \"../common/$base.c\"|#include \"$base.c\"|" \
         "$src" > "$dir/fuzz_$target.c"
       src="$dir/fuzz_$target.c"
       obj_src="" ;;
@@ -161,7 +163,8 @@ for m in "${PARSER_MUTANTS[@]}"; do
   [ -d "$here/regress/$target" ] && seeds+=("$here/regress/$target")
   dict=()
   [ -f "$here/$target.dict" ] && dict=(-dict="$here/$target.dict")
-  nice -n 10 "$dir/fuzz_$target" -max_len=4096 -timeout=10 -max_total_time="$SELFTEST_PARSER_SECONDS" \
+  nice -n 10 "$dir/fuzz_$target" -max_len=4096 -timeout=10 \
+    -max_total_time="$SELFTEST_PARSER_SECONDS" \
     "${dict[@]}" -artifact_prefix="$dir/crashes/" "$dir/corpus" "${seeds[@]}" > "$dir/run.log" 2>&1
   rc=$?
   found=$(find "$dir/crashes" -type f | head -1)
@@ -173,6 +176,7 @@ for m in "${PARSER_MUTANTS[@]}"; do
     echo "PARSER MUTANT $name ($what): NOT caught in $SELFTEST_PARSER_SECONDS s ($dir/run.log)"
   fi
 done
-echo "fuzz-selftest: $caught of ${#MUTANTS[@]} RTL mutants, $mcaught of ${#MODEL_MUTANTS[@]} model mutants, $pcaught of ${#PARSER_MUTANTS[@]} parser mutants caught"
+echo "fuzz-selftest: $caught of ${#MUTANTS[@]} RTL mutants, $mcaught of ${#MODEL_MUTANTS[@]}" \
+  "model mutants, $pcaught of ${#PARSER_MUTANTS[@]} parser mutants caught"
 [ "$caught" -eq "${#MUTANTS[@]}" ] && [ "$mcaught" -eq "${#MODEL_MUTANTS[@]}" ] &&
   [ "$pcaught" -eq "${#PARSER_MUTANTS[@]}" ]
