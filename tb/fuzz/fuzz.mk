@@ -15,8 +15,8 @@
 #       every fuzz target of the project, one after the other, FUZZ_SECONDS each (the targets are
 #       the make targets listed in FUZZ_TARGETS, which each part appends to); fails if any
 #       target found something, each naming its input file
-#   make fuzz-parse-int, fuzz-tb-config, fuzz-flat-cfg, fuzz-trace-args, fuzz-demo-args,
-#   fuzz-tb-args [FUZZ_SECONDS=60]
+#   make fuzz-parse-int, fuzz-cfg-set, fuzz-tb-config, fuzz-flat-cfg, fuzz-trace-args,
+#   fuzz-demo-args, fuzz-tb-args [FUZZ_SECONDS=60]
 #       one parser or command line (tb/fuzz/fuzz_<name>.c) under ASan + UBSan, with its
 #       properties (docs/fuzzing.md §5)
 #   make fuzz-selftest [SELFTEST_SECONDS=120] [SELFTEST_ONLY=rtl|model|parser]
@@ -174,7 +174,7 @@ test-soak: deps all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosi
 # (the scenario parser's is in sim/fuzz/): tb/fuzz/fuzz_<name>.c, built with ASan + UBSan, its
 # committed seeds in tb/fuzz/corpus/<name>/, its regression inputs in tb/fuzz/regress/<name>/,
 # its dictionary (if any) tb/fuzz/<name>.dict. The binary is $(TBFUZZ_BUILD)/fuzz_<name>.
-TBFUZZ_PARSERS        = parse_int tb_config flat_cfg trace_args demo_args tb_args
+TBFUZZ_PARSERS        = parse_int cfg_set tb_config flat_cfg trace_args demo_args tb_args
 TBFUZZ_PARSER_BINS    = $(patsubst %,$(TBFUZZ_BUILD)/fuzz_%,$(TBFUZZ_PARSERS))
 TBFUZZ_SAN_MODEL_OBJS = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/san/model/%.o,\
                           $(TBFUZZ_MODEL_SRCS))
@@ -205,6 +205,7 @@ fuzz-$(subst _,-,$(1)): $(TBFUZZ_BUILD)/fuzz_$(1)
 	@$$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh parser $(1)
 endef
 $(eval $(call TBFUZZ_PARSER_RULE,parse_int,))
+$(eval $(call TBFUZZ_PARSER_RULE,cfg_set,))
 $(eval $(call TBFUZZ_PARSER_RULE,tb_config,$(call TBFUZZ_SAN_TB,tb_config)))
 $(eval $(call TBFUZZ_PARSER_RULE,flat_cfg,))
 $(eval $(call TBFUZZ_PARSER_RULE,trace_args,))

@@ -34,15 +34,15 @@ run_fuzz() { # name binary seconds corpus-dir [-option...] seed-dirs...
     -artifact_prefix="$TBFUZZ_BUILD/crashes/$name-" "$work" "$@" > "$log" 2>&1
   local rc=$?
   local execs
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  execs=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   local cov
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
-  grep -E '^(MISMATCH|INVARIANT|PROPERTY)' "$log" | head -1
+  cov=$(grep -a -o 'cov: [0-9]*' "$log" | tail -1)
+  grep -a -E '^(MISMATCH|INVARIANT|PROPERTY)' "$log" | head -1
   # libFuzzer's exit status, or an input it saved: either is a finding.
   local found
   found=$(find "$TBFUZZ_BUILD/crashes" -maxdepth 1 -name "$name-*" -type f | head -1)
   if [ $rc -ne 0 ] || [ -n "$found" ]; then
-    grep -E '^(MISMATCH|INVARIANT|PROPERTY)|ERROR|SUMMARY|Test unit written' "$log" | head -8
+    grep -a -E '^(MISMATCH|INVARIANT|PROPERTY)|ERROR|SUMMARY|Test unit written' "$log" | head -8
     [ -n "$found" ] && echo "input: $found"
     echo "$name: FAILED after ${execs:-?} executions (log $log)"
     return 1
@@ -58,7 +58,7 @@ replay() { # name binary files...
   if "$bin" "$@" > "$log" 2>&1; then
     echo "$name: replayed $# inputs, all pass"
   else
-    grep -E '^(MISMATCH|INVARIANT|PROPERTY)|ERROR|SUMMARY|Running:' "$log" | tail -6
+    grep -a -E '^(MISMATCH|INVARIANT|PROPERTY)|ERROR|SUMMARY|Running:' "$log" | tail -6
     echo "$name: replay FAILED (log $log)"
     return 1
   fi

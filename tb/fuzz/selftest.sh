@@ -98,12 +98,13 @@ done
 # name | target | file | sed expression (no '|' in it) | what it breaks
 PARSER_MUTANTS=(
   "hex_upper_f|parse_int|cmodel/src/config_keys.c|s/(c >= 'A' \&\& c <= )'F'/\1'E'/|lfc_parse_int: the hex digit F (upper case) is not a digit"
+  "vlarb_partial|cfg_set|cmodel/src/config_keys.c|s/tmp\[n\]\.vl = \(uint8_t\)vl;/tmp[n].vl = tab[n].vl = (uint8_t)vl;/|lfc_switch_cfg_set: a VL arbitration table half written when a later entry is bad"
   "continuation_realloc|tb_config|tb/common/tb_config.c|s/have \+ \(size_t\)comma \+ add \+ 1\)/have + (size_t)comma + add)/|tb_config: a continuation line joined one byte beyond its block"
   "line_numbers|tb_config|tb/common/tb_config.c|s/^  ps->line\+\+;/  (void)0;/|tb_config: errors name line 0"
   "drr_quantum_index|flat_cfg|cmodel/src/flat.c|s/ n = LFC_PFC_MAX_PRIOS;/ (void)0;/|flat: drr_quantum read beyond its 8 slots (the bug the target found)"
   "cycles_zero|trace_args|cmodel/tools/lfc_trace.c|s/v < 1u /v < 0u /|lfc-trace: CYCLES 0 accepted"
   "delay_bound|demo_args|cmodel/demo/lfc_demo.c|s/parse_num\(a, v, 1u, LFC_LINK_MAX_DELAY, &x\)/parse_num(a, v, 0u, LFC_LINK_MAX_DELAY, \&x)/|lfc-demo: --delay 0 accepted"
-  "threads_bound|tb_args|tb/common/tb_main.c|s/x > 2\) goto bad;/x > 3) goto bad;/|cosim: +threads=3 accepted"
+  "bad_arg_goes_on|tb_args|tb/common/tb_main.c|/DBG_MAX\);$/{n;s/return -1;/continue;/}|cosim: a bad plusarg reported, and the run goes on"
 )
 [ "$only" = rtl ] || [ "$only" = model ] && PARSER_MUTANTS=()
 pcaught=0
@@ -170,7 +171,7 @@ for m in "${PARSER_MUTANTS[@]}"; do
   found=$(find "$dir/crashes" -type f | head -1)
   if [ $rc -ne 0 ] && [ -n "$found" ]; then
     pcaught=$((pcaught + 1))
-    line=$(grep -m1 -E '^PROPERTY|^SUMMARY' "$dir/run.log")
+    line=$(grep -a -m1 -E '^PROPERTY|^SUMMARY' "$dir/run.log")
     echo "PARSER MUTANT $name ($what): caught: ${line:-exit $rc} (input $found)"
   else
     echo "PARSER MUTANT $name ($what): NOT caught in $SELFTEST_PARSER_SECONDS s ($dir/run.log)"
