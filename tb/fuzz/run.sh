@@ -34,7 +34,8 @@ run_fuzz() { # name binary seconds corpus-dir [-option...] seed-dirs...
     -artifact_prefix="$TBFUZZ_BUILD/crashes/$name-" "$work" "$@" > "$log" 2>&1
   local rc=$?
   local execs
-  execs=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  execs=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' |
+    tail -1)
   local cov
   cov=$(grep -a -o 'cov: [0-9]*' "$log" | tail -1)
   grep -a -E '^(MISMATCH|INVARIANT|PROPERTY)' "$log" | head -1
@@ -100,8 +101,8 @@ case $what in
       dict=()
       [ -f "$here/$p.dict" ] && dict=(-dict="$here/$p.dict")
       # -timeout: an input that takes 10 s is a hang.
-      run_fuzz "fuzz-${p//_/-}" "$TBFUZZ_BUILD/fuzz_$p" "$FUZZ_SECONDS" "$TBFUZZ_BUILD/corpus-$p" \
-        -timeout=10 "${dict[@]}" "$here/corpus/$p" $(shared_seeds "$p") \
+      run_fuzz "fuzz-${p//_/-}" "$TBFUZZ_BUILD/fuzz_$p" "$FUZZ_SECONDS" \
+        "$TBFUZZ_BUILD/corpus-$p" -timeout=10 "${dict[@]}" "$here/corpus/$p" $(shared_seeds "$p") \
         $([ -d "$here/regress/$p" ] && echo "$here/regress/$p") \
         || fail=1
     done ;;
