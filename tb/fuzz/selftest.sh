@@ -1,5 +1,6 @@
 #!/bin/bash
-# tb/fuzz/selftest.sh - the fuzz targets must catch a broken RTL / model (`make fuzz-selftest`).
+# tb/fuzz/selftest.sh - the fuzz targets must catch a broken RTL / model / parser
+# (`make fuzz-selftest`).
 #
 # Each RTL mutant is one sed change to a copy of rtl/ in $TBFUZZ_BUILD/selftest/<name>/rtl; the
 # IB fuzz target is built against it and run for at most SELFTEST_SECONDS; it must stop with a
