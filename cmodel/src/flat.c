@@ -329,6 +329,9 @@ int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index) {
   if (!strcmp(name, "speed_div") || !strcmp(name, "vl_blocks") || !strcmp(name, "drr_quantum")) {
     int per_port = !strcmp(name, "speed_div");
     uint32_t n = per_port ? c->ports : c->classes;
+    /* drr_quantum has a slot per PFC priority (8), fewer than an IB switch's classes (up to 15
+       data VLs, SPEC §3.2): its index stops at the last slot. */
+    if (!strcmp(name, "drr_quantum") && n > LFC_PFC_MAX_PRIOS) n = LFC_PFC_MAX_PRIOS;
     if (index < 0 || (uint32_t)index >= n)
       return fail(h, "param %s[%d]: index out of range 0..%u", name, index, n - 1u);
     if (per_port) return c->speed_div[index];

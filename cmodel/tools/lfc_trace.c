@@ -279,18 +279,22 @@ static void usage(FILE *f) {
           "arguments or when standard output cannot be written.\n");
 }
 
-int main(int argc, char **argv) {
+/* The command line. Returns -1 with *nm and *cycles set when a trace is to be written;
+   otherwise 0 after --help, --version or --list (printed, stdout not yet checked), EXIT_USAGE after
+   one line on stderr saying what is wrong. A function of its own so that
+   tb/fuzz/fuzz_trace_args.c can fuzz it. */
+static int parse_args(int argc, char **argv, const named_t **nm, uint64_t *cycles) {
   if (argc == 2 && strcmp(argv[1], "--help") == 0) {
     usage(stdout);
-    return close_stdout(0, 0);
+    return 0;
   }
   if (argc == 2 && strcmp(argv[1], "--version") == 0) {
     printf("lfc-trace (lfc) %s\n", lfc_version());
-    return close_stdout(0, 0);
+    return 0;
   }
   if (argc == 2 && strcmp(argv[1], "--list") == 0) {
     for (size_t i = 0; i < NNAMED; i++) printf("%s\n", NAMED[i].name);
-    return close_stdout(0, 0);
+    return 0;
   }
   if (argc < 2 || argc > 3 || argv[1][0] == '-') {
     fprintf(stderr,
@@ -299,7 +303,7 @@ int main(int argc, char **argv) {
             argv[0], TRACE_CYCLES);
     return EXIT_USAGE;
   }
-  uint64_t cycles = TRACE_CYCLES;
+  *cycles = TRACE_CYCLES;
   if (argc == 3) {
     char *end = NULL;
     unsigned long long v = strtoull(argv[2], &end, 10);
@@ -308,16 +312,27 @@ int main(int argc, char **argv) {
               argv[2]);
       return EXIT_USAGE;
     }
-    cycles = v;
+    *cycles = v;
   }
   for (size_t i = 0; i < NNAMED; i++)
     if (strcmp(argv[1], NAMED[i].name) == 0) {
-      int write_err = 0;
-      int rc = trace(&NAMED[i], cycles, stdout, &write_err);
-      return close_stdout(rc, write_err);
+      *nm = &NAMED[i];
+      return -1;
     }
   fprintf(stderr, "lfc_trace: no configuration named '%s'; known:", argv[1]);
   for (size_t i = 0; i < NNAMED; i++) fprintf(stderr, " %s", NAMED[i].name);
   fprintf(stderr, "\n");
   return EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+  const named_t *nm = NULL;
+  uint64_t cycles = 0;
+  int rc = parse_args(argc, argv, &nm, &cycles);
+  if (rc > 0) return rc;
+  /* --help, --version and --list printed (rc 0), or a trace to write: either way standard
+     output is checked and closed here, so a full or closed one exits EXIT_RESOURCE. */
+  int write_err = 0;
+  if (rc < 0) rc = trace(nm, cycles, stdout, &write_err);
+  return close_stdout(rc, write_err);
 }

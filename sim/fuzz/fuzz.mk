@@ -5,6 +5,7 @@
 #   make fuzz-sim-cli [FUZZ_SECONDS=60]       fuzz the command line: cli_parse, lfc_calc_parse
 #                                             and the --set overrides (lfc_scenario_set)
 #   make fuzz                                 every target of FUZZ_TARGETS, one after another
+#                                             (the umbrella is tb/fuzz/fuzz.mk's)
 #       each fails on any crash, leak, sanitizer finding, hang (SIMFUZZ_TIMEOUT) or broken
 #       error contract, leaving the input in $(BUILD)/fuzz/artifacts/ (scenario) or
 #       $(BUILD)/fuzz/cli/artifacts/ (command line)
@@ -72,6 +73,7 @@ fuzz-sim-scenario: $(SIMFUZZ_BIN)
 	  $(SIMFUZZ_DIR)/fuzz.log | sed 's/^/  /'; \
 	if [ $$rc -ne 0 ] || [ -n "$$(ls -A $(SIMFUZZ_DIR)/artifacts)" ]; then \
 	  grep -E 'ERROR|SUMMARY|fuzz_scenario:|Test unit written' $(SIMFUZZ_DIR)/fuzz.log | sed 's/^/  /'; \
+	  ls -d $(SIMFUZZ_DIR)/artifacts/* 2>/dev/null | sed 's/^/input: /'; \
 	  echo "fuzz: FAILED (exit $$rc); inputs in $(SIMFUZZ_DIR)/artifacts/: copy each to" \
 	       "sim/fuzz/regress/ (make test-fuzz-regress replays them) and fix the parser" >&2; \
 	  exit 1; \
@@ -126,11 +128,6 @@ fuzz-sim-cli: $(SIMFUZZ_CLI_BIN)
 	  exit 1; \
 	fi; \
 	echo "fuzz-sim-cli: no crash, leak, hang or error-contract violation in $(FUZZ_SECONDS) s"
-
-# The umbrella: the targets of this file by name (a prerequisite list is expanded when read,
-# so FUZZ_TARGETS here would miss targets appended after this line; other files' umbrella
-# lines add theirs).
-fuzz: fuzz-sim-scenario fuzz-sim-cli
 
 test-fuzz-regress: test-fuzz-regress-cli
 .PHONY: test-fuzz-regress-cli

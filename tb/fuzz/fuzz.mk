@@ -9,9 +9,19 @@
 #       the C model alone under ASan + UBSan, checking SPEC invariants (tb/fuzz/fuzz_model.c)
 #   make fuzz-replay [FUZZ_INPUT=file]
 #       every input of tb/fuzz/corpus/ and tb/fuzz/regress/ (or FUZZ_INPUT) through both targets
-#       once; `make test` runs it as test-fuzz
-#   make fuzz-selftest [SELFTEST_SECONDS=120] [SELFTEST_ONLY=rtl|model]
-#       hand-made RTL and model mutants (tb/fuzz/selftest.sh): the fuzz targets must find each
+#       once, and the parser targets' seeds and regressions; `make test` runs it as test-fuzz,
+#       followed by every target of FUZZ_TARGETS for FUZZ_BRIEF_SECONDS (default 3)
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="fuzz-tb-config ..."]
+#       every fuzz target of the project, one after the other, FUZZ_SECONDS each (the targets are
+#       the make targets listed in FUZZ_TARGETS, which each part appends to); fails if any
+#       target found something, each naming its input file
+#   make fuzz-parse-int, fuzz-cfg-set, fuzz-tb-config, fuzz-flat-cfg, fuzz-trace-args,
+#   fuzz-demo-args, fuzz-tb-args [FUZZ_SECONDS=60]
+#       one parser or command line (tb/fuzz/fuzz_<name>.c) under ASan + UBSan, with its
+#       properties (docs/fuzzing.md §5)
+#   make fuzz-selftest [SELFTEST_SECONDS=120] [SELFTEST_ONLY=rtl|model|parser]
+#       hand-made RTL, model and parser mutants (tb/fuzz/selftest.sh): the fuzz targets must
+#       find each (a parser mutant within FUZZ_BRIEF_SECONDS)
 #   make mutants-c [MUTANTS_MAX=n MUTANTS_SEED=s MUTANT_TIMEOUT=s MUTANTS_ARGS=--golden]
 #       scripts/mutants-c.py: mutants of cmodel/src/*.c against the cmocka suite (UBSan, LSan),
 #       reviewed equivalents in tb/fuzz/mutants-c-equivalent.txt; MUTANTS_ARGS may add --asan,
@@ -111,15 +121,27 @@ fuzz-cosim: $(TBFUZZ_COSIM_BINS)
 fuzz-model: $(TBFUZZ_BUILD)/fuzz-model
 	@$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh model $(TBFUZZ_MODES)
 
-# Replay: the committed seeds and every regression input, once each, through both targets.
-fuzz-replay test-fuzz: $(TBFUZZ_COSIM_BINS) $(TBFUZZ_BUILD)/fuzz-model
+# Replay: the committed seeds and every regression input, once each, through both targets, and
+# the parser targets' seeds and regressions through theirs.
+fuzz-replay: $(TBFUZZ_COSIM_BINS) $(TBFUZZ_BUILD)/fuzz-model $(TBFUZZ_PARSER_BINS)
 	@$(TBFUZZ_RUN_ENV) TBFUZZ_INPUT="$(TBFUZZ_INPUT)" tb/fuzz/run.sh replay $(TBFUZZ_MODES)
+	@$(TBFUZZ_RUN_ENV) TBFUZZ_INPUT="$(TBFUZZ_INPUT)" tb/fuzz/run.sh parser-replay $(TBFUZZ_PARSERS)
 
-# The checkers must catch a broken RTL / model: hand-made mutants, each must end in a MISMATCH
-# (fuzz-cosim) or an INVARIANT line (fuzz-model).
+# In `make test`: the replay, then every fuzz target briefly. After test-fuzz-regress there
+# (sim/fuzz/fuzz.mk), which builds the scenario target that the brief run of fuzz-sim-scenario uses:
+# two makes building one object at once would clobber it.
+test-fuzz: $(TBFUZZ_COSIM_BINS) $(TBFUZZ_BUILD)/fuzz-model $(TBFUZZ_PARSER_BINS) \
+    | $(if $(filter test,$(MAKECMDGOALS)),test-fuzz-regress)
+	@$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh replay $(TBFUZZ_MODES)
+	@$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh parser-replay $(TBFUZZ_PARSERS)
+	@$(MAKE) --no-print-directory fuzz-all FUZZ_SECONDS=$(FUZZ_BRIEF_SECONDS)
+
+# The checkers must catch a broken RTL / model / parser: hand-made mutants, each must end in a
+# MISMATCH (fuzz-cosim), an INVARIANT line (fuzz-model) or any finding of a parser target within
+# the brief run of `make test` (FUZZ_BRIEF_SECONDS).
 fuzz-selftest: $(TB_PARAMS)
 	@TBFUZZ_BUILD=$(TBFUZZ_BUILD) MAKE="$(MAKE)" TBFUZZ_CC=$(TBFUZZ_CC) \
-	  TBFUZZ_SAN="$(TBFUZZ_SAN)" tb/fuzz/selftest.sh
+	  TBFUZZ_SAN="$(TBFUZZ_SAN)" SELFTEST_PARSER_SECONDS=$(FUZZ_BRIEF_SECONDS) tb/fuzz/selftest.sh
 
 # ---- C-model mutants (docs/fuzzing.md §3) ----
 
@@ -145,3 +167,70 @@ soak: all $(TB_PARAMS)
 test-soak: deps-hdl all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
 	@$(TB_RUN_ENV) HOURS=0 SECONDS_LIMIT=60 CONFIGS="$(TB_CONFIGS)" OUT=$(BUILD)/test-soak \
 	  tb/scripts/soak.sh
+
+# ---- parsers and command lines (docs/fuzzing.md §5) ----
+
+# Each parser of text the project reads, and each command line, has a target of its own here
+# (the scenario parser's is in sim/fuzz/): tb/fuzz/fuzz_<name>.c, built with ASan + UBSan, its
+# committed seeds in tb/fuzz/corpus/<name>/, its regression inputs in tb/fuzz/regress/<name>/,
+# its dictionary (if any) tb/fuzz/<name>.dict. The binary is $(TBFUZZ_BUILD)/fuzz_<name>.
+TBFUZZ_PARSERS        = parse_int cfg_set tb_config flat_cfg trace_args demo_args tb_args
+TBFUZZ_PARSER_BINS    = $(patsubst %,$(TBFUZZ_BUILD)/fuzz_%,$(TBFUZZ_PARSERS))
+TBFUZZ_SAN_MODEL_OBJS = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/san/model/%.o,\
+                          $(TBFUZZ_MODEL_SRCS))
+TBFUZZ_SAN_TB         = $(patsubst %,$(TBFUZZ_BUILD)/san/tb/%.o,$(1))
+# Seconds per target of the brief run in `make test`.
+FUZZ_BRIEF_SECONDS   ?= 3
+
+.SECONDARY: $(patsubst %,$(TBFUZZ_BUILD)/san/fuzz_%.o,$(TBFUZZ_PARSERS)) \
+            $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack)
+
+$(TBFUZZ_BUILD)/san/tb/%.o: tb/common/%.c $(TBFUZZ_HDRS) tb/common/tb.h | deps
+	@mkdir -p $(@D)
+	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_SAN) -c -o $@ $<
+
+# The targets that compile a program's own source into them (its parser is static there).
+$(TBFUZZ_BUILD)/san/fuzz_trace_args.o: cmodel/tools/lfc_trace.c
+$(TBFUZZ_BUILD)/san/fuzz_demo_args.o: cmodel/demo/lfc_demo.c
+$(TBFUZZ_BUILD)/san/fuzz_tb_args.o: tb/common/tb_main.c tb/common/tb.h
+$(patsubst %,$(TBFUZZ_BUILD)/san/fuzz_%.o,$(TBFUZZ_PARSERS)): tb/fuzz/fuzz_parse.h
+
+# fuzz_<name>: its object, the model, and the test bench objects it names.
+define TBFUZZ_PARSER_RULE
+$(TBFUZZ_BUILD)/fuzz_$(1): $(TBFUZZ_BUILD)/san/fuzz_$(1).o $(TBFUZZ_SAN_MODEL_OBJS) $(2)
+	@mkdir -p $$(@D)
+	$(TBFUZZ_CC) -fsanitize=fuzzer,address,undefined -o $$@ $$^ -linih -lm -lpthread
+.PHONY: fuzz-$(subst _,-,$(1))
+fuzz-$(subst _,-,$(1)): $(TBFUZZ_BUILD)/fuzz_$(1)
+	@$$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh parser $(1)
+endef
+$(eval $(call TBFUZZ_PARSER_RULE,parse_int,))
+$(eval $(call TBFUZZ_PARSER_RULE,cfg_set,))
+$(eval $(call TBFUZZ_PARSER_RULE,tb_config,$(call TBFUZZ_SAN_TB,tb_config)))
+$(eval $(call TBFUZZ_PARSER_RULE,flat_cfg,))
+$(eval $(call TBFUZZ_PARSER_RULE,trace_args,))
+$(eval $(call TBFUZZ_PARSER_RULE,demo_args,))
+$(eval $(call TBFUZZ_PARSER_RULE,tb_args,$(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov \
+  dut_pack) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
+
+# ---- make fuzz: every target ----
+
+# The make targets `make fuzz` runs, each for FUZZ_SECONDS and failing on a finding. Every part
+# appends its own with `FUZZ_TARGETS += ...` (sim/fuzz/fuzz.mk: the scenario parser); `+=` makes
+# the variable recursively expanded whichever file comes first, and the recipes below expand it
+# when they run, after every file is read.
+FUZZ_TARGETS += fuzz-model fuzz-cosim $(patsubst %,fuzz-%,$(subst _,-,$(TBFUZZ_PARSERS)))
+
+.PHONY: fuzz fuzz-all
+fuzz: fuzz-all
+# Each target in a make of its own, so that one finding does not stop the others; a summary
+# line at the end names the targets that failed (each has printed its input file).
+fuzz-all:
+	@failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  $(MAKE) --no-print-directory $$t FUZZ_SECONDS=$(FUZZ_SECONDS) || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then \
+	  echo "fuzz: FAILED:$$failed (the input of each finding is named above)" >&2; exit 1; \
+	fi; \
+	echo "fuzz: $(words $(FUZZ_TARGETS)) targets, $(FUZZ_SECONDS) s each, no finding"

@@ -1,13 +1,17 @@
 #!/bin/bash
-# tb/fuzz/selftest.sh - the fuzz targets must catch a broken RTL / model (`make fuzz-selftest`).
+# tb/fuzz/selftest.sh - the fuzz targets must catch a broken RTL / model / parser
+# (`make fuzz-selftest`).
 #
 # Each RTL mutant is one sed change to a copy of rtl/ in $TBFUZZ_BUILD/selftest/<name>/rtl; the
 # IB fuzz target is built against it and run for at most SELFTEST_SECONDS; it must stop with a
 # MISMATCH line. Each model mutant is one sed change to a copy of cmodel/src; the model-only
-# target built from it must stop with an INVARIANT line. One line per mutant, then a count.
+# target built from it must stop with an INVARIANT line. Each parser mutant is one sed change to
+# a copy of one source file of a parser target (tb/fuzz/fuzz_<parser>.c); the target built with
+# it, run as briefly as `make test` runs it (SELFTEST_PARSER_SECONDS, its seeds, dictionary and
+# regression inputs), must stop with a finding. One line per mutant, then a count.
 set -u
 : "${TBFUZZ_BUILD:?}" "${MAKE:=make}" "${SELFTEST_SECONDS:=120}" "${TBFUZZ_CC:=clang-14}"
-: "${TBFUZZ_SAN:?}"
+: "${TBFUZZ_SAN:?}" "${SELFTEST_PARSER_SECONDS:=3}"
 # The flags of tb/fuzz/fuzz.mk's model build, with a fixed version string.
 cflags=(-std=c11 -O1 -g -Icmodel/include -Itb/common -Itb/fuzz -DLFC_VERSION_STRING='"selftest"')
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +24,7 @@ MUTANTS=(
 
 # SELFTEST_ONLY=rtl|model runs one half (the other counts as passed).
 only=${SELFTEST_ONLY:-}
-[ "$only" = model ] && MUTANTS=()
+[ "$only" = model ] || [ "$only" = parser ] && MUTANTS=()
 caught=0
 for m in "${MUTANTS[@]}"; do
   IFS='|' read -r name file expr what <<<"$m"
@@ -55,7 +59,7 @@ MODEL_MUTANTS=(
   "send_rule_lax|lfc_rules.h|s/<= LFC_CREDIT_WINDOW;/<= LFC_CREDIT_WINDOW + 512u;/|SPEC §5.3: the switch sends beyond the window"
   "shared_not_freed|buffer.c|s/^  sw->shared_used -= s;/  (void)s;/|SPEC §6.3: shared_used = sum of pg_shared"
 )
-[ "$only" = rtl ] && MODEL_MUTANTS=()
+[ "$only" = rtl ] || [ "$only" = parser ] && MODEL_MUTANTS=()
 mcaught=0
 for m in "${MODEL_MUTANTS[@]}"; do
   IFS='|' read -r name file expr what <<<"$m"
@@ -89,5 +93,92 @@ for m in "${MODEL_MUTANTS[@]}"; do
     echo "MODEL MUTANT $name ($what): NOT caught in $SELFTEST_SECONDS s ($dir/run.log)"
   fi
 done
-echo "fuzz-selftest: $caught of ${#MUTANTS[@]} RTL mutants, $mcaught of ${#MODEL_MUTANTS[@]} model mutants caught"
-[ "$caught" -eq "${#MUTANTS[@]}" ] && [ "$mcaught" -eq "${#MODEL_MUTANTS[@]}" ]
+
+# The parser targets: a mutant of one source file of the target; the other objects are those of
+# the target's normal build (made first).
+# name | target | file | sed expression (no '|' in it) | what it breaks
+PARSER_MUTANTS=(
+  "hex_upper_f|parse_int|cmodel/src/config_keys.c|s/(c >= 'A' \&\& c <= )'F'/\1'E'/|lfc_parse_int: the hex digit F (upper case) is not a digit"
+  "vlarb_partial|cfg_set|cmodel/src/config_keys.c|s/tmp\[n\]\.vl = \(uint8_t\)vl;/tmp[n].vl = tab[n].vl = (uint8_t)vl;/|lfc_switch_cfg_set: a VL arbitration table half written when a later entry is bad"
+  "continuation_realloc|tb_config|tb/common/tb_config.c|s/have \+ \(size_t\)comma \+ add \+ 1\)/have + (size_t)comma + add)/|tb_config: a continuation line joined one byte beyond its block"
+  "line_numbers|tb_config|tb/common/tb_config.c|s/^  ps->line\+\+;/  (void)0;/|tb_config: errors name line 0"
+  "drr_quantum_index|flat_cfg|cmodel/src/flat.c|s/ n = LFC_PFC_MAX_PRIOS;/ (void)0;/|flat: drr_quantum read beyond its 8 slots (the bug the target found)"
+  "cycles_zero|trace_args|cmodel/tools/lfc_trace.c|s/v < 1u /v < 0u /|lfc-trace: CYCLES 0 accepted"
+  "delay_bound|demo_args|cmodel/demo/lfc_demo.c|s/parse_num\(a, v, 1u, LFC_LINK_MAX_DELAY, &x\)/parse_num(a, v, 0u, LFC_LINK_MAX_DELAY, \&x)/|lfc-demo: --delay 0 accepted"
+  "bad_arg_goes_on|tb_args|tb/common/tb_main.c|/DBG_MAX\);$/{n;s/return -1;/continue;/}|cosim: a bad plusarg reported, and the run goes on"
+)
+[ "$only" = rtl ] || [ "$only" = model ] && PARSER_MUTANTS=()
+pcaught=0
+for m in "${PARSER_MUTANTS[@]}"; do
+  IFS='|' read -r name target file expr what <<<"$m"
+  dir="$TBFUZZ_BUILD/selftest/parser-$name"
+  rm -rf "$dir"
+  mkdir -p "$dir/crashes" "$dir/corpus"
+  if ! $MAKE --no-print-directory "$TBFUZZ_BUILD/fuzz_$target" > "$dir/build.log" 2>&1; then
+    echo "PARSER MUTANT $name: the target does not build ($dir/build.log)"
+    continue
+  fi
+  base=$(basename "$file" .c)
+  cp "$file" "$dir/$base.c"
+  sed -i -E "$expr" "$dir/$base.c"
+  if cmp -s "$file" "$dir/$base.c"; then
+    echo "PARSER MUTANT $name: the sed changed nothing in $file (the source changed?)"
+    continue
+  fi
+  # The objects of the target, the mutated file's replaced: a library or test bench file is an
+  # object of its own; a program's source is compiled into the target's own object.
+  objs=("$TBFUZZ_BUILD/san/model/"*.o)
+  [ "$target" = tb_config ] && objs+=("$TBFUZZ_BUILD/san/tb/tb_config.o")
+  [ "$target" = tb_args ] &&
+    objs+=("$TBFUZZ_BUILD"/san/tb/{tb_config,tb_stim,tb_score,tb_cov,dut_pack}.o \
+    "$TBFUZZ_BUILD/san/fuzz_dut_stub.o")
+  src="$here/fuzz_$target.c"
+  case $file in
+    cmodel/src/*|tb/common/tb_config.c)
+      objs=("${objs[@]/*\/$base.o/$dir/$base.o}")
+      obj_src="$dir/$base.c" ;;
+    *)
+      # The target includes the program's source by its path: compile a copy of the target
+      # that includes the mutated copy instead.
+      sed -e "s|#include \"../../$file\"|#include \"$base.c\"|" \
+        -e "s|#include \"../common/$base.c\"|#include \"$base.c\"|" \
+        "$src" > "$dir/fuzz_$target.c"
+      src="$dir/fuzz_$target.c"
+      obj_src="" ;;
+  esac
+  ok=1
+  if [ -n "$obj_src" ]; then
+    $TBFUZZ_CC "${cflags[@]}" -Icmodel/src -Itb/common $TBFUZZ_SAN -c -o "$dir/$base.o" \
+      "$obj_src" >> "$dir/build.log" 2>&1 || ok=0
+  fi
+  $TBFUZZ_CC "${cflags[@]}" -Icmodel/src -Itb/common $TBFUZZ_SAN -c -o "$dir/fuzz_$target.o" \
+    "$src" >> "$dir/build.log" 2>&1 || ok=0
+  [ $ok = 1 ] && $TBFUZZ_CC -fsanitize=fuzzer,address,undefined -o "$dir/fuzz_$target" \
+    "$dir/fuzz_$target.o" "${objs[@]}" -linih -lm -lpthread >> "$dir/build.log" 2>&1 || ok=0
+  if [ $ok = 0 ]; then
+    echo "PARSER MUTANT $name: build failed ($dir/build.log)"
+    continue
+  fi
+  # As tb/fuzz/run.sh runs the target (its seeds, dictionary, regression inputs).
+  seeds=("$here/corpus/$target")
+  [ "$target" = tb_config ] && seeds+=("$here/../configs")
+  [ -d "$here/regress/$target" ] && seeds+=("$here/regress/$target")
+  dict=()
+  [ -f "$here/$target.dict" ] && dict=(-dict="$here/$target.dict")
+  nice -n 10 "$dir/fuzz_$target" -max_len=4096 -timeout=10 \
+    -max_total_time="$SELFTEST_PARSER_SECONDS" \
+    "${dict[@]}" -artifact_prefix="$dir/crashes/" "$dir/corpus" "${seeds[@]}" > "$dir/run.log" 2>&1
+  rc=$?
+  found=$(find "$dir/crashes" -type f | head -1)
+  if [ $rc -ne 0 ] && [ -n "$found" ]; then
+    pcaught=$((pcaught + 1))
+    line=$(grep -a -m1 -E '^PROPERTY|^SUMMARY' "$dir/run.log")
+    echo "PARSER MUTANT $name ($what): caught: ${line:-exit $rc} (input $found)"
+  else
+    echo "PARSER MUTANT $name ($what): NOT caught in $SELFTEST_PARSER_SECONDS s ($dir/run.log)"
+  fi
+done
+echo "fuzz-selftest: $caught of ${#MUTANTS[@]} RTL mutants, $mcaught of ${#MODEL_MUTANTS[@]}" \
+  "model mutants, $pcaught of ${#PARSER_MUTANTS[@]} parser mutants caught"
+[ "$caught" -eq "${#MUTANTS[@]}" ] && [ "$mcaught" -eq "${#MODEL_MUTANTS[@]}" ] &&
+  [ "$pcaught" -eq "${#PARSER_MUTANTS[@]}" ]
