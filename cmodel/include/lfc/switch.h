@@ -16,6 +16,9 @@
 
 #include "lfc/types.h"
 
+/* lfc_parse_int, declared here before it had a header of its own. */
+#include "lfc/parse.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -110,18 +113,6 @@ LFC_API int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t 
  */
 LFC_API int lfc_switch_cfg_set(lfc_switch_cfg_t *cfg, const char *section, const char *key,
                                const char *value, char *err, size_t errlen);
-
-/*
- * Read one integer of a configuration value: decimal (a leading zero is still decimal: 010 is
- * ten, not C's octal eight), 0x hex or 0b binary, with an optional sign and blanks around it, as
- * SPEC §3 writes values. Every front end (lfc_switch_cfg_set, the co-simulation's .ini files,
- * lfc-sim's scenarios) reads numbers with this function, so that they agree.
- *
- * Returns 0 with the value in *out; -1 if s is not such a number (empty, other characters,
- * digits missing after 0x/0b); -2 if it is one but outside [min, max] (or outside int64_t).
- * *out is written only when 0 is returned.
- */
-LFC_API int lfc_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 
 /*
  * The key names of a section ("switch", "ib", "pfc"; NULL = all), comma-separated into buf (may
