@@ -139,6 +139,12 @@ $(BUILD)/asan/liblfc.a: $(ASAN_LIB_OBJS)
 # Compiling: one rule for the plain build, one for the sanitizer build
 # ---------------------------------------------------------------------------------------
 
+# The library's own objects hide every symbol not marked LFC_API (lfc/export.h), so that
+# liblfc.so exports the public API only (scripts/test_abi.sh checks it). Tests, demo and tools
+# link the static library, where hidden symbols still link.
+LIB_CFLAGS = -fvisibility=hidden
+$(LIB_OBJS) $(ASAN_LIB_OBJS): CFLAGS += $(LIB_CFLAGS)
+
 $(BUILD)/obj/%.o: cmodel/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
@@ -219,6 +225,14 @@ test-golden: deps-minimal all
 	@echo "== golden vectors: scripts/golden.sh check"
 	@BUILD=$(BUILD) bash scripts/golden.sh check
 
+# liblfc.so exports the functions of cmodel/include/lfc/*.h and nothing else (LFC_API,
+# -fvisibility=hidden): an internal function can be renamed without an ABI change.
+.PHONY: test-abi
+TEST_STEPS += test-abi
+test-abi: deps-minimal $(BUILD)/liblfc.so
+	@echo "== liblfc.so exports exactly the public API: scripts/test_abi.sh"
+	@CC=$(CC) scripts/test_abi.sh $(BUILD)/liblfc.so $(BUILD)/abi-test
+
 # The unit tests under valgrind: a second opinion on memory errors and leaks, on the
 # binaries as optimised for release. Any valgrind finding fails the target.
 memcheck: deps-minimal $(TEST_BINS)
@@ -278,6 +292,7 @@ clean:
 ##   make test-asan           the same under ASan+UBSan
 ##   make memcheck            the unit tests under valgrind
 ##   make test-golden         replay the golden traces (scripts/golden.sh check)
+##   make test-abi            liblfc.so exports the public API's functions and nothing else
 ##   make golden              re-record the golden traces (review the diff)
 ##   make test-trace-write    lfc_trace on a full or closed standard output: exit 2
 ##   make test-golden-write   golden.sh record keeps the old traces when a write fails
@@ -395,6 +410,7 @@ include docs/docs.mk
 # formal, fuzzing, sweeps on Slurm, install and packaging) are left to make test.
 CHECK_STEPS = test-deps test-help test-no-tracker-refs test-script-args test-mutants-report \
               test-mutants-pick test-unit test-golden test-sim-quick test-calc test-asan
+CHECK_STEPS += test-abi
 
 # A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
 # a claim of each kind (sim/tests/test_sim_quick.sh). Not in TEST_STEPS: test-sim covers it.

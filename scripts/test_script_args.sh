@@ -52,6 +52,8 @@ bad "PROGRAMS: '../lfc-demo' is not allowed" scripts/install_check.sh "$work" 0.
 bad "unknown option '--draw'" scripts/doc-figures.sh --draw build
 bad "no BUILD directory given" scripts/doc-figures.sh --check
 bad "one BUILD directory only" scripts/doc-figures.sh build other
+bad "usage: " scripts/test_abi.sh build/liblfc.so
+bad "$work/none.so: no such file" scripts/test_abi.sh "$work/none.so" "$work/abi"
 
 echo "test_script_args: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

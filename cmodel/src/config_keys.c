@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lfc/parse.h"
 #include "lfc/switch.h"
 
 typedef enum {

@@ -31,6 +31,8 @@
 
 #include "lfc/switch.h"
 
+#include "event_log.h"
+
 #include <assert.h>
 #include <string.h>
 
@@ -262,14 +264,11 @@ struct lfc_switch {
   lfc_port_stats_t *stats;
   lfc_port_stats_t *view;
 
-  /* events of the last step */
-  lfc_event_t *ev;
-  size_t ev_count, ev_cap;
+  /* events of the last step (event_log.c) */
+  lfc_event_log_t events;
 };
 
-/* ---- switch.c ---- */
-void lfc_event_push(lfc_switch_t *sw, uint8_t kind, uint32_t port, uint32_t cls, uint8_t cause,
-                    uint32_t tag);
+/* ---- small arithmetic on cycles and masks ---- */
 static inline uint64_t lfc_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static inline uint32_t lfc_min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 /* Is cycle t a slot of a port with speed divider k (SPEC §1.2)? */

@@ -29,6 +29,8 @@
  */
 #include "lfc_internal.h"
 
+#include "event_log.h"
+
 #include "lfc_rules.h"
 
 #define BAND_NONE_LO (-1)            /* no PG bounds T from below */
@@ -167,7 +169,7 @@ void lfc_pfc_gen_apply(lfc_switch_t *sw) {
     for (uint8_t f = pp->flip; f != 0; f &= (uint8_t)(f - 1u)) {
       uint32_t c = lfc_ctz(f);
       bool on = !((pp->xoff >> c) & 1u);
-      lfc_event_push(sw, on ? LFC_EV_XOFF : LFC_EV_XON, p, c, 0, 0);
+      lfc_event_push(&sw->events, on ? LFC_EV_XOFF : LFC_EV_XON, p, c, 0, 0);
     }
     pp->xoff ^= pp->flip;
     pp->pend |= pp->flip; /* wins over the clear of step B (SPEC §6.6) */

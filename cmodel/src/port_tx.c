@@ -13,6 +13,8 @@
  */
 #include "lfc_internal.h"
 
+#include "event_log.h"
+
 static const lfc_word_t idle_word;
 
 /* The first block of packet pk as sent: sop, eop if it is also the last. */
@@ -149,7 +151,7 @@ static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
     lfc_ecn_commit(sw, p, d);
     if (d->mark) {
       st->ecn_mark++;
-      lfc_event_push(sw, LFC_EV_ECN_MARK, p, d->cls, 0, pk.tag);
+      lfc_event_push(&sw->events, LFC_EV_ECN_MARK, p, d->cls, 0, pk.tag);
     }
     lfc_buffer_free(sw, pk.in_port, pk.cls, n);
   }

@@ -11,10 +11,12 @@
  */
 #include "lfc_internal.h"
 
+#include "event_log.h"
+
 /* A block that breaks the framing rules: one rx_malformed per block (SPEC §7.2, §13). */
 static void malformed(lfc_switch_t *sw, uint32_t p) {
   sw->stats[p].rx_malformed++;
-  lfc_event_push(sw, LFC_EV_RX_MALFORMED, p, 0, 0, 0);
+  lfc_event_push(&sw->events, LFC_EV_RX_MALFORMED, p, 0, 0, 0);
 }
 
 /* Step E decision for the first block (or a stray block) w on port p. */
@@ -116,7 +118,7 @@ static void apply_first(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w,
     lfc_class_stats_t *st = &sw->stats[p].cls[d->cls];
     st->drop_pkts[d->cause]++;
     st->drop_blocks[d->cause] += d->nblk;
-    lfc_event_push(sw, LFC_EV_DROP, p, d->cls, d->cause, w->tag);
+    lfc_event_push(&sw->events, LFC_EV_DROP, p, d->cls, d->cause, w->tag);
   }
 }
 

@@ -259,13 +259,6 @@ uint64_t lfc_switch_cfg_buffer_blocks(const lfc_switch_cfg_t *cfg) {
 /* Life cycle                                                                               */
 /* ---------------------------------------------------------------------------------------- */
 
-/* The most events one cycle can produce (SPEC §13: one per stat pulse). */
-static size_t event_capacity(uint32_t ports) {
-  /* per port: an admission drop, an ECN mark, rx_malformed; per (port, class): a watchdog
-     discard, an xoff/xon, a trip/restore */
-  return (size_t)ports * (3u + 3u * LFC_MAX_CLASSES);
-}
-
 lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
   if (lfc_switch_cfg_check(cfg, err, errlen) != 0) return NULL;
   uint64_t blocks = lfc_switch_cfg_buffer_blocks(cfg);
@@ -288,7 +281,6 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   if (sw->ib && cfg->vl15_blocks > 0) sw->rx_class_bits |= (uint16_t)(1u << LFC_VL15);
   sw->lossless = sw->ib ? 0 : cfg->lossless_mask;
   sw->desc_cap = (uint32_t)blocks;
-  sw->ev_cap = event_capacity(cfg->ports);
   /* Aligned to a cache line as lfc_port_t's layout requires (zeroed by lfc_switch_reset). */
   sw->port = aligned_alloc(LFC_CACHE_LINE, cfg->ports * sizeof *sw->port);
   sw->txd = calloc(cfg->ports, sizeof *sw->txd);
@@ -298,11 +290,11 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   sw->out_scratch = calloc(cfg->ports, sizeof *sw->out_scratch);
   sw->pipe_ring_mask = lfc_pipe_ring_size(cfg->latency) - 1u;
   sw->pipe_ring = calloc(sw->pipe_ring_mask + 1u, sizeof *sw->pipe_ring);
-  sw->ev = calloc(sw->ev_cap, sizeof *sw->ev);
+  int ev_ok = lfc_event_log_init(&sw->events, cfg->ports);
   /* Not calloc: the pool is used from a high-water mark, untouched pages cost nothing. */
   sw->desc = malloc((size_t)sw->desc_cap * sizeof *sw->desc);
   if (!sw->port || !sw->txd || !sw->rxd || !sw->stats || !sw->view || !sw->out_scratch ||
-      !sw->pipe_ring || !sw->ev || !sw->desc) {
+      !sw->pipe_ring || ev_ok != 0 || !sw->desc) {
     lfc_switch_destroy(sw);
     fail(err, errlen, "out of memory (buffer of %llu blocks)", (unsigned long long)blocks);
     return NULL;
@@ -321,14 +313,14 @@ void lfc_switch_destroy(lfc_switch_t *sw) {
   free(sw->view);
   free(sw->out_scratch);
   free(sw->pipe_ring);
-  free(sw->ev);
+  lfc_event_log_free(&sw->events);
   free(sw->desc);
   free(sw);
 }
 
 void lfc_switch_reset(lfc_switch_t *sw) {
   sw->now = 0;
-  sw->ev_count = 0;
+  lfc_event_log_clear(&sw->events);
   memset(sw->port, 0, sw->ports * sizeof *sw->port);
   memset(sw->stats, 0, sw->ports * sizeof *sw->stats);
   for (uint32_t p = 0; p < sw->ports; p++) {
@@ -352,42 +344,12 @@ const lfc_switch_cfg_t *lfc_switch_cfg(const lfc_switch_t *sw) { return &sw->cfg
 uint64_t lfc_switch_cycle(const lfc_switch_t *sw) { return sw->now; }
 
 /* ---------------------------------------------------------------------------------------- */
-/* Events (SPEC §13)                                                                        */
+/* Events (SPEC §13): the log is event_log.c                                                */
 /* ---------------------------------------------------------------------------------------- */
 
-void lfc_event_push(lfc_switch_t *sw, uint8_t kind, uint32_t port, uint32_t cls, uint8_t cause,
-                    uint32_t tag) {
-  assert(sw->ev_count < sw->ev_cap);
-  if (sw->ev_count >= sw->ev_cap) return;
-  lfc_event_t *e = &sw->ev[sw->ev_count++];
-  e->kind = kind;
-  e->port = (uint8_t)port;
-  e->cls = (uint8_t)cls;
-  e->cause = cause;
-  e->tag = tag;
-}
-
-static uint32_t event_key(const lfc_event_t *e) {
-  return (uint32_t)e->kind << 16 | (uint32_t)e->port << 8 | e->cls;
-}
-
-/* Stable insertion sort by (kind, port, class): events are produced nearly in that order. */
-static void sort_events(lfc_switch_t *sw) {
-  for (size_t i = 1; i < sw->ev_count; i++) {
-    lfc_event_t e = sw->ev[i];
-    uint32_t key = event_key(&e);
-    size_t j = i;
-    while (j > 0 && event_key(&sw->ev[j - 1]) > key) {
-      sw->ev[j] = sw->ev[j - 1];
-      j--;
-    }
-    sw->ev[j] = e;
-  }
-}
-
 size_t lfc_switch_events(const lfc_switch_t *sw, const lfc_event_t **ev) {
-  if (ev != NULL) *ev = sw->ev;
-  return sw->ev_count;
+  if (ev != NULL) *ev = sw->events.ev;
+  return sw->events.count;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -399,7 +361,7 @@ static const lfc_word_t idle_inputs[LFC_MAX_PORTS];
 static const lfc_word_t idle_word;
 
 void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
-  sw->ev_count = 0;
+  lfc_event_log_clear(&sw->events);
   if (in == NULL) in = idle_inputs;
   if (out == NULL) out = sw->out_scratch;
 
@@ -445,7 +407,7 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
   if (!sw->ib) lfc_pfc_gen_apply(sw); /* G */
   lfc_wd_update(sw);                  /* H */
   sw->now++;
-  if (sw->ev_count > 1) sort_events(sw);
+  if (sw->events.count > 1) lfc_event_log_sort(&sw->events);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -477,7 +439,7 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
   if (!sw->ib) lfc_pfc_gen_decide(sw);
   sw->flip_ports = 0;
   sw->now = to;
-  sw->ev_count = 0;
+  lfc_event_log_clear(&sw->events);
 }
 
 /* ---------------------------------------------------------------------------------------- */

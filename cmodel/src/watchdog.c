@@ -14,6 +14,8 @@
  */
 #include "lfc_internal.h"
 
+#include "event_log.h"
+
 /* Due cycle of the next trip or restore of (p, c), LFC_NEVER if none is coming. */
 static uint64_t due(const lfc_switch_t *sw, const lfc_port_t *pp, uint32_t c) {
   const lfc_pcls_t *pc = &pp->pc[c];
@@ -61,7 +63,7 @@ void lfc_wd_discard(lfc_switch_t *sw) {
       lfc_class_stats_t *st = &sw->stats[p].cls[c]; /* counted at the egress port */
       st->drop_pkts[LFC_DROP_WATCHDOG]++;
       st->drop_blocks[LFC_DROP_WATCHDOG] += pk->nblk;
-      lfc_event_push(sw, LFC_EV_DROP, p, c, LFC_DROP_WATCHDOG, pk->tag);
+      lfc_event_push(&sw->events, LFC_EV_DROP, p, c, LFC_DROP_WATCHDOG, pk->tag);
       lfc_desc_free(sw, d);
     }
   }
@@ -85,12 +87,12 @@ void lfc_wd_update(lfc_switch_t *sw) {
           pp->wd_tripped |= bit;
           pc->wd_run = now + 1u;
           st->wd_restore++;
-          lfc_event_push(sw, LFC_EV_WD_RESTORE, p, c, 0, 0);
+          lfc_event_push(&sw->events, LFC_EV_WD_RESTORE, p, c, 0, 0);
         } else { /* trip: wd_cnt reaches wd_detect, wd_rcnt <= 0 */
           pp->storm |= bit;
           pc->wd_rbase = now + 1u;
           st->wd_trip++;
-          lfc_event_push(sw, LFC_EV_WD_TRIP, p, c, 0, 0);
+          lfc_event_push(&sw->events, LFC_EV_WD_TRIP, p, c, 0, 0);
         }
       }
       sw->tx_work |= 1ull << p; /* eligibility changed (a parked port decides again) */

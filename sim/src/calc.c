@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lfc/switch.h" /* lfc_parse_int: the project's one integer reader */
+#include "lfc/parse.h" /* lfc_parse_int: the project's one integer reader */
 #include "lfc/types.h"
 
 #define CALC_EXIT_OK 0

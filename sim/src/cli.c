@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lfc/switch.h" /* lfc_parse_int */
+#include "lfc/parse.h" /* lfc_parse_int */
 
 #include "estimate.h" /* EST_MAX_MEMORY_MB */
 #include "scenario.h" /* SC_MAX_THREADS */

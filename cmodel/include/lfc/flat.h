@@ -32,6 +32,8 @@
 #ifndef LFC_FLAT_H
 #define LFC_FLAT_H
 
+#include "lfc/export.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -89,36 +91,36 @@ typedef struct lfc_flat lfc_flat_t;
 /* ---- Names and widths (no handle needed) ---- */
 
 /* LFC_FLAT_FIELDS. */
-int lfc_flat_field_count(void);
+LFC_API int lfc_flat_field_count(void);
 /* The SPEC §2 name of a field ("kind", "tag", "pfc_time3", ...), or "" for a bad index. The RTL
    ports are rx_<name>_i and tx_<name>_o, except that pfc_time<i> is a slice of *_pfc_time_*. */
-const char *lfc_flat_field_name(int field);
+LFC_API const char *lfc_flat_field_name(int field);
 /* Width in bits, or -1 for a bad index. */
-int lfc_flat_field_width(int field);
+LFC_API int lfc_flat_field_width(int field);
 /* Index of the field with this name, or -1. */
-int lfc_flat_field_find(const char *name);
+LFC_API int lfc_flat_field_find(const char *name);
 
 /* LFC_FLAT_STATS, the RTL name of a stat output ("stat_drop_o", ...; "" for a bad index), and its
    width per port (-1 for a bad index). */
-int lfc_flat_stat_count(void);
-const char *lfc_flat_stat_name(int stat);
-int lfc_flat_stat_width(int stat);
+LFC_API int lfc_flat_stat_count(void);
+LFC_API const char *lfc_flat_stat_name(int stat);
+LFC_API int lfc_flat_stat_width(int stat);
 
 /* The registers of SPEC §13.1 (lfc_reg_info in lfc/switch.h): how many, and for index reg (the
    RTL's dbg_reg_i number) its name ("" if bad), width in bits, scope (0 switch, 1 port,
    2 port and class) and mode (0 IB, 1 PFC, 2 both); -1 for a bad index. */
-int lfc_flat_reg_count(void);
-const char *lfc_flat_reg_name(int reg);
-int lfc_flat_reg_width(int reg);
-int lfc_flat_reg_scope(int reg);
-int lfc_flat_reg_mode(int reg);
+LFC_API int lfc_flat_reg_count(void);
+LFC_API const char *lfc_flat_reg_name(int reg);
+LFC_API int lfc_flat_reg_width(int reg);
+LFC_API int lfc_flat_reg_scope(int reg);
+LFC_API int lfc_flat_reg_mode(int reg);
 /* Index of the register with this name, or -1. */
-int lfc_flat_reg_find(const char *name);
+LFC_API int lfc_flat_reg_find(const char *name);
 
 /* Name of a drop cause ("headroom", "shared", "watchdog", "credit", "vl15", "malformed"), of an
    event kind ("drop", "ecn_mark", ...), or "" for a bad number. */
-const char *lfc_flat_cause_name(int cause);
-const char *lfc_flat_event_kind_name(int kind);
+LFC_API const char *lfc_flat_cause_name(int cause);
+LFC_API const char *lfc_flat_event_kind_name(int kind);
 
 /* ---- A model ---- */
 
@@ -137,23 +139,23 @@ const char *lfc_flat_event_kind_name(int kind);
  * holds no model: lfc_flat_ok returns 0, lfc_flat_error says which item, key and value and what
  * is allowed, and every other call fails. Destroy the handle either way.
  */
-lfc_flat_t *lfc_flat_create(const char *config);
+LFC_API lfc_flat_t *lfc_flat_create(const char *config);
 
 /* Free the handle and its model. NULL is allowed. */
-void lfc_flat_destroy(lfc_flat_t *h);
+LFC_API void lfc_flat_destroy(lfc_flat_t *h);
 
 /* 1 if h holds a model, 0 if creation failed or h is NULL. */
-int lfc_flat_ok(const lfc_flat_t *h);
+LFC_API int lfc_flat_ok(const lfc_flat_t *h);
 
 /*
  * The message of the most recent call on h that failed, or "" if none has. Owned by h, valid
  * until the next call on h. For h == NULL: "no model (NULL handle; out of memory?)".
  */
-const char *lfc_flat_error(const lfc_flat_t *h);
+LFC_API const char *lfc_flat_error(const lfc_flat_t *h);
 
 /* Back to the reset state: cycle 0, all inputs IDLE (0), outputs and events of "no step yet".
    Returns 0, -1 without a model. */
-int lfc_flat_reset(lfc_flat_t *h);
+LFC_API int lfc_flat_reset(lfc_flat_t *h);
 
 /*
  * A configuration parameter of the model, by its lfc_switch_cfg_set key name without section
@@ -165,7 +167,7 @@ int lfc_flat_reset(lfc_flat_t *h);
  * class with index: "speed_div", "vl_blocks", "drr_quantum"). index is ignored for the others.
  * Returns the value, or -1 for an unknown name or an index out of range.
  */
-int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index);
+LFC_API int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index);
 
 /* ---- One cycle ---- */
 
@@ -174,26 +176,26 @@ int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index);
  * cleared. value must fit the field's width (lfc_flat_field_width): a wider value is an error,
  * not truncated, because the RTL's port could not carry it. Returns 0, or -1.
  */
-int lfc_flat_set_in(lfc_flat_t *h, int port, int field, uint32_t value);
+LFC_API int lfc_flat_set_in(lfc_flat_t *h, int port, int field, uint32_t value);
 
 /* All inputs of all ports IDLE (every field 0). Returns 0, or -1 without a model. */
-int lfc_flat_clear_in(lfc_flat_t *h);
+LFC_API int lfc_flat_clear_in(lfc_flat_t *h);
 
 /* The value a field of port's input has now, or -1. */
-int64_t lfc_flat_in(const lfc_flat_t *h, int port, int field);
+LFC_API int64_t lfc_flat_in(const lfc_flat_t *h, int port, int field);
 
 /*
  * Simulate one cycle with the inputs as set (lfc_switch_step). Returns the number of model events
  * of the cycle (0 or more), or -1 without a model.
  */
-int64_t lfc_flat_step(lfc_flat_t *h);
+LFC_API int64_t lfc_flat_step(lfc_flat_t *h);
 
 /* Cycles stepped since reset: after stepping cycle t it is t + 1 (SPEC §1.2 counts from 0). */
-int64_t lfc_flat_cycle(const lfc_flat_t *h);
+LFC_API int64_t lfc_flat_cycle(const lfc_flat_t *h);
 
 /* A field of the word port transmitted in the last step (tx_<field>_o; 0 before the first
    step), or -1. */
-int64_t lfc_flat_out(const lfc_flat_t *h, int port, int field);
+LFC_API int64_t lfc_flat_out(const lfc_flat_t *h, int port, int field);
 
 /*
  * The value the RTL's stat output `stat` shows for port in the last step (0 before the first
@@ -202,12 +204,12 @@ int64_t lfc_flat_out(const lfc_flat_t *h, int port, int field);
  * (not the packet arriving on that port in this cycle), which is stat_wd_drop_o of (port, class).
  * Returns -1 for a bad stat or port.
  */
-int64_t lfc_flat_stat(const lfc_flat_t *h, int stat, int port);
+LFC_API int64_t lfc_flat_stat(const lfc_flat_t *h, int stat, int port);
 
 /* The number of model events of the last step, and member `item` (LFC_FLAT_EV_*) of event i
    (order of lfc_switch_events: by kind, then port, then class). -1 for bad arguments. */
-int64_t lfc_flat_event_count(const lfc_flat_t *h);
-int64_t lfc_flat_event(const lfc_flat_t *h, int i, int item);
+LFC_API int64_t lfc_flat_event_count(const lfc_flat_t *h);
+LFC_API int64_t lfc_flat_event(const lfc_flat_t *h, int i, int item);
 
 /*
  * Register reg (lfc_flat_reg_find; SPEC §13.1) of (port, cls) in the current state, as the RTL's
@@ -215,9 +217,9 @@ int64_t lfc_flat_event(const lfc_flat_t *h, int i, int item);
  * cycle t = lfc_flat_cycle(h) about to be stepped. port/cls are checked only where the register
  * has them (cls 15 is the VL15 queue of qlen/qpkts). -1 for bad arguments.
  */
-int64_t lfc_flat_reg(const lfc_flat_t *h, int reg, int port, int cls);
+LFC_API int64_t lfc_flat_reg(const lfc_flat_t *h, int reg, int port, int cls);
 /* The same, by register name. */
-int64_t lfc_flat_reg_by_name(const lfc_flat_t *h, const char *name, int port, int cls);
+LFC_API int64_t lfc_flat_reg_by_name(const lfc_flat_t *h, const char *name, int port, int cls);
 
 /*
  * Text for reports, in lfc_word_format's form ("DATA sop cls=1 nblk=3 dst=2 tag=0x00000007
@@ -226,9 +228,9 @@ int64_t lfc_flat_reg_by_name(const lfc_flat_t *h, const char *name, int port, in
  * tag=0x00000005) xoff(port=1 cls=0)"). The text is owned by h and overwritten by the next of
  * these calls on h: copy it before calling again. NULL handle or bad port: "".
  */
-const char *lfc_flat_format_in(lfc_flat_t *h, int port);
-const char *lfc_flat_format_out(lfc_flat_t *h, int port);
-const char *lfc_flat_format_events(lfc_flat_t *h);
+LFC_API const char *lfc_flat_format_in(lfc_flat_t *h, int port);
+LFC_API const char *lfc_flat_format_out(lfc_flat_t *h, int port);
+LFC_API const char *lfc_flat_format_events(lfc_flat_t *h);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #define LFC_LFC_H
 
 #include "lfc/types.h"
+#include "lfc/parse.h"
 #include "lfc/switch.h"
 #include "lfc/nic.h"
 #include "lfc/link.h"

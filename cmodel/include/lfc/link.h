@@ -8,6 +8,8 @@
 #ifndef LFC_LINK_H
 #define LFC_LINK_H
 
+#include "lfc/export.h"
+
 #include "lfc/types.h"
 
 #ifdef __cplusplus
@@ -19,16 +21,16 @@ extern "C" {
 typedef struct lfc_link lfc_link_t;
 
 /* delay 1..LFC_LINK_MAX_DELAY cycles; NULL if out of range or out of memory. Starts all IDLE. */
-lfc_link_t *lfc_link_create(uint32_t delay);
-void lfc_link_destroy(lfc_link_t *link);
-void lfc_link_reset(lfc_link_t *link);
-uint32_t lfc_link_delay(const lfc_link_t *link);
+LFC_API lfc_link_t *lfc_link_create(uint32_t delay);
+LFC_API void lfc_link_destroy(lfc_link_t *link);
+LFC_API void lfc_link_reset(lfc_link_t *link);
+LFC_API uint32_t lfc_link_delay(const lfc_link_t *link);
 
 /* The word arriving in the current cycle (pushed `delay` cycles ago). */
-const lfc_word_t *lfc_link_head(const lfc_link_t *link);
+LFC_API const lfc_word_t *lfc_link_head(const lfc_link_t *link);
 
 /* Put in this cycle's word and move to the next cycle. */
-void lfc_link_push(lfc_link_t *link, const lfc_word_t *word);
+LFC_API void lfc_link_push(lfc_link_t *link, const lfc_word_t *word);
 
 #ifdef __cplusplus
 }

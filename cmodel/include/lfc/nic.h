@@ -9,6 +9,8 @@
 #ifndef LFC_NIC_H
 #define LFC_NIC_H
 
+#include "lfc/export.h"
+
 #include "lfc/types.h"
 
 #ifdef __cplusplus
@@ -34,10 +36,10 @@ typedef struct {
 } lfc_nic_cfg_t;
 
 /* Defaults: unlimited, instantly draining receive buffer, 1024-packet FIFOs, R = 0. */
-void lfc_nic_cfg_default(lfc_nic_cfg_t *cfg, lfc_mode_t mode, uint32_t classes);
+LFC_API void lfc_nic_cfg_default(lfc_nic_cfg_t *cfg, lfc_mode_t mode, uint32_t classes);
 
 /* 0 if legal, else -1 and one line in err naming the parameter, its value and what is allowed. */
-int lfc_nic_cfg_check(const lfc_nic_cfg_t *cfg, char *err, size_t errlen);
+LFC_API int lfc_nic_cfg_check(const lfc_nic_cfg_t *cfg, char *err, size_t errlen);
 
 typedef struct lfc_nic lfc_nic_t;
 
@@ -47,28 +49,28 @@ typedef struct lfc_nic lfc_nic_t;
  */
 typedef void (*lfc_nic_rx_fn)(void *ctx, const lfc_word_t *word, uint64_t cycle);
 
-lfc_nic_t *lfc_nic_create(const lfc_nic_cfg_t *cfg, char *err, size_t errlen);
-void lfc_nic_destroy(lfc_nic_t *nic);
-void lfc_nic_reset(lfc_nic_t *nic);
-void lfc_nic_set_rx_callback(lfc_nic_t *nic, lfc_nic_rx_fn fn, void *ctx);
+LFC_API lfc_nic_t *lfc_nic_create(const lfc_nic_cfg_t *cfg, char *err, size_t errlen);
+LFC_API void lfc_nic_destroy(lfc_nic_t *nic);
+LFC_API void lfc_nic_reset(lfc_nic_t *nic);
+LFC_API void lfc_nic_set_rx_callback(lfc_nic_t *nic, lfc_nic_rx_fn fn, void *ctx);
 
 /*
  * Queue a packet to send. Returns 0, or -1 if its class FIFO is full or the packet is illegal
  * (class, nblk outside 1..mtu_blocks); nothing is queued then.
  */
-int lfc_nic_send(lfc_nic_t *nic, const lfc_pkt_t *pkt);
+LFC_API int lfc_nic_send(lfc_nic_t *nic, const lfc_pkt_t *pkt);
 
 /* Packets waiting to start in class cls. */
-uint32_t lfc_nic_backlog(const lfc_nic_t *nic, uint32_t cls);
+LFC_API uint32_t lfc_nic_backlog(const lfc_nic_t *nic, uint32_t cls);
 
 /* One cycle, like lfc_switch_step for a one-port device. in may be NULL (IDLE). */
-void lfc_nic_step(lfc_nic_t *nic, const lfc_word_t *in, lfc_word_t *out);
+LFC_API void lfc_nic_step(lfc_nic_t *nic, const lfc_word_t *in, lfc_word_t *out);
 
 /* Skip-ahead, with the same contract as lfc_switch_next_event / lfc_switch_advance. */
-uint64_t lfc_nic_next_event(const lfc_nic_t *nic);
-void lfc_nic_advance(lfc_nic_t *nic, uint64_t to);
+LFC_API uint64_t lfc_nic_next_event(const lfc_nic_t *nic);
+LFC_API void lfc_nic_advance(lfc_nic_t *nic, uint64_t to);
 
-uint64_t lfc_nic_cycle(const lfc_nic_t *nic);
+LFC_API uint64_t lfc_nic_cycle(const lfc_nic_t *nic);
 
 typedef struct {
   uint64_t tx_pkts, tx_blocks, rx_pkts, rx_blocks;
@@ -80,7 +82,7 @@ typedef struct {
   uint64_t peak_rx_blocks;        /* receive buffer, any class */
 } lfc_nic_stats_t;
 
-const lfc_nic_stats_t *lfc_nic_stats(const lfc_nic_t *nic);
+LFC_API const lfc_nic_stats_t *lfc_nic_stats(const lfc_nic_t *nic);
 
 #ifdef __cplusplus
 }

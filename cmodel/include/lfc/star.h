@@ -8,6 +8,8 @@
 #ifndef LFC_STAR_H
 #define LFC_STAR_H
 
+#include "lfc/export.h"
+
 #include "lfc/link.h"
 #include "lfc/nic.h"
 #include "lfc/switch.h"
@@ -38,7 +40,7 @@ typedef struct {
   uint64_t seed;
 } lfc_traffic_cfg_t;
 
-void lfc_traffic_cfg_default(lfc_traffic_cfg_t *cfg);
+LFC_API void lfc_traffic_cfg_default(lfc_traffic_cfg_t *cfg);
 
 typedef struct {
   lfc_switch_cfg_t sw;
@@ -48,22 +50,22 @@ typedef struct {
 } lfc_star_cfg_t;
 
 /* A consistent testbed for mode/ports/classes: SPEC defaults, link delay 1, uniform traffic. */
-void lfc_star_cfg_default(lfc_star_cfg_t *cfg, lfc_mode_t mode, uint32_t ports,
-                          uint32_t classes);
-int lfc_star_cfg_check(const lfc_star_cfg_t *cfg, char *err, size_t errlen);
+LFC_API void lfc_star_cfg_default(lfc_star_cfg_t *cfg, lfc_mode_t mode, uint32_t ports,
+                                  uint32_t classes);
+LFC_API int lfc_star_cfg_check(const lfc_star_cfg_t *cfg, char *err, size_t errlen);
 
 typedef struct lfc_star lfc_star_t;
 
-lfc_star_t *lfc_star_create(const lfc_star_cfg_t *cfg, char *err, size_t errlen);
-void lfc_star_destroy(lfc_star_t *star);
+LFC_API lfc_star_t *lfc_star_create(const lfc_star_cfg_t *cfg, char *err, size_t errlen);
+LFC_API void lfc_star_destroy(lfc_star_t *star);
 
 /* Run one cycle / n cycles. */
-void lfc_star_step(lfc_star_t *star);
-void lfc_star_run(lfc_star_t *star, uint64_t cycles);
+LFC_API void lfc_star_step(lfc_star_t *star);
+LFC_API void lfc_star_run(lfc_star_t *star, uint64_t cycles);
 
-uint64_t lfc_star_cycle(const lfc_star_t *star);
-lfc_switch_t *lfc_star_switch(lfc_star_t *star);
-lfc_nic_t *lfc_star_nic(lfc_star_t *star, uint32_t port);
+LFC_API uint64_t lfc_star_cycle(const lfc_star_t *star);
+LFC_API lfc_switch_t *lfc_star_switch(lfc_star_t *star);
+LFC_API lfc_nic_t *lfc_star_nic(lfc_star_t *star, uint32_t port);
 
 /*
  * The scoreboard. Every packet the sources created is, at any time, exactly one of: waiting in
@@ -79,17 +81,17 @@ typedef struct {
   uint64_t max_buffered_blocks; /* largest total held by the switch in any cycle */
 } lfc_score_t;
 
-const lfc_score_t *lfc_star_score(const lfc_star_t *star);
+LFC_API const lfc_score_t *lfc_star_score(const lfc_star_t *star);
 
 /* First scoreboard error as text ("" if none). */
-const char *lfc_star_error(const lfc_star_t *star);
+LFC_API const char *lfc_star_error(const lfc_star_t *star);
 
 /*
  * The switch's input and output words of the last cycle stepped (cfg.sw.ports entries each;
  * all IDLE before the first step). Valid until the next step. For traces (cmodel/tools).
  */
-void lfc_star_last_words(const lfc_star_t *star, const lfc_word_t **sw_in,
-                         const lfc_word_t **sw_out);
+LFC_API void lfc_star_last_words(const lfc_star_t *star, const lfc_word_t **sw_in,
+                                 const lfc_word_t **sw_out);
 
 #ifdef __cplusplus
 }

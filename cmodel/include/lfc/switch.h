@@ -12,7 +12,12 @@
 #ifndef LFC_SWITCH_H
 #define LFC_SWITCH_H
 
+#include "lfc/export.h"
+
 #include "lfc/types.h"
+
+/* lfc_parse_int, declared here before it had a header of its own. */
+#include "lfc/parse.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,15 +82,15 @@ typedef struct {
 } lfc_switch_cfg_t;
 
 /* Fill cfg with the SPEC §3 defaults for the given mode, port count and class count. */
-void lfc_switch_cfg_default(lfc_switch_cfg_t *cfg, lfc_mode_t mode, uint32_t ports,
-                            uint32_t classes);
+LFC_API void lfc_switch_cfg_default(lfc_switch_cfg_t *cfg, lfc_mode_t mode, uint32_t ports,
+                                    uint32_t classes);
 
 /*
  * Check cfg against SPEC §3. Returns 0 if legal. Otherwise returns -1 and writes one line to err
  * (if err is not NULL) naming the parameter, its value and what is allowed, e.g.
  * "vl_blocks[2] = 10 is below mtu_blocks = 65: a full-size packet could never get credit".
  */
-int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t errlen);
+LFC_API int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t errlen);
 
 /*
  * Set one parameter of SPEC §3 from text, by its SPEC name: section "switch" (mode, ports,
@@ -106,29 +111,17 @@ int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t errlen);
  * says what is allowed, without file or line: the caller adds those). cfg is unchanged unless 0
  * is returned.
  */
-int lfc_switch_cfg_set(lfc_switch_cfg_t *cfg, const char *section, const char *key,
-                       const char *value, char *err, size_t errlen);
-
-/*
- * Read one integer of a configuration value: decimal (a leading zero is still decimal: 010 is
- * ten, not C's octal eight), 0x hex or 0b binary, with an optional sign and blanks around it, as
- * SPEC §3 writes values. Every front end (lfc_switch_cfg_set, the co-simulation's .ini files,
- * lfc-sim's scenarios) reads numbers with this function, so that they agree.
- *
- * Returns 0 with the value in *out; -1 if s is not such a number (empty, other characters,
- * digits missing after 0x/0b); -2 if it is one but outside [min, max] (or outside int64_t).
- * *out is written only when 0 is returned.
- */
-int lfc_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
+LFC_API int lfc_switch_cfg_set(lfc_switch_cfg_t *cfg, const char *section, const char *key,
+                               const char *value, char *err, size_t errlen);
 
 /*
  * The key names of a section ("switch", "ib", "pfc"; NULL = all), comma-separated into buf (may
  * be NULL). Returns how many there are; 0 for a section that has none.
  */
-size_t lfc_switch_cfg_keys(const char *section, char *buf, size_t len);
+LFC_API size_t lfc_switch_cfg_keys(const char *section, char *buf, size_t len);
 
 /* Total buffer in blocks implied by cfg (SPEC §3.4). cfg must be legal. */
-uint64_t lfc_switch_cfg_buffer_blocks(const lfc_switch_cfg_t *cfg);
+LFC_API uint64_t lfc_switch_cfg_buffer_blocks(const lfc_switch_cfg_t *cfg);
 
 typedef struct lfc_switch lfc_switch_t;
 
@@ -136,26 +129,26 @@ typedef struct lfc_switch lfc_switch_t;
  * Create a switch in its reset state (cycle 0). Returns NULL, with the message in err, if cfg
  * is illegal or memory is short. The configuration is copied (except the route table).
  */
-lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t errlen);
+LFC_API lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t errlen);
 
 /* Free everything the switch owns. NULL is allowed. */
-void lfc_switch_destroy(lfc_switch_t *sw);
+LFC_API void lfc_switch_destroy(lfc_switch_t *sw);
 
 /* Return to the reset state, cycle 0 and all counters 0. */
-void lfc_switch_reset(lfc_switch_t *sw);
+LFC_API void lfc_switch_reset(lfc_switch_t *sw);
 
 /* The configuration the switch was built with. */
-const lfc_switch_cfg_t *lfc_switch_cfg(const lfc_switch_t *sw);
+LFC_API const lfc_switch_cfg_t *lfc_switch_cfg(const lfc_switch_t *sw);
 
 /* The current cycle: the number of cycles stepped or advanced since reset. */
-uint64_t lfc_switch_cycle(const lfc_switch_t *sw);
+LFC_API uint64_t lfc_switch_cycle(const lfc_switch_t *sw);
 
 /*
  * Simulate one cycle (SPEC §4.1): out[p] receives the word port p transmits in this cycle
  * (a function of the state only); in[p] is the word port p receives. Both arrays have
  * cfg.ports entries; in may be NULL for all-idle inputs.
  */
-void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out);
+LFC_API void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out);
 
 /*
  * Skip-ahead. lfc_switch_next_event returns the earliest cycle >= the current one at which the
@@ -170,8 +163,8 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out);
  * skipped cycles are the continuation blocks of the packets in flight and IDLE, which the caller
  * can rebuild from the first block. The state afterwards is bit-identical to stepping.
  */
-uint64_t lfc_switch_next_event(const lfc_switch_t *sw);
-void lfc_switch_advance(lfc_switch_t *sw, uint64_t to);
+LFC_API uint64_t lfc_switch_next_event(const lfc_switch_t *sw);
+LFC_API void lfc_switch_advance(lfc_switch_t *sw, uint64_t to);
 
 /* ---- Registers by name (SPEC §5.1, §6.1, §6.8, §7, §8, §9), for mismatch reports. ---- */
 
@@ -189,16 +182,16 @@ typedef struct {
 } lfc_reg_info_t;
 
 /* Number of registers and their descriptions (index 0..count-1). */
-size_t lfc_reg_count(void);
-const lfc_reg_info_t *lfc_reg_info(size_t reg);
+LFC_API size_t lfc_reg_count(void);
+LFC_API const lfc_reg_info_t *lfc_reg_info(size_t reg);
 /* Index of the register with this name, or -1. */
-int lfc_reg_find(const char *name);
+LFC_API int lfc_reg_find(const char *name);
 /*
  * Value of register `reg` of (port, cls) in the current state, as the RTL holds it (timers as
  * remaining cycles, signed values as two's complement in `width` bits). port/cls are ignored
  * where the scope has none.
  */
-uint64_t lfc_switch_reg(const lfc_switch_t *sw, size_t reg, uint32_t port, uint32_t cls);
+LFC_API uint64_t lfc_switch_reg(const lfc_switch_t *sw, size_t reg, uint32_t port, uint32_t cls);
 
 /* ---- Packets held (SPEC §7.2-§7.4), for conservation checks. ---- */
 
@@ -220,7 +213,7 @@ typedef struct {
  * count or against the registers. Fills *held (may be NULL) and returns the total. The switch is
  * unchanged; the time taken grows with the number of packets held.
  */
-uint64_t lfc_switch_held(const lfc_switch_t *sw, lfc_held_t *held);
+LFC_API uint64_t lfc_switch_held(const lfc_switch_t *sw, lfc_held_t *held);
 
 /* ---- Counters (SPEC §10). ---- */
 
@@ -252,7 +245,7 @@ typedef struct {
  * skip-ahead stays exact. The next call for the same port, a step, an advance or a reset
  * overwrites it: copy it to keep it.
  */
-const lfc_port_stats_t *lfc_switch_stats(const lfc_switch_t *sw, uint32_t port);
+LFC_API const lfc_port_stats_t *lfc_switch_stats(const lfc_switch_t *sw, uint32_t port);
 
 /* ---- Events of the last cycle (for golden traces and co-simulation). ---- */
 
@@ -280,7 +273,7 @@ typedef struct {
  * class). Valid until the next step/advance/reset. Returns the count; *ev points at them.
  * lfc_switch_advance produces no events (by its contract, none can happen).
  */
-size_t lfc_switch_events(const lfc_switch_t *sw, const lfc_event_t **ev);
+LFC_API size_t lfc_switch_events(const lfc_switch_t *sw, const lfc_event_t **ev);
 
 #ifdef __cplusplus
 }

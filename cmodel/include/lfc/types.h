@@ -7,6 +7,8 @@
 #ifndef LFC_TYPES_H
 #define LFC_TYPES_H
 
+#include "lfc/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,7 +68,7 @@ typedef enum {
 } lfc_drop_cause_t;
 
 /* Name of a drop cause ("headroom", "shared", ...), for reports. */
-const char *lfc_drop_cause_name(lfc_drop_cause_t cause);
+LFC_API const char *lfc_drop_cause_name(lfc_drop_cause_t cause);
 
 /*
  * The link word (SPEC §2). Only the fields of its kind are meaningful; the model writes all
@@ -93,14 +95,14 @@ typedef struct {
 } lfc_word_t;
 
 /* True when a and b are the same word (all fields). */
-bool lfc_word_equal(const lfc_word_t *a, const lfc_word_t *b);
+LFC_API bool lfc_word_equal(const lfc_word_t *a, const lfc_word_t *b);
 
 /*
  * Format w as one line of text ("DATA sop cls=1 nblk=65 dst=3 tag=0x00000007 ecn=2", "FCP vl=0
  * fctbs=12 fccl=2060", "PFC en=0x08 t3=65535", "IDLE") into buf (always NUL-terminated).
  * Returns buf.
  */
-char *lfc_word_format(const lfc_word_t *w, char *buf, size_t len);
+LFC_API char *lfc_word_format(const lfc_word_t *w, char *buf, size_t len);
 
 /* A packet handed to an end node to send (SPEC §12.2). */
 typedef struct {

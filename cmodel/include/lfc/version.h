@@ -7,6 +7,8 @@
 #ifndef LFC_VERSION_H
 #define LFC_VERSION_H
 
+#include "lfc/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -16,7 +18,7 @@ extern "C" {
  * A static string owned by the library: never NULL, never freed. Programs print it for
  * --version; a program can compare it with `pkg-config --modversion lfc`.
  */
-const char *lfc_version(void);
+LFC_API const char *lfc_version(void);
 
 #ifdef __cplusplus
 }
