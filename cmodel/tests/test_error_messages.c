@@ -8,7 +8,8 @@
  * message naming the parameter and that value. For the PFC
  * priority masks: a mask naming a priority >= classes is refused with that priority and the
  * priorities that exist ("priorities are 0..classes-1"), and the largest mask that fits passes.
- * The same for the end node (lfc/nic.h): "nic NAME = V is out of range: allowed LO..HI".
+ * The same for the end node (lfc/nic.h): "nic NAME = V is out of range: allowed LO..HI", and for
+ * the testbed's own parameters (lfc/star.h): "NAME = V is ...: allowed LO..HI".
  */
 #include "testutil.h"
 
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "lfc/nic.h"
+#include "lfc/star.h"
 
 typedef struct {
   const char *name;
@@ -193,11 +195,69 @@ static void test_nic_range_messages_match_the_check(void **state) {
   }
 }
 
+#define SF(n) \
+  {#n, offsetof(lfc_star_cfg_t, n), LFC_MODE_IB}, {#n, offsetof(lfc_star_cfg_t, n), LFC_MODE_PFC}
+
+/* The testbed's parameters with a numeric "allowed LO..HI" (lfc/star.h); the name in the
+ * message is the field's last part (traffic.incast_dst -> "incast_dst"). */
+static const field_t STAR_FIELDS[] = {
+    SF(link_delay),          SF(traffic.load_permille),   SF(traffic.incast_dst),
+    SF(traffic.hotspot_pct), SF(traffic.ecn_capable_pct), SF(traffic.burst_pkts),
+};
+
+static const char *star_name(const field_t *f) {
+  const char *dot = strrchr(f->name, '.');
+  return dot ? dot + 1 : f->name;
+}
+
+/* The message of lfc_star_cfg_check for field f = v ("" if accepted). */
+static const char *star_check_with(const field_t *f, uint32_t v, char *err, size_t len) {
+  lfc_star_cfg_t c;
+  lfc_star_cfg_default(&c, f->mode, PORTS, CLASSES);
+  memcpy((char *)&c + f->off, &v, sizeof v);
+  if (lfc_star_cfg_check(&c, err, len) == 0) return "";
+  return err;
+}
+
+static bool star_refused(const field_t *f, uint32_t v, const char *msg) {
+  char want[96];
+  snprintf(want, sizeof want, "%s = %u ", star_name(f), v);
+  return strstr(msg, want) != NULL;
+}
+
+/* star.h: the testbed's link delay and traffic parameters; incast_dst names a port, so its
+ * range is 0..ports-1 (the destination of SPEC §4.1's packets is a port). */
+static void test_star_range_messages_match_the_check(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof STAR_FIELDS / sizeof STAR_FIELDS[0]; i++) {
+    const field_t *f = &STAR_FIELDS[i];
+    char err[256], e2[256];
+    const char *msg = star_check_with(f, HUGE_VALUE, err, sizeof err);
+    const char *at = strstr(msg, "allowed ");
+    const char *dots = at ? strstr(at, "..") : NULL;
+    long long lo, hi;
+    if (!star_refused(f, HUGE_VALUE, msg) || dots == NULL || sscanf(at + 8, "%lld", &lo) != 1 ||
+        sscanf(dots + 2, "%lld", &hi) != 1)
+      fail_msg("%s = %u: expected '...: allowed LO..HI', got '%s'", f->name, HUGE_VALUE, msg);
+    assert_true(lo >= 0 && lo <= hi && hi < HUGE_VALUE);
+    if (*star_check_with(f, (uint32_t)lo, e2, sizeof e2) != '\0' ||
+        *star_check_with(f, (uint32_t)hi, e2, sizeof e2) != '\0')
+      fail_msg("%s: the message allows %lld..%lld but the check refuses: '%s'", f->name, lo, hi,
+               e2);
+    if (!star_refused(f, (uint32_t)hi + 1u, star_check_with(f, (uint32_t)hi + 1u, e2, sizeof e2)))
+      fail_msg("%s: %lld is above the range given, but: '%s'", f->name, hi + 1, e2);
+    if (lo > 0 &&
+        !star_refused(f, (uint32_t)lo - 1u, star_check_with(f, (uint32_t)lo - 1u, e2, sizeof e2)))
+      fail_msg("%s: %lld is below the range given, but: '%s'", f->name, lo - 1, e2);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_range_messages_match_the_check),
       cmocka_unit_test(test_mask_messages_name_the_priorities),
       cmocka_unit_test(test_nic_range_messages_match_the_check),
+      cmocka_unit_test(test_star_range_messages_match_the_check),
       cmocka_unit_test(test_cut_through_needs_equal_speeds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
