@@ -575,7 +575,7 @@ const char *lfc_flat_format_out(lfc_flat_t *h, int port) {
 const char *lfc_flat_format_events(lfc_flat_t *h) {
   if (need_model(h)) return "";
   size_t n = 0, cap = sizeof h->text;
-  /* "none", or the first event's text from text[0] on: either way text[0] is written. */
+  h->text[0] = '\0';
   if (h->nev == 0) snprintf(h->text, cap, "none");
   for (size_t i = 0; i < h->nev && n < cap; i++) {
     const lfc_event_t *e = &h->ev[i];
