@@ -345,6 +345,8 @@ static bool check_queues(const lfc_switch_t *sw, uint64_t *held, uint32_t *live,
     for (uint32_t d = pp->pipe.head; d != LFC_NIL; d = sw->desc[d].next)
       CHECK((sw->pipe_ring[sw->desc[d].ready & sw->pipe_ring_mask] >> p) & 1u,
             "pipeline %u: packet not on the timing wheel", p);
+    /* lfc_internal.h: pipe_busy is exactly the ports whose pipeline holds a packet */
+    CHECK(((sw->pipe_busy >> p) & 1u) == (pp->pipe.head != LFC_NIL), "pipe_busy bit %u", p);
     count_list(sw, pp->pipe.head, held, live);
     if (pp->rx_desc != LFC_NIL) {
       const lfc_desc_t *pk = &sw->desc[pp->rx_desc];
