@@ -252,12 +252,34 @@ static void test_star_range_messages_match_the_check(void **state) {
   }
 }
 
+/* star.h: lfc_star_cfg_default for a class count out of range (of either mode, or of a 32-bit
+ * mask) gives a configuration whose one fault is that count: the check names classes, and the
+ * traffic's class set is not empty (no second fault, no shift past the mask's width). */
+static void test_star_default_bad_classes_only_fault(void **state) {
+  (void)state;
+  static const uint32_t bad[] = {0, LFC_PFC_MAX_PRIOS + 1u, LFC_IB_MAX_VLS + 1u, 31, 32, 33, 64,
+                                 UINT32_MAX};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    for (int ib = 0; ib < 2; ib++) {
+      if (ib && bad[i] <= LFC_IB_MAX_VLS) continue; /* PFC's 9 is a legal VL count */
+      lfc_star_cfg_t c;
+      lfc_star_cfg_default(&c, ib ? LFC_MODE_IB : LFC_MODE_PFC, PORTS, bad[i]);
+      assert_true(c.traffic.class_mask != 0u);
+      char err[256] = "", want[64];
+      assert_int_equal(lfc_star_cfg_check(&c, err, sizeof err), -1);
+      snprintf(want, sizeof want, "classes = %u ", bad[i]);
+      if (strstr(err, want) == NULL)
+        fail_msg("classes = %u: expected '%s' in '%s'", bad[i], want, err);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_range_messages_match_the_check),
       cmocka_unit_test(test_mask_messages_name_the_priorities),
       cmocka_unit_test(test_nic_range_messages_match_the_check),
       cmocka_unit_test(test_star_range_messages_match_the_check),
+      cmocka_unit_test(test_star_default_bad_classes_only_fault),
       cmocka_unit_test(test_cut_through_needs_equal_speeds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
