@@ -163,12 +163,12 @@ static void test_deep_buffer_many_outstanding(void **state) {
 
 /* lfc/star.h: a packet the sources did not create is a scoreboard error ("unknown tags"), and
  * lfc_star_error gives the first error as text: the cycle, where it was seen, the tag. A node
- * is handed a stray packet (a source 0xFF that no port has) on an almost idle testbed: it is
- * an error where the node sends it, again where the switch receives it and so on, and the
- * text stays that of the first. */
+ * is handed a stray packet (source PORTS in the tag's top byte, one past the last node) on an
+ * almost idle testbed: it is an error where the node sends it, again where the switch receives
+ * it and so on, and the text stays that of the first. */
 static void test_stray_packet_is_a_scoreboard_error(void **state) {
   (void)state;
-  enum { STRAY_TAG = 0xFF000000u, FROM = 1, TO = 2, RUN_CYCLES = 200 };
+  enum { STRAY_TAG = (uint32_t)PORTS << 24, FROM = 1, TO = 2, RUN_CYCLES = 200 };
   lfc_star_cfg_t c;
   lfc_star_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
   c.traffic.stop_cycle = 1; /* the sources' packets of cycle 0 only */
@@ -184,7 +184,7 @@ static void test_stray_packet_is_a_scoreboard_error(void **state) {
   assert_true(s->errors >= 2u); /* seen leaving its node, then again on the way */
   /* Queued before the first step, it leaves its node in cycle 0. */
   assert_string_equal(lfc_star_error(st),
-                      "cycle 0: node output: tag 0xff000000 belongs to no packet outstanding "
+                      "cycle 0: node output: tag 0x04000000 belongs to no packet outstanding "
                       "(already delivered or dropped, or never sent)");
   lfc_star_destroy(st);
 }
