@@ -197,6 +197,10 @@ static void test_stray_packet_is_a_scoreboard_error(void **state) {
   if (st == NULL) fail_msg("lfc_star_create: %s", err);
   const lfc_pkt_t stray = {
       .cls = 0, .nblk = 2, .ecn = LFC_ECN_NOT_ECT, .dst = TO, .tag = STRAY_TAG};
+  /* lfc_star_nic: node p of ports 0..PORTS-1, NULL past the last (star.c) */
+  for (uint32_t p = 0; p < PORTS; p++) assert_non_null(lfc_star_nic(st, p));
+  assert_null(lfc_star_nic(st, PORTS));
+  assert_null(lfc_star_nic(st, UINT32_MAX));
   assert_int_equal(lfc_nic_send(lfc_star_nic(st, FROM), &stray), 0);
   lfc_star_run(st, RUN_CYCLES);
   const lfc_score_t *s = lfc_star_score(st);
