@@ -322,6 +322,40 @@ static void test_stat_watchdog_queue_discard_vs_admission_drop(void **state) {
   lfc_flat_destroy(h);
 }
 
+/* The configuration text has a length limit, stated in its message ("config text longer than N
+ * characters"): a text of exactly N characters is read (here a short configuration padded with
+ * empty items, which lfc/flat.h says are ignored), one of N + 1 is refused with that message. */
+static void test_config_length_limit_is_the_stated_one(void **state) {
+  (void)state;
+  static const char head[] = "switch.mode=ib";
+  const char *prefix = "config text longer than ";
+  size_t big = (size_t)1 << 24;
+  char *text = malloc(big + 2u);
+  assert_non_null(text);
+  memcpy(text, head, sizeof head - 1u);
+  memset(text + sizeof head - 1u, ';', big - (sizeof head - 1u));
+  text[big] = '\0';
+  lfc_flat_t *h = lfc_flat_create(text);
+  assert_non_null(h);
+  assert_int_equal(lfc_flat_ok(h), 0);
+  const char *at = strstr(lfc_flat_error(h), prefix);
+  unsigned long limit = 0;
+  if (at == NULL || sscanf(at + strlen(prefix), "%lu", &limit) != 1 || limit < sizeof head ||
+      limit >= big)
+    fail_msg("a text of %zu characters: expected '%sN characters', got '%s'", big, prefix,
+             lfc_flat_error(h));
+  lfc_flat_destroy(h);
+  text[limit] = '\0'; /* exactly the limit: read */
+  h = make(text);
+  lfc_flat_destroy(h);
+  text[limit] = ';'; /* one more: refused, with the same limit */
+  text[limit + 1u] = '\0';
+  char want[96];
+  snprintf(want, sizeof want, "%s%lu characters", prefix, limit);
+  expect_config_error(text, want);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_config_errors_name_item_key_and_value),
@@ -332,6 +366,7 @@ int main(void) {
       cmocka_unit_test(test_step_is_lfc_switch_step_pfc),
       cmocka_unit_test(test_stat_malformed_drop_and_stray_block),
       cmocka_unit_test(test_stat_watchdog_queue_discard_vs_admission_drop),
+      cmocka_unit_test(test_config_length_limit_is_the_stated_one),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
