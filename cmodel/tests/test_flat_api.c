@@ -128,8 +128,11 @@ static void test_every_param_reads_back(void **state) {
   /* Indices are checked per port for speed_div, per class for the class lists. */
   lfc_flat_t *h = make("switch.mode=ib; switch.ports=3; switch.classes=4");
   assert_int_equal(lfc_flat_param(h, "vl_blocks", 4), -1);
+  /* the message gives the indices that exist (lfc/flat.h: "what is allowed") */
+  assert_non_null(strstr(lfc_flat_error(h), "param vl_blocks[4]: index out of range 0..3"));
   assert_int_equal(lfc_flat_param(h, "vl_blocks", -1), -1);
   assert_int_equal(lfc_flat_param(h, "speed_div", 3), -1);
+  assert_non_null(strstr(lfc_flat_error(h), "param speed_div[3]: index out of range 0..2"));
   assert_int_equal(lfc_flat_param(h, "speed_div", 2), 1);
   assert_int_equal(lfc_flat_param(h, NULL, 0), -1);
   lfc_flat_destroy(h);
