@@ -322,6 +322,28 @@ static void test_stat_watchdog_queue_discard_vs_admission_drop(void **state) {
   lfc_flat_destroy(h);
 }
 
+/* lfc/flat.h: "Spaces around names and values are ignored": blanks of every kind the text may
+ * carry (space, tab, the CR of a CRLF line end) before and after each name and value, alone or
+ * mixed; the parameters read back as given. */
+static void test_config_blanks_around_names_and_values(void **state) {
+  (void)state;
+  static const char *const texts[] = {
+      "switch.mode=pfc;switch.ports=3;switch.latency=5",
+      " switch.mode = pfc ; switch.ports = 3 ; switch.latency = 5 ",
+      "\tswitch.mode\t=\tpfc\t;\tswitch.ports\t=\t3\t;\tswitch.latency\t=\t5\t",
+      "switch.mode=pfc\r\nswitch.ports=3\r\nswitch.latency=5\r\n",
+      "switch.mode=pfc \t\r\nswitch.ports=3\r\t \nswitch.latency=5\t \r",
+      "switch.mode=pfc\t \r\nswitch.ports=3 \r\t\nswitch.latency=5\r \t",
+  };
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    lfc_flat_t *h = make(texts[i]);
+    assert_int_equal(lfc_flat_param(h, "mode", 0), LFC_MODE_PFC);
+    assert_int_equal(lfc_flat_param(h, "ports", 0), 3);
+    assert_int_equal(lfc_flat_param(h, "latency", 0), 5);
+    lfc_flat_destroy(h);
+  }
+}
+
 /* The configuration text has a length limit, stated in its message ("config text longer than N
  * characters"): a text of exactly N characters is read (here a short configuration padded with
  * empty items, which lfc/flat.h says are ignored), one of N + 1 is refused with that message. */
@@ -367,6 +389,7 @@ int main(void) {
       cmocka_unit_test(test_stat_malformed_drop_and_stray_block),
       cmocka_unit_test(test_stat_watchdog_queue_discard_vs_admission_drop),
       cmocka_unit_test(test_config_length_limit_is_the_stated_one),
+      cmocka_unit_test(test_config_blanks_around_names_and_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
