@@ -44,8 +44,9 @@ survivors, the equivalents with their reasons) and BUILD/mutants/c-survivors.txt
 survivor: file:line:column, kind, the change and the source line; then the review errors and the
 equivalents of the sample, each with its reason). A sample (--max N > 0) is drawn with
 random.Random(--seed) from the full list, so it is the same every run; --rerun and --only
-evaluate the survivors of an earlier run, or the mutants at given places, instead. --min-score
-makes a sample run exit 1 below that score (`make mutants-c`: 95 %).
+evaluate the survivors of an earlier run, or the mutants at given places, instead (--rerun also
+prints the earlier sample's score with the new results in place of its survivors'). --min-score
+makes a sample run (or a --rerun, by that score) exit 1 below it (`make mutants-c`: 95 %).
 
 --changed REV|auto (`make test`, as test-mutants-c-changed) is the quick check that keeps the
 score as the code changes: only mutants of the lines of cmodel/src that differ between the
@@ -883,12 +884,31 @@ def main():
                   f"{args.equivalent} (docs/fuzzing.md §3)", flush=True)
             return 1
         return 0
+    if args.rerun:
+        score = rerun_sample_score(args, results)
     if args.min_score and 100 * score < args.min_score:
         print(f"mutants-c: score {100 * score:.1f}% is below {args.min_score:g}%: kill or argue "
               f"the survivors in {os.path.join(args.build, 'mutants', 'c-survivors.txt')}",
               flush=True)
         return 1
     return 0
+
+
+def rerun_sample_score(args, results):
+    """--rerun: the score of the whole earlier sample with these results in place of its
+    survivors' (the rest of the sample was killed or equivalent, and more tests keep it so)."""
+    prev = json.load(open(args.rerun))
+    cnt = {k: sum(1 for r in results if r["status"] == k)
+           for k in ("killed", "survived", "equivalent", "stillborn")}
+    killed = prev["killed"] + cnt["killed"]
+    equiv = prev["equivalent"] + cnt["equivalent"]
+    survived = prev["survived"] - cnt["killed"] - cnt["equivalent"] - cnt["stillborn"]
+    live = prev["total"] - equiv
+    score = killed / live if live else 1.0
+    print(f"mutants-c: the sample of {args.rerun} ({prev['sample']}) with these results: "
+          f"total={prev['total']} killed={killed} survived={survived} equivalent={equiv} "
+          f"score={100 * score:.1f}% of non-equivalent killed", flush=True)
+    return score
 
 
 def check_killers(args, base, results):

@@ -124,6 +124,31 @@ static void test_ib_incast_everything_delivered(void **state) {
   lfc_star_destroy(st);
 }
 
+/* lfc/star.h: latency is counted from the cycle the source node sends a packet's first block to
+ * the cycle its first block is received. At a load far below any port's rate (1 % of one-block
+ * packets, uniform) nothing waits, so every packet takes the path alone: two links of
+ * LINK_DELAY and the switch, a few cycles whenever in the run it was sent. */
+static void test_latency_at_low_load_is_the_path(void **state) {
+  (void)state;
+  enum { LINK_DELAY = 3, LOW_LOAD = 10, RUN = 5000, PATH_BOUND = 4 * LINK_DELAY + 8 };
+  lfc_star_cfg_t c;
+  lfc_star_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
+  c.link_delay = LINK_DELAY;
+  c.traffic.pattern = LFC_TRAFFIC_UNIFORM;
+  c.traffic.load_permille = LOW_LOAD;
+  c.traffic.min_nblk = c.traffic.max_nblk = 1;
+  c.traffic.stop_cycle = RUN - 1000u;
+  c.traffic.seed = 47;
+  lfc_star_t *st = run_star(&c, RUN);
+  const lfc_score_t *s = lfc_star_score(st);
+  assert_true(s->delivered > 100u);
+  assert_int_equal(s->created, s->delivered);
+  assert_true(s->latency_max >= 2u * LINK_DELAY && s->latency_max <= PATH_BOUND);
+  assert_true(s->latency_sum >= s->delivered * 2u * LINK_DELAY);
+  assert_true(s->latency_sum <= s->delivered * s->latency_max);
+  lfc_star_destroy(st);
+}
+
 /* End nodes with a small receive buffer and almost no headroom above their XOFF threshold drop
  * packets themselves (SPEC §12.2, cause HEADROOM at the node): those count as dropped too. */
 static void test_node_drops_accounted(void **state) {
@@ -291,6 +316,7 @@ int main(void) {
       cmocka_unit_test(test_incast_with_ecn_marks_and_drops_accounted),
       cmocka_unit_test(test_ib_incast_everything_delivered),
       cmocka_unit_test(test_node_drops_accounted),
+      cmocka_unit_test(test_latency_at_low_load_is_the_path),
       cmocka_unit_test(test_deep_buffer_many_outstanding),
       cmocka_unit_test(test_stray_packet_is_a_scoreboard_error),
       cmocka_unit_test(test_scoreboard_out_of_memory_creates_nothing),
