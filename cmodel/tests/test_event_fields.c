@@ -3,9 +3,10 @@
  * that produces every kind: each event names a port and class that exist, a drop names a cause
  * and the tag of a packet that arrived, an ECN mark the tag of a packet that left, and the other
  * kinds carry no cause and no tag (0, so that a consumer comparing events field by field, as the
- * golden traces and the co-simulation do, sees only what the kind defines); the events of a
- * cycle come in the documented order: by kind, then port, then class. And the event log is never
- * cut short in silence: a push beyond its capacity stops the model (an assertion).
+ * golden traces and the co-simulation do, sees only what the kind defines; rx_malformed, a
+ * port's event, carries class 0 too); the events of a cycle come in the documented order: by
+ * kind, then port, then class. And the event log is never cut short in silence: a push beyond
+ * its capacity stops the model (an assertion).
  */
 #include "testutil.h"
 
@@ -100,6 +101,11 @@ static void run(lfc_wd_action_t action, uint32_t seed) {
           assert_int_equal(e->cause, 0);
           if (e->tag >= MAX_TAGS || !left_sw[e->tag])
             fail_msg("cycle %u: an ECN mark of tag %u, which did not leave", t, e->tag);
+          break;
+        case LFC_EV_RX_MALFORMED: /* a port's event (SPEC §13: one stat bit per port) */
+          if (e->cls != 0 || e->cause != 0 || e->tag != 0)
+            fail_msg("cycle %u: rx_malformed carries cls %u cause %u tag %u", t, e->cls,
+                     e->cause, e->tag);
           break;
         default:
           if (e->cause != 0 || e->tag != 0)
