@@ -252,6 +252,27 @@ static void test_star_range_messages_match_the_check(void **state) {
   }
 }
 
+/* nic.h: refresh_cycles must be below pause_quanta (SPEC §12.2, the peer's pause would lapse
+ * before a refresh); the message gives the largest allowed value for the pause_quanta set. */
+static void test_nic_refresh_message_gives_the_bound(void **state) {
+  (void)state;
+  static const uint32_t quanta[] = {2, 100, 65535};
+  for (size_t i = 0; i < sizeof quanta / sizeof quanta[0]; i++) {
+    lfc_nic_cfg_t c;
+    lfc_nic_cfg_default(&c, LFC_MODE_PFC, 2);
+    c.pause_quanta = quanta[i];
+    c.refresh_cycles = quanta[i] - 1u; /* the largest allowed */
+    char err[256] = "", want[96];
+    if (lfc_nic_cfg_check(&c, err, sizeof err) != 0)
+      fail_msg("refresh_cycles = pause_quanta - 1 = %u refused: %s", quanta[i] - 1u, err);
+    c.refresh_cycles = quanta[i];
+    assert_int_equal(lfc_nic_cfg_check(&c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "nic refresh_cycles = %u is out of range: allowed "
+             "1..pause_quanta-1 = %u", quanta[i], quanta[i] - 1u);
+    if (strstr(err, want) == NULL) fail_msg("expected '%s' in '%s'", want, err);
+  }
+}
+
 /* star.h: lfc_star_cfg_default for a class count out of range (of either mode, or of a 32-bit
  * mask) gives a configuration whose one fault is that count: the check names classes, and the
  * traffic uses the classes named, or class 0 alone (no empty set, no shift past 31). */
@@ -280,6 +301,7 @@ int main(void) {
       cmocka_unit_test(test_range_messages_match_the_check),
       cmocka_unit_test(test_mask_messages_name_the_priorities),
       cmocka_unit_test(test_nic_range_messages_match_the_check),
+      cmocka_unit_test(test_nic_refresh_message_gives_the_bound),
       cmocka_unit_test(test_star_range_messages_match_the_check),
       cmocka_unit_test(test_star_default_bad_classes_only_fault),
       cmocka_unit_test(test_cut_through_needs_equal_speeds),
