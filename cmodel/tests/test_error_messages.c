@@ -252,6 +252,31 @@ static void test_star_range_messages_match_the_check(void **state) {
   }
 }
 
+/* SPEC §3.1: every port's speed_div is checked, port 0 and the last as well: 0 is refused with
+ * a message naming the port and the range, whose top is accepted and top + 1 refused. */
+static void test_speed_div_checked_on_every_port(void **state) {
+  (void)state;
+  for (uint32_t p = 0; p < PORTS; p++) {
+    lfc_switch_cfg_t c;
+    lfc_switch_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
+    c.speed_div[p] = 0;
+    char err[256] = "", want[64];
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "speed_div[%u] = 0 is outside 1..", p);
+    const char *at = strstr(err, want);
+    unsigned hi = 0;
+    if (at == NULL || sscanf(at + strlen(want), "%u", &hi) != 1 || hi < 1u)
+      fail_msg("speed_div[%u] = 0: expected '%sHI' in '%s'", p, want, err);
+    c.speed_div[p] = hi;
+    if (lfc_switch_cfg_check(&c, err, sizeof err) != 0)
+      fail_msg("speed_div[%u] = %u (the top of the range) refused: %s", p, hi, err);
+    c.speed_div[p] = hi + 1u;
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "speed_div[%u] = %u is outside 1..%u", p, hi + 1u, hi);
+    if (strstr(err, want) == NULL) fail_msg("expected '%s' in '%s'", want, err);
+  }
+}
+
 /* nic.h: refresh_cycles must be below pause_quanta (SPEC §12.2, the peer's pause would lapse
  * before a refresh); the message gives the largest allowed value for the pause_quanta set. */
 static void test_nic_refresh_message_gives_the_bound(void **state) {
@@ -302,6 +327,7 @@ int main(void) {
       cmocka_unit_test(test_mask_messages_name_the_priorities),
       cmocka_unit_test(test_nic_range_messages_match_the_check),
       cmocka_unit_test(test_nic_refresh_message_gives_the_bound),
+      cmocka_unit_test(test_speed_div_checked_on_every_port),
       cmocka_unit_test(test_star_range_messages_match_the_check),
       cmocka_unit_test(test_star_default_bad_classes_only_fault),
       cmocka_unit_test(test_cut_through_needs_equal_speeds),

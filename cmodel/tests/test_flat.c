@@ -33,6 +33,8 @@ static void expect_config_error(const char *text, const char *part) {
   /* Every call fails and keeps the creation error. */
   assert_int_equal(lfc_flat_step(h), -1);
   assert_int_equal(lfc_flat_out(h, 0, LFC_FLAT_KIND), -1);
+  assert_int_equal(lfc_flat_reg(h, 0, 0, 0), -1);
+  assert_int_equal(lfc_flat_param(h, "ports", 0), -1);
   assert_contains(lfc_flat_error(h), part);
   lfc_flat_destroy(h);
 }
