@@ -35,6 +35,15 @@ static void expect_config_error(const char *text, const char *part) {
   assert_int_equal(lfc_flat_out(h, 0, LFC_FLAT_KIND), -1);
   assert_int_equal(lfc_flat_reg(h, 0, 0, 0), -1);
   assert_int_equal(lfc_flat_param(h, "ports", 0), -1);
+  assert_int_equal(lfc_flat_reset(h), -1);
+  assert_int_equal(lfc_flat_clear_in(h), -1);
+  assert_int_equal(lfc_flat_cycle(h), -1);
+  assert_int_equal(lfc_flat_stat(h, 0, 0), -1);
+  assert_int_equal(lfc_flat_event_count(h), -1);
+  assert_int_equal(lfc_flat_event(h, 0, LFC_FLAT_EV_KIND), -1);
+  assert_int_equal(lfc_flat_reg_by_name(h, "rx_rem", 0, 0), -1);
+  assert_int_equal(lfc_flat_set_in(h, 0, LFC_FLAT_KIND, 0), -1);
+  assert_int_equal(lfc_flat_in(h, 0, LFC_FLAT_KIND), -1);
   assert_contains(lfc_flat_error(h), part);
   lfc_flat_destroy(h);
 }
