@@ -297,7 +297,9 @@ clean:
 ##   make test-trace-write    lfc_trace on a full or closed standard output: exit 2
 ##   make test-golden-write   golden.sh record keeps the old traces when a write fails
 ##   make bench               model, co-simulation and simulator speed: build/bench/*.json
-##   make mutants-c           mutants of cmodel/src/*.c against the cmocka tests
+##   make mutants-c           mutants of cmodel/src/*.c against the cmocka tests (>= 95 % killed)
+##   make test-mutants-c-changed  mutants of the lines of cmodel/src changed last: none may survive
+##   make mutants-c-selftest  the changed-lines check fails on a commit adding an untested line
 ##   make fuzz-model          libFuzzer on the model alone, SPEC invariants checked
 ##
 ## RTL and co-simulation (tb/README.md)
@@ -324,6 +326,14 @@ clean:
 ##   make fuzz-replay         replay the fuzz corpus and regressions (FUZZ_INPUT=file)
 ##   make test-fuzz           fuzz-replay, as a step of make test
 ##   make fuzz-selftest       hand-made mutants the fuzz targets must find
+##   make fuzz-all            what make fuzz runs: every FUZZ_TARGETS entry, one after another
+##   make fuzz-parse-int      libFuzzer on lfc_parse_int against a reference reader
+##   make fuzz-cfg-set        libFuzzer on lfc_switch_cfg_set (the switch's keys)
+##   make fuzz-flat-cfg       libFuzzer on the flat API's configuration text
+##   make fuzz-tb-config      libFuzzer on the co-simulation configuration reader
+##   make fuzz-tb-args        libFuzzer on the co-simulation's plusargs
+##   make fuzz-trace-args     libFuzzer on lfc-trace's command line
+##   make fuzz-demo-args      libFuzzer on lfc-demo's command line
 ##   make soak                random co-simulation for HOURS
 ##   make test-soak           one minute of soak
 ##   make cocotb              the cocotb test with the model as scoreboard

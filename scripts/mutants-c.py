@@ -44,7 +44,20 @@ survivors, the equivalents with their reasons) and BUILD/mutants/c-survivors.txt
 survivor: file:line:column, kind, the change and the source line; then the review errors and the
 equivalents of the sample, each with its reason). A sample (--max N > 0) is drawn with
 random.Random(--seed) from the full list, so it is the same every run; --rerun and --only
-evaluate the survivors of an earlier run, or the mutants at given places, instead.
+evaluate the survivors of an earlier run, or the mutants at given places, instead (--rerun also
+prints the earlier sample's score with the new results in place of its survivors'). --min-score
+makes a sample run (or a --rerun, by that score) exit 1 below it (`make mutants-c`: 95 %).
+
+--changed REV|auto (`make test`, as test-mutants-c-changed) is the quick check that keeps the
+score as the code changes: only mutants of the lines of cmodel/src that differ between the
+commit REV and the working tree, at most --max of them (default CHANGED_MAX), chosen by a hash of
+what each mutant is (so the same ones on every run and machine, whatever else moved); exit 1 if
+one survives (each printed as a SURVIVED line in the --list format), 0 if none does or no changed
+line has a mutant. auto is a branch's merge base with the main line, or on the main line itself
+(a fresh clone on CI) the parent of the last commit that changed cmodel/src; with no history to
+compare with (no git, a shallow clone) the same few mutants of the whole model. Its work goes to
+BUILD/mutants-c-changed/ and BUILD/mutants/c-changed.json; only the test binaries that killed a
+mutant are run on the pristine library (test-unit runs them all).
 """
 import argparse
 import concurrent.futures as cf
@@ -63,6 +76,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Where cmodel/ is read from: a copy taken at the start (snapshot()), so that edits others make
 # to the tree during a run cannot mix two versions of a file.
 SNAP = ROOT
+# The directory under BUILD that holds the snapshot, the pristine objects and the mutants' work
+# directories: "mutants-c" for a sample run, "mutants-c-changed" for --changed (so that `make
+# test` can run while a sample run is going on).
+WORK = "mutants-c"
 CC = os.environ.get("CC_MUT", "gcc")
 CFLAGS = ["-std=c11", "-O2", "-g0", "-fPIC", "-w", "-DLFC_VERSION_STRING=\"mutant\""]
 # UndefinedBehaviorSanitizer, as `make test-asan` uses it: a mutant that indexes out of bounds,
@@ -87,6 +104,8 @@ SAN_CFLAGS = []  # UBSAN_FLAGS once probed (Base)
 ASAN_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
               "-fno-omit-frame-pointer"]
 ASAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1:abort_on_error=0"}
+# --changed: how many mutants of the changed lines (a few seconds each when a test kills them).
+CHANGED_MAX = 8
 LSAN_ENV = {"LSAN_OPTIONS": "exitcode=23:allocator_may_return_null=1"}
 # One survivor line of c-survivors.txt, the header of an entry of the reviewed-equivalents file.
 ENTRY_RE = re.compile(r"^(cmodel/\S+?):(\d+):(\d+): (\w+): (.*?)    \| (.*)$")
@@ -236,7 +255,7 @@ def snapshot(build):
     """Copy cmodel/ (sources, headers, tests, golden traces) to BUILD/mutants-c/snapshot and
     read everything from there."""
     global SNAP
-    SNAP = os.path.join(build, "mutants-c", "snapshot")
+    SNAP = os.path.join(build, WORK, "snapshot")
     shutil.rmtree(SNAP, ignore_errors=True)
     shutil.copytree(os.path.join(ROOT, "cmodel"), os.path.join(SNAP, "cmodel"))
 
@@ -251,11 +270,42 @@ def compile_obj(src_path, obj, extra=(), cwd=None, san=None):
     return r.returncode == 0, r.stdout
 
 
+def headers_key():
+    """A hash of every header of the snapshot's cmodel/ (any of them can change any object)."""
+    h = hashlib.sha1()
+    for d, _, names in sorted(os.walk(os.path.join(SNAP, "cmodel"))):
+        for n in sorted(names):
+            if n.endswith(".h"):
+                h.update(os.path.relpath(os.path.join(d, n), SNAP).encode())
+                h.update(open(os.path.join(d, n), "rb").read())
+    return h.hexdigest()
+
+
+def cached_compile(src_path, obj, hdrs):
+    """compile_obj from the snapshot, unless obj was built before from the same source text,
+    headers (hdrs: headers_key()), compiler and flags: then it is reused (the compiler is
+    deterministic, so it is the object a new compile would give). Saves most of a --changed
+    run's time when only a few files changed since the last one."""
+    h = hashlib.sha1()
+    for part in (CC, *CFLAGS, *SAN_CFLAGS, hdrs, src_path):
+        h.update(part.encode() + b"\0")
+    h.update(open(os.path.join(SNAP, src_path), "rb").read())
+    stamp = obj + ".key"
+    if (os.path.exists(obj) and os.path.exists(stamp) and
+            open(stamp).read() == h.hexdigest()):
+        return True, ""
+    ok, log = compile_obj(src_path, obj)
+    if ok:
+        with open(stamp, "w") as f:
+            f.write(h.hexdigest())
+    return ok, log
+
+
 class Base:
     """Pristine objects: library, test helpers, tests, the golden-trace tool."""
 
-    def __init__(self, build, sanitize=True):
-        self.dir = os.path.join(build, "mutants-c", "base")
+    def __init__(self, build, sanitize=True, jobs=1):
+        self.dir = os.path.join(build, WORK, "base")
         self.lib = {}
         # The sanitizers this compiler can link: UBSan in every object, LSan at link time.
         os.makedirs(self.dir, exist_ok=True)
@@ -276,35 +326,57 @@ class Base:
         if sanitize and works(LSAN_FLAGS + SAN_CFLAGS):
             self.ldflags += LSAN_FLAGS
             self.sanitizers.append("LeakSanitizer")
+        # Library and test objects, compiled `jobs` at a time (most of a --changed run's time).
         src_dir = os.path.join(SNAP, "cmodel", "src")
-        for f in sorted(os.listdir(src_dir)):
-            if f.endswith(".c"):
-                o = os.path.join(self.dir, "src", f[:-2] + ".o")
-                ok, log = compile_obj(os.path.join("cmodel", "src", f), o)
-                if not ok:
-                    sys.exit(f"mutants-c: the pristine cmodel/src/{f} does not compile:\n{log}")
-                self.lib[f] = o
         tdir = os.path.join(SNAP, "cmodel", "tests")
+        # The test_*.c objects are compiled when a binary is first linked (test_obj): a mutant
+        # of the changed lines usually dies in one of the first few binaries.
+        todo = [("src", f) for f in sorted(os.listdir(src_dir)) if f.endswith(".c")]
+        todo += [("tests", f) for f in sorted(os.listdir(tdir))
+                 if f.endswith(".c") and not f.startswith("test_")]
+        hdrs = headers_key()
+        with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+            built = list(ex.map(lambda df: cached_compile(
+                os.path.join("cmodel", df[0], df[1]),
+                os.path.join(self.dir, df[0], df[1][:-2] + ".o"), hdrs), todo))
         self.helpers, self.tests = [], {}
-        for f in sorted(os.listdir(tdir)):
-            if not f.endswith(".c"):
-                continue
-            o = os.path.join(self.dir, "tests", f[:-2] + ".o")
-            ok, log = compile_obj(os.path.join("cmodel", "tests", f), o)
+        for (d, f), (ok, log) in zip(todo, built):
+            o = os.path.join(self.dir, d, f[:-2] + ".o")
             if not ok:
-                sys.exit(f"mutants-c: cmodel/tests/{f} does not compile:\n{log}")
-            if f.startswith("test_"):
-                self.tests[f[:-2]] = o
+                what = "the pristine cmodel/src" if d == "src" else "cmodel/tests"
+                sys.exit(f"mutants-c: {what}/{f} does not compile:\n{log}")
+            if d == "src":
+                self.lib[f] = o
             else:
                 self.helpers.append(o)
+        self.hdrs = hdrs
+        self.tests = {f[:-2]: os.path.join(self.dir, "tests", f[:-2] + ".o")
+                      for f in sorted(os.listdir(tdir)) if f.startswith("test_") and
+                      f.endswith(".c")}
+        self.test_locks = {t: threading.Lock() for t in self.tests}
+        self.test_built = set()
         self.asan_lock = threading.Lock()
         self.asan_state = "unbuilt" if sanitize and works(ASAN_FLAGS) else "unavailable"
         self.trace = None
         tool = os.path.join("cmodel", "tools", "lfc_trace.c")
         if os.path.exists(os.path.join(SNAP, tool)):
             o = os.path.join(self.dir, "tools", "lfc_trace.o")
-            if compile_obj(tool, o)[0]:
+            if cached_compile(tool, o, hdrs)[0]:
                 self.trace = o
+
+    def test_obj(self, name):
+        """The pristine object of cmodel/tests/NAME.c, compiled on first use; a test that does
+        not compile stops the run (exit 2): every result would mean nothing."""
+        with self.test_locks[name]:
+            if name not in self.test_built:
+                ok, log = cached_compile(os.path.join("cmodel", "tests", name + ".c"),
+                                         self.tests[name], self.hdrs)
+                if not ok:
+                    print(f"mutants-c: cmodel/tests/{name}.c does not compile:\n{log}",
+                          file=sys.stderr, flush=True)
+                    os._exit(2)
+                self.test_built.add(name)
+        return self.tests[name]
 
     def asan_objects(self):
         """The pristine library and tests under ASan, built on first use; None if impossible."""
@@ -370,7 +442,8 @@ class LazyBins:
             if name == "lfc_trace":
                 objs = [self.base.trace, *self.libs, "-lm"]
             else:
-                objs = [self.base.tests[name], *self.base.helpers, *self.libs, "-lcmocka", "-lm"]
+                objs = [self.base.test_obj(name), *self.base.helpers, *self.libs, "-lcmocka",
+                        "-lm"]
             ok = run([CC, *self.base.ldflags, "-o", b, *objs]).returncode == 0
             self.done[name] = b if ok else None
         return self.done[name]
@@ -478,6 +551,81 @@ def match_equivalents(entries, allm, srcs):
     return found, stale
 
 
+def git(*argv):
+    """The output of a git command in the source tree, stripped; None if git fails (no git, not
+    a repository, an unknown revision)."""
+    try:
+        r = subprocess.run(["git", "-C", ROOT, *argv], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+    except OSError:
+        return None
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+def auto_base():
+    """The commit a --changed auto run compares the tree with, and why; (None, why) if there is
+    none. On a branch: its merge base with the main line (the upstream, origin/HEAD, origin/main
+    or main, the first that exists), so that every line the branch changed is a candidate. On
+    the main line itself (a fresh clone on CI, or after the merge): the parent of the last commit
+    that changed cmodel/src, so that the newest change of the model is checked. Uncommitted
+    changes count in both cases (the diff is against the working tree)."""
+    if git("rev-parse", "--is-inside-work-tree") != "true":
+        return None, "not a git work tree"
+    head = git("rev-parse", "HEAD")
+    if head is None:
+        return None, "no commit yet"
+    for up in ("@{upstream}", "origin/HEAD", "origin/main", "main"):
+        if git("rev-parse", "--verify", "--quiet", up + "^{commit}") is None:
+            continue
+        mb = git("merge-base", "HEAD", up)
+        if mb and mb != head:
+            return mb, f"the merge base of HEAD with {up} ({mb[:12]})"
+        break
+    last = git("log", "-1", "--format=%H", "--", "cmodel/src")
+    if not last:
+        return None, "no commit changed cmodel/src"
+    parent = git("rev-parse", "--verify", "--quiet", last + "^")
+    if parent is None:  # the root commit, or the boundary of a shallow clone
+        return None, f"the last commit that changed cmodel/src ({last[:12]}) has no parent here"
+    return parent, (f"the parent of {last[:12]}, the last commit that changed cmodel/src "
+                    f"(\"{git('log', '-1', '--format=%s', last)}\")")
+
+
+def changed_lines(rev, files):
+    """{file: set of line numbers} of the lines of files (cmodel/src/*.c) that differ between
+    the commit rev and the working tree: added or changed, as `git diff -U0` numbers them on the
+    new side. A file git does not track is new: every line of it."""
+    out = {}
+    diff = git("diff", "-U0", "--no-color", "--no-ext-diff", rev, "--", *files)
+    if diff is None:
+        return None
+    cur = None
+    for ln in diff.split("\n"):
+        if ln.startswith("+++ "):
+            cur = ln[6:] if ln.startswith("+++ b/") else None
+        elif ln.startswith("@@") and cur:
+            m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", ln)
+            start, n = int(m.group(1)), int(m.group(2) or 1)
+            out.setdefault(cur, set()).update(range(start, start + n))
+    untracked = git("ls-files", "--others", "--exclude-standard", "--", *files)
+    for f in (untracked or "").split():
+        out[f] = set(range(1, open(os.path.join(ROOT, f)).read().count("\n") + 2))
+    return out
+
+
+def stable_pick(idx, allm, srcs, n):
+    """n of the mutants idx, chosen by a hash of what each one is (file, source line text,
+    column, change) rather than by its place in the list: the same mutants whatever else
+    changed in the files, and the same on every machine."""
+    def key(i):
+        m = allm[i]
+        src = srcs[m[0]]
+        text = src.split("\n")[line_of(src, m[1]) - 1].strip()
+        h = hashlib.sha1(f"{m[0]}|{text}|{col_of(src, m[1])}|{m[5]}".encode()).hexdigest()
+        return (h, i)
+    return sorted(sorted(idx, key=key)[:n])
+
+
 def golden_differs(trace_bin, timeout):
     """1 if any golden trace regenerated with this binary differs from the recorded one."""
     import gzip
@@ -502,7 +650,7 @@ def evaluate(args, base, order, idx, m, src, review=None):
     """Build and test mutant m of the source text src (the snapshot's)."""
     path, s, e, new, kind, what = m
     fname = os.path.basename(path)
-    wdir = os.path.join(args.build, "mutants-c", f"m{idx:05d}")
+    wdir = os.path.join(args.build, WORK, f"m{idx:05d}")
     shutil.rmtree(wdir, ignore_errors=True)
     os.makedirs(wdir)
     msrc = src[:s] + new + src[e:]
@@ -526,7 +674,7 @@ def evaluate(args, base, order, idx, m, src, review=None):
             res["status"] = "stillborn"
         else:
             res["status"] = "survived"
-            for t in order():
+            for t in order(path):
                 b = bins.get(t)
                 if b is None:  # does not link: a mutant that removed a symbol
                     res["status"] = "stillborn"
@@ -548,7 +696,7 @@ def evaluate(args, base, order, idx, m, src, review=None):
                     base.asan_state != "unavailable"):
                 aobj = asan_obj(base, path, wdir, obj)
                 abins = aobj and base.link_asan(os.path.join(wdir, "asan"), fname, aobj)
-                for t in order() if abins else []:
+                for t in order(path) if abins else []:
                     # ASan is slower: three times the time limit.
                     if not run_test(abins[t], 3 * args.timeout, ASAN_ENV):
                         res["status"] = "killed"
@@ -587,8 +735,22 @@ def main():
                     help="reviewed equivalent mutants (default %(default)s; '' for none)")
     ap.add_argument("--rerun", default="",
                     help="a c-summary.json: evaluate only its survivors again (after new tests)")
+    ap.add_argument("--changed", default="", metavar="REV|auto",
+                    help="only mutants of the lines changed since the commit REV (auto: see "
+                         "auto_base), --max of them (default %d) chosen by a hash of each; exit 1 "
+                         "if one survives (`make test`)" % CHANGED_MAX)
+    ap.add_argument("--min-score", type=float, default=0.0, metavar="PCT",
+                    help="exit 1 if the score is below PCT %% (a sample run)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
+    if args.changed:
+        global WORK
+        WORK = "mutants-c-changed"
+        if args.changed != "auto" and git("rev-parse", "--verify", "--quiet",
+                                          args.changed + "^{commit}") is None:
+            print(f"mutants-c: --changed {args.changed}: not a commit of this repository "
+                  f"(a revision git knows, or auto)", file=sys.stderr)
+            return 2
 
     snapshot(args.build)
     files = [f"cmodel/src/{f}" for f in sorted(os.listdir(os.path.join(SNAP, "cmodel", "src")))
@@ -633,23 +795,57 @@ def main():
             return any(tuple(w.split(":")) in (here[:2], here) for w in want)
         sample = [i for i, m in enumerate(allm) if chosen(m)]
         how = f"the {len(sample)} mutants at {args.only}"
+    elif args.changed:
+        n = args.max or CHANGED_MAX
+        rev, why = auto_base() if args.changed == "auto" else (args.changed, args.changed)
+        lines = changed_lines(rev, files) if rev else None
+        if lines is None:
+            # No history to compare with (no git, a shallow clone, the root commit): the same
+            # few mutants of the whole model every time, so that the step still means something.
+            sample = stable_pick(sample, allm, srcs, n)
+            how = (f"no base commit ({why}): {len(sample)} of all {len(allm)} mutants, chosen by "
+                   f"a hash of each")
+        else:
+            near = [i for i, m in enumerate(allm)
+                    if line_of(srcs[m[0]], m[1]) in lines.get(m[0], ())]
+            nlines = sum(len(v) for v in lines.values())
+            if not near:
+                what = (f"no mutant on the {nlines} lines of cmodel/src changed" if nlines
+                        else "no line of cmodel/src changed")
+                print(f"mutants-c: {what} since {why}: nothing to check", flush=True)
+                return 0
+            sample = stable_pick(near, allm, srcs, n)
+            how = (f"{len(sample)} of the {len(near)} mutants on the {nlines} lines of cmodel/src "
+                   f"changed since {why}, chosen by a hash of each")
     elif 0 < args.max < len(allm):
         sample = sorted(random.Random(args.seed).sample(sample, args.max))
         how = (f"{args.max} of {len(allm)} mutants, drawn uniformly with "
                f"random.Random({args.seed}).sample")
     print(f"mutants-c: {how}; building the pristine objects", flush=True)
-    base = Base(args.build, sanitize=not args.no_sanitize)
-    secs = check_pristine(args, base)
-    print(f"mutants-c: the pristine suite passes ({len(secs)} binaries, {sum(secs.values()):.0f} s"
-          f"{', with ' + ' and '.join(base.sanitizers) if base.sanitizers else ', no sanitizer'}"
-          f"{', golden traces' if args.golden else ''}); {len(reviewed)} mutants reviewed as "
-          f"equivalent in {args.equivalent or '-'}", flush=True)
+    base = Base(args.build, sanitize=not args.no_sanitize, jobs=args.jobs)
+    sans = (", with " + " and ".join(base.sanitizers) if base.sanitizers else ", no sanitizer")
+    sans += ", golden traces" if args.golden else ""
+    if args.changed:
+        # The whole suite runs in test-unit anyway: here only the binaries that kill a mutant
+        # are run without one (check_killers, after the mutants), which is what the result
+        # depends on.
+        print(f"mutants-c: pristine objects built{sans}; {len(reviewed)} mutants reviewed as "
+              f"equivalent in {args.equivalent or '-'}", flush=True)
+    else:
+        secs = check_pristine(args, base)
+        print(f"mutants-c: the pristine suite passes ({len(secs)} binaries, "
+              f"{sum(secs.values()):.0f} s{sans}); {len(reviewed)} mutants reviewed as "
+              f"equivalent in {args.equivalent or '-'}", flush=True)
 
     kills = {t: 0 for t in base.tests}
 
-    def order():
+    def order(path=""):
+        """The test binaries to run on a mutant of path: the ones that killed most so far, and
+        among equals those named after the mutated file (test_star_* for star.c), first; the
+        slow ones last."""
+        stem = os.path.basename(path)[:-2].split("_")[0] if path else ""
         fast = [t for t in base.tests if t not in SLOW_TESTS]
-        fast.sort(key=lambda t: -kills[t])
+        fast.sort(key=lambda t: (-kills[t], not (stem and t.startswith("test_" + stem))))
         return fast + [t for t in base.tests if t in SLOW_TESTS]
 
     t0 = time.time()
@@ -674,8 +870,63 @@ def main():
                 print(f"  [{n}/{len(sample)}] {r['file']}:{r['line']} {r['change']}: "
                       f"{r['status']}{by}{wrong}", flush=True)
             write_summary(args, how, results, kills, t0, len(sample))
-    write_summary(args, how, results, kills, t0, len(sample), final=True)
+    score = write_summary(args, how, results, kills, t0, len(sample), final=True)
+    if args.changed:
+        check_killers(args, base, results)
+        surv = sorted([r for r in results if r["status"] == "survived"],
+                      key=lambda r: (r["file"], r["line"], r["col"]))
+        for r in surv:
+            print(f"SURVIVED {r['file']}:{r['line']}:{r['col']}: {r['kind']}: {r['change']}    | "
+                  f"{r['source']}", flush=True)
+        if surv:
+            print(f"mutants-c: {len(surv)} mutants of changed lines survive the suite: kill each "
+                  f"with a test of the behaviour the line implements, or argue it equivalent in "
+                  f"{args.equivalent} (docs/fuzzing.md §3)", flush=True)
+            return 1
+        return 0
+    if args.rerun:
+        score = rerun_sample_score(args, results)
+    if args.min_score and 100 * score < args.min_score:
+        print(f"mutants-c: score {100 * score:.1f}% is below {args.min_score:g}%: kill or argue "
+              f"the survivors in {os.path.join(args.build, 'mutants', 'c-survivors.txt')}",
+              flush=True)
+        return 1
     return 0
+
+
+def rerun_sample_score(args, results):
+    """--rerun: the score of the whole earlier sample with these results in place of its
+    survivors' (the rest of the sample was killed or equivalent, and more tests keep it so)."""
+    prev = json.load(open(args.rerun))
+    cnt = {k: sum(1 for r in results if r["status"] == k)
+           for k in ("killed", "survived", "equivalent", "stillborn")}
+    killed = prev["killed"] + cnt["killed"]
+    equiv = prev["equivalent"] + cnt["equivalent"]
+    survived = prev["survived"] - cnt["killed"] - cnt["equivalent"] - cnt["stillborn"]
+    live = prev["total"] - equiv
+    score = killed / live if live else 1.0
+    print(f"mutants-c: the sample of {args.rerun} ({prev['sample']}) with these results: "
+          f"total={prev['total']} killed={killed} survived={survived} equivalent={equiv} "
+          f"score={100 * score:.1f}% of non-equivalent killed", flush=True)
+    return score
+
+
+def check_killers(args, base, results):
+    """--changed: every binary (or golden trace) that killed a mutant must pass on the pristine
+    library, else the kill is the suite's own failure (exit 1)."""
+    bdir = os.path.join(base.dir, "bin")
+    os.makedirs(bdir, exist_ok=True)
+    bins = base.link(bdir, None, None)
+    for t in sorted({r["by"] for r in results if "by" in r}):
+        if t.startswith("golden:"):
+            bad = golden_differs(bins.get("lfc_trace"), args.timeout)
+        elif ":" in t:  # asan:NAME, only with --asan
+            continue
+        else:
+            bad = not run_test(bins.get(t), args.timeout)
+        if bad:
+            sys.exit(f"mutants-c: {t} fails without a mutant too, so its kills mean nothing: fix "
+                     f"the suite first")
 
 
 def write_summary(args, how, results, kills, t0, planned, final=False):
@@ -699,7 +950,8 @@ def write_summary(args, how, results, kills, t0, planned, final=False):
                "review_wrong": sorted([r for r in results if "review_wrong" in r], key=key)}
     out = os.path.join(args.build, "mutants")
     os.makedirs(out, exist_ok=True)
-    name = "c-rerun" if args.rerun else "c-only" if args.only else "c-summary"
+    name = ("c-rerun" if args.rerun else "c-only" if args.only else
+            "c-changed" if args.changed else "c-summary")
     with open(os.path.join(out, name + ".json"), "w") as f:
         json.dump(summary, f, indent=1)
     with open(os.path.join(out, name.replace("summary", "survivors") + ".txt"), "w") as f:
@@ -721,6 +973,7 @@ def write_summary(args, how, results, kills, t0, planned, final=False):
               f"stillborn={cnt['stillborn']} review_wrong={len(summary['review_wrong'])} "
               f"score={100 * score:.1f}% of non-equivalent killed ({summary['seconds']} s); "
               f"{out}/{name}.json")
+    return score
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
  * test_alloc_failure.c - lfc_switch_create when memory is short (lfc/switch.h: "Returns NULL,
  * with the message in err"): it returns NULL, says "out of memory" and how large a buffer it
  * tried, and frees what it had already allocated (scripts/mutants-c.py links the tests with
- * LeakSanitizer, which fails the binary on a leak); the same for lfc_link_create.
+ * LeakSanitizer, which fails the binary on a leak); the same for lfc_link_create,
+ * lfc_nic_create and lfc_flat_create.
  *
  * Memory is made short by lowering this process's address-space limit (RLIMIT_AS) to a little
  * above what it uses, then asking for a legal switch whose descriptor pool alone is larger than
@@ -11,7 +12,9 @@
  */
 #include "testutil.h"
 
+#include "lfc/flat.h"
 #include "lfc/link.h"
+#include "lfc/nic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,10 +158,89 @@ static void test_link_create_out_of_memory(void **state) {
 #endif
 }
 
+/* lfc/nic.h: lfc_nic_create "returns NULL, with the message in err" when memory is short. The
+ * largest node (IB, 15 VLs and VL15, FIFOs of 65536 packets each) needs megabytes of FIFO
+ * space; with 1 MB of address space to spare the FIFOs cannot be had, the node's own state can:
+ * that is freed (LeakSanitizer), NULL returned and "out of memory" said. */
+static void test_nic_create_out_of_memory(void **state) {
+  (void)state;
+#ifdef LFC_ASAN
+  skip();
+#else
+  enum { NIC_MARGIN_BYTES = 1 << 20, NIC_VLS = 15, NIC_FIFO_PKTS = 65536 };
+  lfc_nic_cfg_t c;
+  lfc_nic_cfg_default(&c, LFC_MODE_IB, NIC_VLS);
+  c.tx_fifo_pkts = NIC_FIFO_PKTS;
+  char err[256] = "";
+  assert_int_equal(lfc_nic_cfg_check(&c, err, sizeof err), 0);
+  /* a queued packet is more than 4 bytes (class, blocks, destination, tag) */
+  assert_true((NIC_VLS + 1ull) * NIC_FIFO_PKTS * 4u > 2ull * NIC_MARGIN_BYTES);
+  if (!limit_enforced(NIC_MARGIN_BYTES)) skip();
+  struct rlimit old;
+  assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+  struct rlimit lim = old;
+  lim.rlim_cur = (rlim_t)(vm_bytes() + NIC_MARGIN_BYTES);
+  if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < lim.rlim_cur) skip();
+  assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
+  lfc_nic_t *nic = lfc_nic_create(&c, err, sizeof err);
+  int restored = setrlimit(RLIMIT_AS, &old);
+  assert_int_equal(restored, 0);
+  if (nic != NULL) {
+    lfc_nic_destroy(nic);
+    fail_msg("a node with FIFOs of %u packets was created within 1 MB more address space",
+             NIC_FIFO_PKTS);
+  }
+  assert_non_null(strstr(err, "out of memory"));
+  nic = lfc_nic_create(&c, err, sizeof err); /* with the memory back */
+  if (nic == NULL) fail_msg("lfc_nic_create: %s", err);
+  lfc_nic_destroy(nic);
+#endif
+}
+
+/* lfc/flat.h: when the text is right but the switch cannot be made, the handle holds no model
+ * and lfc_flat_error says why: "lfc_switch_create: out of memory (buffer of N blocks)". */
+static void test_flat_create_out_of_memory(void **state) {
+  (void)state;
+#ifdef LFC_ASAN
+  skip();
+#else
+  static const char text[] =
+      "switch.mode=ib; switch.ports=64; switch.classes=15;"
+      "ib.vl_blocks=65535,65535,65535,65535,65535,65535,65535,65535,65535,65535,65535,65535,"
+      "65535,65535,65535";
+  lfc_switch_cfg_t c;
+  big_switch(&c);
+  unsigned long long blocks = (unsigned long long)lfc_switch_cfg_buffer_blocks(&c);
+  if (!limit_enforced(MARGIN_BYTES)) skip();
+  struct rlimit old;
+  assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+  struct rlimit lim = old;
+  lim.rlim_cur = (rlim_t)(vm_bytes() + MARGIN_BYTES);
+  if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < lim.rlim_cur) skip();
+  assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
+  lfc_flat_t *h = lfc_flat_create(text);
+  int restored = setrlimit(RLIMIT_AS, &old);
+  assert_int_equal(restored, 0);
+  assert_non_null(h); /* the handle itself is small */
+  int ok = lfc_flat_ok(h);
+  char want[96];
+  snprintf(want, sizeof want, "lfc_switch_create: out of memory (buffer of %llu blocks)", blocks);
+  if (ok || strcmp(lfc_flat_error(h), want) != 0) {
+    char got[256];
+    snprintf(got, sizeof got, "%s", ok ? "a model" : lfc_flat_error(h));
+    lfc_flat_destroy(h);
+    fail_msg("expected '%s', got '%s'", want, got);
+  }
+  lfc_flat_destroy(h);
+#endif
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_switch_create_out_of_memory),
       cmocka_unit_test(test_link_create_out_of_memory),
+      cmocka_unit_test(test_nic_create_out_of_memory),
+      cmocka_unit_test(test_flat_create_out_of_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,8 @@
  * message naming the parameter and that value. For the PFC
  * priority masks: a mask naming a priority >= classes is refused with that priority and the
  * priorities that exist ("priorities are 0..classes-1"), and the largest mask that fits passes.
- * The same for the end node (lfc/nic.h): "nic NAME = V is out of range: allowed LO..HI".
+ * The same for the end node (lfc/nic.h): "nic NAME = V is out of range: allowed LO..HI", and for
+ * the testbed's own parameters (lfc/star.h): "NAME = V is ...: allowed LO..HI".
  */
 #include "testutil.h"
 
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "lfc/nic.h"
+#include "lfc/star.h"
 
 typedef struct {
   const char *name;
@@ -193,11 +195,141 @@ static void test_nic_range_messages_match_the_check(void **state) {
   }
 }
 
+#define SF(n) \
+  {#n, offsetof(lfc_star_cfg_t, n), LFC_MODE_IB}, {#n, offsetof(lfc_star_cfg_t, n), LFC_MODE_PFC}
+
+/* The testbed's parameters with a numeric "allowed LO..HI" (lfc/star.h); the name in the
+ * message is the field's last part (traffic.incast_dst -> "incast_dst"). */
+static const field_t STAR_FIELDS[] = {
+    SF(link_delay),          SF(traffic.load_permille),   SF(traffic.incast_dst),
+    SF(traffic.hotspot_pct), SF(traffic.ecn_capable_pct), SF(traffic.burst_pkts),
+};
+
+static const char *star_name(const field_t *f) {
+  const char *dot = strrchr(f->name, '.');
+  return dot ? dot + 1 : f->name;
+}
+
+/* The message of lfc_star_cfg_check for field f = v ("" if accepted). */
+static const char *star_check_with(const field_t *f, uint32_t v, char *err, size_t len) {
+  lfc_star_cfg_t c;
+  lfc_star_cfg_default(&c, f->mode, PORTS, CLASSES);
+  memcpy((char *)&c + f->off, &v, sizeof v);
+  if (lfc_star_cfg_check(&c, err, len) == 0) return "";
+  return err;
+}
+
+static bool star_refused(const field_t *f, uint32_t v, const char *msg) {
+  char want[96];
+  snprintf(want, sizeof want, "%s = %u ", star_name(f), v);
+  return strstr(msg, want) != NULL;
+}
+
+/* star.h: the testbed's link delay and traffic parameters; incast_dst names a port, so its
+ * range is 0..ports-1 (the destination of SPEC §4.1's packets is a port). */
+static void test_star_range_messages_match_the_check(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof STAR_FIELDS / sizeof STAR_FIELDS[0]; i++) {
+    const field_t *f = &STAR_FIELDS[i];
+    char err[256], e2[256];
+    const char *msg = star_check_with(f, HUGE_VALUE, err, sizeof err);
+    const char *at = strstr(msg, "allowed ");
+    const char *dots = at ? strstr(at, "..") : NULL;
+    long long lo, hi;
+    if (!star_refused(f, HUGE_VALUE, msg) || dots == NULL || sscanf(at + 8, "%lld", &lo) != 1 ||
+        sscanf(dots + 2, "%lld", &hi) != 1)
+      fail_msg("%s = %u: expected '...: allowed LO..HI', got '%s'", f->name, HUGE_VALUE, msg);
+    assert_true(lo >= 0 && lo <= hi && hi < HUGE_VALUE);
+    if (*star_check_with(f, (uint32_t)lo, e2, sizeof e2) != '\0' ||
+        *star_check_with(f, (uint32_t)hi, e2, sizeof e2) != '\0')
+      fail_msg("%s: the message allows %lld..%lld but the check refuses: '%s'", f->name, lo, hi,
+               e2);
+    if (!star_refused(f, (uint32_t)hi + 1u, star_check_with(f, (uint32_t)hi + 1u, e2, sizeof e2)))
+      fail_msg("%s: %lld is above the range given, but: '%s'", f->name, hi + 1, e2);
+    if (lo > 0 &&
+        !star_refused(f, (uint32_t)lo - 1u, star_check_with(f, (uint32_t)lo - 1u, e2, sizeof e2)))
+      fail_msg("%s: %lld is below the range given, but: '%s'", f->name, lo - 1, e2);
+  }
+}
+
+/* SPEC §3.1: every port's speed_div is checked, port 0 and the last as well: 0 is refused with
+ * a message naming the port and the range, whose top is accepted and top + 1 refused. */
+static void test_speed_div_checked_on_every_port(void **state) {
+  (void)state;
+  for (uint32_t p = 0; p < PORTS; p++) {
+    lfc_switch_cfg_t c;
+    lfc_switch_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
+    c.speed_div[p] = 0;
+    char err[256] = "", want[64];
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "speed_div[%u] = 0 is outside 1..", p);
+    const char *at = strstr(err, want);
+    unsigned hi = 0;
+    if (at == NULL || sscanf(at + strlen(want), "%u", &hi) != 1 || hi < 1u)
+      fail_msg("speed_div[%u] = 0: expected '%sHI' in '%s'", p, want, err);
+    c.speed_div[p] = hi;
+    if (lfc_switch_cfg_check(&c, err, sizeof err) != 0)
+      fail_msg("speed_div[%u] = %u (the top of the range) refused: %s", p, hi, err);
+    c.speed_div[p] = hi + 1u;
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "speed_div[%u] = %u is outside 1..%u", p, hi + 1u, hi);
+    if (strstr(err, want) == NULL) fail_msg("expected '%s' in '%s'", want, err);
+  }
+}
+
+/* nic.h: refresh_cycles must be below pause_quanta (SPEC §12.2, the peer's pause would lapse
+ * before a refresh); the message gives the largest allowed value for the pause_quanta set. */
+static void test_nic_refresh_message_gives_the_bound(void **state) {
+  (void)state;
+  static const uint32_t quanta[] = {2, 100, 65535};
+  for (size_t i = 0; i < sizeof quanta / sizeof quanta[0]; i++) {
+    lfc_nic_cfg_t c;
+    lfc_nic_cfg_default(&c, LFC_MODE_PFC, 2);
+    c.pause_quanta = quanta[i];
+    c.refresh_cycles = quanta[i] - 1u; /* the largest allowed */
+    char err[256] = "", want[96];
+    if (lfc_nic_cfg_check(&c, err, sizeof err) != 0)
+      fail_msg("refresh_cycles = pause_quanta - 1 = %u refused: %s", quanta[i] - 1u, err);
+    c.refresh_cycles = quanta[i];
+    assert_int_equal(lfc_nic_cfg_check(&c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "nic refresh_cycles = %u is out of range: allowed "
+             "1..pause_quanta-1 = %u", quanta[i], quanta[i] - 1u);
+    if (strstr(err, want) == NULL) fail_msg("expected '%s' in '%s'", want, err);
+  }
+}
+
+/* star.h: lfc_star_cfg_default for a class count out of range (of either mode, or of a 32-bit
+ * mask) gives a configuration whose one fault is that count: the check names classes, and the
+ * traffic uses the classes named, or class 0 alone (no empty set, no shift past 31). */
+static void test_star_default_bad_classes_only_fault(void **state) {
+  (void)state;
+  static const uint32_t bad[] = {0, LFC_PFC_MAX_PRIOS + 1u, LFC_IB_MAX_VLS + 1u, 31, 32, 33, 64,
+                                 UINT32_MAX};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    for (int ib = 0; ib < 2; ib++) {
+      if (ib && bad[i] <= LFC_IB_MAX_VLS) continue; /* PFC's 9 is a legal VL count */
+      lfc_star_cfg_t c;
+      lfc_star_cfg_default(&c, ib ? LFC_MODE_IB : LFC_MODE_PFC, PORTS, bad[i]);
+      /* every class the count names, or class 0 alone when no 32-bit mask can name them */
+      uint32_t mask = bad[i] >= 1u && bad[i] < 32u ? (1u << bad[i]) - 1u : 1u;
+      assert_int_equal(c.traffic.class_mask, mask);
+      char err[256] = "", want[64];
+      assert_int_equal(lfc_star_cfg_check(&c, err, sizeof err), -1);
+      snprintf(want, sizeof want, "classes = %u ", bad[i]);
+      if (strstr(err, want) == NULL)
+        fail_msg("classes = %u: expected '%s' in '%s'", bad[i], want, err);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_range_messages_match_the_check),
       cmocka_unit_test(test_mask_messages_name_the_priorities),
       cmocka_unit_test(test_nic_range_messages_match_the_check),
+      cmocka_unit_test(test_nic_refresh_message_gives_the_bound),
+      cmocka_unit_test(test_speed_div_checked_on_every_port),
+      cmocka_unit_test(test_star_range_messages_match_the_check),
+      cmocka_unit_test(test_star_default_bad_classes_only_fault),
       cmocka_unit_test(test_cut_through_needs_equal_speeds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,12 +3,21 @@
  * that produces every kind: each event names a port and class that exist, a drop names a cause
  * and the tag of a packet that arrived, an ECN mark the tag of a packet that left, and the other
  * kinds carry no cause and no tag (0, so that a consumer comparing events field by field, as the
- * golden traces and the co-simulation do, sees only what the kind defines); the events of a
- * cycle come in the documented order: by kind, then port, then class.
+ * golden traces and the co-simulation do, sees only what the kind defines; rx_malformed, a
+ * port's event, carries class 0 too); the events of a cycle come in the documented order: by
+ * kind, then port, then class. And the event log is never cut short in silence: a push beyond
+ * its capacity stops the model (an assertion).
  */
 #include "testutil.h"
 
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* White box: the capacity of the event log and the push the step's parts use. */
+#include "../src/lfc_internal.h"
 
 enum { PORTS = 4, CLASSES = 2, CYCLES = 20000, MAX_TAGS = 1 << 16 };
 
@@ -93,6 +102,11 @@ static void run(lfc_wd_action_t action, uint32_t seed) {
           if (e->tag >= MAX_TAGS || !left_sw[e->tag])
             fail_msg("cycle %u: an ECN mark of tag %u, which did not leave", t, e->tag);
           break;
+        case LFC_EV_RX_MALFORMED: /* a port's event (SPEC §13: one stat bit per port) */
+          if (e->cls != 0 || e->cause != 0 || e->tag != 0)
+            fail_msg("cycle %u: rx_malformed carries cls %u cause %u tag %u", t, e->cls,
+                     e->cause, e->tag);
+          break;
         default:
           if (e->cause != 0 || e->tag != 0)
             fail_msg("cycle %u: event kind %u carries cause %u tag %u", t, e->kind, e->cause,
@@ -115,10 +129,50 @@ static void test_event_fields_forward_action(void **state) {
   run(LFC_WD_FORWARD, 0x7E7Eu);
 }
 
+/*
+ * SPEC §10, §13: the events of a cycle correspond one to one to the RTL's stat_* pulses, so an
+ * event must never be lost. The log holds the most a cycle can produce; it fills to exactly its
+ * capacity, and a push beyond it stops the model (assert) rather than dropping the event. In a
+ * child process, since the expected outcome is an abort.
+ */
+static void test_event_log_full_stops_the_model(void **state) {
+  (void)state;
+#ifdef NDEBUG
+  skip(); /* the assertion is compiled out */
+#else
+  lfc_switch_cfg_t c;
+  tu_cfg_pfc(&c, PORTS, CLASSES);
+  char err[256] = "";
+  lfc_switch_t *sw = lfc_switch_create(&c, err, sizeof err);
+  if (sw == NULL) fail_msg("lfc_switch_create: %s", err);
+  size_t cap = sw->ev_cap;
+  assert_true(cap >= (size_t)PORTS * (1u + CLASSES));
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) { /* exit 0: full log as expected and the push beyond it returned */
+    if (freopen("/dev/null", "w", stderr) == NULL) _exit(3);
+    for (size_t i = 0; i < cap; i++)
+      lfc_event_push(sw, LFC_EV_DROP, (uint32_t)(i % PORTS), 0, LFC_DROP_SHARED, (uint32_t)i);
+    const lfc_event_t *ev;
+    if (lfc_switch_events(sw, &ev) != cap || ev[cap - 1].tag != (uint32_t)(cap - 1)) _exit(2);
+    lfc_event_push(sw, LFC_EV_DROP, 0, 0, LFC_DROP_SHARED, 0xFFFFu);
+    _exit(0);
+  }
+  int st = 0;
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  lfc_switch_destroy(sw);
+  if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT))
+    fail_msg("a push beyond the %zu events of the log: expected an abort, got %s %d", cap,
+             WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+#endif
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_event_fields_drop_action),
       cmocka_unit_test(test_event_fields_forward_action),
+      cmocka_unit_test(test_event_log_full_stops_the_model),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,17 @@ static void expect_config_error(const char *text, const char *part) {
   /* Every call fails and keeps the creation error. */
   assert_int_equal(lfc_flat_step(h), -1);
   assert_int_equal(lfc_flat_out(h, 0, LFC_FLAT_KIND), -1);
+  assert_int_equal(lfc_flat_reg(h, 0, 0, 0), -1);
+  assert_int_equal(lfc_flat_param(h, "ports", 0), -1);
+  assert_int_equal(lfc_flat_reset(h), -1);
+  assert_int_equal(lfc_flat_clear_in(h), -1);
+  assert_int_equal(lfc_flat_cycle(h), -1);
+  assert_int_equal(lfc_flat_stat(h, 0, 0), -1);
+  assert_int_equal(lfc_flat_event_count(h), -1);
+  assert_int_equal(lfc_flat_event(h, 0, LFC_FLAT_EV_KIND), -1);
+  assert_int_equal(lfc_flat_reg_by_name(h, "rx_rem", 0, 0), -1);
+  assert_int_equal(lfc_flat_set_in(h, 0, LFC_FLAT_KIND, 0), -1);
+  assert_int_equal(lfc_flat_in(h, 0, LFC_FLAT_KIND), -1);
   assert_contains(lfc_flat_error(h), part);
   lfc_flat_destroy(h);
 }
@@ -322,6 +333,62 @@ static void test_stat_watchdog_queue_discard_vs_admission_drop(void **state) {
   lfc_flat_destroy(h);
 }
 
+/* lfc/flat.h: "Spaces around names and values are ignored": blanks of every kind the text may
+ * carry (space, tab, the CR of a CRLF line end) before and after each name and value, alone or
+ * mixed; the parameters read back as given. */
+static void test_config_blanks_around_names_and_values(void **state) {
+  (void)state;
+  static const char *const texts[] = {
+      "switch.mode=pfc;switch.ports=3;switch.latency=5",
+      " switch.mode = pfc ; switch.ports = 3 ; switch.latency = 5 ",
+      "\tswitch.mode\t=\tpfc\t;\tswitch.ports\t=\t3\t;\tswitch.latency\t=\t5\t",
+      "switch.mode=pfc\r\nswitch.ports=3\r\nswitch.latency=5\r\n",
+      "switch.mode=pfc \t\r\nswitch.ports=3\r\t \nswitch.latency=5\t \r",
+      "switch.mode=pfc\t \r\nswitch.ports=3 \r\t\nswitch.latency=5\r \t",
+  };
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    lfc_flat_t *h = make(texts[i]);
+    assert_int_equal(lfc_flat_param(h, "mode", 0), LFC_MODE_PFC);
+    assert_int_equal(lfc_flat_param(h, "ports", 0), 3);
+    assert_int_equal(lfc_flat_param(h, "latency", 0), 5);
+    lfc_flat_destroy(h);
+  }
+}
+
+/* The configuration text has a length limit, stated in its message ("config text longer than N
+ * characters"): a text of exactly N characters is read (here a short configuration padded with
+ * empty items, which lfc/flat.h says are ignored), one of N + 1 is refused with that message. */
+static void test_config_length_limit_is_the_stated_one(void **state) {
+  (void)state;
+  static const char head[] = "switch.mode=ib";
+  const char *prefix = "config text longer than ";
+  size_t big = (size_t)1 << 24;
+  char *text = malloc(big + 2u);
+  assert_non_null(text);
+  memcpy(text, head, sizeof head - 1u);
+  memset(text + sizeof head - 1u, ';', big - (sizeof head - 1u));
+  text[big] = '\0';
+  lfc_flat_t *h = lfc_flat_create(text);
+  assert_non_null(h);
+  assert_int_equal(lfc_flat_ok(h), 0);
+  const char *at = strstr(lfc_flat_error(h), prefix);
+  unsigned long limit = 0;
+  if (at == NULL || sscanf(at + strlen(prefix), "%lu", &limit) != 1 || limit < sizeof head ||
+      limit >= big)
+    fail_msg("a text of %zu characters: expected '%sN characters', got '%s'", big, prefix,
+             lfc_flat_error(h));
+  lfc_flat_destroy(h);
+  text[limit] = '\0'; /* exactly the limit: read */
+  h = make(text);
+  lfc_flat_destroy(h);
+  text[limit] = ';'; /* one more: refused, with the same limit */
+  text[limit + 1u] = '\0';
+  char want[96];
+  snprintf(want, sizeof want, "%s%lu characters", prefix, limit);
+  expect_config_error(text, want);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_config_errors_name_item_key_and_value),
@@ -332,6 +399,8 @@ int main(void) {
       cmocka_unit_test(test_step_is_lfc_switch_step_pfc),
       cmocka_unit_test(test_stat_malformed_drop_and_stray_block),
       cmocka_unit_test(test_stat_watchdog_queue_discard_vs_admission_drop),
+      cmocka_unit_test(test_config_length_limit_is_the_stated_one),
+      cmocka_unit_test(test_config_blanks_around_names_and_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

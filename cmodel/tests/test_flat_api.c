@@ -128,8 +128,11 @@ static void test_every_param_reads_back(void **state) {
   /* Indices are checked per port for speed_div, per class for the class lists. */
   lfc_flat_t *h = make("switch.mode=ib; switch.ports=3; switch.classes=4");
   assert_int_equal(lfc_flat_param(h, "vl_blocks", 4), -1);
+  /* the message gives the indices that exist (lfc/flat.h: "what is allowed") */
+  assert_non_null(strstr(lfc_flat_error(h), "param vl_blocks[4]: index out of range 0..3"));
   assert_int_equal(lfc_flat_param(h, "vl_blocks", -1), -1);
   assert_int_equal(lfc_flat_param(h, "speed_div", 3), -1);
+  assert_non_null(strstr(lfc_flat_error(h), "param speed_div[3]: index out of range 0..2"));
   assert_int_equal(lfc_flat_param(h, "speed_div", 2), 1);
   assert_int_equal(lfc_flat_param(h, NULL, 0), -1);
   lfc_flat_destroy(h);
@@ -248,12 +251,43 @@ static void test_reset_clears_inputs_outputs_stats_events(void **state) {
   lfc_flat_destroy(h);
 }
 
+/* lfc/flat.h: a call with an index that does not exist fails, and lfc_flat_error says "what is
+ * allowed": the range of the indices that exist, from the tables' own counts. */
+static void test_out_of_range_messages_name_what_exists(void **state) {
+  (void)state;
+  enum { PORTS = 3 };
+  lfc_flat_t *h = make("switch.mode=pfc; switch.ports=3; switch.classes=2");
+  char want[128];
+  int regs = lfc_flat_reg_count(), fields = lfc_flat_field_count(), stats = lfc_flat_stat_count();
+  assert_int_equal(lfc_flat_reg(h, regs, 0, 0), -1);
+  snprintf(want, sizeof want, "register %d does not exist: registers are 0..%d", regs, regs - 1);
+  assert_string_equal(lfc_flat_error(h), want);
+  int qlen = lfc_flat_reg_find("qlen"); /* a (port, class) register, SPEC §13.1 */
+  assert_true(qlen >= 0);
+  assert_int_equal(lfc_flat_reg(h, qlen, 0, LFC_MAX_CLASSES), -1);
+  snprintf(want, sizeof want, "register qlen: class %d out of range 0..%d", LFC_MAX_CLASSES,
+           LFC_MAX_CLASSES - 1);
+  assert_string_equal(lfc_flat_error(h), want);
+  assert_true(lfc_flat_reg(h, qlen, PORTS - 1, LFC_MAX_CLASSES - 1) >= 0);
+  assert_int_equal(lfc_flat_out(h, PORTS, LFC_FLAT_KIND), -1);
+  snprintf(want, sizeof want, "port %d does not exist: ports are 0..%d", PORTS, PORTS - 1);
+  assert_string_equal(lfc_flat_error(h), want);
+  assert_int_equal(lfc_flat_out(h, 0, fields), -1);
+  snprintf(want, sizeof want, "field %d does not exist: fields are 0..%d", fields, fields - 1);
+  assert_string_equal(lfc_flat_error(h), want);
+  assert_int_equal(lfc_flat_stat(h, stats, 0), -1);
+  snprintf(want, sizeof want, "stat %d does not exist: stats are 0..%d", stats, stats - 1);
+  assert_string_equal(lfc_flat_error(h), want);
+  lfc_flat_destroy(h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_name_tables_complete_and_consistent),
       cmocka_unit_test(test_every_param_reads_back),
       cmocka_unit_test(test_event_text_is_the_events),
       cmocka_unit_test(test_reset_clears_inputs_outputs_stats_events),
+      cmocka_unit_test(test_out_of_range_messages_name_what_exists),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

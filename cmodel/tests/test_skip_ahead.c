@@ -345,6 +345,18 @@ static bool check_queues(const lfc_switch_t *sw, uint64_t *held, uint32_t *live,
     for (uint32_t d = pp->pipe.head; d != LFC_NIL; d = sw->desc[d].next)
       CHECK((sw->pipe_ring[sw->desc[d].ready & sw->pipe_ring_mask] >> p) & 1u,
             "pipeline %u: packet not on the timing wheel", p);
+    /* lfc_internal.h: pipe_busy is exactly the ports whose pipeline holds a packet */
+    CHECK(((sw->pipe_busy >> p) & 1u) == (pp->pipe.head != LFC_NIL), "pipe_busy bit %u", p);
+    /* and the timing wheel has port p's bit only in the slots of its pipeline's packets (so
+     * lfc_pipe_exit finds a due packet at the head whenever the slot of now + 1 names p) */
+    for (uint32_t i = 0; i <= sw->pipe_ring_mask; i++) {
+      if (!((sw->pipe_ring[i] >> p) & 1u)) continue;
+      bool found = false;
+      for (uint32_t d = pp->pipe.head; d != LFC_NIL && !found; d = sw->desc[d].next)
+        found = (sw->desc[d].ready & sw->pipe_ring_mask) == i;
+      CHECK(found, "timing wheel slot %u names port %u, whose pipeline has no packet due then",
+            i, p);
+    }
     count_list(sw, pp->pipe.head, held, live);
     if (pp->rx_desc != LFC_NIL) {
       const lfc_desc_t *pk = &sw->desc[pp->rx_desc];

@@ -2,7 +2,8 @@
  * test_word_format.c - lfc_word_format (lfc/types.h), the text of a link word in reports and
  * mismatch messages, in the form lfc/flat.h documents ("DATA sop cls=1 nblk=3 dst=2
  * tag=0x00000007 ecn=2", "FCP vl=0 fctbs=12 fccl=2060", "IDLE"): each kind exactly, the FCP ops
- * named, PFC priorities listed when enabled or non-zero; a short buffer gets a terminated prefix.
+ * named, PFC priorities listed when enabled or non-zero; a short buffer gets a terminated prefix
+ * (a one-byte buffer the empty one), a zero-length buffer is left alone.
  */
 #include "testutil.h"
 
@@ -17,6 +18,17 @@ static void check(const lfc_word_t *w, const char *want) {
   lfc_word_format(w, small, sizeof small);
   assert_int_equal(strlen(small), strlen(want) < sizeof small ? strlen(want) : sizeof small - 1);
   assert_memory_equal(small, want, strlen(small));
+  /* "always NUL-terminated": a one-byte buffer holds the empty prefix, a zero-length one is
+   * not touched */
+  char one[2] = {'x', 'y'};
+  assert_ptr_equal(lfc_word_format(w, one, 1), one);
+  assert_int_equal(one[0], '\0');
+  assert_int_equal(one[1], 'y');
+  assert_ptr_equal(lfc_word_format(w, one, 0), one);
+  assert_int_equal(one[0], '\0');
+  one[0] = 'x';
+  lfc_word_format(w, one, 0);
+  assert_int_equal(one[0], 'x');
 }
 
 static void test_word_format_every_kind(void **state) {

@@ -25,7 +25,12 @@
 #   make mutants-c [MUTANTS_MAX=n MUTANTS_SEED=s MUTANT_TIMEOUT=s MUTANTS_ARGS=--golden]
 #       scripts/mutants-c.py: mutants of cmodel/src/*.c against the cmocka suite (UBSan, LSan),
 #       reviewed equivalents in tb/fuzz/mutants-c-equivalent.txt; MUTANTS_ARGS may add --asan,
-#       --only FILE:LINE[:COL],... or --rerun $(BUILD)/mutants/c-summary.json (docs/fuzzing.md §3)
+#       --only FILE:LINE[:COL],... or --rerun $(BUILD)/mutants/c-summary.json (docs/fuzzing.md §3);
+#       fails below MUTANTS_MIN_SCORE (95) % of the non-equivalent mutants killed
+#   make test-mutants-c-changed [MUTANTS_BASE=auto|REV MUTANTS_CHANGED_MAX=8]
+#       in `make test`: a few mutants of the lines of cmodel/src changed since MUTANTS_BASE (auto:
+#       a branch's merge base with main, on main the parent of the last commit that changed
+#       cmodel/src); fails if one survives. mutants-c-selftest: it fails on an untested line
 #   make soak HOURS=h [SOAK_CONFIGS=...]
 #       tb/scripts/soak.sh: random co-simulation (Verilator) of every configuration until the time
 #       is up; `make test` runs one minute of it as test-soak
@@ -149,9 +154,27 @@ MUTANTS_MAX     ?= 120
 MUTANTS_SEED    ?= 1
 MUTANT_TIMEOUT  ?= 120
 MUTANTS_ARGS    ?= --golden
+MUTANTS_MIN_SCORE ?= 95
 mutants-c: deps-minimal deps-verify
 	@nice -n 10 python3 scripts/mutants-c.py --build $(BUILD) --max $(MUTANTS_MAX) \
-	  --seed $(MUTANTS_SEED) --timeout $(MUTANT_TIMEOUT) --jobs $(or $(JOBS),2) $(MUTANTS_ARGS)
+	  --seed $(MUTANTS_SEED) --timeout $(MUTANT_TIMEOUT) --jobs $(or $(JOBS),2) \
+	  --min-score $(MUTANTS_MIN_SCORE) $(MUTANTS_ARGS)
+
+# The quick check of `make test`: the new or changed lines of the model must not have a surviving
+# mutant among a few drawn from them (docs/fuzzing.md §3, "Changed lines"). Its own work
+# directory ($(BUILD)/mutants-c-changed), so that it can run beside a `make mutants-c`.
+MUTANTS_BASE        ?= auto
+MUTANTS_CHANGED_MAX ?= 8
+.PHONY: test-mutants-c-changed mutants-c-selftest
+TEST_STEPS += test-mutants-c-changed
+test-mutants-c-changed: deps-minimal deps-verify
+	@echo "== mutants of the changed lines of cmodel/src (scripts/mutants-c.py --changed)"
+	@nice -n 10 python3 scripts/mutants-c.py --build $(BUILD) --changed $(MUTANTS_BASE) \
+	  --max $(MUTANTS_CHANGED_MAX) --timeout $(MUTANT_TIMEOUT) --jobs $(or $(JOBS),2) --golden
+
+# The check above must fail on a commit that adds an untested line (a scratch clone).
+mutants-c-selftest: deps-minimal deps-verify
+	@BUILD=$(BUILD) scripts/mutants-c-selftest.sh
 
 # ---- soak (docs/fuzzing.md §4) ----
 
