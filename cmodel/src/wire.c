@@ -21,6 +21,7 @@ static const char *const status_names[LFC_WIRE_STATUS_COUNT] = {
     [LFC_WIRE_BAD_OPCODE] = "bad-opcode",
     [LFC_WIRE_BAD_VERSION] = "bad-version",
     [LFC_WIRE_BAD_LENGTH] = "bad-length",
+    [LFC_WIRE_BAD_PROTOCOL] = "bad-protocol",
     [LFC_WIRE_BAD_PORT] = "bad-port",
     [LFC_WIRE_RESERVED] = "reserved",
     [LFC_WIRE_BAD_FIELD] = "bad-field",

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "lfc/wire.h"
+#include "lfc/wire_ib_data.h"
 
 /* Network byte order (big-endian) reads and writes. */
 static inline uint16_t wire_get16(const uint8_t *p) {
@@ -52,5 +53,16 @@ lfc_wire_status_t wire_check_fcs(const uint8_t *frame, size_t len, lfc_wire_erro
 
 /* Write the FCS of frame[0..len) at frame[len]. */
 void wire_put_fcs(uint8_t *frame, size_t len);
+
+/* BTH helpers shared by the IB and RoCEv2 codecs (wire_ib_data.c). */
+/* Refuse BTH fields wider than their bits (padcnt is not checked: the encoders compute it). */
+lfc_wire_status_t wire_check_bth(const lfc_ib_bth_t *b, lfc_wire_error_t *err);
+/* Write the 12-byte BTH at out, and read one. */
+void wire_put_bth(uint8_t *out, const lfc_ib_bth_t *b);
+void wire_get_bth(const uint8_t *in, lfc_ib_bth_t *b);
+/* PadCnt for a payload of len bytes: zero bytes to the next 4-byte boundary. */
+uint8_t wire_padcnt(size_t len);
+/* The first 4 payload bytes as the link word's tag (0 when shorter), and back. */
+uint32_t wire_tag_of(const uint8_t *payload, size_t len);
 
 #endif /* LFC_WIRE_INTERNAL_H */

@@ -30,6 +30,7 @@ typedef enum {
   LFC_WIRE_BAD_OPCODE,    /* MAC Control opcode, FCP Op or BTH opcode not supported */
   LFC_WIRE_BAD_VERSION,   /* IP version, LVer, GRH IPVer or BTH TVer not supported */
   LFC_WIRE_BAD_LENGTH,    /* a length field disagrees with the bytes given */
+  LFC_WIRE_BAD_PROTOCOL,  /* IP protocol (next header) is not UDP */
   LFC_WIRE_BAD_PORT,      /* UDP destination port is not 4791 */
   LFC_WIRE_RESERVED,      /* a reserved field or value is used */
   LFC_WIRE_BAD_FIELD,     /* encode or map: a field is out of its range */
