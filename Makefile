@@ -264,3 +264,6 @@ clean:
 .SECONDEXPANSION:
 test: deps $$(TEST_STEPS)
 	@scripts/run-cmocka.sh summary $(CMOCKA_LOG_DIR)/*
+
+# The wire-format codecs' cross-check with tshark (appends test-wire-tshark to TEST_STEPS).
+-include cmodel/tools/wire.mk

@@ -1,0 +1,423 @@
+/*
+ * lfc_wire_gen.c - write a pcap of random wire frames made by the liblfc codecs, and beside it
+ * the fields each frame must show in Wireshark, for the tshark cross-check
+ * (scripts/test_wire_tshark.sh, docs/wire-formats.md §7).
+ *
+ *   lfc_wire_gen --eth|--ib-erf|--ib-247 [--seed S] [--count N] PCAP EXPECT
+ *
+ * --eth: PFC, PAUSE and RoCEv2 frames (IPv4 and IPv6, tagged and not) in LINKTYPE_ETHERNET;
+ * --ib-erf / --ib-247: IB data packets (with and without GRH) and FCPs in LINKTYPE_ERF or
+ * LINKTYPE_INFINIBAND. After the N random frames come deliberately broken ones (eth: a PFC frame
+ * with a bad FCS, a MAC Control frame with opcode 0x0102; ib: an FCP with a bad LPCRC, a data
+ * packet with a bad VCRC). Every frame is decoded again by liblfc before it is written.
+ *
+ * EXPECT has one line per frame: the frame number (from 1), then tab-separated `field=value`
+ * pairs named as tshark names them (value decimal; for the `_ws.col.*` columns, text the column
+ * must contain), and `decode=STATUS` (lfc_wire_status_name).
+ * Frames are 1 cycle apart per 64-byte block at 100 Gb/s (lfc_pcap_cycle_ns).
+ *
+ * Exit 0 written, 2 bad arguments or a failed write (one line on stderr naming the file).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lfc/crc.h"
+#include "lfc/pcap.h"
+#include "lfc/wire_ib_data.h"
+#include "lfc/wire_ib_fcp.h"
+#include "lfc/wire_pfc.h"
+#include "lfc/wire_roce.h"
+
+#define EXIT_BAD 2
+#define LINK_GBPS 100u
+#define MAX_FRAME 9100u
+#define MAX_PAYLOAD 4096u
+#define DEFAULT_COUNT 400u
+#define DEFAULT_SEED 0x5EEDull
+#define ERRLEN 256u
+#define LINE 1024u
+
+enum { MODE_ETH, MODE_IB_ERF, MODE_IB_247 };
+
+typedef struct {
+  lfc_pcap_t *pcap;
+  FILE *expect;
+  const char *expect_path;
+  char *expect_tmp;
+  uint64_t cycle;
+  unsigned n;
+  char line[LINE];
+  size_t used;
+} out_t;
+
+static uint64_t rng;
+static uint64_t next(void) {
+  rng ^= rng >> 12;
+  rng ^= rng << 25;
+  rng ^= rng >> 27;
+  return rng * 0x2545F4914F6CDD1DULL;
+}
+static uint32_t below(uint32_t n) { return (uint32_t)((next() >> 32) % n); }
+
+static uint32_t be32(const uint8_t *b) {
+  return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+static void field(out_t *o, const char *name, unsigned long long v) {
+  const int k = snprintf(o->line + o->used, LINE - o->used, "\t%s=%llu", name, v);
+  if (k > 0 && (size_t)k < LINE - o->used) o->used += (size_t)k;
+}
+
+static void fail_exit(out_t *o, const char *msg) {
+  fprintf(stderr, "lfc_wire_gen: %s\n", msg);
+  lfc_pcap_abort(o->pcap);
+  if (o->expect != NULL) fclose(o->expect);
+  if (o->expect_tmp != NULL) remove(o->expect_tmp);
+  exit(EXIT_BAD);
+}
+
+/* Write one record and its expectation line (started by begin()). */
+/* A field tshark shows as text: the shown text must contain it. */
+static void text(out_t *o, const char *name, const char *v) {
+  const int k = snprintf(o->line + o->used, LINE - o->used, "\t%s=%s", name, v);
+  if (k > 0 && (size_t)k < LINE - o->used) o->used += (size_t)k;
+}
+
+static void emit(out_t *o, lfc_pcap_rec_t kind, const uint8_t *f, size_t len,
+                 lfc_wire_status_t decoded) {
+  char err[ERRLEN];
+  field(o, "frame.len", len);
+  const int k = snprintf(o->line + o->used, LINE - o->used, "\tdecode=%s\n",
+                         lfc_wire_status_name(decoded));
+  if (k < 0 || (size_t)k >= LINE - o->used) fail_exit(o, "expectation line too long");
+  if (lfc_pcap_write(o->pcap, lfc_pcap_cycle_ns(o->cycle, LINK_GBPS), kind, f, len, err,
+                     sizeof err) != 0) {
+    fail_exit(o, err);
+  }
+  if (fputs(o->line, o->expect) == EOF) {
+    snprintf(err, sizeof err, "%s: cannot write: %s", o->expect_path, strerror(errno));
+    fail_exit(o, err);
+  }
+  o->cycle += (len + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
+}
+
+static void begin(out_t *o) {
+  o->n++;
+  o->used = (size_t)snprintf(o->line, LINE, "%u", o->n);
+}
+
+static void check(out_t *o, lfc_wire_status_t got, lfc_wire_status_t want, const char *what) {
+  if (got != want) {
+    char msg[ERRLEN];
+    snprintf(msg, sizeof msg, "frame %u (%s): liblfc decodes it as %s, expected %s", o->n, what,
+             lfc_wire_status_name(got), lfc_wire_status_name(want));
+    fail_exit(o, msg);
+  }
+}
+
+static void gen_pfc(out_t *o, bool corrupt_fcs, uint16_t force_opcode) {
+  lfc_pfc_frame_t f;
+  memset(&f, 0, sizeof f);
+  for (unsigned i = 0; i < LFC_ETH_ADDR_BYTES; i++) f.src[i] = (uint8_t)below(256);
+  f.src[0] &= 0xFE; /* unicast source */
+  f.opcode = below(4) == 0 ? LFC_MAC_CTRL_OP_PAUSE : LFC_MAC_CTRL_OP_PFC;
+  if (f.opcode == LFC_MAC_CTRL_OP_PFC) {
+    f.class_enable = (uint8_t)below(256);
+    for (unsigned i = 0; i < LFC_PFC_MAX_PRIOS; i++) {
+      f.time[i] = below(4) == 0 ? 0 : (uint16_t)below(65536);
+    }
+  } else {
+    f.time[0] = (uint16_t)below(65536);
+  }
+  uint8_t b[LFC_PFC_FRAME_BYTES];
+  const size_t len = lfc_pfc_encode(&f, b, sizeof b, NULL);
+  lfc_wire_status_t want = LFC_WIRE_OK;
+  begin(o);
+  if (force_opcode != 0) {
+    b[LFC_MAC_CTRL_OPCODE_OFFSET] = (uint8_t)(force_opcode >> 8);
+    b[LFC_MAC_CTRL_OPCODE_OFFSET + 1u] = (uint8_t)force_opcode;
+    const uint32_t c = lfc_crc32(b, LFC_ETH_MIN_NOFCS);
+    for (unsigned i = 0; i < LFC_ETH_FCS_BYTES; i++) {
+      b[LFC_ETH_MIN_NOFCS + i] = (uint8_t)(c >> (8 * i));
+    }
+    field(o, "macc.opcode", force_opcode);
+    want = LFC_WIRE_BAD_OPCODE;
+  } else {
+    field(o, "macc.opcode", f.opcode);
+    if (f.opcode == LFC_MAC_CTRL_OP_PFC) {
+      field(o, "macc.cbfc.enbv", f.class_enable);
+      char name[40];
+      for (unsigned i = 0; i < LFC_PFC_MAX_PRIOS; i++) {
+        snprintf(name, sizeof name, "macc.cbfc.pause_time.c%u", i);
+        field(o, name, f.time[i]);
+      }
+    } else {
+      field(o, "macc.pause_time", f.time[0]);
+    }
+  }
+  if (corrupt_fcs) {
+    b[LFC_ETH_MIN_NOFCS] ^= 0x01;
+    want = LFC_WIRE_BAD_FCS;
+  }
+  field(o, "eth.fcs.status", corrupt_fcs ? 0u : 1u); /* Wireshark: 0 bad, 1 good */
+  lfc_pfc_frame_t g;
+  check(o, lfc_pfc_decode(b, len, &g, NULL), want, "PFC");
+  emit(o, LFC_PCAP_ETH, b, len, want);
+}
+
+static void gen_roce(out_t *o) {
+  static uint8_t payload[MAX_PAYLOAD], b[MAX_FRAME];
+  lfc_roce_pkt_t p;
+  memset(&p, 0, sizeof p);
+  for (unsigned i = 0; i < LFC_ETH_ADDR_BYTES; i++) {
+    p.dst_mac[i] = (uint8_t)below(256);
+    p.src_mac[i] = (uint8_t)below(256);
+  }
+  p.dst_mac[0] &= 0xFE;
+  p.src_mac[0] &= 0xFE;
+  p.has_vlan = below(2);
+  if (p.has_vlan) {
+    p.pcp = (uint8_t)below(8);
+    p.vid = (uint16_t)(1u + below(4094));
+  }
+  p.ipv6 = below(2);
+  p.dscp = (uint8_t)below(64);
+  p.ecn = (uint8_t)below(4);
+  p.ttl = (uint8_t)(1u + below(255));
+  p.ip_id = (uint16_t)below(65536);
+  p.flow_label = below(1u << 20);
+  if (p.ipv6) {
+    p.src_ip[0] = 0xfd; /* unique local, so no dissector takes it for special */
+    p.dst_ip[0] = 0xfd;
+    for (unsigned i = 1; i < LFC_IPV6_ADDR_BYTES; i++) {
+      p.src_ip[i] = (uint8_t)below(256);
+      p.dst_ip[i] = (uint8_t)below(256);
+    }
+  } else {
+    p.src_ip[0] = 10;
+    p.dst_ip[0] = 10;
+    for (unsigned i = 1; i < LFC_IPV4_ADDR_BYTES; i++) {
+      p.src_ip[i] = (uint8_t)below(256);
+      p.dst_ip[i] = (uint8_t)below(256);
+    }
+  }
+  p.udp_src = (uint16_t)(49152u + below(16384));
+  /* RC SEND only or RDMA WRITE middle: opcodes whose header Wireshark knows (no RETH/AETH). */
+  p.bth.opcode = below(2) ? 0x04 : 0x07;
+  p.bth.pkey = 0xFFFF;
+  p.bth.dqpn = below(1u << 24);
+  p.bth.psn = below(1u << 24);
+  p.bth.ackreq = (uint8_t)below(2);
+  p.payload_len = below(1024);
+  for (size_t i = 0; i < p.payload_len; i++) payload[i] = (uint8_t)below(256);
+  p.payload = payload;
+  lfc_wire_error_t err;
+  const size_t len = lfc_roce_encode(&p, b, sizeof b, &err);
+  if (len == 0) fail_exit(o, err.text);
+  begin(o);
+  if (p.has_vlan) field(o, "vlan.priority", p.pcp);
+  field(o, p.ipv6 ? "ipv6.tclass.dscp" : "ip.dsfield.dscp", p.dscp);
+  field(o, p.ipv6 ? "ipv6.tclass.ecn" : "ip.dsfield.ecn", p.ecn);
+  field(o, "udp.dstport", LFC_ROCE_UDP_PORT);
+  field(o, "infiniband.bth.opcode", p.bth.opcode);
+  field(o, "infiniband.bth.destqp", p.bth.dqpn);
+  field(o, "infiniband.bth.psn", p.bth.psn);
+  /* Wireshark shows the ICRC bytes read big-endian and does not verify them (§7). */
+  const size_t icrc_at = LFC_ETH_HEADER_BYTES + (p.has_vlan ? LFC_ETH_VLAN_TAG_BYTES : 0u) +
+                         (p.ipv6 ? LFC_IPV6_HEADER_BYTES : LFC_IPV4_HEADER_BYTES) +
+                         LFC_UDP_HEADER_BYTES + LFC_IB_BTH_BYTES + p.payload_len +
+                         (LFC_IB_WORD_BYTES - p.payload_len % LFC_IB_WORD_BYTES) % LFC_IB_WORD_BYTES;
+  field(o, "infiniband.invariant.crc", be32(b + icrc_at));
+  field(o, "eth.fcs.status", 1);
+  lfc_roce_pkt_t q;
+  check(o, lfc_roce_decode(b, len, &q, NULL), LFC_WIRE_OK, "RoCEv2");
+  emit(o, LFC_PCAP_ETH, b, len, LFC_WIRE_OK);
+}
+
+static void gen_ib_data(out_t *o, bool corrupt_vcrc) {
+  static uint8_t payload[MAX_PAYLOAD], b[MAX_FRAME];
+  lfc_ib_pkt_t p;
+  memset(&p, 0, sizeof p);
+  p.vl = (uint8_t)below(15);
+  p.sl = (uint8_t)below(16);
+  p.dlid = (uint16_t)(1u + below(0xBFFF));
+  p.slid = (uint16_t)(1u + below(0xBFFF));
+  p.has_grh = below(2);
+  if (p.has_grh) {
+    p.grh.tclass = (uint8_t)below(256);
+    p.grh.flow_label = below(1u << 20);
+    p.grh.hoplmt = (uint8_t)below(256);
+    for (unsigned i = 0; i < LFC_IB_GID_BYTES; i++) {
+      p.grh.sgid[i] = (uint8_t)below(256);
+      p.grh.dgid[i] = (uint8_t)below(256);
+    }
+    p.grh.sgid[0] = p.grh.dgid[0] = 0xFE; /* link-local prefix fe80:: */
+    p.grh.sgid[1] = p.grh.dgid[1] = 0x80;
+  }
+  p.bth.opcode = below(2) ? 0x04 : 0x07;
+  p.bth.pkey = 0xFFFF;
+  p.bth.dqpn = 2u + below((1u << 24) - 2u); /* not QP0/QP1, which carry MADs */
+  p.bth.psn = below(1u << 24);
+  p.payload_len = below(2048);
+  for (size_t i = 0; i < p.payload_len; i++) payload[i] = (uint8_t)below(256);
+  p.payload = payload;
+  lfc_wire_error_t err;
+  const size_t len = lfc_ib_pkt_encode(&p, b, sizeof b, &err);
+  if (len == 0) fail_exit(o, err.text);
+  begin(o);
+  field(o, "infiniband.lrh.vl", p.vl);
+  field(o, "infiniband.lrh.sl", p.sl);
+  field(o, "infiniband.lrh.lnh", p.has_grh ? LFC_IB_LNH_GLOBAL : LFC_IB_LNH_LOCAL);
+  field(o, "infiniband.lrh.dlid", p.dlid);
+  field(o, "infiniband.lrh.slid", p.slid);
+  field(o, "infiniband.lrh.pktlen", (len - LFC_IB_VCRC_BYTES) / LFC_IB_WORD_BYTES);
+  field(o, "infiniband.bth.opcode", p.bth.opcode);
+  field(o, "infiniband.bth.destqp", p.bth.dqpn);
+  field(o, "infiniband.bth.psn", p.bth.psn);
+  lfc_wire_status_t want = LFC_WIRE_OK;
+  if (corrupt_vcrc) {
+    b[len - 1u] ^= 0x80;
+    want = LFC_WIRE_BAD_VCRC;
+  }
+  /* Wireshark shows ICRC and VCRC read big-endian and does not verify them (§7). */
+  const size_t icrc_at = len - LFC_IB_VCRC_BYTES - LFC_IB_ICRC_BYTES;
+  field(o, "infiniband.invariant.crc", be32(b + icrc_at));
+  field(o, "infiniband.variant.crc", (unsigned)b[len - 2u] << 8 | b[len - 1u]);
+  lfc_ib_pkt_t q;
+  check(o, lfc_ib_pkt_decode(b, len, &q, NULL), want, "IB data");
+  emit(o, LFC_PCAP_IB_DATA, b, len, want);
+}
+
+static void gen_fcp(out_t *o, bool corrupt_crc) {
+  lfc_ib_fcp_t p = {.op = (uint8_t)below(2),
+                    .vl = (uint8_t)below(15),
+                    .fctbs = (uint16_t)below(4096),
+                    .fccl = (uint16_t)below(4096)};
+  uint8_t b[LFC_IB_FCP_BYTES];
+  lfc_ib_fcp_encode(&p, b, sizeof b, NULL);
+  begin(o);
+  /* tshark 4.0 throws in its IB link dissector before it adds any field (docs/wire-formats.md
+   * §7); what it does show is the Op, as the Info text, and bytes 2..3 (VL and FCCL) as the
+   * destination "LID". FCTBS and LPCRC are checked by liblfc's decoder only. */
+  text(o, "_ws.col.Info", p.op == LFC_FCP_OP_INIT ? "Flow Control Init" : "Normal Flow Control");
+  char lid[32];
+  snprintf(lid, sizeof lid, "LID: %u", (unsigned)p.vl << LFC_IB_FCP_HI_SHIFT | p.fccl);
+  text(o, "_ws.col.Destination", lid);
+  lfc_wire_status_t want = LFC_WIRE_OK;
+  if (corrupt_crc) {
+    b[LFC_IB_FCP_CRC_OFFSET] ^= 0x01;
+    want = LFC_WIRE_BAD_LPCRC;
+  }
+  lfc_ib_fcp_t q;
+  check(o, lfc_ib_fcp_decode(b, sizeof b, &q, NULL), want, "FCP");
+  emit(o, LFC_PCAP_IB_LINK, b, sizeof b, want);
+}
+
+static void usage_exit(const char *what) {
+  fprintf(stderr,
+          "lfc_wire_gen: %s; usage: lfc_wire_gen --eth|--ib-erf|--ib-247 [--seed S] "
+          "[--count N] PCAP EXPECT\n",
+          what);
+  exit(EXIT_BAD);
+}
+
+static unsigned long long number(const char *flag, const char *s, unsigned long long max) {
+  char *end;
+  errno = 0;
+  const unsigned long long v = strtoull(s, &end, 0);
+  if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v > max) {
+    fprintf(stderr, "lfc_wire_gen: %s '%s': a whole number 0..%llu\n", flag, s, max);
+    exit(EXIT_BAD);
+  }
+  return v;
+}
+
+int main(int argc, char **argv) {
+  int mode = -1;
+  uint64_t seed = DEFAULT_SEED;
+  unsigned count = DEFAULT_COUNT;
+  const char *paths[2] = {NULL, NULL};
+  unsigned npaths = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--eth") == 0) {
+      mode = MODE_ETH;
+    } else if (strcmp(argv[i], "--ib-erf") == 0) {
+      mode = MODE_IB_ERF;
+    } else if (strcmp(argv[i], "--ib-247") == 0) {
+      mode = MODE_IB_247;
+    } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+      seed = number("--seed", argv[++i], UINT64_MAX);
+    } else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
+      count = (unsigned)number("--count", argv[++i], 1000000u);
+    } else if (argv[i][0] == '-') {
+      usage_exit("unknown option or missing value");
+    } else if (npaths < 2) {
+      paths[npaths++] = argv[i];
+    } else {
+      usage_exit("too many arguments");
+    }
+  }
+  if (mode < 0 || npaths != 2) usage_exit("need a mode and two paths");
+  rng = seed != 0 ? seed : DEFAULT_SEED; /* xorshift never leaves 0 */
+  out_t o;
+  memset(&o, 0, sizeof o);
+  char err[ERRLEN];
+  const uint32_t lt = mode == MODE_ETH      ? LFC_PCAP_LINKTYPE_ETHERNET
+                      : mode == MODE_IB_ERF ? LFC_PCAP_LINKTYPE_ERF
+                                            : LFC_PCAP_LINKTYPE_INFINIBAND;
+  o.expect_path = paths[1];
+  o.expect_tmp = malloc(strlen(paths[1]) + 8);
+  if (o.expect_tmp == NULL) fail_exit(&o, "out of memory");
+  sprintf(o.expect_tmp, "%s.tmp", paths[1]);
+  o.expect = fopen(o.expect_tmp, "w");
+  if (o.expect == NULL) {
+    snprintf(err, sizeof err, "%s: cannot create: %s", o.expect_tmp, strerror(errno));
+    free(o.expect_tmp);
+    o.expect_tmp = NULL;
+    fail_exit(&o, err);
+  }
+  o.pcap = lfc_pcap_open(paths[0], lt, err, sizeof err);
+  if (o.pcap == NULL) fail_exit(&o, err);
+  for (unsigned i = 0; i < count; i++) {
+    if (mode == MODE_ETH) {
+      if (below(2)) {
+        gen_pfc(&o, false, 0);
+      } else {
+        gen_roce(&o);
+      }
+    } else if (below(2)) {
+      gen_ib_data(&o, false);
+    } else {
+      gen_fcp(&o, false);
+    }
+  }
+  if (mode == MODE_ETH) {
+    gen_pfc(&o, true, 0);
+    gen_pfc(&o, false, 0x0102);
+  } else {
+    gen_fcp(&o, true);
+    gen_ib_data(&o, true);
+  }
+  lfc_pcap_t *pc = o.pcap;
+  o.pcap = NULL;
+  if (lfc_pcap_close(pc, err, sizeof err) != 0) fail_exit(&o, err);
+  FILE *e = o.expect;
+  o.expect = NULL;
+  if (fflush(e) != 0 || ferror(e) || fclose(e) != 0) {
+    snprintf(err, sizeof err, "%s: cannot write: %s", o.expect_path, strerror(errno));
+    fail_exit(&o, err);
+  }
+  if (rename(o.expect_tmp, o.expect_path) != 0) {
+    snprintf(err, sizeof err, "%s: cannot rename into place: %s", o.expect_path, strerror(errno));
+    fail_exit(&o, err);
+  }
+  free(o.expect_tmp);
+  printf("lfc_wire_gen: %u frames, seed 0x%" PRIx64 ", %s and %s\n", o.n, seed, paths[0],
+         paths[1]);
+  return 0;
+}
