@@ -52,6 +52,10 @@ bad "PROGRAMS: '../lfc-demo' is not allowed" scripts/install_check.sh "$work" 0.
 bad "unknown option '--draw'" scripts/doc-figures.sh --draw build
 bad "no BUILD directory given" scripts/doc-figures.sh --check
 bad "one BUILD directory only" scripts/doc-figures.sh build other
+bad "usage: test_wire_tshark.sh" scripts/test_wire_tshark.sh build/tools/lfc_wire_gen
+bad "WIRE_COUNT='many'" env WIRE_COUNT=many scripts/test_wire_tshark.sh /bin/true "$work/w"
+bad "WIRE_SEED='-1'" env WIRE_SEED=-1 scripts/test_wire_tshark.sh /bin/true "$work/w"
+bad "GEN '$work/none' is not an executable" scripts/test_wire_tshark.sh "$work/none" "$work/w"
 
 echo "test_script_args: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -22,6 +22,18 @@ work="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
 SEED="${WIRE_SEED:-0x1fc2026}"
 COUNT="${WIRE_COUNT:-600}"
+if ! [[ "$SEED" =~ ^(0x[0-9a-fA-F]{1,16}|[0-9]{1,19})$ ]]; then
+  echo "test_wire_tshark.sh: WIRE_SEED='$SEED': a number, decimal or 0x hex (64 bits)" >&2
+  exit 2
+fi
+if ! [[ "$COUNT" =~ ^[0-9]{1,6}$ ]] || [ "$COUNT" -gt 1000000 ]; then
+  echo "test_wire_tshark.sh: WIRE_COUNT='$COUNT': a whole number 0..1000000" >&2
+  exit 2
+fi
+if [ ! -x "$gen" ]; then
+  echo "test_wire_tshark.sh: GEN '$gen' is not an executable (build/tools/lfc_wire_gen)" >&2
+  exit 2
+fi
 
 mkdir -p "$work"
 
