@@ -1,5 +1,6 @@
-# cmodel/tools/wire.mk - the wire-format cross-check with Wireshark (docs/wire-formats.md §7).
-# Included by the Makefile; objects are compiled by its pattern rule $(BUILD)/obj/%.o.
+# cmodel/tools/wire.mk - the wire formats: the tshark cross-check and the decoders' fuzzer
+# (docs/wire-formats.md §7, §9). Included by the Makefile; objects are compiled by its pattern
+# rule $(BUILD)/obj/%.o.
 #
 #   make fuzz-wire, make test-fuzz-wire   libFuzzer on the decoders (below)
 #   make test-wire-tshark   lfc_wire_gen writes pcaps of random PFC, PAUSE, RoCEv2, IB data and
