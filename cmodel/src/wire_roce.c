@@ -342,6 +342,10 @@ lfc_wire_status_t lfc_roce_to_word(const lfc_roce_pkt_t *p, const lfc_roce_map_t
     cls = p->pcp;
   } else {
     cls = m->dscp_to_prio[p->dscp & DSCP_MAX];
+    if (cls >= LFC_PFC_MAX_PRIOS) {
+      return wire_fail(err, LFC_WIRE_BAD_FIELD, 0, "dscp_to_prio[%u] = %u, priorities are 0..7",
+                       (unsigned)p->dscp, (unsigned)cls);
+    }
   }
   const size_t bytes = lfc_roce_frame_bytes(p->has_vlan, p->ipv6, p->payload_len);
   const size_t nblk = (bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;

@@ -316,6 +316,14 @@ static void test_roce_encode_refusals(void **state) {
   memset(&p, 0, sizeof p);
   uint8_t f[BUF];
   lfc_wire_error_t err;
+  /* A class map that gives a priority the link word cannot carry is refused. */
+  lfc_roce_map_t m;
+  lfc_roce_map_default(&m, LFC_ROCE_PRIO_DSCP);
+  m.dscp_to_prio[46] = 9;
+  p.dscp = 46;
+  lfc_word_t w;
+  assert_int_equal(lfc_roce_to_word(&p, &m, &w, &err), LFC_WIRE_BAD_FIELD);
+  assert_non_null(strstr(err.text, "dscp_to_prio[46] = 9"));
   p.dscp = 64;
   assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);

@@ -109,7 +109,8 @@ size_t lfc_ib_pkt_encode(const lfc_ib_pkt_t *p, uint8_t *out, size_t cap, lfc_wi
 lfc_wire_status_t lfc_ib_pkt_decode(const uint8_t *in, size_t len, lfc_ib_pkt_t *p,
                                     lfc_wire_error_t *err);
 
-/* The ICRC of an encoded packet in[0..len) (LRH through VCRC): what the encoder writes. */
+/* The ICRC of an encoded packet in[0..len) (LRH through VCRC): what the encoder writes. in must
+ * hold at least the LRH, the GRH if LNH says 3, the BTH, the ICRC and the VCRC. */
 uint32_t lfc_ib_icrc(const uint8_t *in, size_t len);
 
 /*

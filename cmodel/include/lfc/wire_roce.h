@@ -109,13 +109,14 @@ void lfc_roce_map_default(lfc_roce_map_t *m, lfc_roce_prio_source_t source);
  * The SPEC §2 link word of the first block of p: kind DATA, sop 1, eop when one block, cls =
  * the priority (map), nblk = ceil(frame bytes with FCS / 64), dst = the low 16 bits of the
  * destination IP address, tag = the first 4 payload bytes (big-endian; 0 when shorter), ecn =
- * the IP ECN field. LFC_WIRE_BAD_FIELD when the map wants PCP and p has no tag, or nblk > 255.
+ * the IP ECN field. LFC_WIRE_BAD_FIELD when the map wants PCP and p has no tag, the map gives a
+ * priority over 7, or nblk > 255.
  */
 lfc_wire_status_t lfc_roce_to_word(const lfc_roce_pkt_t *p, const lfc_roce_map_t *m,
                                    lfc_word_t *w, lfc_wire_error_t *err);
 
 /*
- * The packet of a DATA link word: everything from tmpl, then PCP (if tagged) = cls, DSCP =
+ * The packet of a DATA link word: everything from tmpl (not NULL), then PCP (if tagged) = cls, DSCP =
  * prio_to_dscp[cls], ECN = ecn, the low 16 bits of the destination IP = dst, and a payload of
  * tag (big-endian) then zeros in payload_buf[0..cap), of the length that makes the frame exactly
  * nblk blocks. LFC_WIRE_BAD_FIELD when w is not DATA, cls > 7, or nblk is too small to carry a
