@@ -3,8 +3,9 @@
 #
 #   scripts/test_wire_tshark.sh GEN WORKDIR
 #
-# GEN (build/tools/lfc_wire_gen) writes pcaps of random frames of every kind through the codecs
-# with, beside each, the fields every frame must show; tshark reads the pcaps back and
+# GEN (build/tools/lfc_wire_gen) writes pcaps of random frames of every kind through the codecs,
+# and of the model's own traffic (--model-pfc, --model-ib), with, beside each, the fields every
+# frame must show; tshark reads the pcaps back and
 # scripts/wire_tshark_check.py compares field by field, and checks that the deliberately
 # broken frames at the end are flagged (by tshark where it checks: Ethernet FCS, MAC Control
 # opcode; by the liblfc decoder where tshark does not: LPCRC, VCRC).
@@ -67,12 +68,22 @@ fi
 "$gen" --eth --seed "$SEED" --count "$COUNT" "$work/eth.pcap" "$work/eth.expect" || exit 2
 "$gen" --ib-erf --seed "$SEED" --count "$COUNT" "$work/ib_erf.pcap" "$work/ib_erf.expect" || exit 2
 "$gen" --ib-247 --seed "$SEED" --count 4 "$work/ib_247.pcap" "$work/ib_247.expect" || exit 2
+# The model's own traffic (a star testbed under incast), every word the switch sends.
+"$gen" --model-pfc --seed "$SEED" --cycles 6000 "$work/model_pfc.pcap" "$work/model_pfc.expect" ||
+  exit 2
+"$gen" --model-ib --seed "$SEED" --cycles 6000 "$work/model_ib.pcap" "$work/model_ib.expect" ||
+  exit 2
 
 echo "tshark: $(tshark --version 2>/dev/null | head -n 1)"
 status=0
 python3 "$here/wire_tshark_check.py" eth "$work/eth.pcap" "$work/eth.expect" || status=$?
 [ "$status" -eq 0 ] || exit "$status"
 python3 "$here/wire_tshark_check.py" ib "$work/ib_erf.pcap" "$work/ib_erf.expect" || status=$?
+[ "$status" -eq 0 ] || exit "$status"
+python3 "$here/wire_tshark_check.py" eth "$work/model_pfc.pcap" "$work/model_pfc.expect" ||
+  status=$?
+[ "$status" -eq 0 ] || exit "$status"
+python3 "$here/wire_tshark_check.py" ib "$work/model_ib.pcap" "$work/model_ib.expect" || status=$?
 [ "$status" -eq 0 ] || exit "$status"
 
 # LINKTYPE_INFINIBAND (247): tshark 4.0 refuses the file ("network type 247 unknown or

@@ -4,6 +4,7 @@
  * (scripts/test_wire_tshark.sh, docs/wire-formats.md §7).
  *
  *   lfc_wire_gen --eth|--ib-erf|--ib-247 [--seed S] [--count N] PCAP EXPECT
+ *   lfc_wire_gen --model-pfc|--model-ib [--seed S] [--cycles N] PCAP EXPECT
  *
  * --eth: PFC, PAUSE and RoCEv2 frames (IPv4 and IPv6, tagged and not) in LINKTYPE_ETHERNET;
  * --ib-erf / --ib-247: IB data packets (with and without GRH) and FCPs in LINKTYPE_ERF or
@@ -11,10 +12,16 @@
  * with a bad FCS, a MAC Control frame with opcode 0x0102; ib: an FCP with a bad LPCRC, a data
  * packet with a bad VCRC). Every frame is decoded again by liblfc before it is written.
  *
+ * --model-pfc / --model-ib: the model's own traffic instead. A 4-port star testbed (lfc/star.h)
+ * runs N cycles of incast with the traffic seed S; every word the switch sends, on every port,
+ * is written as its frame (lfc_*_from_word) at its cycle: RoCEv2 and PFC in LINKTYPE_ETHERNET,
+ * IB data packets and FCPs in ERF.
+ *
  * EXPECT has one line per frame: the frame number (from 1), then tab-separated `field=value`
  * pairs named as tshark names them (value decimal; for the `_ws.col.*` columns, text the column
  * must contain), and `decode=STATUS` (lfc_wire_status_name).
- * Frames are 1 cycle apart per 64-byte block at 100 Gb/s (lfc_pcap_cycle_ns).
+ * Timestamps are cycles at 100 Gb/s (lfc_pcap_cycle_ns): the model's, or for random frames one
+ * cycle per 64-byte block of the frames before.
  *
  * Exit 0 written, 2 bad arguments or a failed write (one line on stderr naming the file).
  */
@@ -28,6 +35,7 @@
 
 #include "lfc/crc.h"
 #include "lfc/pcap.h"
+#include "lfc/star.h"
 #include "lfc/wire_ib_data.h"
 #include "lfc/wire_ib_fcp.h"
 #include "lfc/wire_pfc.h"
@@ -42,7 +50,16 @@
 #define ERRLEN 256u
 #define LINE 1024u
 
-enum { MODE_ETH, MODE_IB_ERF, MODE_IB_247 };
+enum { MODE_ETH, MODE_IB_ERF, MODE_IB_247, MODE_MODEL_IB, MODE_MODEL_PFC };
+
+/* The model runs (--model-ib, --model-pfc): a star testbed under incast (lfc/star.h). */
+#define MODEL_PORTS 4u
+#define MODEL_CLASSES 2u
+#define MODEL_KMIN 8u   /* mark early, so that CE packets show (SPEC §9) */
+#define MODEL_KMAX 64u
+#define MODEL_PMAX 32768u
+#define DEFAULT_CYCLES 5000u
+#define MODEL_QPN_BASE 0x100u
 
 typedef struct {
   lfc_pcap_t *pcap;
@@ -50,6 +67,7 @@ typedef struct {
   const char *expect_path;
   char *expect_tmp;
   uint64_t cycle;
+  bool model; /* the caller sets cycle: the model's */
   unsigned n;
   char line[LINE];
   size_t used;
@@ -103,7 +121,7 @@ static void emit(out_t *o, lfc_pcap_rec_t kind, const uint8_t *f, size_t len,
     snprintf(err, sizeof err, "%s: cannot write: %s", o->expect_path, strerror(errno));
     fail_exit(o, err);
   }
-  o->cycle += (len + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
+  if (!o->model) o->cycle += (len + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
 }
 
 static void begin(out_t *o) {
@@ -120,6 +138,9 @@ static void check(out_t *o, lfc_wire_status_t got, lfc_wire_status_t want, const
   }
 }
 
+static void write_pfc(out_t *o, const lfc_pfc_frame_t *fp, bool corrupt_fcs,
+                      uint16_t force_opcode);
+
 static void gen_pfc(out_t *o, bool corrupt_fcs, uint16_t force_opcode) {
   lfc_pfc_frame_t f;
   memset(&f, 0, sizeof f);
@@ -134,6 +155,13 @@ static void gen_pfc(out_t *o, bool corrupt_fcs, uint16_t force_opcode) {
   } else {
     f.time[0] = (uint16_t)below(65536);
   }
+  write_pfc(o, &f, corrupt_fcs, force_opcode);
+}
+
+/* Encode f, list its fields, break it if asked, check liblfc's decode, write it. */
+static void write_pfc(out_t *o, const lfc_pfc_frame_t *fp, bool corrupt_fcs,
+                      uint16_t force_opcode) {
+  const lfc_pfc_frame_t f = *fp;
   uint8_t b[LFC_PFC_FRAME_BYTES];
   const size_t len = lfc_pfc_encode(&f, b, sizeof b, NULL);
   lfc_wire_status_t want = LFC_WIRE_OK;
@@ -170,8 +198,10 @@ static void gen_pfc(out_t *o, bool corrupt_fcs, uint16_t force_opcode) {
   emit(o, LFC_PCAP_ETH, b, len, want);
 }
 
+static void write_roce(out_t *o, const lfc_roce_pkt_t *pp);
+
 static void gen_roce(out_t *o) {
-  static uint8_t payload[MAX_PAYLOAD], b[MAX_FRAME];
+  static uint8_t payload[MAX_PAYLOAD];
   lfc_roce_pkt_t p;
   memset(&p, 0, sizeof p);
   for (unsigned i = 0; i < LFC_ETH_ADDR_BYTES; i++) {
@@ -216,6 +246,12 @@ static void gen_roce(out_t *o) {
   p.payload_len = below(1024);
   for (size_t i = 0; i < p.payload_len; i++) payload[i] = (uint8_t)below(256);
   p.payload = payload;
+  write_roce(o, &p);
+}
+
+static void write_roce(out_t *o, const lfc_roce_pkt_t *pp) {
+  static uint8_t b[MAX_FRAME];
+  const lfc_roce_pkt_t p = *pp;
   lfc_wire_error_t err;
   const size_t len = lfc_roce_encode(&p, b, sizeof b, &err);
   if (len == 0) fail_exit(o, err.text);
@@ -239,8 +275,10 @@ static void gen_roce(out_t *o) {
   emit(o, LFC_PCAP_ETH, b, len, LFC_WIRE_OK);
 }
 
+static void write_ib_data(out_t *o, const lfc_ib_pkt_t *pp, bool corrupt_vcrc);
+
 static void gen_ib_data(out_t *o, bool corrupt_vcrc) {
-  static uint8_t payload[MAX_PAYLOAD], b[MAX_FRAME];
+  static uint8_t payload[MAX_PAYLOAD];
   lfc_ib_pkt_t p;
   memset(&p, 0, sizeof p);
   p.vl = (uint8_t)below(15);
@@ -266,6 +304,12 @@ static void gen_ib_data(out_t *o, bool corrupt_vcrc) {
   p.payload_len = below(2048);
   for (size_t i = 0; i < p.payload_len; i++) payload[i] = (uint8_t)below(256);
   p.payload = payload;
+  write_ib_data(o, &p, corrupt_vcrc);
+}
+
+static void write_ib_data(out_t *o, const lfc_ib_pkt_t *pp, bool corrupt_vcrc) {
+  static uint8_t b[MAX_FRAME];
+  const lfc_ib_pkt_t p = *pp;
   lfc_wire_error_t err;
   const size_t len = lfc_ib_pkt_encode(&p, b, sizeof b, &err);
   if (len == 0) fail_exit(o, err.text);
@@ -293,11 +337,18 @@ static void gen_ib_data(out_t *o, bool corrupt_vcrc) {
   emit(o, LFC_PCAP_IB_DATA, b, len, want);
 }
 
+static void write_fcp(out_t *o, const lfc_ib_fcp_t *pp, bool corrupt_crc);
+
 static void gen_fcp(out_t *o, bool corrupt_crc) {
   lfc_ib_fcp_t p = {.op = (uint8_t)below(2),
                     .vl = (uint8_t)below(15),
                     .fctbs = (uint16_t)below(4096),
                     .fccl = (uint16_t)below(4096)};
+  write_fcp(o, &p, corrupt_crc);
+}
+
+static void write_fcp(out_t *o, const lfc_ib_fcp_t *pp, bool corrupt_crc) {
+  const lfc_ib_fcp_t p = *pp;
   uint8_t b[LFC_IB_FCP_BYTES];
   lfc_ib_fcp_encode(&p, b, sizeof b, NULL);
   begin(o);
@@ -318,10 +369,100 @@ static void gen_fcp(out_t *o, bool corrupt_crc) {
   emit(o, LFC_PCAP_IB_LINK, b, sizeof b, want);
 }
 
+/*
+ * Run the model and write every word the switch sends (all ports) as its frame, at the cycle it
+ * was sent: data packets once, at their first block. PFC mode keeps packets to 2 blocks or more,
+ * since a 64-byte RoCEv2 frame cannot carry the 4-byte tag (docs/wire-formats.md §8).
+ */
+static void run_model(out_t *o, bool ib, uint64_t seed, unsigned cycles) {
+  static uint8_t payload[LFC_MAX_NBLK * LFC_BLOCK_BYTES];
+  lfc_star_cfg_t cfg;
+  lfc_star_cfg_default(&cfg, ib ? LFC_MODE_IB : LFC_MODE_PFC, MODEL_PORTS, MODEL_CLASSES);
+  cfg.traffic.pattern = LFC_TRAFFIC_INCAST;
+  cfg.traffic.load_permille = 1000u;
+  cfg.traffic.seed = seed;
+  if (!ib) {
+    cfg.traffic.min_nblk = 2u;
+    cfg.traffic.ecn_capable_pct = 80u;
+    cfg.sw.ecn_mask = (1u << MODEL_CLASSES) - 1u;
+    cfg.sw.kmin = MODEL_KMIN;
+    cfg.sw.kmax = MODEL_KMAX;
+    cfg.sw.pmax = MODEL_PMAX;
+  }
+  char err[ERRLEN];
+  lfc_star_t *star = lfc_star_create(&cfg, err, sizeof err);
+  if (star == NULL) fail_exit(o, err);
+  lfc_roce_map_t map;
+  lfc_roce_map_default(&map, LFC_ROCE_PRIO_PCP);
+  uint32_t psn[MODEL_PORTS] = {0};
+  o->model = true;
+  for (unsigned c = 0; c < cycles; c++) {
+    o->cycle = lfc_star_cycle(star);
+    lfc_star_step(star);
+    const lfc_word_t *in, *out;
+    lfc_star_last_words(star, &in, &out);
+    for (unsigned port = 0; port < MODEL_PORTS; port++) {
+      const lfc_word_t *w = &out[port];
+      lfc_wire_error_t werr;
+      lfc_wire_status_t st = LFC_WIRE_OK;
+      if (w->kind == LFC_FCP) {
+        lfc_ib_fcp_t p;
+        st = lfc_ib_fcp_from_word(w, &p, &werr);
+        if (st == LFC_WIRE_OK) write_fcp(o, &p, false);
+      } else if (w->kind == LFC_PFC) {
+        lfc_pfc_frame_t f;
+        const uint8_t src[LFC_ETH_ADDR_BYTES] = {0x02, 0, 0, 0, 0, (uint8_t)(port + 1u)};
+        st = lfc_pfc_from_word(w, src, &f, &werr);
+        if (st == LFC_WIRE_OK) write_pfc(o, &f, false, 0);
+      } else if (w->kind == LFC_DATA && w->sop && ib) {
+        lfc_ib_pkt_t tmpl, p;
+        memset(&tmpl, 0, sizeof tmpl);
+        tmpl.slid = (uint16_t)(port + 1u);
+        tmpl.bth.opcode = 0x04; /* RC SEND only */
+        tmpl.bth.pkey = 0xFFFF;
+        tmpl.bth.dqpn = MODEL_QPN_BASE + port;
+        tmpl.bth.psn = psn[port]++ & LFC_IB_QPN_MASK;
+        st = lfc_ib_pkt_from_word(w, &tmpl, &p, payload, sizeof payload, &werr);
+        if (st == LFC_WIRE_OK) write_ib_data(o, &p, false);
+      } else if (w->kind == LFC_DATA && w->sop) {
+        lfc_roce_pkt_t tmpl, p;
+        memset(&tmpl, 0, sizeof tmpl);
+        tmpl.dst_mac[0] = 0x02;
+        tmpl.dst_mac[5] = (uint8_t)(w->dst + 1u);
+        tmpl.src_mac[0] = 0x02;
+        tmpl.src_mac[4] = 0x01; /* the switch */
+        tmpl.src_mac[5] = (uint8_t)(port + 1u);
+        tmpl.has_vlan = true;
+        tmpl.vid = 1;
+        tmpl.ttl = 64;
+        tmpl.src_ip[0] = 10;
+        tmpl.src_ip[3] = (uint8_t)(port + 1u);
+        tmpl.dst_ip[0] = 10;
+        tmpl.udp_src = (uint16_t)(49152u + port);
+        tmpl.bth.opcode = 0x04;
+        tmpl.bth.pkey = 0xFFFF;
+        tmpl.bth.dqpn = MODEL_QPN_BASE + port;
+        tmpl.bth.psn = psn[port]++ & LFC_IB_QPN_MASK;
+        st = lfc_roce_from_word(w, &map, &tmpl, &p, payload, sizeof payload, &werr);
+        if (st == LFC_WIRE_OK) write_roce(o, &p);
+      }
+      if (st != LFC_WIRE_OK) {
+        char msg[ERRLEN + 64];
+        snprintf(msg, sizeof msg, "cycle %llu port %u: %s", (unsigned long long)o->cycle, port,
+                 werr.text);
+        lfc_star_destroy(star);
+        fail_exit(o, msg);
+      }
+    }
+  }
+  lfc_star_destroy(star);
+}
+
 static void usage_exit(const char *what) {
   fprintf(stderr,
           "lfc_wire_gen: %s; usage: lfc_wire_gen --eth|--ib-erf|--ib-247 [--seed S] "
-          "[--count N] PCAP EXPECT\n",
+          "[--count N] PCAP EXPECT, or --model-ib|--model-pfc [--seed S] [--cycles N] PCAP "
+          "EXPECT\n",
           what);
   exit(EXIT_BAD);
 }
@@ -341,6 +482,7 @@ int main(int argc, char **argv) {
   int mode = -1;
   uint64_t seed = DEFAULT_SEED;
   unsigned count = DEFAULT_COUNT;
+  unsigned cycles = DEFAULT_CYCLES;
   const char *paths[2] = {NULL, NULL};
   unsigned npaths = 0;
   for (int i = 1; i < argc; i++) {
@@ -350,6 +492,12 @@ int main(int argc, char **argv) {
       mode = MODE_IB_ERF;
     } else if (strcmp(argv[i], "--ib-247") == 0) {
       mode = MODE_IB_247;
+    } else if (strcmp(argv[i], "--model-ib") == 0) {
+      mode = MODE_MODEL_IB;
+    } else if (strcmp(argv[i], "--model-pfc") == 0) {
+      mode = MODE_MODEL_PFC;
+    } else if (strcmp(argv[i], "--cycles") == 0 && i + 1 < argc) {
+      cycles = (unsigned)number("--cycles", argv[++i], 10000000u);
     } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
       seed = number("--seed", argv[++i], UINT64_MAX);
     } else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
@@ -367,9 +515,9 @@ int main(int argc, char **argv) {
   out_t o;
   memset(&o, 0, sizeof o);
   char err[ERRLEN];
-  const uint32_t lt = mode == MODE_ETH      ? LFC_PCAP_LINKTYPE_ETHERNET
-                      : mode == MODE_IB_ERF ? LFC_PCAP_LINKTYPE_ERF
-                                            : LFC_PCAP_LINKTYPE_INFINIBAND;
+  const uint32_t lt = (mode == MODE_ETH || mode == MODE_MODEL_PFC) ? LFC_PCAP_LINKTYPE_ETHERNET
+                      : mode == MODE_IB_247                        ? LFC_PCAP_LINKTYPE_INFINIBAND
+                                                                   : LFC_PCAP_LINKTYPE_ERF;
   o.expect_path = paths[1];
   o.expect_tmp = malloc(strlen(paths[1]) + 8);
   if (o.expect_tmp == NULL) fail_exit(&o, "out of memory");
@@ -383,6 +531,10 @@ int main(int argc, char **argv) {
   }
   o.pcap = lfc_pcap_open(paths[0], lt, err, sizeof err);
   if (o.pcap == NULL) fail_exit(&o, err);
+  if (mode == MODE_MODEL_IB || mode == MODE_MODEL_PFC) {
+    run_model(&o, mode == MODE_MODEL_IB, rng, cycles);
+    count = 0;
+  }
   for (unsigned i = 0; i < count; i++) {
     if (mode == MODE_ETH) {
       if (below(2)) {
@@ -399,7 +551,7 @@ int main(int argc, char **argv) {
   if (mode == MODE_ETH) {
     gen_pfc(&o, true, 0);
     gen_pfc(&o, false, 0x0102);
-  } else {
+  } else if (mode == MODE_IB_ERF || mode == MODE_IB_247) {
     gen_fcp(&o, true);
     gen_ib_data(&o, true);
   }
