@@ -61,6 +61,14 @@ enum { MODE_ETH, MODE_IB_ERF, MODE_IB_247, MODE_MODEL_IB, MODE_MODEL_PFC };
 #define DEFAULT_CYCLES 5000u
 #define MODEL_QPN_BASE 0x100u
 
+/* BTH opcodes Wireshark dissects without further headers (IBA Table 38). */
+#define RC_SEND_ONLY 0x04u
+#define RC_RDMA_WRITE_MIDDLE 0x07u
+#define PKEY_DEFAULT 0xFFFFu
+#define UDP_EPHEMERAL_BASE 49152u /* RFC 6335 dynamic ports */
+#define UDP_EPHEMERAL_COUNT 16384u
+#define UNICAST_MASK 0xFEu        /* clear the group bit of a MAC address */
+
 typedef struct {
   lfc_pcap_t *pcap;
   FILE *expect;
@@ -145,7 +153,7 @@ static void gen_pfc(out_t *o, bool corrupt_fcs, uint16_t force_opcode) {
   lfc_pfc_frame_t f;
   memset(&f, 0, sizeof f);
   for (unsigned i = 0; i < LFC_ETH_ADDR_BYTES; i++) f.src[i] = (uint8_t)below(256);
-  f.src[0] &= 0xFE; /* unicast source */
+  f.src[0] &= UNICAST_MASK;
   f.opcode = below(4) == 0 ? LFC_MAC_CTRL_OP_PAUSE : LFC_MAC_CTRL_OP_PFC;
   if (f.opcode == LFC_MAC_CTRL_OP_PFC) {
     f.class_enable = (uint8_t)below(256);
@@ -208,8 +216,8 @@ static void gen_roce(out_t *o) {
     p.dst_mac[i] = (uint8_t)below(256);
     p.src_mac[i] = (uint8_t)below(256);
   }
-  p.dst_mac[0] &= 0xFE;
-  p.src_mac[0] &= 0xFE;
+  p.dst_mac[0] &= UNICAST_MASK;
+  p.src_mac[0] &= UNICAST_MASK;
   p.has_vlan = below(2);
   if (p.has_vlan) {
     p.pcp = (uint8_t)below(8);
@@ -236,10 +244,10 @@ static void gen_roce(out_t *o) {
       p.dst_ip[i] = (uint8_t)below(256);
     }
   }
-  p.udp_src = (uint16_t)(49152u + below(16384));
+  p.udp_src = (uint16_t)(UDP_EPHEMERAL_BASE + below(UDP_EPHEMERAL_COUNT));
   /* RC SEND only or RDMA WRITE middle: opcodes whose header Wireshark knows (no RETH/AETH). */
-  p.bth.opcode = below(2) ? 0x04 : 0x07;
-  p.bth.pkey = 0xFFFF;
+  p.bth.opcode = below(2) ? RC_SEND_ONLY : RC_RDMA_WRITE_MIDDLE;
+  p.bth.pkey = PKEY_DEFAULT;
   p.bth.dqpn = below(1u << 24);
   p.bth.psn = below(1u << 24);
   p.bth.ackreq = (uint8_t)below(2);
@@ -297,8 +305,8 @@ static void gen_ib_data(out_t *o, bool corrupt_vcrc) {
     p.grh.sgid[0] = p.grh.dgid[0] = 0xFE; /* link-local prefix fe80:: */
     p.grh.sgid[1] = p.grh.dgid[1] = 0x80;
   }
-  p.bth.opcode = below(2) ? 0x04 : 0x07;
-  p.bth.pkey = 0xFFFF;
+  p.bth.opcode = below(2) ? RC_SEND_ONLY : RC_RDMA_WRITE_MIDDLE;
+  p.bth.pkey = PKEY_DEFAULT;
   p.bth.dqpn = 2u + below((1u << 24) - 2u); /* not QP0/QP1, which carry MADs */
   p.bth.psn = below(1u << 24);
   p.payload_len = below(2048);
@@ -418,8 +426,8 @@ static void run_model(out_t *o, bool ib, uint64_t seed, unsigned cycles) {
         lfc_ib_pkt_t tmpl, p;
         memset(&tmpl, 0, sizeof tmpl);
         tmpl.slid = (uint16_t)(port + 1u);
-        tmpl.bth.opcode = 0x04; /* RC SEND only */
-        tmpl.bth.pkey = 0xFFFF;
+        tmpl.bth.opcode = RC_SEND_ONLY;
+        tmpl.bth.pkey = PKEY_DEFAULT;
         tmpl.bth.dqpn = MODEL_QPN_BASE + port;
         tmpl.bth.psn = psn[port]++ & LFC_IB_QPN_MASK;
         st = lfc_ib_pkt_from_word(w, &tmpl, &p, payload, sizeof payload, &werr);
@@ -438,9 +446,9 @@ static void run_model(out_t *o, bool ib, uint64_t seed, unsigned cycles) {
         tmpl.src_ip[0] = 10;
         tmpl.src_ip[3] = (uint8_t)(port + 1u);
         tmpl.dst_ip[0] = 10;
-        tmpl.udp_src = (uint16_t)(49152u + port);
-        tmpl.bth.opcode = 0x04;
-        tmpl.bth.pkey = 0xFFFF;
+        tmpl.udp_src = (uint16_t)(UDP_EPHEMERAL_BASE + port);
+        tmpl.bth.opcode = RC_SEND_ONLY;
+        tmpl.bth.pkey = PKEY_DEFAULT;
         tmpl.bth.dqpn = MODEL_QPN_BASE + port;
         tmpl.bth.psn = psn[port]++ & LFC_IB_QPN_MASK;
         st = lfc_roce_from_word(w, &map, &tmpl, &p, payload, sizeof payload, &werr);
@@ -569,7 +577,11 @@ int main(int argc, char **argv) {
     fail_exit(&o, err);
   }
   free(o.expect_tmp);
-  printf("lfc_wire_gen: %u frames, seed 0x%" PRIx64 ", %s and %s\n", o.n, seed, paths[0],
-         paths[1]);
+  if (printf("lfc_wire_gen: %u frames, seed 0x%" PRIx64 ", %s and %s\n", o.n, seed, paths[0],
+             paths[1]) < 0 ||
+      fflush(stdout) != 0) {
+    fprintf(stderr, "lfc_wire_gen: standard output: cannot write: %s\n", strerror(errno));
+    return EXIT_BAD;
+  }
   return 0;
 }
