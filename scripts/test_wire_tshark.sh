@@ -67,6 +67,8 @@ fi
 
 "$gen" --eth --seed "$SEED" --count "$COUNT" "$work/eth.pcap" "$work/eth.expect" || exit 2
 "$gen" --ib-erf --seed "$SEED" --count "$COUNT" "$work/ib_erf.pcap" "$work/ib_erf.expect" || exit 2
+"$gen" --ib-erf-fcp8 --seed "$SEED" --count "$COUNT" "$work/ib_fcp8.pcap" "$work/ib_fcp8.expect" ||
+  exit 2
 "$gen" --ib-247 --seed "$SEED" --count 4 "$work/ib_247.pcap" "$work/ib_247.expect" || exit 2
 # The model's own traffic (a star testbed under incast), every word the switch sends.
 "$gen" --model-pfc --seed "$SEED" --cycles 6000 "$work/model_pfc.pcap" "$work/model_pfc.expect" ||
@@ -79,6 +81,8 @@ status=0
 python3 "$here/wire_tshark_check.py" eth "$work/eth.pcap" "$work/eth.expect" || status=$?
 [ "$status" -eq 0 ] || exit "$status"
 python3 "$here/wire_tshark_check.py" ib "$work/ib_erf.pcap" "$work/ib_erf.expect" || status=$?
+[ "$status" -eq 0 ] || exit "$status"
+python3 "$here/wire_tshark_check.py" ib "$work/ib_fcp8.pcap" "$work/ib_fcp8.expect" || status=$?
 [ "$status" -eq 0 ] || exit "$status"
 python3 "$here/wire_tshark_check.py" eth "$work/model_pfc.pcap" "$work/model_pfc.expect" ||
   status=$?

@@ -9,8 +9,9 @@ decode of the frame. Every listed field must be shown by tshark with the same va
 _ws.col.* columns: contain the text given). A frame
 that liblfc refuses must be flagged: eth, by tshark itself (eth.fcs.status 0, or the MAC
 Control "unknown opcode" expert item); ib, by the liblfc decoder (tshark 4.0 checks neither
-LPCRC nor VCRC: docs/wire-formats.md §7). tshark 4.0 marks every IB flow-control packet
-malformed and shows only its Op and VL/FCCL word; that is reported, and any other frame marked
+LPCRC nor VCRC: docs/wire-formats.md §7). tshark 4.0 marks IB flow-control packets malformed
+(all 6-byte ones; 8-byte records whose FCTBS bits 1:0 are 2 or 3) and then shows only the Op and
+the VL/FCCL word, which EXPECT lists for those; that is reported, and any other frame marked
 malformed is a failure.
 
 Exit 0 all agree, 1 a mismatch (each one line: frame, field, expected, shown), 2 bad input.
@@ -124,7 +125,7 @@ def main():
         print(f"... and {len(bad) - MAX_REPORTS} more")
     print(f"{kind}: {len(expect)} frames, {checked} fields compared with tshark, "
           f"{flagged_by_tshark} broken frames flagged by tshark, {flagged_by_lfc} by liblfc"
-          + (f"; tshark marks all {malformed_fcp} IB flow-control packets malformed (known "
+          + (f"; tshark marks {malformed_fcp} IB flow-control packets malformed (known "
              "limit)" if malformed_fcp else ""))
     return 1 if bad else 0
 

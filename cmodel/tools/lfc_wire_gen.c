@@ -8,7 +8,9 @@
  *
  * --eth: PFC, PAUSE and RoCEv2 frames (IPv4 and IPv6, tagged and not) in LINKTYPE_ETHERNET;
  * --ib-erf / --ib-247: IB data packets (with and without GRH) and FCPs in LINKTYPE_ERF or
- * LINKTYPE_INFINIBAND. After the N random frames come deliberately broken ones (eth: a PFC frame
+ * LINKTYPE_INFINIBAND. --ib-erf-fcp8: as --ib-erf, but each FCP record carries two zero bytes
+ * after the 6-byte FCP, so that tshark 4.0 (whose link dissector reads 8 bytes) shows all of its
+ * fields; the liblfc decoder ignores bytes after the sixth. After the N random frames come deliberately broken ones (eth: a PFC frame
  * with a bad FCS, a MAC Control frame with opcode 0x0102; ib: an FCP with a bad LPCRC, a data
  * packet with a bad VCRC). Every frame is decoded again by liblfc before it is written.
  *
@@ -60,6 +62,9 @@ enum { MODE_ETH, MODE_IB_ERF, MODE_IB_247, MODE_MODEL_IB, MODE_MODEL_PFC };
 #define MODEL_PMAX 32768u
 #define DEFAULT_CYCLES 5000u
 #define MODEL_QPN_BASE 0x100u
+/* tshark 4.0 reads 8 bytes of a link packet; an FCP is 6 (docs/wire-formats.md §7). */
+#define FCP_TSHARK_PAD 2u
+#define TSHARK_LNH_MASK 0x3u /* the bits tshark takes for LNH: FCTBS 1:0 */
 
 /* BTH opcodes Wireshark dissects without further headers (IBA Table 38). */
 #define RC_SEND_ONLY 0x04u
@@ -75,7 +80,8 @@ typedef struct {
   const char *expect_path;
   char *expect_tmp;
   uint64_t cycle;
-  bool model; /* the caller sets cycle: the model's */
+  bool model;   /* the caller sets cycle: the model's */
+  bool fcp_pad; /* --ib-erf-fcp8: FCP records carry FCP_TSHARK_PAD zero bytes after the FCP */
   unsigned n;
   char line[LINE];
   size_t used;
@@ -357,24 +363,41 @@ static void gen_fcp(out_t *o, bool corrupt_crc) {
 
 static void write_fcp(out_t *o, const lfc_ib_fcp_t *pp, bool corrupt_crc) {
   const lfc_ib_fcp_t p = *pp;
-  uint8_t b[LFC_IB_FCP_BYTES];
-  lfc_ib_fcp_encode(&p, b, sizeof b, NULL);
+  uint8_t b[LFC_IB_FCP_BYTES + FCP_TSHARK_PAD] = {0};
+  lfc_ib_fcp_encode(&p, b, LFC_IB_FCP_BYTES, NULL);
   begin(o);
-  /* tshark 4.0 throws in its IB link dissector before it adds any field (docs/wire-formats.md
-   * §7); what it does show is the Op, as the Info text, and bytes 2..3 (VL and FCCL) as the
-   * destination "LID". FCTBS and LPCRC are checked by liblfc's decoder only. */
-  text(o, "_ws.col.Info", p.op == LFC_FCP_OP_INIT ? "Flow Control Init" : "Normal Flow Control");
-  char lid[32];
-  snprintf(lid, sizeof lid, "LID: %u", (unsigned)p.vl << LFC_IB_FCP_HI_SHIFT | p.fccl);
-  text(o, "_ws.col.Destination", lid);
+  /* tshark 4.0's link dissector also runs its data-packet address code over the link packet
+   * (docs/wire-formats.md §7): DLID from bytes 2..3, SLID from bytes 6..7, and FCTBS bits 1:0
+   * taken for LNH. With 8 bytes and that "LNH" below 2 it shows every field. */
+  const bool all_shown = o->fcp_pad && (p.fctbs & TSHARK_LNH_MASK) < LFC_IB_LNH_LOCAL;
+  if (all_shown) {
+    field(o, "infiniband_link.op", p.op);
+    field(o, "infiniband_link.fctbs", p.fctbs);
+    field(o, "infiniband_link.vl", p.vl);
+    field(o, "infiniband_link.fccl", p.fccl);
+  } else {
+    /* Otherwise it throws before it adds any field; it does show the Op, as the Info text, and
+     * bytes 2..3 (VL and FCCL) as the destination "LID". FCTBS and LPCRC are then checked by
+     * liblfc's decoder only. */
+    text(o, "_ws.col.Info",
+         p.op == LFC_FCP_OP_INIT ? "Flow Control Init" : "Normal Flow Control");
+    char lid[32];
+    snprintf(lid, sizeof lid, "LID: %u", (unsigned)p.vl << LFC_IB_FCP_HI_SHIFT | p.fccl);
+    text(o, "_ws.col.Destination", lid);
+  }
   lfc_wire_status_t want = LFC_WIRE_OK;
   if (corrupt_crc) {
     b[LFC_IB_FCP_CRC_OFFSET] ^= 0x01;
     want = LFC_WIRE_BAD_LPCRC;
   }
+  if (all_shown) {
+    /* tshark reads the LPCRC big-endian. */
+    field(o, "infiniband_link.lpcrc",
+          (unsigned)b[LFC_IB_FCP_CRC_OFFSET] << 8 | b[LFC_IB_FCP_CRC_OFFSET + 1u]);
+  }
   lfc_ib_fcp_t q;
   check(o, lfc_ib_fcp_decode(b, sizeof b, &q, NULL), want, "FCP");
-  emit(o, LFC_PCAP_IB_LINK, b, sizeof b, want);
+  emit(o, LFC_PCAP_IB_LINK, b, o->fcp_pad ? sizeof b : LFC_IB_FCP_BYTES, want);
 }
 
 /*
@@ -468,7 +491,7 @@ static void run_model(out_t *o, bool ib, uint64_t seed, unsigned cycles) {
 
 static void usage_exit(const char *what) {
   fprintf(stderr,
-          "lfc_wire_gen: %s; usage: lfc_wire_gen --eth|--ib-erf|--ib-247 [--seed S] "
+          "lfc_wire_gen: %s; usage: lfc_wire_gen --eth|--ib-erf|--ib-erf-fcp8|--ib-247 [--seed S] "
           "[--count N] PCAP EXPECT, or --model-ib|--model-pfc [--seed S] [--cycles N] PCAP "
           "EXPECT\n",
           what);
@@ -491,6 +514,7 @@ int main(int argc, char **argv) {
   uint64_t seed = DEFAULT_SEED;
   unsigned count = DEFAULT_COUNT;
   unsigned cycles = DEFAULT_CYCLES;
+  bool fcp_pad = false;
   const char *paths[2] = {NULL, NULL};
   unsigned npaths = 0;
   for (int i = 1; i < argc; i++) {
@@ -498,6 +522,9 @@ int main(int argc, char **argv) {
       mode = MODE_ETH;
     } else if (strcmp(argv[i], "--ib-erf") == 0) {
       mode = MODE_IB_ERF;
+    } else if (strcmp(argv[i], "--ib-erf-fcp8") == 0) {
+      mode = MODE_IB_ERF;
+      fcp_pad = true;
     } else if (strcmp(argv[i], "--ib-247") == 0) {
       mode = MODE_IB_247;
     } else if (strcmp(argv[i], "--model-ib") == 0) {
@@ -522,6 +549,7 @@ int main(int argc, char **argv) {
   rng = seed != 0 ? seed : DEFAULT_SEED; /* xorshift never leaves 0 */
   out_t o;
   memset(&o, 0, sizeof o);
+  o.fcp_pad = fcp_pad;
   char err[ERRLEN];
   const uint32_t lt = (mode == MODE_ETH || mode == MODE_MODEL_PFC) ? LFC_PCAP_LINKTYPE_ETHERNET
                       : mode == MODE_IB_247                        ? LFC_PCAP_LINKTYPE_INFINIBAND
