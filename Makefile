@@ -265,5 +265,6 @@ clean:
 test: deps $$(TEST_STEPS)
 	@scripts/run-cmocka.sh summary $(CMOCKA_LOG_DIR)/*
 
-# The wire-format codecs' cross-check with tshark (appends test-wire-tshark to TEST_STEPS).
+# The wire formats: the tshark cross-check and the decoders' fuzzer (cmodel/tools/wire.mk appends
+# test-wire-tshark and test-fuzz-wire to TEST_STEPS).
 -include cmodel/tools/wire.mk
