@@ -235,13 +235,24 @@ static void expect(uint8_t *f, size_t len, lfc_wire_status_t want, const char *t
   if (strstr(err.text, text) == NULL) fail_msg("'%s' lacks '%s'", err.text, text);
 }
 
+/* As expect, and the error names the offending field's offset. */
+static void expect_at(uint8_t *f, size_t len, lfc_wire_status_t want, size_t offset,
+                      const char *text) {
+  lfc_ib_pkt_t p;
+  lfc_wire_error_t err;
+  memset(&err, 0, sizeof err);
+  assert_int_equal(lfc_ib_pkt_decode(f, len, &p, &err), want);
+  if (strstr(err.text, text) == NULL) fail_msg("'%s' lacks '%s'", err.text, text);
+  assert_int_equal(err.offset, offset);
+}
+
 static void test_ib_malformed(void **state) {
   (void)state;
   static uint8_t f[BUF];
   size_t len = valid_pkt(f, false);
   assert_int_equal(len, 34);
   for (size_t n = 0; n < 26; n++) expect(f, n, LFC_WIRE_SHORT, "at least 26");
-  expect(f, len - 4, LFC_WIRE_BAD_LENGTH, "PktLen 8");
+  expect_at(f, len - 4, LFC_WIRE_BAD_LENGTH, 4, "PktLen 8");
   for (unsigned bit = 0; bit < len * 8; bit++) {
     valid_pkt(f, false);
     f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
@@ -255,21 +266,21 @@ static void test_ib_malformed(void **state) {
   valid_pkt(f, false);
   f[1] = (uint8_t)((f[1] & 0xFC) | 1); /* LNH 1: IP, not IBA */
   refix(f, len);
-  expect(f, len, LFC_WIRE_RESERVED, "LNH 1");
+  expect_at(f, len, LFC_WIRE_RESERVED, 1, "LNH 1");
   valid_pkt(f, false);
   f[0] |= 0x01; /* LVer 1 */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_VERSION, "LVer 1");
+  expect_at(f, len, LFC_WIRE_BAD_VERSION, 0, "LVer 1");
   valid_pkt(f, false);
   f[9] |= 0x02; /* TVer 2 */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_VERSION, "TVer 2");
+  expect_at(f, len, LFC_WIRE_BAD_VERSION, 9, "TVer 2");
   valid_pkt(f, false);
   f[19] ^= 0x01; /* PSN: invariant, so the ICRC catches it (VCRC recomputed) */
   const uint16_t vcrc = lfc_crc16_ib(f, len - 2);
   f[len - 2] = (uint8_t)vcrc;
   f[len - 1] = (uint8_t)(vcrc >> 8);
-  expect(f, len, LFC_WIRE_BAD_ICRC, "ICRC");
+  expect_at(f, len, LFC_WIRE_BAD_ICRC, 28, "ICRC");
   /* The VL is variant: a switch may change it and recompute only the VCRC. */
   valid_pkt(f, false);
   f[0] = (uint8_t)((f[0] & 0x0F) | 0x70);
@@ -281,15 +292,15 @@ static void test_ib_malformed(void **state) {
   assert_int_equal(len, 74);
   f[8] = 0x40; /* GRH IPVer 4 */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_VERSION, "IPVer 4");
+  expect_at(f, len, LFC_WIRE_BAD_VERSION, 8, "IPVer 4");
   valid_pkt(f, true);
   f[13] += 1; /* PayLen */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_LENGTH, "PayLen");
+  expect_at(f, len, LFC_WIRE_BAD_LENGTH, 12, "PayLen");
   valid_pkt(f, true);
   f[14] = 0x11; /* NxtHdr UDP */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_OPCODE, "NxtHdr 0x11");
+  expect_at(f, len, LFC_WIRE_BAD_OPCODE, 14, "NxtHdr 0x11");
 }
 
 int main(void) {

@@ -129,6 +129,10 @@ static void test_pcap_refusals_keep_old_file(void **state) {
   fclose(f);
   assert_null(lfc_pcap_open(path, 2, err, sizeof err));
   assert_non_null(strstr(err, "link type 2"));
+  char tiny[1] = {'x'}; /* room for the terminator only: still a terminated (empty) message */
+  assert_null(lfc_pcap_open(path, 2, tiny, sizeof tiny));
+  assert_int_equal(tiny[0], '\0');
+  assert_null(lfc_pcap_open(path, 2, NULL, 0));
   lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
   assert_non_null(p);
   uint8_t big[LFC_PCAP_SNAPLEN + 1];

@@ -133,6 +133,17 @@ static void refcs(uint8_t buf[64]) {
   buf[63] = (uint8_t)(c >> 24);
 }
 
+/* The decode fails with want, the offending field's offset, and text containing `text`. */
+static void expect_at(const uint8_t *buf, size_t len, lfc_wire_status_t want, size_t offset,
+                      const char *text) {
+  lfc_pfc_frame_t g;
+  lfc_wire_error_t err;
+  memset(&err, 0, sizeof err);
+  assert_int_equal(lfc_pfc_decode(buf, len, &g, &err), want);
+  assert_int_equal(err.offset, offset);
+  assert_non_null(strstr(err.text, text));
+}
+
 static void expect(const uint8_t *buf, size_t len, lfc_wire_status_t want, const char *text) {
   lfc_pfc_frame_t g;
   lfc_wire_error_t err;
@@ -156,21 +167,25 @@ static void test_pfc_malformed(void **state) {
     expect(buf, 64, LFC_WIRE_BAD_FCS, "computed");
   }
   valid_frame(buf);
+  buf[60] ^= 0x01;
+  expect_at(buf, 64, LFC_WIRE_BAD_FCS, 60, "FCS 0x");
+  valid_frame(buf);
+  buf[0] = 0x03;
   buf[5] = 0x02;
   refcs(buf);
-  expect(buf, 64, LFC_WIRE_BAD_ADDRESS, "01-80-c2-00-00-01");
+  expect_at(buf, 64, LFC_WIRE_BAD_ADDRESS, 0, "destination 03-80-c2-00-00-02, MAC Control needs");
   valid_frame(buf);
   buf[13] = 0x00; /* 0x8800 */
   refcs(buf);
-  expect(buf, 64, LFC_WIRE_BAD_ETHERTYPE, "0x8800");
+  expect_at(buf, 64, LFC_WIRE_BAD_ETHERTYPE, 12, "0x8800");
   valid_frame(buf);
   buf[15] = 0x02; /* opcode 0x0102 */
   refcs(buf);
-  expect(buf, 64, LFC_WIRE_BAD_OPCODE, "0x0102");
+  expect_at(buf, 64, LFC_WIRE_BAD_OPCODE, 14, "0x0102");
   valid_frame(buf);
   buf[16] = 0x01; /* reserved high octet of the class-enable vector */
   refcs(buf);
-  expect(buf, 64, LFC_WIRE_RESERVED, "0x0109");
+  expect_at(buf, 64, LFC_WIRE_RESERVED, 16, "0x0109");
 }
 
 static void test_pfc_encode_refusals(void **state) {

@@ -257,6 +257,17 @@ static void expect(uint8_t *f, size_t len, lfc_wire_status_t want, const char *t
   if (strstr(err.text, text) == NULL) fail_msg("'%s' lacks '%s'", err.text, text);
 }
 
+/* As expect, and the error names the offending field's offset. */
+static void expect_at(uint8_t *f, size_t len, lfc_wire_status_t want, size_t offset,
+                      const char *text) {
+  lfc_roce_pkt_t p;
+  lfc_wire_error_t err;
+  memset(&err, 0, sizeof err);
+  assert_int_equal(lfc_roce_decode(f, len, &p, &err), want);
+  if (strstr(err.text, text) == NULL) fail_msg("'%s' lacks '%s'", err.text, text);
+  assert_int_equal(err.offset, offset);
+}
+
 static void test_roce_malformed(void **state) {
   (void)state;
   static uint8_t f[BUF];
@@ -272,35 +283,35 @@ static void test_roce_malformed(void **state) {
   f[16] = 0x88; /* inner EtherType 0x8808 */
   f[17] = 0x08;
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_ETHERTYPE, "0x8808");
+  expect_at(f, len, LFC_WIRE_BAD_ETHERTYPE, 16, "0x8808");
   valid_frame(f);
   f[18] = 0x55; /* IP version 5 */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_VERSION, "IP version 5");
+  expect_at(f, len, LFC_WIRE_BAD_VERSION, 18, "IP version 5");
   valid_frame(f);
   f[18 + 10] ^= 1; /* IPv4 checksum */
   append_fcs(f, len - 4);
-  expect(f, len, LFC_WIRE_BAD_CHECKSUM, "checksum");
+  expect_at(f, len, LFC_WIRE_BAD_CHECKSUM, 28, "checksum");
   valid_frame(f);
   f[18 + 9] = 6; /* TCP */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_PROTOCOL, "protocol 6");
+  expect_at(f, len, LFC_WIRE_BAD_PROTOCOL, 18, "protocol 6");
   valid_frame(f);
   f[18 + 3] += 8; /* IP total length beyond the frame */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_LENGTH, "IP length");
+  expect_at(f, len, LFC_WIRE_BAD_LENGTH, 18, "IP length");
   valid_frame(f);
   f[38 + 3] = 0xb8; /* UDP port 4792 */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_PORT, "4792");
+  expect_at(f, len, LFC_WIRE_BAD_PORT, 40, "4792");
   valid_frame(f);
   f[46 + 1] |= 0x01; /* BTH TVer 1 */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_VERSION, "TVer 1");
+  expect_at(f, len, LFC_WIRE_BAD_VERSION, 47, "TVer 1");
   valid_frame(f);
   f[46 + 11] ^= 0x01; /* PSN: covered by the ICRC only */
   refix(f, len);
-  expect(f, len, LFC_WIRE_BAD_ICRC, "ICRC");
+  expect_at(f, len, LFC_WIRE_BAD_ICRC, 66, "ICRC");
   /* The variant fields are outside the ICRC: changing them (and the checksums) keeps it. */
   valid_frame(f);
   f[18 + 1] ^= 0xFF; /* DSCP and ECN */
