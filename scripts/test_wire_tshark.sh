@@ -42,12 +42,14 @@ mkdir -p "$work"
 # with one line naming the file, and leaves no pcap behind, complete or not.
 rm -f "$work/full.pcap" "$work/full.expect"
 set +e
-( trap '' XFSZ; ulimit -f 8; exec "$gen" --eth --count 2000 "$work/full.pcap" "$work/full.expect" ) \
+( trap '' XFSZ; ulimit -f 8
+  exec "$gen" --eth --count 2000 "$work/full.pcap" "$work/full.expect" ) \
   >/dev/null 2>"$work/full.err"
 rc=$?
 set -e
-if [ "$rc" -ne 2 ] || [ "$(wc -l <"$work/full.err")" -ne 1 ] || ! grep -q "full\." "$work/full.err" ||
-   [ -e "$work/full.pcap" ] || [ -e "$work/full.expect" ] || ls "$work"/full.pcap.* >/dev/null 2>&1; then
+if [ "$rc" -ne 2 ] || [ "$(wc -l <"$work/full.err")" -ne 1 ] ||
+   ! grep -q "full\." "$work/full.err" || [ -e "$work/full.pcap" ] || [ -e "$work/full.expect" ] ||
+   ls "$work"/full.pcap.* >/dev/null 2>&1; then
   echo "MISMATCH lfc_wire_gen on a failing write: exit $rc (want 2), stderr:" >&2
   cat "$work/full.err" >&2
   ls "$work" >&2

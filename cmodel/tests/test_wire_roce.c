@@ -350,6 +350,16 @@ static void test_roce_encode_refusals(void **state) {
   p.bth.psn = 0;
   assert_int_equal(lfc_roce_encode(&p, f, 63, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  /* A payload the 16-bit IP length cannot describe (checked before the buffer's size). */
+  p.payload = f;
+  p.payload_len = 65489u; /* 20 + 8 + 12 + 65489 + 3 pad + 4 = 65536 bytes of IP packet */
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
+  assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0);
+  assert_non_null(strstr(err.text, "IP length limit"));
+  p.payload_len = 65488u; /* the largest that fits: 65535 bytes */
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
+  assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
 }
 
 int main(void) {

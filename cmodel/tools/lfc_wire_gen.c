@@ -10,9 +10,10 @@
  * --ib-erf / --ib-247: IB data packets (with and without GRH) and FCPs in LINKTYPE_ERF or
  * LINKTYPE_INFINIBAND. --ib-erf-fcp8: as --ib-erf, but each FCP record carries two zero bytes
  * after the 6-byte FCP, so that tshark 4.0 (whose link dissector reads 8 bytes) shows all of its
- * fields; the liblfc decoder ignores bytes after the sixth. After the N random frames come deliberately broken ones (eth: a PFC frame
- * with a bad FCS, a MAC Control frame with opcode 0x0102; ib: an FCP with a bad LPCRC, a data
- * packet with a bad VCRC). Every frame is decoded again by liblfc before it is written.
+ * fields; the liblfc decoder ignores bytes after the sixth. After the N random frames come
+ * deliberately broken ones (eth: a PFC frame with a bad FCS, a MAC Control frame with opcode
+ * 0x0102; ib: an FCP with a bad LPCRC, a data packet with a bad VCRC). Every frame is decoded
+ * again by liblfc before it is written.
  *
  * --model-pfc / --model-ib: the model's own traffic instead. A 4-port star testbed (lfc/star.h)
  * runs N cycles of incast with the traffic seed S; every word the switch sends, on every port,
@@ -278,10 +279,11 @@ static void write_roce(out_t *o, const lfc_roce_pkt_t *pp) {
   field(o, "infiniband.bth.destqp", p.bth.dqpn);
   field(o, "infiniband.bth.psn", p.bth.psn);
   /* Wireshark shows the ICRC bytes read big-endian and does not verify them (§7). */
+  const size_t pad =
+      (LFC_IB_WORD_BYTES - p.payload_len % LFC_IB_WORD_BYTES) % LFC_IB_WORD_BYTES;
   const size_t icrc_at = LFC_ETH_HEADER_BYTES + (p.has_vlan ? LFC_ETH_VLAN_TAG_BYTES : 0u) +
                          (p.ipv6 ? LFC_IPV6_HEADER_BYTES : LFC_IPV4_HEADER_BYTES) +
-                         LFC_UDP_HEADER_BYTES + LFC_IB_BTH_BYTES + p.payload_len +
-                         (LFC_IB_WORD_BYTES - p.payload_len % LFC_IB_WORD_BYTES) % LFC_IB_WORD_BYTES;
+                         LFC_UDP_HEADER_BYTES + LFC_IB_BTH_BYTES + p.payload_len + pad;
   field(o, "infiniband.invariant.crc", be32(b + icrc_at));
   field(o, "eth.fcs.status", 1);
   lfc_roce_pkt_t q;
@@ -491,7 +493,8 @@ static void run_model(out_t *o, bool ib, uint64_t seed, unsigned cycles) {
 
 static void usage_exit(const char *what) {
   fprintf(stderr,
-          "lfc_wire_gen: %s; usage: lfc_wire_gen --eth|--ib-erf|--ib-erf-fcp8|--ib-247 [--seed S] "
+          "lfc_wire_gen: %s; usage: lfc_wire_gen --eth|--ib-erf|--ib-erf-fcp8|--ib-247 "
+          "[--seed S] "
           "[--count N] PCAP EXPECT, or --model-ib|--model-pfc [--seed S] [--cycles N] PCAP "
           "EXPECT\n",
           what);

@@ -60,19 +60,22 @@ fuzz-wire: $(WIREFUZZ_BIN)
 	@$(WIREFUZZ_ENV) $(WIREFUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=9000 \
 	  -artifact_prefix=$(WIREFUZZ_DIR)/artifacts/ -print_final_stats=1 \
 	  $(WIREFUZZ_DIR)/corpus $(WIREFUZZ_SEEDS) >$(WIREFUZZ_DIR)/fuzz.log 2>&1 || \
-	  { grep -E 'ERROR|SUMMARY|fuzz_wire:|Test unit written' $(WIREFUZZ_DIR)/fuzz.log | sed 's/^/  /'; \
+	  { grep -E 'ERROR|SUMMARY|fuzz_wire:|Test unit written' $(WIREFUZZ_DIR)/fuzz.log | \
+	      sed 's/^/  /'; \
 	    echo "fuzz-wire: FAILED; inputs in $(WIREFUZZ_DIR)/artifacts/" >&2; exit 1; }
 	@echo "fuzz-wire: no crash, leak or broken contract in $(FUZZ_SECONDS) s"
 
 TEST_STEPS += test-fuzz-wire
 test-fuzz-wire: $(WIREFUZZ_BIN)
-	@echo "== fuzz-wire: $(words $(wildcard $(WIREFUZZ_SEEDS)/*)) seeds and $(WIREFUZZ_RUNS) runs with seed 1"
+	@echo "== fuzz-wire: $(words $(wildcard $(WIREFUZZ_SEEDS)/*)) seeds and" \
+	  "$(WIREFUZZ_RUNS) runs with seed 1"
 	@mkdir -p $(WIREFUZZ_DIR)/regress-corpus
 	@rm -rf $(WIREFUZZ_DIR)/regress-corpus/*
 	@cp $(WIREFUZZ_SEEDS)/* $(WIREFUZZ_DIR)/regress-corpus/
 	@$(WIREFUZZ_ENV) $(WIREFUZZ_BIN) -seed=1 -runs=$(WIREFUZZ_RUNS) -max_len=9000 \
 	  -artifact_prefix=$(WIREFUZZ_DIR)/ $(WIREFUZZ_DIR)/regress-corpus \
 	  >$(WIREFUZZ_DIR)/regress.log 2>&1 || \
-	  { grep -E 'ERROR|SUMMARY|fuzz_wire:|Test unit written' $(WIREFUZZ_DIR)/regress.log | sed 's/^/  /'; \
+	  { grep -E 'ERROR|SUMMARY|fuzz_wire:|Test unit written' $(WIREFUZZ_DIR)/regress.log | \
+	      sed 's/^/  /'; \
 	    echo "test-fuzz-wire: FAILED; log $(WIREFUZZ_DIR)/regress.log" >&2; exit 1; }
 	@echo "  no finding"

@@ -4,8 +4,9 @@
  *
  * The first input byte picks the decoder (its low 2 bits: PFC, IB FCP, IB data, RoCEv2); the
  * rest is the frame. With bit 2 of that byte set, the frame's CRCs are first made right (FCS;
- * LPCRC; IB ICRC and VCRC), so that mutations reach the checks behind them. Besides crashes, reads out of bounds and undefined behaviour (ASan, UBSan),
- * the target aborts when a contract is broken:
+ * LPCRC; IB ICRC and VCRC), so that mutations reach the checks behind them. Besides crashes,
+ * reads out of bounds and undefined behaviour (ASan, UBSan), the target aborts when a contract
+ * is broken:
  *   - the status is a defined lfc_wire_status_t, the same with and without an error record, and
  *     the record's status equals it with NUL-terminated, non-empty text on failure;
  *   - what decodes is stable: encoding the decoded fields and decoding again gives the same

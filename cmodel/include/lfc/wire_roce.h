@@ -116,11 +116,11 @@ lfc_wire_status_t lfc_roce_to_word(const lfc_roce_pkt_t *p, const lfc_roce_map_t
                                    lfc_word_t *w, lfc_wire_error_t *err);
 
 /*
- * The packet of a DATA link word: everything from tmpl (not NULL), then PCP (if tagged) = cls, DSCP =
- * prio_to_dscp[cls], ECN = ecn, the low 16 bits of the destination IP = dst, and a payload of
- * tag (big-endian) then zeros in payload_buf[0..cap), of the length that makes the frame exactly
- * nblk blocks. LFC_WIRE_BAD_FIELD when w is not DATA, cls > 7, or nblk is too small to carry a
- * 4-byte payload; LFC_WIRE_NO_ROOM when cap is too small.
+ * The packet of a DATA link word: everything from tmpl (not NULL), then PCP (if tagged) = cls,
+ * DSCP = prio_to_dscp[cls], ECN = ecn, the low 16 bits of the destination IP = dst, and a
+ * payload of tag (big-endian) then zeros in payload_buf[0..cap), of the length that makes the
+ * frame exactly nblk blocks. LFC_WIRE_BAD_FIELD when w is not DATA, cls > 7, or nblk is too
+ * small to carry a 4-byte payload; LFC_WIRE_NO_ROOM when cap is too small.
  */
 lfc_wire_status_t lfc_roce_from_word(const lfc_word_t *w, const lfc_roce_map_t *m,
                                      const lfc_roce_pkt_t *tmpl, lfc_roce_pkt_t *p,
