@@ -271,7 +271,20 @@ static void test_ib_malformed(void **state) {
   f[0] |= 0x01; /* LVer 1 */
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_VERSION, 0, "LVer 1");
-  valid_pkt(f, false);
+  /* TVer: 4 bits to the encoder (15 is encoded), only 0 to the decoder. */
+  {
+    lfc_ib_pkt_t p;
+    memset(&p, 0, sizeof p);
+    p.bth.tver = 15;
+    lfc_wire_error_t err;
+    const size_t n = lfc_ib_pkt_encode(&p, f, BUF, &err);
+    assert_int_equal(n, 26);
+    expect_at(f, n, LFC_WIRE_BAD_VERSION, 9, "TVer 15");
+    p.bth.tver = 16;
+    assert_int_equal(lfc_ib_pkt_encode(&p, f, BUF, &err), 0);
+    assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  }
+  len = valid_pkt(f, false);
   f[9] |= 0x02; /* TVer 2 */
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_VERSION, 9, "TVer 2");

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -151,12 +152,33 @@ static void test_pcap_refusals_keep_old_file(void **state) {
   lfc_pcap_abort(NULL);
 }
 
+/* The path is a directory: the file is written beside it, but the rename fails; close says so,
+ * returns -1 and leaves no temporary file. */
+static void test_pcap_close_rename_fails(void **state) {
+  (void)state;
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/isdir.pcap", dir);
+  assert_int_equal(mkdir(path, 0755), 0);
+  char inner[160];
+  snprintf(inner, sizeof inner, "%s/keep", path);
+  FILE *f = fopen(inner, "w"); /* a non-empty directory: rename(2) cannot replace it */
+  assert_non_null(f);
+  fclose(f);
+  lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  assert_non_null(p);
+  assert_int_equal(lfc_pcap_close(p, err, sizeof err), -1);
+  assert_non_null(strstr(err, "cannot rename"));
+  assert_non_null(strstr(err, path));
+  assert_int_equal(entries(), 1); /* only the directory */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_pcap_ethernet_bytes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pcap_erf_bytes, setup, teardown),
       cmocka_unit_test(test_pcap_cycle_time),
       cmocka_unit_test_setup_teardown(test_pcap_refusals_keep_old_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_pcap_close_rename_fails, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,10 +170,10 @@ static void test_pfc_malformed(void **state) {
   buf[60] ^= 0x01;
   expect_at(buf, 64, LFC_WIRE_BAD_FCS, 60, "FCS 0x");
   valid_frame(buf);
-  buf[0] = 0x03;
-  buf[5] = 0x02;
+  const uint8_t other[6] = {0x03, 0x81, 0xC3, 0x04, 0x05, 0x02};
+  memcpy(buf, other, sizeof other);
   refcs(buf);
-  expect_at(buf, 64, LFC_WIRE_BAD_ADDRESS, 0, "destination 03-80-c2-00-00-02, MAC Control needs");
+  expect_at(buf, 64, LFC_WIRE_BAD_ADDRESS, 0, "destination 03-81-c3-04-05-02, MAC Control needs");
   valid_frame(buf);
   buf[13] = 0x00; /* 0x8800 */
   refcs(buf);
@@ -195,6 +195,9 @@ static void test_pfc_encode_refusals(void **state) {
   lfc_wire_error_t err;
   assert_int_equal(lfc_pfc_encode(&f, buf, 63, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  assert_int_equal(lfc_pfc_encode(&f, buf, 64, &err), 64); /* success clears the record */
+  assert_int_equal(err.status, LFC_WIRE_OK);
+  assert_string_equal(err.text, "");
   f.opcode = 0x0002;
   assert_int_equal(lfc_pfc_encode(&f, buf, sizeof buf, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
