@@ -283,6 +283,10 @@ static void test_ib_malformed(void **state) {
     p.bth.tver = 16;
     assert_int_equal(lfc_ib_pkt_encode(&p, f, BUF, &err), 0);
     assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+    p.bth.tver = 0;
+    assert_int_equal(lfc_ib_pkt_encode(&p, f, BUF, &err), 26); /* success clears the record */
+    assert_int_equal(err.status, LFC_WIRE_OK);
+    assert_string_equal(err.text, "");
   }
   len = valid_pkt(f, false);
   f[9] |= 0x02; /* TVer 2 */

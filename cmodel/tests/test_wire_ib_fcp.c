@@ -100,6 +100,9 @@ static void test_fcp_encode_refusals(void **state) {
   const lfc_ib_fcp_t ok = {.op = 0, .vl = 0, .fctbs = 0, .fccl = 0};
   assert_int_equal(lfc_ib_fcp_encode(&ok, buf, 5, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  assert_int_equal(lfc_ib_fcp_encode(&ok, buf, 6, &err), 6); /* success clears the record */
+  assert_int_equal(err.status, LFC_WIRE_OK);
+  assert_string_equal(err.text, "");
   lfc_word_t w;
   memset(&w, 0, sizeof w);
   w.kind = LFC_PFC;

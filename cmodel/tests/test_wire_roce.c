@@ -360,6 +360,10 @@ static void test_roce_encode_refusals(void **state) {
   p.payload_len = 65488u; /* the largest that fits: 65535 bytes */
   assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  p.payload_len = 0;
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 66); /* success clears the record */
+  assert_int_equal(err.status, LFC_WIRE_OK);
+  assert_string_equal(err.text, "");
 }
 
 int main(void) {
