@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -69,6 +71,9 @@ static void test_pcap_ethernet_bytes(void **state) {
   assert_int_equal(lfc_pcap_write(p, 2500000001ull, LFC_PCAP_ETH, frame, 3, err, sizeof err), 0);
   assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_IB_DATA, frame, 3, err, sizeof err), -1);
   assert_non_null(strstr(err, "does not fit link type 1"));
+  char tiny[1] = {'x'};
+  assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_IB_DATA, frame, 3, tiny, sizeof tiny), -1);
+  assert_int_equal(tiny[0], '\0');
   assert_int_equal(lfc_pcap_close(p, err, sizeof err), 0);
   uint8_t b[128];
   assert_int_equal(slurp(path, b, sizeof b), 24 + 16 + 3);
@@ -140,6 +145,9 @@ static void test_pcap_refusals_keep_old_file(void **state) {
   memset(big, 0, sizeof big);
   assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_ETH, big, sizeof big, err, sizeof err), -1);
   assert_non_null(strstr(err, "snap length"));
+  char tiny2[1] = {'x'};
+  assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_ETH, big, sizeof big, tiny2, sizeof tiny2), -1);
+  assert_int_equal(tiny2[0], '\0');
   lfc_pcap_abort(p);
   uint8_t b[8];
   assert_int_equal(slurp(path, b, sizeof b), 3); /* the old file, untouched */
@@ -172,6 +180,57 @@ static void test_pcap_close_rename_fails(void **state) {
   assert_int_equal(entries(), 1); /* only the directory */
 }
 
+/* A full disk, made with a file-size limit (SIGXFSZ ignored, so writes fail with EFBIG): a write
+ * that reaches the disk fails with -1, or, while the data still sits in the stdio buffer, close
+ * does. Either way the reason names the path and nothing is left behind. */
+static void test_pcap_full_disk(void **state) {
+  (void)state;
+  enum { LIMIT = 4096, RECORD = 2000 };
+  struct rlimit old;
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+  if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < LIMIT) skip();
+  void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+  const struct rlimit small = {LIMIT, old.rlim_max};
+  static uint8_t frame[RECORD];
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/full.pcap", dir);
+  /* 1: keep writing until a write fails. */
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  int rc = 0;
+  for (int i = 0; i < 100 && rc == 0; i++) {
+    rc = lfc_pcap_write(p, 0, LFC_PCAP_ETH, frame, sizeof frame, err, sizeof err);
+  }
+  lfc_pcap_abort(p);
+  /* 1b: the same with room for the terminator only. */
+  p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  char tiny[1] = {'x'};
+  int rc_tiny = 0;
+  for (int i = 0; i < 100 && rc_tiny == 0; i++) {
+    rc_tiny = lfc_pcap_write(p, 0, LFC_PCAP_ETH, frame, sizeof frame, tiny, sizeof tiny);
+  }
+  lfc_pcap_abort(p);
+  /* 2: three records fit the stdio buffer, not the limit: close fails. */
+  p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  int rc_small = 0;
+  for (int i = 0; i < 3; i++) {
+    rc_small |= lfc_pcap_write(p, 0, LFC_PCAP_ETH, frame, sizeof frame, NULL, 0);
+  }
+  char close_err[256];
+  const int rc_close = lfc_pcap_close(p, close_err, sizeof close_err);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+  signal(SIGXFSZ, old_handler);
+  assert_int_equal(rc, -1);
+  assert_non_null(strstr(err, "cannot write"));
+  assert_non_null(strstr(err, path));
+  assert_int_equal(rc_tiny, -1);
+  assert_int_equal(tiny[0], '\0');
+  assert_int_equal(rc_small, 0);
+  assert_int_equal(rc_close, -1);
+  assert_non_null(strstr(close_err, "cannot write"));
+  assert_int_equal(entries(), 0); /* no file, no temporary */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_pcap_ethernet_bytes, setup, teardown),
@@ -179,6 +238,7 @@ int main(void) {
       cmocka_unit_test(test_pcap_cycle_time),
       cmocka_unit_test_setup_teardown(test_pcap_refusals_keep_old_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pcap_close_rename_fails, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_pcap_full_disk, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
