@@ -301,6 +301,9 @@ clean:
 ##   make test-mutants-c-changed  mutants of the lines of cmodel/src changed last: none may survive
 ##   make mutants-c-selftest  the changed-lines check fails on a commit adding an untested line
 ##   make fuzz-model          libFuzzer on the model alone, SPEC invariants checked
+##   make test-wire-tshark    tshark decodes every PFC, RoCEv2 and IB frame the codecs write
+##   make fuzz-wire           libFuzzer on the wire-format decoders (FUZZ_SECONDS)
+##   make test-fuzz-wire      the wire decoders' seeds and a short fixed-seed fuzz run
 ##
 ## RTL and co-simulation (tb/README.md)
 ##   make lint                Verilator -Wall and Icarus on every RTL_LINT_CONFIGS
@@ -410,6 +413,9 @@ include sim/sim.mk
 include sim/calc.mk
 include scripts/install.mk
 include docs/docs.mk
+# The wire formats: the tshark cross-check and the decoders' fuzzer (cmodel/tools/wire.mk appends
+# test-wire-tshark and test-fuzz-wire to TEST_STEPS).
+include cmodel/tools/wire.mk
 
 # ---------------------------------------------------------------------------------------
 # make check: the everyday loop
@@ -445,3 +451,4 @@ check: $(CHECK_STEPS)
 .SECONDEXPANSION:
 test: deps $$(TEST_STEPS)
 	@scripts/run-cmocka.sh summary $(CMOCKA_LOG_DIR)/*
+

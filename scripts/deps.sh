@@ -30,8 +30,9 @@ PKGS_HDL="verilator iverilog yosys ccache libinih-dev"
 # "gnuplot" package pulls in about 30 Qt packages on a headless machine.
 PKGS_SIM="libinih-dev gnuplot-nox graphviz"
 # Coverage reports (make coverage), fuzzing (make fuzz, make fuzz-cosim), formal (make formal),
-# C-model mutants (make mutants-c links the tests with LeakSanitizer: liblsan0).
-PKGS_VERIFY="lcov clang-14 libclang-rt-14-dev liblsan0"
+# C-model mutants (make mutants-c links the tests with LeakSanitizer: liblsan0), the wire-format
+# cross-check (make test-wire-tshark: tshark).
+PKGS_VERIFY="lcov clang-14 libclang-rt-14-dev liblsan0 tshark"
 # scripts/sweep: GNU parallel on one machine, or a single-node Slurm (started by its test; ss from
 # iproute2 finds free ports).
 PKGS_SWEEP="parallel munge slurmctld slurmd slurm-client iproute2"

@@ -1,0 +1,244 @@
+/*
+ * test_wire_pcap.c - the pcap writer (lfc/pcap.h, docs/wire-formats.md §6): the file header
+ * and record bytes of pcap-savefile(5) with nanosecond timestamps, the ERF record header around
+ * IB packets (type 21 data, 25 link), the cycle-to-time conversion, refusals (a bad link type, a
+ * record kind the link type cannot hold, a directory that does not exist), and that a file is
+ * only ever seen complete: nothing at the path before close, the old file kept on abort.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lfc/pcap.h"
+
+static char dir[64];
+
+static int setup(void **state) {
+  (void)state;
+  strcpy(dir, "/tmp/lfc_pcap_XXXXXX");
+  return mkdtemp(dir) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+static size_t slurp(const char *path, uint8_t *buf, size_t cap) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  const size_t n = fread(buf, 1, cap, f);
+  fclose(f);
+  return n;
+}
+
+static uint32_t le32(const uint8_t *b) {
+  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static size_t entries(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  unsigned n = 0;
+  assert_int_equal(fscanf(p, "%u", &n), 1);
+  pclose(p);
+  return n;
+}
+
+static void test_pcap_ethernet_bytes(void **state) {
+  (void)state;
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/eth.pcap", dir);
+  lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  assert_non_null(p);
+  assert_int_equal(access(path, F_OK), -1); /* nothing at the path until close */
+  const uint8_t frame[3] = {0xAA, 0xBB, 0xCC};
+  assert_int_equal(lfc_pcap_write(p, 2500000001ull, LFC_PCAP_ETH, frame, 3, err, sizeof err), 0);
+  assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_IB_DATA, frame, 3, err, sizeof err), -1);
+  assert_non_null(strstr(err, "does not fit link type 1"));
+  char tiny[1] = {'x'};
+  assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_IB_DATA, frame, 3, tiny, sizeof tiny), -1);
+  assert_int_equal(tiny[0], '\0');
+  assert_int_equal(lfc_pcap_close(p, err, sizeof err), 0);
+  uint8_t b[128];
+  assert_int_equal(slurp(path, b, sizeof b), 24 + 16 + 3);
+  const uint8_t header[24] = {0x4d, 0x3c, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0,    0,
+                              0,    0,    0,    0,    0xff, 0xff, 0, 0, 1, 0, 0, 0};
+  assert_memory_equal(b, header, sizeof header);
+  assert_int_equal(le32(b + 24), 2);          /* seconds */
+  assert_int_equal(le32(b + 28), 500000001u); /* nanoseconds */
+  assert_int_equal(le32(b + 32), 3);
+  assert_int_equal(le32(b + 36), 3);
+  assert_memory_equal(b + 40, frame, 3);
+  assert_int_equal(entries(), 1); /* no temporary file left */
+}
+
+static void test_pcap_erf_bytes(void **state) {
+  (void)state;
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/ib.pcap", dir);
+  lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ERF, err, sizeof err);
+  assert_non_null(p);
+  const uint8_t fcp[6] = {1, 2, 3, 4, 5, 6};
+  /* 1.5 s: ERF time 1 second and a fraction of 2^31. */
+  assert_int_equal(lfc_pcap_write(p, 1500000000ull, LFC_PCAP_IB_LINK, fcp, 6, err, sizeof err),
+                   0);
+  assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_IB_DATA, fcp, 6, err, sizeof err), 0);
+  assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_ETH, fcp, 6, err, sizeof err), -1);
+  assert_int_equal(lfc_pcap_close(p, err, sizeof err), 0);
+  uint8_t b[256];
+  assert_int_equal(slurp(path, b, sizeof b), 24 + 2 * (16 + 16 + 6));
+  assert_int_equal(le32(b + 20), 197);
+  const uint8_t *r = b + 24;
+  assert_int_equal(le32(r + 8), 22); /* caplen: ERF header + FCP */
+  const uint8_t *e = r + 16;
+  assert_int_equal(le32(e), 0x80000000u); /* fraction */
+  assert_int_equal(le32(e + 4), 1);       /* seconds */
+  assert_int_equal(e[8], 25);             /* InfiniBand link */
+  assert_int_equal(e[9], 0x04);           /* varying length */
+  assert_int_equal(e[10] << 8 | e[11], 22); /* rlen */
+  assert_int_equal(e[14] << 8 | e[15], 6);  /* wlen */
+  assert_memory_equal(e + 16, fcp, 6);
+  assert_int_equal(r[38 + 16 + 8], 21); /* the second record: InfiniBand data */
+}
+
+static void test_pcap_cycle_time(void **state) {
+  (void)state;
+  assert_int_equal(lfc_pcap_cycle_ns(0, 100), 0);
+  assert_int_equal(lfc_pcap_cycle_ns(1, 100), 5);      /* 512 bits at 100 Gb/s = 5.12 ns */
+  assert_int_equal(lfc_pcap_cycle_ns(100, 100), 512);
+  assert_int_equal(lfc_pcap_cycle_ns(1000, 400), 1280); /* 1.28 ns per cycle at 400G */
+}
+
+static void test_pcap_refusals_keep_old_file(void **state) {
+  (void)state;
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/old.pcap", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("old", f);
+  fclose(f);
+  assert_null(lfc_pcap_open(path, 2, err, sizeof err));
+  assert_non_null(strstr(err, "link type 2"));
+  char tiny[1] = {'x'}; /* room for the terminator only: still a terminated (empty) message */
+  assert_null(lfc_pcap_open(path, 2, tiny, sizeof tiny));
+  assert_int_equal(tiny[0], '\0');
+  assert_null(lfc_pcap_open(path, 2, NULL, 0));
+  lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  assert_non_null(p);
+  uint8_t big[LFC_PCAP_SNAPLEN + 1];
+  memset(big, 0, sizeof big);
+  assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_ETH, big, sizeof big, err, sizeof err), -1);
+  assert_non_null(strstr(err, "snap length"));
+  char tiny2[1] = {'x'};
+  assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_ETH, big, sizeof big, tiny2, sizeof tiny2), -1);
+  assert_int_equal(tiny2[0], '\0');
+  lfc_pcap_abort(p);
+  uint8_t b[8];
+  assert_int_equal(slurp(path, b, sizeof b), 3); /* the old file, untouched */
+  assert_memory_equal(b, "old", 3);
+  assert_int_equal(entries(), 1);
+  char missing[160];
+  snprintf(missing, sizeof missing, "%s/no/such/dir/x.pcap", dir);
+  assert_null(lfc_pcap_open(missing, LFC_PCAP_LINKTYPE_ERF, err, sizeof err));
+  assert_non_null(strstr(err, missing));
+  lfc_pcap_abort(NULL);
+}
+
+/* The path is a directory: the file is written beside it, but the rename fails; close says so,
+ * returns -1 and leaves no temporary file. */
+static void test_pcap_close_rename_fails(void **state) {
+  (void)state;
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/isdir.pcap", dir);
+  assert_int_equal(mkdir(path, 0755), 0);
+  char inner[160];
+  snprintf(inner, sizeof inner, "%s/keep", path);
+  FILE *f = fopen(inner, "w"); /* a non-empty directory: rename(2) cannot replace it */
+  assert_non_null(f);
+  fclose(f);
+  lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  assert_non_null(p);
+  assert_int_equal(lfc_pcap_close(p, err, sizeof err), -1);
+  assert_non_null(strstr(err, "cannot rename"));
+  assert_non_null(strstr(err, path));
+  assert_int_equal(entries(), 1); /* only the directory */
+}
+
+/* A full disk, made with a file-size limit (SIGXFSZ ignored, so writes fail with EFBIG): a write
+ * that reaches the disk fails with -1, or, while the data still sits in the stdio buffer, close
+ * does. Either way the reason names the path and nothing is left behind. */
+static void test_pcap_full_disk(void **state) {
+  (void)state;
+  enum { LIMIT = 4096, RECORD = 2000 };
+  struct rlimit old;
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+  if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < LIMIT) skip();
+  void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+  const struct rlimit small = {LIMIT, old.rlim_max};
+  static uint8_t frame[RECORD];
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/full.pcap", dir);
+  /* 1: keep writing until a write fails. */
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  int rc = 0;
+  for (int i = 0; i < 100 && rc == 0; i++) {
+    rc = lfc_pcap_write(p, 0, LFC_PCAP_ETH, frame, sizeof frame, err, sizeof err);
+  }
+  lfc_pcap_abort(p);
+  /* 1b: the same with room for the terminator only. */
+  p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  char tiny[1] = {'x'};
+  int rc_tiny = 0;
+  for (int i = 0; i < 100 && rc_tiny == 0; i++) {
+    rc_tiny = lfc_pcap_write(p, 0, LFC_PCAP_ETH, frame, sizeof frame, tiny, sizeof tiny);
+  }
+  lfc_pcap_abort(p);
+  /* 2: three records fit the stdio buffer, not the limit: close fails. */
+  p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  int rc_small = 0;
+  for (int i = 0; i < 3; i++) {
+    rc_small |= lfc_pcap_write(p, 0, LFC_PCAP_ETH, frame, sizeof frame, NULL, 0);
+  }
+  char close_err[256];
+  const int rc_close = lfc_pcap_close(p, close_err, sizeof close_err);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+  signal(SIGXFSZ, old_handler);
+  assert_int_equal(rc, -1);
+  assert_non_null(strstr(err, "cannot write"));
+  assert_non_null(strstr(err, path));
+  assert_int_equal(rc_tiny, -1);
+  assert_int_equal(tiny[0], '\0');
+  assert_int_equal(rc_small, 0);
+  assert_int_equal(rc_close, -1);
+  assert_non_null(strstr(close_err, "cannot write"));
+  assert_int_equal(entries(), 0); /* no file, no temporary */
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_pcap_ethernet_bytes, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_pcap_erf_bytes, setup, teardown),
+      cmocka_unit_test(test_pcap_cycle_time),
+      cmocka_unit_test_setup_teardown(test_pcap_refusals_keep_old_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_pcap_close_rename_fails, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_pcap_full_disk, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,379 @@
+/*
+ * test_wire_roce.c - RoCEv2 frames (lfc/wire_roce.h, IBA Annex A17, docs/wire-formats.md §5):
+ * the ICRC of a CNP captured from a Mellanox ConnectX-4 Lx and of the UC SEND packet of Scapy's
+ * RoCE regression tests (scapy test/contrib/roce.uts), exact IPv4 header checksum, round trips
+ * over random fields with a fixed printed seed (IPv4/IPv6, tagged or not), the class map by PCP
+ * and by DSCP, and malformed inputs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lfc/crc.h"
+#include "lfc/wire_roce.h"
+#include "wire_testutil.h"
+
+#define BUF 2048
+
+static void append_fcs(uint8_t *f, size_t len) {
+  const uint32_t c = lfc_crc32(f, len);
+  f[len] = (uint8_t)c;
+  f[len + 1] = (uint8_t)(c >> 8);
+  f[len + 2] = (uint8_t)(c >> 16);
+  f[len + 3] = (uint8_t)(c >> 24);
+}
+
+/* A RoCEv2 CNP captured on a ConnectX-4 Lx (scapy test/contrib/roce.uts, "RoCE CNP captured on
+ * ConnectX-4 Lx"): 74 bytes without FCS, ICRC 82 fd 00 2a. We add the FCS; the decoder must
+ * accept the hardware's ICRC and read the fields. */
+static void test_roce_icrc_connectx4_cnp(void **state) {
+  (void)state;
+  uint8_t f[78] = {
+      0xe4, 0x1d, 0x2d, 0xab, 0x2b, 0xc2, 0x7c, 0xfe, 0x90, 0x64, 0x3b, 0x32, 0x08, 0x00, 0x45,
+      0xc2, 0x00, 0x3c, 0x71, 0x8c, 0x40, 0x00, 0x40, 0x11, 0x91, 0x61, 0x0a, 0x00, 0x11, 0x01,
+      0x0a, 0x00, 0x12, 0x01, 0x00, 0x00, 0x12, 0xb7, 0x00, 0x28, 0x00, 0x00, 0x81, 0x00, 0xff,
+      0xff, 0x40, 0x00, 0x01, 0x18, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x82, 0xfd, 0x00, 0x2a,
+  };
+  append_fcs(f, 74);
+  lfc_roce_pkt_t p;
+  lfc_wire_error_t err;
+  assert_int_equal(lfc_roce_decode(f, sizeof f, &p, &err), LFC_WIRE_OK);
+  assert_int_equal(p.bth.opcode, 0x81); /* CNP */
+  assert_int_equal(p.bth.becn, 1);
+  assert_int_equal(p.bth.fecn, 0);
+  assert_int_equal(p.bth.dqpn, 0x118);
+  assert_int_equal(p.dscp, 0xc2 >> 2);
+  assert_int_equal(p.ecn, 2);
+  assert_int_equal(p.payload_len, 16);
+  assert_int_equal(p.icrc, 0x2a00fd82u); /* 82 fd 00 2a, least significant byte first */
+  /* Re-encoding the decoded fields gives the same frame except the UDP checksum (the capture
+   * has 0, as we write over IPv4) and the ICRC must come out identical. */
+  uint8_t g[BUF];
+  assert_int_equal(lfc_roce_encode(&p, g, sizeof g, &err), 78);
+  assert_memory_equal(g + 14, f + 14, 60);
+  /* One flipped payload bit: bad ICRC (FCS recomputed so that the ICRC check is reached). */
+  f[60] ^= 0x10;
+  append_fcs(f, 74);
+  assert_int_equal(lfc_roce_decode(f, sizeof f, &p, &err), LFC_WIRE_BAD_ICRC);
+  assert_non_null(strstr(err.text, "ICRC 0x2a00fd82"));
+}
+
+/* Scapy's UC SEND_ONLY example: IPv4 checksum 0xb4d5, ICRC field 0x78f353f3 (bytes 78 f3 53
+ * f3). Our encoder writes UDP checksum 0 where Scapy computed one; the ICRC masks it. */
+static void test_roce_icrc_scapy_uc_send(void **state) {
+  (void)state;
+  static const uint8_t mac[6] = {0x24, 0x8a, 0x07, 0xa8, 0xfa, 0x22};
+  static const uint8_t payload[18] = {'F',  '0',  0x81, 0x8b, 0xe2, 0x89, '5', 0xd9, 0x0e,
+                                      0x9a, 0x95, 'P',  'T',  0x01, 0xbe, 0x88, '^', 'P'};
+  lfc_roce_pkt_t p;
+  memset(&p, 0, sizeof p);
+  memcpy(p.dst_mac, mac, 6);
+  memcpy(p.src_mac, mac, 6);
+  p.ecn = 1;
+  p.ip_id = 1144;
+  p.ttl = 64;
+  const uint8_t ip[4] = {192, 168, 0, 7};
+  memcpy(p.src_ip, ip, 4);
+  memcpy(p.dst_ip, ip, 4);
+  p.udp_src = 49152;
+  p.bth.opcode = 0x24; /* UC SEND only */
+  p.bth.m = 1;
+  p.bth.pkey = 0xffff;
+  p.bth.dqpn = 211;
+  p.bth.psn = 13571856;
+  p.payload = payload;
+  p.payload_len = sizeof payload;
+  uint8_t f[BUF];
+  lfc_wire_error_t err;
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 82);
+  assert_int_equal(f[24], 0xb4); /* IPv4 header checksum */
+  assert_int_equal(f[25], 0xd5);
+  assert_int_equal(f[43], 0x60); /* M, PadCnt 2 */
+  const uint8_t icrc[4] = {0x78, 0xf3, 0x53, 0xf3};
+  assert_memory_equal(f + 74, icrc, 4);
+  assert_int_equal(lfc_crc32(f, 82), 0x2144DF1Cu); /* FCS residue */
+}
+
+static void random_pkt(uint64_t *s, lfc_roce_pkt_t *p, uint8_t *payload) {
+  memset(p, 0, sizeof *p);
+  for (unsigned i = 0; i < 6; i++) {
+    p->dst_mac[i] = (uint8_t)wt_below(s, 256);
+    p->src_mac[i] = (uint8_t)wt_below(s, 256);
+  }
+  p->has_vlan = wt_below(s, 2);
+  if (p->has_vlan) {
+    p->pcp = (uint8_t)wt_below(s, 8);
+    p->dei = (uint8_t)wt_below(s, 2);
+    p->vid = (uint16_t)wt_below(s, 4096);
+  }
+  p->ipv6 = wt_below(s, 2);
+  p->dscp = (uint8_t)wt_below(s, 64);
+  p->ecn = (uint8_t)wt_below(s, 4);
+  p->ttl = (uint8_t)wt_below(s, 256);
+  if (!p->ipv6) p->ip_id = (uint16_t)wt_below(s, 65536);
+  if (p->ipv6) p->flow_label = wt_below(s, 1u << 20);
+  for (unsigned i = 0; i < (p->ipv6 ? 16u : 4u); i++) {
+    p->src_ip[i] = (uint8_t)wt_below(s, 256);
+    p->dst_ip[i] = (uint8_t)wt_below(s, 256);
+  }
+  p->udp_src = (uint16_t)wt_below(s, 65536);
+  p->bth.opcode = (uint8_t)wt_below(s, 256);
+  p->bth.se = (uint8_t)wt_below(s, 2);
+  p->bth.m = (uint8_t)wt_below(s, 2);
+  p->bth.pkey = (uint16_t)wt_below(s, 65536);
+  p->bth.fecn = (uint8_t)wt_below(s, 2);
+  p->bth.becn = (uint8_t)wt_below(s, 2);
+  p->bth.dqpn = wt_below(s, 1u << 24);
+  p->bth.ackreq = (uint8_t)wt_below(s, 2);
+  p->bth.psn = wt_below(s, 1u << 24);
+  p->payload_len = wt_below(s, 3) == 0 ? wt_below(s, 8) : wt_below(s, 1500);
+  for (size_t i = 0; i < p->payload_len; i++) payload[i] = (uint8_t)wt_below(s, 256);
+  p->payload = payload;
+  p->bth.padcnt = (uint8_t)((4u - p->payload_len % 4u) % 4u);
+}
+
+static void test_roce_round_trip_random(void **state) {
+  (void)state;
+  uint64_t s = wt_seed("test_roce_round_trip_random", 0x70CE000000000003ULL);
+  static uint8_t payload[BUF], f[BUF];
+  lfc_roce_map_t by_dscp, by_pcp;
+  lfc_roce_map_default(&by_dscp, LFC_ROCE_PRIO_DSCP);
+  lfc_roce_map_default(&by_pcp, LFC_ROCE_PRIO_PCP);
+  for (int n = 0; n < 3000; n++) {
+    lfc_roce_pkt_t p, q;
+    random_pkt(&s, &p, payload);
+    lfc_wire_error_t err;
+    const size_t len = lfc_roce_encode(&p, f, sizeof f, &err);
+    assert_int_equal(len, lfc_roce_frame_bytes(p.has_vlan, p.ipv6, p.payload_len));
+    assert_true(len >= 64);
+    assert_int_equal(lfc_roce_decode(f, len, &q, &err), LFC_WIRE_OK);
+    assert_int_equal(q.payload_len, p.payload_len);
+    assert_memory_equal(q.payload, p.payload, p.payload_len);
+    q.payload = p.payload;
+    q.icrc = 0;
+    assert_memory_equal(&p, &q, sizeof p);
+    /* The link word: cls from DSCP (class selector) or PCP, nblk from the frame length. */
+    lfc_word_t w;
+    assert_int_equal(lfc_roce_to_word(&q, &by_dscp, &w, &err), LFC_WIRE_OK);
+    assert_int_equal(w.cls, p.dscp >> 3);
+    assert_int_equal(w.nblk, (len + 63) / 64);
+    assert_int_equal(w.ecn, p.ecn);
+    assert_int_equal(w.tag, p.payload_len >= 4 ? (uint32_t)payload[0] << 24 |
+                                                     (uint32_t)payload[1] << 16 |
+                                                     (uint32_t)payload[2] << 8 | payload[3]
+                                               : 0u);
+    assert_int_equal(lfc_roce_to_word(&q, &by_pcp, &w, &err),
+                     p.has_vlan ? LFC_WIRE_OK : LFC_WIRE_BAD_FIELD);
+    if (p.has_vlan) assert_int_equal(w.cls, p.pcp);
+  }
+}
+
+/* word -> frame -> word is exact for every nblk a frame can have, tagged or not, v4 or v6. */
+static void test_roce_word_round_trip(void **state) {
+  (void)state;
+  uint64_t s = wt_seed("test_roce_word_round_trip", 0x70CE000000000004ULL);
+  static uint8_t payload[LFC_MAX_NBLK * 64], f[LFC_MAX_NBLK * 64 + 64];
+  for (int n = 0; n < 2000; n++) {
+    lfc_roce_pkt_t tmpl;
+    static uint8_t junk[BUF];
+    random_pkt(&s, &tmpl, junk);
+    lfc_roce_map_t m;
+    lfc_roce_map_default(&m, tmpl.has_vlan && wt_below(&s, 2) ? LFC_ROCE_PRIO_PCP
+                                                              : LFC_ROCE_PRIO_DSCP);
+    lfc_word_t w;
+    memset(&w, 0, sizeof w);
+    w.kind = LFC_DATA;
+    w.sop = 1;
+    w.cls = (uint8_t)wt_below(&s, 8);
+    w.nblk = (uint8_t)(2 + wt_below(&s, 254));
+    w.dst = (uint16_t)wt_below(&s, 65536);
+    w.tag = (uint32_t)wt_next(&s);
+    w.ecn = (uint8_t)wt_below(&s, 4);
+    lfc_roce_pkt_t p, q;
+    lfc_wire_error_t err;
+    assert_int_equal(lfc_roce_from_word(&w, &m, &tmpl, &p, payload, sizeof payload, &err),
+                     LFC_WIRE_OK);
+    const size_t len = lfc_roce_encode(&p, f, sizeof f, &err);
+    assert_int_equal((len + 63) / 64, w.nblk);
+    assert_int_equal(lfc_roce_decode(f, len, &q, &err), LFC_WIRE_OK);
+    lfc_word_t w2;
+    assert_int_equal(lfc_roce_to_word(&q, &m, &w2, &err), LFC_WIRE_OK);
+    assert_memory_equal(&w, &w2, sizeof w);
+  }
+  /* Too small for headers and a 4-byte tag: refused with a reason. */
+  lfc_roce_pkt_t tmpl, p;
+  memset(&tmpl, 0, sizeof tmpl);
+  tmpl.has_vlan = true;
+  lfc_roce_map_t m;
+  lfc_roce_map_default(&m, LFC_ROCE_PRIO_PCP);
+  lfc_word_t w;
+  memset(&w, 0, sizeof w);
+  w.kind = LFC_DATA;
+  w.nblk = 1;
+  lfc_wire_error_t err;
+  assert_int_equal(lfc_roce_from_word(&w, &m, &tmpl, &p, payload, sizeof payload, &err),
+                   LFC_WIRE_BAD_FIELD);
+  assert_non_null(strstr(err.text, "nblk 1"));
+}
+
+/* Build a valid IPv4 tagged frame into f, return its length. */
+static size_t valid_frame(uint8_t *f) {
+  static const uint8_t payload[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  lfc_roce_pkt_t p;
+  memset(&p, 0, sizeof p);
+  p.has_vlan = true;
+  p.pcp = 3;
+  p.dscp = 26;
+  p.ecn = 2;
+  p.ttl = 64;
+  p.bth.opcode = 0x04;
+  p.bth.dqpn = 17;
+  p.payload = payload;
+  p.payload_len = sizeof payload;
+  return lfc_roce_encode(&p, f, BUF, NULL);
+}
+
+/* Fix the IPv4 checksum and FCS after a deliberate change so that the later check is reached. */
+static void refix(uint8_t *f, size_t len) {
+  uint8_t *ip = f + 18;
+  ip[10] = ip[11] = 0;
+  uint32_t acc = 0;
+  for (unsigned i = 0; i < 20; i += 2) acc += (uint32_t)ip[i] << 8 | ip[i + 1];
+  while (acc >> 16) acc = (acc & 0xFFFF) + (acc >> 16);
+  ip[10] = (uint8_t)(~acc >> 8);
+  ip[11] = (uint8_t)~acc;
+  append_fcs(f, len - 4);
+}
+
+static void expect(uint8_t *f, size_t len, lfc_wire_status_t want, const char *text) {
+  lfc_roce_pkt_t p;
+  lfc_wire_error_t err;
+  memset(&err, 0, sizeof err);
+  assert_int_equal(lfc_roce_decode(f, len, &p, &err), want);
+  if (strstr(err.text, text) == NULL) fail_msg("'%s' lacks '%s'", err.text, text);
+}
+
+/* As expect, and the error names the offending field's offset. */
+static void expect_at(uint8_t *f, size_t len, lfc_wire_status_t want, size_t offset,
+                      const char *text) {
+  lfc_roce_pkt_t p;
+  lfc_wire_error_t err;
+  memset(&err, 0, sizeof err);
+  assert_int_equal(lfc_roce_decode(f, len, &p, &err), want);
+  if (strstr(err.text, text) == NULL) fail_msg("'%s' lacks '%s'", err.text, text);
+  assert_int_equal(err.offset, offset);
+}
+
+static void test_roce_malformed(void **state) {
+  (void)state;
+  static uint8_t f[BUF];
+  size_t len = valid_frame(f);
+  assert_int_equal(len, 18 + 20 + 8 + 12 + 8 + 4 + 4);
+  for (size_t n = 0; n < 64; n++) expect(f, n, LFC_WIRE_SHORT, "at least 64");
+  for (unsigned bit = 0; bit < len * 8; bit += 7) {
+    valid_frame(f);
+    f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    expect(f, len, LFC_WIRE_BAD_FCS, "computed");
+  }
+  valid_frame(f);
+  f[16] = 0x88; /* inner EtherType 0x8808 */
+  f[17] = 0x08;
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_BAD_ETHERTYPE, 16, "0x8808");
+  valid_frame(f);
+  f[18] = 0x55; /* IP version 5 */
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_BAD_VERSION, 18, "IP version 5");
+  valid_frame(f);
+  f[18 + 10] ^= 1; /* IPv4 checksum */
+  append_fcs(f, len - 4);
+  expect_at(f, len, LFC_WIRE_BAD_CHECKSUM, 28, "checksum");
+  valid_frame(f);
+  f[18 + 9] = 6; /* TCP */
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_BAD_PROTOCOL, 18, "protocol 6");
+  valid_frame(f);
+  f[18 + 3] += 8; /* IP total length beyond the frame */
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_BAD_LENGTH, 18, "IP length");
+  valid_frame(f);
+  f[38 + 3] = 0xb8; /* UDP port 4792 */
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_BAD_PORT, 40, "4792");
+  valid_frame(f);
+  f[46 + 1] |= 0x01; /* BTH TVer 1 */
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_BAD_VERSION, 47, "TVer 1");
+  valid_frame(f);
+  f[46 + 11] ^= 0x01; /* PSN: covered by the ICRC only */
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_BAD_ICRC, 66, "ICRC");
+  /* The variant fields are outside the ICRC: changing them (and the checksums) keeps it. */
+  valid_frame(f);
+  f[18 + 1] ^= 0xFF; /* DSCP and ECN */
+  f[18 + 8] ^= 0x0F; /* TTL */
+  f[46 + 4] ^= 0xC0; /* FECN, BECN */
+  refix(f, len);
+  expect(f, len, LFC_WIRE_OK, "");
+}
+
+static void test_roce_encode_refusals(void **state) {
+  (void)state;
+  lfc_roce_pkt_t p;
+  memset(&p, 0, sizeof p);
+  uint8_t f[BUF];
+  lfc_wire_error_t err;
+  /* A class map that gives a priority the link word cannot carry is refused. */
+  lfc_roce_map_t m;
+  lfc_roce_map_default(&m, LFC_ROCE_PRIO_DSCP);
+  m.dscp_to_prio[46] = 9;
+  p.dscp = 46;
+  lfc_word_t w;
+  assert_int_equal(lfc_roce_to_word(&p, &m, &w, &err), LFC_WIRE_BAD_FIELD);
+  assert_non_null(strstr(err.text, "dscp_to_prio[46] = 9"));
+  p.dscp = 64;
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
+  assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  p.dscp = 0;
+  p.has_vlan = true;
+  p.pcp = 8;
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
+  assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  p.pcp = 0;
+  p.bth.psn = 1u << 24;
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
+  assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  p.bth.psn = 0;
+  assert_int_equal(lfc_roce_encode(&p, f, 63, &err), 0);
+  assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  /* A payload the 16-bit IP length cannot describe (checked before the buffer's size). */
+  p.payload = f;
+  p.payload_len = 65489u; /* 20 + 8 + 12 + 65489 + 3 pad + 4 = 65536 bytes of IP packet */
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
+  assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0);
+  assert_non_null(strstr(err.text, "IP length limit"));
+  p.payload_len = 65488u; /* the largest that fits: 65535 bytes */
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
+  assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  p.payload_len = 0;
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 66); /* success clears the record */
+  assert_int_equal(err.status, LFC_WIRE_OK);
+  assert_string_equal(err.text, "");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_roce_icrc_connectx4_cnp),
+      cmocka_unit_test(test_roce_icrc_scapy_uc_send),
+      cmocka_unit_test(test_roce_round_trip_random),
+      cmocka_unit_test(test_roce_word_round_trip),
+      cmocka_unit_test(test_roce_malformed),
+      cmocka_unit_test(test_roce_encode_refusals),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
