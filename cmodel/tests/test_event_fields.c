@@ -145,7 +145,7 @@ static void test_event_log_full_stops_the_model(void **state) {
   char err[256] = "";
   lfc_switch_t *sw = lfc_switch_create(&c, err, sizeof err);
   if (sw == NULL) fail_msg("lfc_switch_create: %s", err);
-  size_t cap = sw->ev_cap;
+  size_t cap = sw->events.cap;
   assert_true(cap >= (size_t)PORTS * (1u + CLASSES));
   fflush(NULL);
   pid_t pid = fork();
@@ -153,10 +153,10 @@ static void test_event_log_full_stops_the_model(void **state) {
   if (pid == 0) { /* exit 0: full log as expected and the push beyond it returned */
     if (freopen("/dev/null", "w", stderr) == NULL) _exit(3);
     for (size_t i = 0; i < cap; i++)
-      lfc_event_push(sw, LFC_EV_DROP, (uint32_t)(i % PORTS), 0, LFC_DROP_SHARED, (uint32_t)i);
+      lfc_event_push(&sw->events, LFC_EV_DROP, (uint32_t)(i % PORTS), 0, LFC_DROP_SHARED, (uint32_t)i);
     const lfc_event_t *ev;
     if (lfc_switch_events(sw, &ev) != cap || ev[cap - 1].tag != (uint32_t)(cap - 1)) _exit(2);
-    lfc_event_push(sw, LFC_EV_DROP, 0, 0, LFC_DROP_SHARED, 0xFFFFu);
+    lfc_event_push(&sw->events, LFC_EV_DROP, 0, 0, LFC_DROP_SHARED, 0xFFFFu);
     _exit(0);
   }
   int st = 0;
