@@ -45,6 +45,26 @@ uint32_t wire_tag_of(const uint8_t *payload, size_t len) {
   return len >= TAG_BYTES ? wire_get32(payload) : 0u;
 }
 
+lfc_wire_status_t wire_data_word(size_t bytes, uint8_t cls, uint16_t dst, uint8_t ecn,
+                                 const uint8_t *payload, size_t payload_len, lfc_word_t *w,
+                                 lfc_wire_error_t *err) {
+  const size_t nblk = (bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
+  if (nblk > LFC_MAX_NBLK) {
+    return wire_fail(err, LFC_WIRE_BAD_FIELD, 0, "%zu bytes is %zu blocks, nblk is at most %u",
+                     bytes, nblk, LFC_MAX_NBLK);
+  }
+  memset(w, 0, sizeof *w);
+  w->kind = LFC_DATA;
+  w->sop = 1;
+  w->eop = nblk == 1u;
+  w->cls = cls;
+  w->nblk = (uint8_t)nblk;
+  w->dst = dst;
+  w->tag = wire_tag_of(payload, payload_len);
+  w->ecn = ecn;
+  return wire_ok(err);
+}
+
 size_t lfc_ib_pkt_bytes(bool has_grh, size_t payload_len) {
   return overhead(has_grh) + payload_len + wire_padcnt(payload_len);
 }
@@ -262,22 +282,9 @@ lfc_wire_status_t lfc_ib_pkt_decode(const uint8_t *in, size_t len, lfc_ib_pkt_t 
 }
 
 lfc_wire_status_t lfc_ib_pkt_to_word(const lfc_ib_pkt_t *p, lfc_word_t *w, lfc_wire_error_t *err) {
-  const size_t bytes = lfc_ib_pkt_bytes(p->has_grh, p->payload_len);
-  const size_t nblk = (bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
-  if (nblk > LFC_MAX_NBLK) {
-    return wire_fail(err, LFC_WIRE_BAD_FIELD, 0, "%zu bytes is %zu blocks, nblk is at most %u",
-                     bytes, nblk, LFC_MAX_NBLK);
-  }
-  memset(w, 0, sizeof *w);
-  w->kind = LFC_DATA;
-  w->sop = 1;
-  w->eop = nblk == 1u;
-  w->cls = p->vl;
-  w->nblk = (uint8_t)nblk;
-  w->dst = p->dlid;
-  w->tag = wire_tag_of(p->payload, p->payload_len);
-  w->ecn = p->bth.fecn ? LFC_ECN_CE : LFC_ECN_NOT_ECT;
-  return wire_ok(err);
+  return wire_data_word(lfc_ib_pkt_bytes(p->has_grh, p->payload_len), p->vl, p->dlid,
+                        p->bth.fecn ? LFC_ECN_CE : LFC_ECN_NOT_ECT, p->payload, p->payload_len, w,
+                        err);
 }
 
 lfc_wire_status_t lfc_ib_pkt_from_word(const lfc_word_t *w, const lfc_ib_pkt_t *tmpl,

@@ -64,5 +64,12 @@ void wire_get_bth(const uint8_t *in, lfc_ib_bth_t *b);
 uint8_t wire_padcnt(size_t len);
 /* The first 4 payload bytes as the link word's tag (0 when shorter), and back. */
 uint32_t wire_tag_of(const uint8_t *payload, size_t len);
+/* The SPEC §2 head word of a data packet of `bytes` bytes on the wire (blocks rounded up), with
+   its class, destination, ECN and the payload's tag. Fails if the packet is longer than a word's
+   nblk can say. Shared by the IB and RoCEv2 maps, which differ only in where the fields come
+   from. */
+lfc_wire_status_t wire_data_word(size_t bytes, uint8_t cls, uint16_t dst, uint8_t ecn,
+                                 const uint8_t *payload, size_t payload_len, lfc_word_t *w,
+                                 lfc_wire_error_t *err);
 
 #endif /* LFC_WIRE_INTERNAL_H */

@@ -347,22 +347,9 @@ lfc_wire_status_t lfc_roce_to_word(const lfc_roce_pkt_t *p, const lfc_roce_map_t
                        (unsigned)p->dscp, (unsigned)cls);
     }
   }
-  const size_t bytes = lfc_roce_frame_bytes(p->has_vlan, p->ipv6, p->payload_len);
-  const size_t nblk = (bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
-  if (nblk > LFC_MAX_NBLK) {
-    return wire_fail(err, LFC_WIRE_BAD_FIELD, 0, "%zu bytes is %zu blocks, nblk is at most %u",
-                     bytes, nblk, LFC_MAX_NBLK);
-  }
-  memset(w, 0, sizeof *w);
-  w->kind = LFC_DATA;
-  w->sop = 1;
-  w->eop = nblk == 1u;
-  w->cls = cls;
-  w->nblk = (uint8_t)nblk;
-  w->dst = wire_get16(p->dst_ip + addr_len(p->ipv6) - DST_LOW16_FROM_END);
-  w->tag = wire_tag_of(p->payload, p->payload_len);
-  w->ecn = p->ecn;
-  return wire_ok(err);
+  return wire_data_word(lfc_roce_frame_bytes(p->has_vlan, p->ipv6, p->payload_len), cls,
+                        wire_get16(p->dst_ip + addr_len(p->ipv6) - DST_LOW16_FROM_END), p->ecn,
+                        p->payload, p->payload_len, w, err);
 }
 
 lfc_wire_status_t lfc_roce_from_word(const lfc_word_t *w, const lfc_roce_map_t *m,
