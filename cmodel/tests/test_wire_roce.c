@@ -321,6 +321,31 @@ static void test_roce_malformed(void **state) {
   expect(f, len, LFC_WIRE_OK, "");
 }
 
+/* SPEC §2: nblk is the frame's length in 64-byte blocks, rounded up. A RoCEv2 frame with no
+   payload is padded to Ethernet's 64-byte minimum: exactly one block, not two; one payload byte
+   more (BTH pads it to 4) makes 66 bytes, two blocks. The edge where the rounding shows. */
+static void test_roce_word_blocks_at_the_64_byte_edge(void **state) {
+  (void)state;
+  static uint8_t payload[4];
+  lfc_roce_map_t m;
+  lfc_roce_map_default(&m, LFC_ROCE_PRIO_DSCP);
+  lfc_roce_pkt_t p;
+  memset(&p, 0, sizeof p);
+  p.payload = payload;
+  lfc_word_t w;
+  lfc_wire_error_t err;
+  p.payload_len = 0;
+  assert_int_equal(lfc_roce_frame_bytes(false, false, 0), 64);
+  assert_int_equal(lfc_roce_to_word(&p, &m, &w, &err), LFC_WIRE_OK);
+  assert_int_equal(w.nblk, 1);
+  assert_int_equal(w.eop, 1);
+  p.payload_len = 1;
+  assert_int_equal(lfc_roce_frame_bytes(false, false, 1), 66);
+  assert_int_equal(lfc_roce_to_word(&p, &m, &w, &err), LFC_WIRE_OK);
+  assert_int_equal(w.nblk, 2);
+  assert_int_equal(w.eop, 0);
+}
+
 static void test_roce_encode_refusals(void **state) {
   (void)state;
   lfc_roce_pkt_t p;
@@ -373,6 +398,7 @@ int main(void) {
       cmocka_unit_test(test_roce_round_trip_random),
       cmocka_unit_test(test_roce_word_round_trip),
       cmocka_unit_test(test_roce_malformed),
+      cmocka_unit_test(test_roce_word_blocks_at_the_64_byte_edge),
       cmocka_unit_test(test_roce_encode_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
