@@ -126,6 +126,11 @@ fuzz-cosim: $(TBFUZZ_COSIM_BINS)
 fuzz-model: $(TBFUZZ_BUILD)/fuzz-model
 	@$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh model $(TBFUZZ_MODES)
 
+# The parser targets (their rules are made below); named here because a prerequisite list is
+# expanded when make reads it.
+TBFUZZ_PARSERS        = parse_int cfg_set tb_config flat_cfg trace_args demo_args tb_args
+TBFUZZ_PARSER_BINS    = $(patsubst %,$(TBFUZZ_BUILD)/fuzz_%,$(TBFUZZ_PARSERS))
+
 # Replay: the committed seeds and every regression input, once each, through both targets, and
 # the parser targets' seeds and regressions through theirs.
 fuzz-replay: $(TBFUZZ_COSIM_BINS) $(TBFUZZ_BUILD)/fuzz-model $(TBFUZZ_PARSER_BINS)
@@ -197,8 +202,6 @@ test-soak: deps-hdl all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-
 # (the scenario parser's is in sim/fuzz/): tb/fuzz/fuzz_<name>.c, built with ASan + UBSan, its
 # committed seeds in tb/fuzz/corpus/<name>/, its regression inputs in tb/fuzz/regress/<name>/,
 # its dictionary (if any) tb/fuzz/<name>.dict. The binary is $(TBFUZZ_BUILD)/fuzz_<name>.
-TBFUZZ_PARSERS        = parse_int cfg_set tb_config flat_cfg trace_args demo_args tb_args
-TBFUZZ_PARSER_BINS    = $(patsubst %,$(TBFUZZ_BUILD)/fuzz_%,$(TBFUZZ_PARSERS))
 TBFUZZ_SAN_MODEL_OBJS = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/san/model/%.o,\
                           $(TBFUZZ_MODEL_SRCS))
 TBFUZZ_SAN_TB         = $(patsubst %,$(TBFUZZ_BUILD)/san/tb/%.o,$(1))

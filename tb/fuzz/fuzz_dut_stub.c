@@ -19,6 +19,12 @@ int dut_open(const dut_open_t *args, char *err, size_t errlen) {
   return -1;
 }
 void dut_close(void) { not_reached("dut_close"); }
+int dut_close_checked(char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
+  not_reached("dut_close_checked");
+  return -1;
+}
 const char *dut_sim_name(void) { return "fuzz-stub"; }
 void dut_reset(void) { not_reached("dut_reset"); }
 void dut_set_rx(unsigned port, const lfc_word_t *w) {
