@@ -152,26 +152,29 @@ int lfc_parse_int(const char *s, int64_t min, int64_t max, int64_t *out) {
   return 0;
 }
 
-static int word_is(const char *s, const char *const *words) {
-  for (; *words; words++)
-    if (strcmp(s, *words) == 0) return 1;
+/* Whether the len characters at s spell one of words, ignoring ASCII case. */
+static int word_is(const char *s, size_t len, const char *const *words) {
+  for (; *words; words++) {
+    size_t i = 0;
+    while (i < len && (*words)[i] != '\0' &&
+           (s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]) == (*words)[i])
+      i++;
+    if (i == len && (*words)[i] == '\0') return 1;
+  }
   return 0;
 }
 
+/* One word, surrounded by optional blanks: 1/true/yes/on or 0/false/no/off, any case. The word is
+   compared in place, so no length limit applies to what is refused. */
 static int parse_bool(const char *s, int *out) {
   static const char *const yes[] = {"1", "true", "yes", "on", NULL};
   static const char *const no[] = {"0", "false", "no", "off", NULL};
-  char buf[16];
-  size_t n = 0;
   s = skip_space(s);
-  while (s[n] && s[n] != ' ' && s[n] != '\t' && n + 1 < sizeof buf) {
-    buf[n] = (char)(s[n] >= 'A' && s[n] <= 'Z' ? s[n] - 'A' + 'a' : s[n]);
-    n++;
-  }
-  buf[n] = '\0';
+  size_t n = 0;
+  while (s[n] && s[n] != ' ' && s[n] != '\t') n++;
   if (*skip_space(s + n) != '\0') return -1;
-  if (word_is(buf, yes)) return *out = 1, 0;
-  if (word_is(buf, no)) return *out = 0, 0;
+  if (word_is(s, n, yes)) return *out = 1, 0;
+  if (word_is(s, n, no)) return *out = 0, 0;
   return -1;
 }
 

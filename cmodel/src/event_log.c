@@ -2,6 +2,7 @@
  * event_log.c - the events of one cycle (SPEC §13): capacity, push, order. See event_log.h.
  */
 #include "event_log.h"
+#include "alloc.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static size_t event_capacity(uint32_t ports) {
 int lfc_event_log_init(lfc_event_log_t *log, uint32_t ports) {
   log->count = 0;
   log->cap = event_capacity(ports);
-  log->ev = calloc(log->cap, sizeof *log->ev);
+  log->ev = lfc_calloc(log->cap, sizeof *log->ev);
   if (log->ev == NULL) {
     log->cap = 0;
     return -1;

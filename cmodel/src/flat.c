@@ -11,6 +11,7 @@
 
 #include "lfc/flat.h"
 #include "lfc/switch.h"
+#include "alloc.h"
 
 /* Longest message kept for lfc_flat_error. */
 #define FLAT_ERR_LEN 512u
@@ -236,8 +237,8 @@ static int parse_config(lfc_flat_t *h, const char *text) {
   if (len > FLAT_CFG_MAX) return fail(h, "config text longer than %u characters", FLAT_CFG_MAX);
   /* Every item needs at least "a.b=" (4 characters) and a separator. */
   size_t cap = len / 5u + 1u;
-  char *buf = malloc(len + 1u);
-  item_t *items = calloc(cap, sizeof *items);
+  char *buf = lfc_malloc(len + 1u);
+  item_t *items = lfc_calloc(cap, sizeof *items);
   int rc = -1;
   if (buf == NULL || items == NULL) {
     fail(h, "out of memory");
@@ -289,7 +290,7 @@ static void clear_outputs(lfc_flat_t *h) {
 }
 
 lfc_flat_t *lfc_flat_create(const char *config) {
-  lfc_flat_t *h = calloc(1, sizeof *h);
+  lfc_flat_t *h = lfc_calloc(1, sizeof *h);
   if (h == NULL) return NULL;
   h->rx_rem_reg = lfc_reg_find("rx_rem");
   if (config == NULL) {
@@ -337,50 +338,52 @@ int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index) {
     if (per_port) return c->speed_div[index];
     return !strcmp(name, "vl_blocks") ? c->vl_blocks[index] : c->drr_quantum[index];
   }
+  /* The C type of each field, so that it is read with its own width and signedness. */
+  enum { U32, U8, BOOL, I32, ENUM }; /* ENUM: an int-sized C enum */
   static const struct {
     const char *name;
     size_t off;
-    int kind; /* 0 uint32_t, 1 uint8_t, 2 bool, 3 int32_t, 4 enum */
+    int kind;
   } P[] = {
-      {"mode", offsetof(lfc_switch_cfg_t, mode), 4},
-      {"ports", offsetof(lfc_switch_cfg_t, ports), 0},
-      {"classes", offsetof(lfc_switch_cfg_t, classes), 0},
-      {"latency", offsetof(lfc_switch_cfg_t, latency), 0},
-      {"cut_through", offsetof(lfc_switch_cfg_t, cut_through), 2},
-      {"mtu_blocks", offsetof(lfc_switch_cfg_t, mtu_blocks), 0},
-      {"seed", offsetof(lfc_switch_cfg_t, seed), 0},
-      {"vl15_blocks", offsetof(lfc_switch_cfg_t, vl15_blocks), 0},
-      {"fcp_period", offsetof(lfc_switch_cfg_t, fcp_period), 0},
-      {"vlarb_high_limit", offsetof(lfc_switch_cfg_t, vlarb_high_limit), 0},
-      {"lossless_mask", offsetof(lfc_switch_cfg_t, lossless_mask), 1},
-      {"reserve_blocks", offsetof(lfc_switch_cfg_t, reserve_blocks), 0},
-      {"shared_blocks", offsetof(lfc_switch_cfg_t, shared_blocks), 0},
-      {"headroom_blocks", offsetof(lfc_switch_cfg_t, headroom_blocks), 0},
-      {"dynamic_th", offsetof(lfc_switch_cfg_t, dynamic_th), 2},
-      {"xoff_th", offsetof(lfc_switch_cfg_t, xoff_th), 0},
-      {"alpha_log2", offsetof(lfc_switch_cfg_t, alpha_log2), 3},
-      {"xon_offset", offsetof(lfc_switch_cfg_t, xon_offset), 0},
-      {"pause_quanta", offsetof(lfc_switch_cfg_t, pause_quanta), 0},
-      {"refresh_cycles", offsetof(lfc_switch_cfg_t, refresh_cycles), 0},
-      {"strict_mask", offsetof(lfc_switch_cfg_t, strict_mask), 1},
-      {"wd_enable", offsetof(lfc_switch_cfg_t, wd_enable), 2},
-      {"wd_detect", offsetof(lfc_switch_cfg_t, wd_detect), 0},
-      {"wd_restore", offsetof(lfc_switch_cfg_t, wd_restore), 0},
-      {"wd_action", offsetof(lfc_switch_cfg_t, wd_action), 4},
-      {"ecn_mask", offsetof(lfc_switch_cfg_t, ecn_mask), 1},
-      {"kmin", offsetof(lfc_switch_cfg_t, kmin), 0},
-      {"kmax", offsetof(lfc_switch_cfg_t, kmax), 0},
-      {"pmax", offsetof(lfc_switch_cfg_t, pmax), 0},
+      {"mode", offsetof(lfc_switch_cfg_t, mode), ENUM},
+      {"ports", offsetof(lfc_switch_cfg_t, ports), U32},
+      {"classes", offsetof(lfc_switch_cfg_t, classes), U32},
+      {"latency", offsetof(lfc_switch_cfg_t, latency), U32},
+      {"cut_through", offsetof(lfc_switch_cfg_t, cut_through), BOOL},
+      {"mtu_blocks", offsetof(lfc_switch_cfg_t, mtu_blocks), U32},
+      {"seed", offsetof(lfc_switch_cfg_t, seed), U32},
+      {"vl15_blocks", offsetof(lfc_switch_cfg_t, vl15_blocks), U32},
+      {"fcp_period", offsetof(lfc_switch_cfg_t, fcp_period), U32},
+      {"vlarb_high_limit", offsetof(lfc_switch_cfg_t, vlarb_high_limit), U32},
+      {"lossless_mask", offsetof(lfc_switch_cfg_t, lossless_mask), U8},
+      {"reserve_blocks", offsetof(lfc_switch_cfg_t, reserve_blocks), U32},
+      {"shared_blocks", offsetof(lfc_switch_cfg_t, shared_blocks), U32},
+      {"headroom_blocks", offsetof(lfc_switch_cfg_t, headroom_blocks), U32},
+      {"dynamic_th", offsetof(lfc_switch_cfg_t, dynamic_th), BOOL},
+      {"xoff_th", offsetof(lfc_switch_cfg_t, xoff_th), U32},
+      {"alpha_log2", offsetof(lfc_switch_cfg_t, alpha_log2), I32},
+      {"xon_offset", offsetof(lfc_switch_cfg_t, xon_offset), U32},
+      {"pause_quanta", offsetof(lfc_switch_cfg_t, pause_quanta), U32},
+      {"refresh_cycles", offsetof(lfc_switch_cfg_t, refresh_cycles), U32},
+      {"strict_mask", offsetof(lfc_switch_cfg_t, strict_mask), U8},
+      {"wd_enable", offsetof(lfc_switch_cfg_t, wd_enable), BOOL},
+      {"wd_detect", offsetof(lfc_switch_cfg_t, wd_detect), U32},
+      {"wd_restore", offsetof(lfc_switch_cfg_t, wd_restore), U32},
+      {"wd_action", offsetof(lfc_switch_cfg_t, wd_action), ENUM},
+      {"ecn_mask", offsetof(lfc_switch_cfg_t, ecn_mask), U8},
+      {"kmin", offsetof(lfc_switch_cfg_t, kmin), U32},
+      {"kmax", offsetof(lfc_switch_cfg_t, kmax), U32},
+      {"pmax", offsetof(lfc_switch_cfg_t, pmax), U32},
   };
   const char *base = (const char *)c;
   for (size_t i = 0; i < sizeof P / sizeof P[0]; i++) {
     if (strcmp(name, P[i].name) != 0) continue;
     const void *f = base + P[i].off;
     switch (P[i].kind) {
-      case 0: return *(const uint32_t *)f;
-      case 1: return *(const uint8_t *)f;
-      case 2: return *(const bool *)f ? 1 : 0;
-      case 3: return (int64_t)(uint32_t)(*(const int32_t *)f); /* two's complement, 32 bits */
+      case U32: return *(const uint32_t *)f;
+      case U8: return *(const uint8_t *)f;
+      case BOOL: return *(const bool *)f ? 1 : 0;
+      case I32: return (int64_t)(uint32_t)(*(const int32_t *)f); /* two's complement, 32 bits */
       default: return (int64_t)(*(const lfc_mode_t *)f);
     }
   }

@@ -6,6 +6,7 @@
  * head of the current cycle, and the push of this cycle overwrites it and moves on.
  */
 #include "lfc/link.h"
+#include "alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,9 @@ struct lfc_link {
 
 lfc_link_t *lfc_link_create(uint32_t delay) {
   if (delay < 1u || delay > LFC_LINK_MAX_DELAY) return NULL;
-  lfc_link_t *link = calloc(1, sizeof *link);
+  lfc_link_t *link = lfc_calloc(1, sizeof *link);
   if (link == NULL) return NULL;
-  link->ring = calloc(delay, sizeof *link->ring);
+  link->ring = lfc_calloc(delay, sizeof *link->ring);
   if (link->ring == NULL) {
     free(link);
     return NULL;

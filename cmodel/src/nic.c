@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "lfc_rules.h"
+#include "alloc.h"
 
 /* Ranges of the configuration (nic.h, SPEC §12.2 and the matching switch ranges of §3). */
 #define NIC_MAX_SPEED_DIV 16u
@@ -295,9 +296,9 @@ static void data_word(lfc_word_t *w, const lfc_pkt_t *pkt, uint32_t idx) {
 
 lfc_nic_t *lfc_nic_create(const lfc_nic_cfg_t *cfg, char *err, size_t errlen) {
   if (lfc_nic_cfg_check(cfg, err, errlen) != 0) return NULL;
-  lfc_nic_t *nic = calloc(1, sizeof *nic);
+  lfc_nic_t *nic = lfc_calloc(1, sizeof *nic);
   uint32_t nfifo = cfg->mode == LFC_MODE_IB ? cfg->classes + 1u : cfg->classes;
-  if (nic != NULL) nic->pool = calloc((size_t)nfifo * cfg->tx_fifo_pkts, sizeof(lfc_pkt_t));
+  if (nic != NULL) nic->pool = lfc_calloc((size_t)nfifo * cfg->tx_fifo_pkts, sizeof(lfc_pkt_t));
   if (nic == NULL || nic->pool == NULL) {
     free(nic);
     if (err != NULL && errlen > 0) snprintf(err, errlen, "nic: out of memory");

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "lfc/pcap.h"
+#include "alloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,14 +68,14 @@ lfc_pcap_t *lfc_pcap_open(const char *path, uint32_t linktype, char *err, size_t
     }
     return NULL;
   }
-  lfc_pcap_t *p = calloc(1, sizeof *p);
+  lfc_pcap_t *p = lfc_calloc(1, sizeof *p);
   if (p == NULL) {
     say(err, errlen, "%s: %s", path, strerror(ENOMEM));
     return NULL;
   }
   p->linktype = linktype;
   p->path = strdup(path);
-  p->tmp = malloc(strlen(path) + sizeof TMP_SUFFIX);
+  p->tmp = lfc_malloc(strlen(path) + sizeof TMP_SUFFIX);
   if (p->path == NULL || p->tmp == NULL) {
     say(err, errlen, "%s: %s", path, strerror(ENOMEM));
     destroy(p);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "lfc_traffic.h"
+#include "alloc.h"
 
 #define TAG_SRC_SHIFT 24u
 #define TAG_SEQ_MASK 0xFFFFFFu
@@ -32,6 +33,7 @@
 #define REC_MIN_CAP 1024u
 #define STAR_ERR_LEN 256u
 #define DEFAULT_STAR_DELAY 1u
+#define CLASS_MASK_BITS 32u /* width of lfc_traffic_cfg_t.class_mask */
 
 enum {
   REC_WAITING = 0, /* in the source or the node's FIFO */
@@ -100,7 +102,9 @@ void lfc_star_cfg_default(lfc_star_cfg_t *cfg, lfc_mode_t mode, uint32_t ports, 
   cfg->link_delay = DEFAULT_STAR_DELAY;
   lfc_traffic_cfg_default(&cfg->traffic);
   cfg->traffic.max_nblk = cfg->sw.mtu_blocks;
-  cfg->traffic.class_mask = classes >= 1u && classes < 32u ? (1u << classes) - 1u : 1u;
+  /* Every class of the switch; class 0 at least, so that a bad class count is reported by the
+     switch's own check rather than as an empty traffic mask. */
+  cfg->traffic.class_mask = classes < CLASS_MASK_BITS ? ((1u << classes) - 1u) | 1u : 1u;
 }
 
 #define STAR_ERR(...)                                                  \
@@ -174,7 +178,7 @@ static void set_error(lfc_star_t *star, const char *fmt, ...) {
 
 static int window_grow(window_t *w) {
   uint64_t ncap = w->cap * 2u;
-  rec_t *ring = malloc((size_t)ncap * sizeof *ring);
+  rec_t *ring = lfc_malloc((size_t)ncap * sizeof *ring);
   if (ring == NULL) return -1;
   for (uint64_t s = w->lo; s < w->hi; s++) ring[s & (ncap - 1u)] = w->ring[s & (w->cap - 1u)];
   free(w->ring);
@@ -262,19 +266,19 @@ static void on_deliver(void *ctx, const lfc_word_t *w, uint64_t cycle) {
 lfc_star_t *lfc_star_create(const lfc_star_cfg_t *cfg, char *err, size_t errlen) {
   if (lfc_star_cfg_check(cfg, err, errlen) != 0) return NULL;
   uint32_t n = cfg->sw.ports;
-  lfc_star_t *star = calloc(1, sizeof *star);
+  lfc_star_t *star = lfc_calloc(1, sizeof *star);
   if (star == NULL) goto oom;
   star->cfg = *cfg;
   star->ports = n;
-  star->nic = calloc(n, sizeof *star->nic);
-  star->up = calloc(n, sizeof *star->up);
-  star->down = calloc(n, sizeof *star->down);
-  star->sw_in = calloc(n, sizeof *star->sw_in);
-  star->sw_out = calloc(n, sizeof *star->sw_out);
-  star->nic_out = calloc(n, sizeof *star->nic_out);
-  star->node = calloc(n, sizeof *star->node);
-  star->rx_ctx = calloc(n, sizeof *star->rx_ctx);
-  star->last_seq = calloc((size_t)n * n * LFC_MAX_CLASSES, sizeof *star->last_seq);
+  star->nic = lfc_calloc(n, sizeof *star->nic);
+  star->up = lfc_calloc(n, sizeof *star->up);
+  star->down = lfc_calloc(n, sizeof *star->down);
+  star->sw_in = lfc_calloc(n, sizeof *star->sw_in);
+  star->sw_out = lfc_calloc(n, sizeof *star->sw_out);
+  star->nic_out = lfc_calloc(n, sizeof *star->nic_out);
+  star->node = lfc_calloc(n, sizeof *star->node);
+  star->rx_ctx = lfc_calloc(n, sizeof *star->rx_ctx);
+  star->last_seq = lfc_calloc((size_t)n * n * LFC_MAX_CLASSES, sizeof *star->last_seq);
   if (star->nic == NULL || star->up == NULL || star->down == NULL || star->sw_in == NULL ||
       star->sw_out == NULL || star->nic_out == NULL || star->node == NULL || star->rx_ctx == NULL ||
       star->last_seq == NULL)
@@ -297,9 +301,9 @@ lfc_star_t *lfc_star_create(const lfc_star_cfg_t *cfg, char *err, size_t errlen)
     star->up[p] = lfc_link_create(cfg->link_delay);
     star->down[p] = lfc_link_create(cfg->link_delay);
     node_t *nd = &star->node[p];
-    nd->hold = calloc(burst, sizeof *nd->hold);
+    nd->hold = lfc_calloc(burst, sizeof *nd->hold);
     nd->win.cap = cap;
-    nd->win.ring = calloc(cap, sizeof *nd->win.ring);
+    nd->win.ring = lfc_calloc(cap, sizeof *nd->win.ring);
     if (star->up[p] == NULL || star->down[p] == NULL || nd->hold == NULL || nd->win.ring == NULL)
       goto oom;
     lfc_source_init(&nd->src, &cfg->traffic, p, n, cfg->sw.speed_div[p]);

@@ -5,6 +5,7 @@
 #include "lfc_internal.h"
 
 #include "lfc_rules.h"
+#include "alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -267,7 +268,7 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
          (unsigned long long)blocks, LFC_NIL - 1u);
     return NULL;
   }
-  lfc_switch_t *sw = calloc(1, sizeof *sw);
+  lfc_switch_t *sw = lfc_calloc(1, sizeof *sw);
   if (sw == NULL) {
     fail(err, errlen, "out of memory");
     return NULL;
@@ -283,16 +284,16 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   sw->desc_cap = (uint32_t)blocks;
   /* Aligned to a cache line as lfc_port_t's layout requires (zeroed by lfc_switch_reset). */
   sw->port = aligned_alloc(LFC_CACHE_LINE, cfg->ports * sizeof *sw->port);
-  sw->txd = calloc(cfg->ports, sizeof *sw->txd);
-  sw->rxd = calloc(cfg->ports, sizeof *sw->rxd);
-  sw->stats = calloc(cfg->ports, sizeof *sw->stats);
-  sw->view = calloc(cfg->ports, sizeof *sw->view);
-  sw->out_scratch = calloc(cfg->ports, sizeof *sw->out_scratch);
+  sw->txd = lfc_calloc(cfg->ports, sizeof *sw->txd);
+  sw->rxd = lfc_calloc(cfg->ports, sizeof *sw->rxd);
+  sw->stats = lfc_calloc(cfg->ports, sizeof *sw->stats);
+  sw->view = lfc_calloc(cfg->ports, sizeof *sw->view);
+  sw->out_scratch = lfc_calloc(cfg->ports, sizeof *sw->out_scratch);
   sw->pipe_ring_mask = lfc_pipe_ring_size(cfg->latency) - 1u;
-  sw->pipe_ring = calloc(sw->pipe_ring_mask + 1u, sizeof *sw->pipe_ring);
+  sw->pipe_ring = lfc_calloc(sw->pipe_ring_mask + 1u, sizeof *sw->pipe_ring);
   int ev_ok = lfc_event_log_init(&sw->events, cfg->ports);
   /* Not calloc: the pool is used from a high-water mark, untouched pages cost nothing. */
-  sw->desc = malloc((size_t)sw->desc_cap * sizeof *sw->desc);
+  sw->desc = lfc_malloc((size_t)sw->desc_cap * sizeof *sw->desc);
   if (!sw->port || !sw->txd || !sw->rxd || !sw->stats || !sw->view || !sw->out_scratch ||
       !sw->pipe_ring || ev_ok != 0 || !sw->desc) {
     lfc_switch_destroy(sw);

@@ -54,8 +54,7 @@ void lfc_source_init(lfc_source_t *s, const lfc_traffic_cfg_t *cfg, uint32_t nod
   for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
     if (cfg->class_mask >> c & 1u) s->classes[s->nclasses++] = (uint8_t)c;
   s->active = !(cfg->pattern == LFC_TRAFFIC_INCAST && node == cfg->incast_dst);
-  s->next_time = s->active ? 0u : UINT64_MAX;
-  s->acc = 0u;
+  s->next_time = s->active ? 0u : UINT64_MAX; /* acc, like the rest, from the memset: 0 */
 }
 
 /* A destination other than the node itself, uniformly. */

@@ -28,8 +28,7 @@ bool lfc_word_equal(const lfc_word_t *a, const lfc_word_t *b) {
 
 char *lfc_word_format(const lfc_word_t *w, char *buf, size_t len) {
   if (buf == NULL || len == 0) return buf;
-  buf[0] = '\0';
-  switch (w->kind) {
+  switch (w->kind) { /* every case writes buf: snprintf with len >= 1 terminates it */
   case LFC_IDLE:
     snprintf(buf, len, "IDLE");
     break;

@@ -72,6 +72,34 @@ static void test_range_edges(void **state) {
   set_bad(&c, "switch", "mode", "ethernet", -1, "ib, pfc");
 }
 
+/* A boolean is one whole word in any case: a prefix, an extension, a second word or a long value
+   that starts with a true word is refused, whatever its length. */
+static void test_bool_words_whole(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c = pfc_cfg(4, 2);
+  set_ok(&c, "switch", "cut_through", "\tTrUe\t");
+  assert_true(c.cut_through);
+  set_ok(&c, "switch", "cut_through", "0");
+  assert_false(c.cut_through);
+  static const char *const bad[] = {"t",        "tru",         "truee",           "yes no",
+                                    "onon",     "of",          "offf",            "1 1",
+                                    "yesyesyes", "true.......", "on_____________", "false_________x",
+                                    "truetruetruetruetrue", NULL};
+  for (const char *const *b = bad; *b; b++) set_bad(&c, "switch", "cut_through", *b, -1, "true/false");
+}
+
+/* The VL arbitration table's messages give the ranges an entry may take. */
+static void test_vlarb_entry_messages(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, 4, 4);
+  set_bad(&c, "ib", "vlarb_high", "3", -1, "entry '3' is not vl:weight (vl 0..14, weight 0..255)");
+  set_bad(&c, "ib", "vlarb_high", "0:1, 15:4", -1,
+          "entry '15:4': expected vl 0..14 and weight 0..255");
+  set_bad(&c, "ib", "vlarb_low", "1:256", -1, "entry '1:256': expected vl 0..14 and weight 0..255");
+  set_ok(&c, "ib", "vlarb_low", "14:255");
+}
+
 static void test_lists_one_or_per_entry(void **state) {
   (void)state;
   lfc_switch_cfg_t c = pfc_cfg(4, 3);
@@ -200,6 +228,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scalars_of_each_kind),
       cmocka_unit_test(test_range_edges),
+      cmocka_unit_test(test_bool_words_whole),
+      cmocka_unit_test(test_vlarb_entry_messages),
       cmocka_unit_test(test_leading_zero_is_decimal),
       cmocka_unit_test(test_parse_int_forms),
       cmocka_unit_test(test_lists_one_or_per_entry),

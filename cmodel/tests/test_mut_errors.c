@@ -37,6 +37,17 @@ static void test_register_of_missing_port_reads_zero(void **state) {
   assert_int_equal(lfc_switch_reg(sw, (size_t)lfsr, 2, 0), 0);
   assert_int_equal(lfc_switch_reg(sw, (size_t)lfsr, 200, 0), 0);
   assert_int_equal(lfc_switch_reg(sw, lfc_reg_count(), 0, 0), 0);
+  /* A per-port register ignores the class, however large (lfc/switch.h); a per-class one of a
+     class beyond the model's reads 0. */
+  assert_int_equal(lfc_reg_info((size_t)lfsr)->scope, LFC_SCOPE_PORT);
+  assert_int_equal(lfc_switch_reg(sw, (size_t)lfsr, 1, LFC_MAX_CLASSES),
+                   lfc_switch_reg(sw, (size_t)lfsr, 1, 0));
+  assert_int_equal(lfc_switch_reg(sw, (size_t)lfsr, 1, UINT32_MAX),
+                   lfc_switch_reg(sw, (size_t)lfsr, 1, 0));
+  int pg_min = lfc_reg_find("pg_min");
+  assert_true(pg_min >= 0);
+  assert_int_equal(lfc_reg_info((size_t)pg_min)->scope, LFC_SCOPE_PORT_CLASS);
+  assert_int_equal(lfc_switch_reg(sw, (size_t)pg_min, 1, LFC_MAX_CLASSES), 0);
   lfc_switch_destroy(sw);
 }
 

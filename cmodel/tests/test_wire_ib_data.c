@@ -296,7 +296,12 @@ static void test_ib_malformed(void **state) {
     p.bth.tver = 16;
     assert_int_equal(lfc_ib_pkt_encode(&p, f, BUF, &err), 0);
     assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+    assert_int_equal(err.offset, 0); /* lfc/wire.h: an encode error points at no byte */
     p.bth.tver = 0;
+    assert_int_equal(lfc_ib_pkt_encode(&p, f, 25, &err), 0); /* one byte short */
+    assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+    assert_int_equal(err.offset, 0);
+    assert_non_null(strstr(err.text, "need 26 bytes, have 25"));
     assert_int_equal(lfc_ib_pkt_encode(&p, f, BUF, &err), 26); /* success clears the record */
     assert_int_equal(err.status, LFC_WIRE_OK);
     assert_string_equal(err.text, "");

@@ -301,6 +301,10 @@ static void test_roce_malformed(void **state) {
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_LENGTH, 18, "IP length");
   valid_frame(f);
+  f[38 + 5] += 1; /* UDP length one more than the IP packet carries */
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_BAD_LENGTH, 42, "UDP length");
+  valid_frame(f);
   f[38 + 3] = 0xb8; /* UDP port 4792 */
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_PORT, 40, "4792");
@@ -312,6 +316,19 @@ static void test_roce_malformed(void **state) {
   f[46 + 11] ^= 0x01; /* PSN: covered by the ICRC only */
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_ICRC, 66, "ICRC");
+  /* A PadCnt larger than the bytes after the BTH: the error points at the BTH's PadCnt byte. */
+  {
+    lfc_roce_pkt_t q;
+    memset(&q, 0, sizeof q);
+    q.has_vlan = true; /* as valid_frame: BTH at 46, which refix assumes */
+    q.ttl = 64;
+    q.bth.opcode = 0x04;
+    size_t qlen = lfc_roce_encode(&q, f, BUF, NULL);
+    assert_true(qlen > 0);
+    f[46 + 1] |= 0x10; /* PadCnt 1 with no payload */
+    refix(f, qlen);
+    expect_at(f, qlen, LFC_WIRE_BAD_LENGTH, 47, "PadCnt 1");
+  }
   /* The variant fields are outside the ICRC: changing them (and the checksums) keeps it. */
   valid_frame(f);
   f[18 + 1] ^= 0xFF; /* DSCP and ECN */
@@ -387,8 +404,19 @@ static void test_roce_encode_refusals(void **state) {
   assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
   p.bth.psn = 0;
+  p.ipv6 = true;
+  p.flow_label = 1u << 20;
+  assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
+  assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: an encode error points at no byte */
+  assert_non_null(strstr(err.text, "flow label 0x100000"));
+  p.flow_label = (1u << 20) - 1u;
+  assert_true(lfc_roce_encode(&p, f, sizeof f, &err) > 0);
+  p.ipv6 = false;
+  p.flow_label = 0;
   assert_int_equal(lfc_roce_encode(&p, f, 63, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  assert_int_equal(err.offset, 0);
   /* A payload the 16-bit IP length cannot describe (checked before the buffer's size). */
   p.payload = f;
   p.payload_len = 65489u; /* 20 + 8 + 12 + 65489 + 3 pad + 4 = 65536 bytes of IP packet */

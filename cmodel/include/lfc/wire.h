@@ -44,7 +44,8 @@ typedef enum {
 #define LFC_WIRE_ERROR_TEXT 128u
 
 /* The reason a decode failed: the code, the byte offset of the offending field, and a line of
- * text ("FCS 0x1234abcd, computed 0x89abcdef"), always NUL-terminated. */
+ * text ("FCS 0x1234abcd, computed 0x89abcdef"), always NUL-terminated. An encode or map that
+ * fails has no input bytes to point at: its offset is 0. */
 typedef struct {
   lfc_wire_status_t status;
   size_t offset;

@@ -1,0 +1,168 @@
+/*
+ * test_alloc_inject.c - every allocation of every constructor fails in turn (alloc.h's fault
+ * injector): the constructor returns NULL (or, for lfc_flat_create, a handle without a model),
+ * says "out of memory", and frees what it had allocated (LeakSanitizer fails the binary on a
+ * leak under `make test-asan` and scripts/mutants-c.py). test_alloc_failure.c does the same with
+ * a real address-space limit for the largest allocations; this test reaches the small ones too.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "testutil.h"
+
+#include "../src/alloc.h"
+#include "lfc/flat.h"
+#include "lfc/link.h"
+#include "lfc/nic.h"
+#include "lfc/pcap.h"
+#include "lfc/star.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* More allocations than any constructor here makes: the loops below stop at the first n that no
+   longer fails, and this bound only keeps a broken injector from looping forever. */
+enum { MAX_ALLOCS = 10000 };
+
+/* Each allocation point, one at a time: create() is called with the n-th allocation failing,
+   check() judges the failed result and must free it; returns how many points were exercised. */
+typedef void *(*create_fn)(void *arg, char *err, size_t errlen);
+typedef void (*destroy_fn)(void *obj);
+
+static unsigned each_failure(create_fn create, destroy_fn destroy, void *arg, const char *needle) {
+  unsigned n;
+  for (n = 1; n < MAX_ALLOCS; n++) {
+    char err[256] = "";
+    lfc_alloc_fail_nth(n);
+    void *obj = create(arg, err, sizeof err);
+    int failed = lfc_alloc_failed();
+    lfc_alloc_fail_nth(0);
+    if (!failed) { /* n is past the last allocation: the object was made */
+      assert_non_null(obj);
+      destroy(obj);
+      break;
+    }
+    if (obj != NULL) {
+      destroy(obj);
+      fail_msg("allocation %u failed, yet the constructor returned an object", n);
+    }
+    if (strstr(err, needle) == NULL) fail_msg("allocation %u: message '%s' lacks '%s'", n, err, needle);
+  }
+  assert_true(n < MAX_ALLOCS);
+  return n - 1u;
+}
+
+static void *switch_create(void *arg, char *err, size_t errlen) {
+  return lfc_switch_create(arg, err, errlen);
+}
+static void switch_destroy(void *obj) { lfc_switch_destroy(obj); }
+
+static void test_switch_each_allocation(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 4, 2);
+  unsigned pfc = each_failure(switch_create, switch_destroy, &c, "out of memory");
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, 4, 2);
+  unsigned ib = each_failure(switch_create, switch_destroy, &c, "out of memory");
+  /* The switch, its per-port arrays, the pipeline ring, the descriptor pool, the event log. */
+  assert_true(pfc >= 8u);
+  assert_int_equal(pfc, ib);
+}
+
+static void *nic_create(void *arg, char *err, size_t errlen) {
+  return lfc_nic_create(arg, err, errlen);
+}
+static void nic_destroy(void *obj) { lfc_nic_destroy(obj); }
+
+static void test_nic_each_allocation(void **state) {
+  (void)state;
+  lfc_nic_cfg_t c;
+  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 2);
+  assert_true(each_failure(nic_create, nic_destroy, &c, "out of memory") >= 2u);
+}
+
+static void *link_create(void *arg, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
+  lfc_link_t *l = lfc_link_create(*(uint32_t *)arg);
+  if (l == NULL) snprintf(err, errlen, "out of memory"); /* lfc/link.h: NULL says it */
+  return l;
+}
+static void link_destroy(void *obj) { lfc_link_destroy(obj); }
+
+static void test_link_each_allocation(void **state) {
+  (void)state;
+  uint32_t delay = 5;
+  assert_int_equal(each_failure(link_create, link_destroy, &delay, "out of memory"), 2u);
+}
+
+/* lfc/flat.h: NULL only when the handle itself cannot be had; a handle without a model when a
+   later allocation fails, with the reason in lfc_flat_error. */
+static void *flat_create(void *arg, char *err, size_t errlen) {
+  lfc_flat_t *h = lfc_flat_create(arg);
+  if (h == NULL) {
+    snprintf(err, errlen, "out of memory (no handle)");
+    return NULL;
+  }
+  if (lfc_flat_ok(h)) return h;
+  snprintf(err, errlen, "%s", lfc_flat_error(h));
+  lfc_flat_destroy(h);
+  return NULL;
+}
+static void flat_destroy(void *obj) { lfc_flat_destroy(obj); }
+
+static void test_flat_each_allocation(void **state) {
+  (void)state;
+  char text[] = "switch.mode=pfc; switch.ports=4; pfc.ecn_mask=1";
+  assert_true(each_failure(flat_create, flat_destroy, text, "out of memory") >= 10u);
+}
+
+static void *star_create(void *arg, char *err, size_t errlen) {
+  return lfc_star_create(arg, err, errlen);
+}
+static void star_destroy(void *obj) { lfc_star_destroy(obj); }
+
+static void test_star_each_allocation(void **state) {
+  (void)state;
+  lfc_star_cfg_t c;
+  lfc_star_cfg_default(&c, LFC_MODE_PFC, 3, 2);
+  unsigned pfc = each_failure(star_create, star_destroy, &c, "out of memory");
+  lfc_star_cfg_default(&c, LFC_MODE_IB, 3, 2);
+  unsigned ib = each_failure(star_create, star_destroy, &c, "out of memory");
+  /* The star's arrays, the switch's, and per node a NIC, two links, a burst and a window. */
+  assert_true(pfc > 9u + 8u + 3u * 4u);
+  assert_int_equal(pfc, ib);
+}
+
+/* lfc/pcap.h: NULL with the reason; nothing is left on disk, not even the temporary file. */
+static char pcap_dir[] = "/tmp/lfc-alloc-XXXXXX";
+static char pcap_path[sizeof pcap_dir + 16];
+
+static void *pcap_create(void *arg, char *err, size_t errlen) {
+  (void)arg;
+  return lfc_pcap_open(pcap_path, LFC_PCAP_LINKTYPE_ETHERNET, err, errlen);
+}
+static void pcap_destroy(void *obj) {
+  char err[256];
+  assert_int_equal(lfc_pcap_close(obj, err, sizeof err), 0);
+}
+
+static void test_pcap_each_allocation(void **state) {
+  (void)state;
+  assert_non_null(mkdtemp(pcap_dir));
+  snprintf(pcap_path, sizeof pcap_path, "%s/a.pcap", pcap_dir);
+  char needle[128];
+  snprintf(needle, sizeof needle, "%s: ", pcap_path);
+  assert_true(each_failure(pcap_create, pcap_destroy, NULL, needle) >= 2u);
+  assert_int_equal(unlink(pcap_path), 0); /* the last, successful open wrote it */
+  assert_int_equal(rmdir(pcap_dir), 0);  /* no temporary file of a failed open is left */
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_switch_each_allocation), cmocka_unit_test(test_nic_each_allocation),
+      cmocka_unit_test(test_link_each_allocation),   cmocka_unit_test(test_flat_each_allocation),
+      cmocka_unit_test(test_star_each_allocation),   cmocka_unit_test(test_pcap_each_allocation),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
