@@ -11,6 +11,7 @@
 /* strtok_r is POSIX, not C11. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -153,15 +154,15 @@ int lfc_parse_int(const char *s, int64_t min, int64_t max, int64_t *out) {
 }
 
 /* Whether the len characters at s spell one of words, ignoring ASCII case. */
-static int word_is(const char *s, size_t len, const char *const *words) {
+static bool word_is(const char *s, size_t len, const char *const *words) {
   for (; *words; words++) {
     size_t i = 0;
     while (i < len && (*words)[i] != '\0' &&
            (s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]) == (*words)[i])
       i++;
-    if (i == len && (*words)[i] == '\0') return 1;
+    if (i == len && (*words)[i] == '\0') return true;
   }
-  return 0;
+  return false;
 }
 
 /* One word, surrounded by optional blanks: 1/true/yes/on or 0/false/no/off, any case. The word is
@@ -178,8 +179,9 @@ static int parse_bool(const char *s, int *out) {
   return -1;
 }
 
-/* Split value at commas into at most maxn integers in [min, max]. Returns the count, or -1 (a
-   bad element; its text in bad), -2 (out of range; its text in bad), -3 (more than maxn). */
+/* Split value at commas into at most maxn integers in [min, max]. Returns the count, or -1 (an
+   element that is not such an integer, or no element at all; its text in bad), -3 (more than
+   maxn). */
 static int parse_list(const char *value, int64_t min, int64_t max, int64_t *out, int maxn,
                       char *bad, size_t badlen) {
   char buf[VALUE_MAX];
@@ -191,7 +193,7 @@ static int parse_list(const char *value, int64_t min, int64_t max, int64_t *out,
     int rc = lfc_parse_int(tok, min, max, &out[n]);
     if (rc) {
       snprintf(bad, badlen, "%s", skip_space(tok));
-      return rc;
+      return -1;
     }
     n++;
   }
@@ -208,7 +210,7 @@ static int set_list(const key_t_ *k, const char *value, uint32_t count, uint32_t
                     const char *unit, int64_t *vals, char *err, size_t errlen) {
   char bad[64] = "";
   int n = parse_list(value, k->min, k->max, vals, (int)cap, bad, sizeof bad);
-  if (n == -1 || n == -2)
+  if (n == -1)
     return failf(err, errlen,
                  "'%s' is not an integer in %" PRId64 "..%" PRId64 "; expected one value for "
                  "every %s or a comma-separated list of %u (one per %s)",
@@ -331,7 +333,7 @@ size_t lfc_switch_cfg_keys(const char *section, char *buf, size_t len) {
   if (buf && len) buf[0] = '\0';
   for (size_t i = 0; i < NKEYS; i++) {
     if (section && strcmp(KEYS[i].section, section) != 0) continue;
-    if (buf && len > used) {
+    if (buf && len) { /* used <= len - 1: the copy below stops one short of len */
       int w = snprintf(buf + used, len - used, "%s%s", count ? ", " : "", KEYS[i].name);
       if (w > 0) used += (size_t)w < len - used ? (size_t)w : len - used - 1;
     }

@@ -147,18 +147,11 @@ uint64_t lfc_fcp_next_event(const lfc_switch_t *sw, uint32_t p) {
   return pp->fcp_min_due > sw->now ? pp->fcp_min_due : sw->now;
 }
 
-/* Reset: every VL is pending (fcp_timer = 0, SPEC §5.5). */
+/* Reset: every VL is pending (fcp_timer = 0, SPEC §5.5). The counters of SPEC §5.1, whose reset
+   value is 0, and the rest of the credit state were zeroed with the whole lfc_port_t by
+   lfc_switch_reset, the only caller; what is set here is what is not 0. */
 void lfc_fcp_reset_port(lfc_switch_t *sw, uint32_t p) {
   lfc_port_t *pp = &sw->port[p];
-  for (uint32_t v = 0; v < LFC_IB_MAX_VLS; v++) {
-    lfc_vl_t *vl = &pp->vl[v];
-    vl->fctbs = vl->fccl = vl->abr = vl->occ = 0;
-    vl->sent_fctbs = vl->sent_fccl = 0;
-    vl->fcp_due = 0;
-    vl->blocked_since = 0;
-  }
-  pp->occ15 = 0;
-  pp->credit_ok = pp->credit_blocked = 0;
   pp->fcp_dirty = sw->ib ? sw->class_bits : 0;
   pp->fcp_min_due = sw->ib ? 0 : LFC_NEVER;
 }

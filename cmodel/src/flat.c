@@ -144,19 +144,17 @@ static int fail(const lfc_flat_t *hc, const char *fmt, ...) {
   return -1;
 }
 
-/* 0 if h holds a model, else -1 with the reason. */
-static int need_model(const lfc_flat_t *h) {
-  if (h == NULL) return -1;
-  if (h->sw == NULL) {
-    /* Keep the creation error: it is the one that explains this failure. */
-    if (h->err[0] == '\0') return fail(h, "no model: lfc_flat_create failed");
-    return -1;
-  }
-  return 0;
+/* Whether h holds a model; if not, the reason is in h's error (unless h is NULL). */
+static bool has_model(const lfc_flat_t *h) {
+  if (h == NULL) return false;
+  if (h->sw != NULL) return true;
+  /* Keep the creation error: it is the one that explains this failure. */
+  if (h->err[0] == '\0') fail(h, "no model: lfc_flat_create failed");
+  return false;
 }
 
 static int check_port(const lfc_flat_t *h, int port) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   if (port < 0 || (uint32_t)port >= h->ports)
     return fail(h, "port %d does not exist: ports are 0..%u", port, h->ports - 1u);
   return 0;
@@ -315,7 +313,7 @@ void lfc_flat_destroy(lfc_flat_t *h) {
 }
 
 int lfc_flat_reset(lfc_flat_t *h) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   lfc_switch_reset(h->sw);
   memset(h->in, 0, sizeof h->in);
   clear_outputs(h);
@@ -323,7 +321,7 @@ int lfc_flat_reset(lfc_flat_t *h) {
 }
 
 int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   if (name == NULL) return fail(h, "param: no name (NULL)");
   const lfc_switch_cfg_t *c = &h->cfg;
   /* Per-port and per-class lists. */
@@ -448,7 +446,7 @@ int lfc_flat_set_in(lfc_flat_t *h, int port, int field, uint32_t value) {
 }
 
 int lfc_flat_clear_in(lfc_flat_t *h) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   memset(h->in, 0, sizeof h->in);
   return 0;
 }
@@ -495,7 +493,7 @@ static void map_stats(lfc_flat_t *h, const uint8_t *rx_idle) {
 }
 
 int64_t lfc_flat_step(lfc_flat_t *h) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   uint8_t rx_idle[LFC_MAX_PORTS];
   for (uint32_t p = 0; p < h->ports; p++)
     rx_idle[p] = lfc_switch_reg(h->sw, (size_t)h->rx_rem_reg, p, 0) == 0;
@@ -506,7 +504,7 @@ int64_t lfc_flat_step(lfc_flat_t *h) {
 }
 
 int64_t lfc_flat_cycle(const lfc_flat_t *h) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   return (int64_t)lfc_switch_cycle(h->sw);
 }
 
@@ -523,12 +521,12 @@ int64_t lfc_flat_stat(const lfc_flat_t *h, int stat, int port) {
 }
 
 int64_t lfc_flat_event_count(const lfc_flat_t *h) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   return (int64_t)h->nev;
 }
 
 int64_t lfc_flat_event(const lfc_flat_t *h, int i, int item) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   if (i < 0 || (size_t)i >= h->nev)
     return fail(h, "event %d does not exist: the last step had %zu", i, h->nev);
   const lfc_event_t *e = &h->ev[i];
@@ -545,7 +543,7 @@ int64_t lfc_flat_event(const lfc_flat_t *h, int i, int item) {
 }
 
 int64_t lfc_flat_reg(const lfc_flat_t *h, int reg, int port, int cls) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   const lfc_reg_info_t *ri = reg_info(reg);
   if (ri == NULL)
     return fail(h, "register %d does not exist: registers are 0..%d", reg,
@@ -560,7 +558,7 @@ int64_t lfc_flat_reg(const lfc_flat_t *h, int reg, int port, int cls) {
 }
 
 int64_t lfc_flat_reg_by_name(const lfc_flat_t *h, const char *name, int port, int cls) {
-  if (need_model(h)) return -1;
+  if (!has_model(h)) return -1;
   int r = lfc_flat_reg_find(name);
   if (r < 0) return fail(h, "register '%s' does not exist (SPEC §13.1)", name ? name : "(NULL)");
   return lfc_flat_reg(h, r, port, cls);
@@ -579,7 +577,7 @@ const char *lfc_flat_format_out(lfc_flat_t *h, int port) {
 }
 
 const char *lfc_flat_format_events(lfc_flat_t *h) {
-  if (need_model(h)) return "";
+  if (!has_model(h)) return "";
   size_t n = 0, cap = sizeof h->text;
   h->text[0] = '\0';
   if (h->nev == 0) snprintf(h->text, cap, "none");

@@ -18,7 +18,7 @@ size_t lfc_pfc_encode(const lfc_pfc_frame_t *f, uint8_t *out, size_t cap, lfc_wi
     return 0;
   }
   if (f->opcode != LFC_MAC_CTRL_OP_PFC && f->opcode != LFC_MAC_CTRL_OP_PAUSE) {
-    wire_fail(err, LFC_WIRE_BAD_FIELD, LFC_MAC_CTRL_OPCODE_OFFSET,
+    wire_fail(err, LFC_WIRE_BAD_FIELD, 0,
               "opcode 0x%04x: only 0x0101 (PFC) and 0x0001 (PAUSE)", (unsigned)f->opcode);
     return 0;
   }

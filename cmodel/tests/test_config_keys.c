@@ -97,12 +97,20 @@ static void test_vlarb_entry_messages(void **state) {
   set_bad(&c, "ib", "vlarb_high", "0:1, 15:4", -1,
           "entry '15:4': expected vl 0..14 and weight 0..255");
   set_bad(&c, "ib", "vlarb_low", "1:256", -1, "entry '1:256': expected vl 0..14 and weight 0..255");
-  set_ok(&c, "ib", "vlarb_low", "14:255");
+  set_ok(&c, "ib", "vlarb_low", "14:255, 0:0");
+  assert_int_equal(c.vlarb_low_len, 2);
+  assert_int_equal(c.vlarb_low[1].vl, 0);
+  assert_int_equal(c.vlarb_low[1].weight, 0);
 }
 
 static void test_lists_one_or_per_entry(void **state) {
   (void)state;
   lfc_switch_cfg_t c = pfc_cfg(4, 3);
+  /* A list with no element at all: the same message as a bad element, quoting the value. */
+  set_bad(&c, "switch", "speed_div", ",,", -1, "',,' is not an integer in 1..");
+  set_bad(&c, "switch", "speed_div", " , ", -1, "'' is not an integer in 1..");
+  set_bad(&c, "switch", "speed_div", "1,x", -1, "'x' is not an integer in 1..");
+  set_bad(&c, "switch", "speed_div", "1,0", -1, "'0' is not an integer in 1..");
   set_ok(&c, "switch", "speed_div", "2");
   for (uint32_t p = 0; p < 4; p++) assert_int_equal(c.speed_div[p], 2);
   set_ok(&c, "switch", "speed_div", "1, 2,3 ,4");

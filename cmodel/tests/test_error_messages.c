@@ -321,6 +321,17 @@ static void test_star_default_bad_classes_only_fault(void **state) {
     }
 }
 
+/* A VL arbitration entry naming a VL that IB does not have: the message gives the VLs that exist. */
+static void test_vlarb_vl_message(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, PORTS, 4);
+  c.vlarb_low[0].vl = LFC_IB_MAX_VLS;
+  char err[256] = "";
+  assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+  assert_non_null(strstr(err, "vlarb_low[0].vl = 15 is outside 0..14"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_range_messages_match_the_check),
@@ -331,6 +342,7 @@ int main(void) {
       cmocka_unit_test(test_star_range_messages_match_the_check),
       cmocka_unit_test(test_star_default_bad_classes_only_fault),
       cmocka_unit_test(test_cut_through_needs_equal_speeds),
+      cmocka_unit_test(test_vlarb_vl_message),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

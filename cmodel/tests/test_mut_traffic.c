@@ -81,10 +81,36 @@ static void test_sizes_follow_splitmix64(void **state) {
   assert_int_equal(checked, 200);
 }
 
+/* stop_cycle (lfc/star.h): no packet is created at or after it, and 0 means never. A source at
+   full load creates in every cycle before the stop, none from it on, and its next_time says so. */
+static void test_stop_cycle(void **state) {
+  (void)state;
+  for (uint64_t stop = 0; stop < 4u; stop++) {
+    lfc_traffic_cfg_t t;
+    lfc_traffic_cfg_default(&t);
+    t.load_permille = 1000;
+    t.min_nblk = t.max_nblk = 1;
+    t.stop_cycle = stop;
+    lfc_source_t s;
+    lfc_source_init(&s, &t, 0, 4, 1);
+    lfc_pkt_t pk[LFC_SOURCE_MAX_BURST];
+    uint32_t made = 0;
+    for (uint64_t now = 0; now < 8u; now++) {
+      if (now < s.next_time) continue;
+      uint32_t n = lfc_source_create(&s, &t, now, pk);
+      if (stop != 0u && now >= stop) assert_int_equal(n, 0);
+      made += n;
+    }
+    assert_int_equal(made, stop == 0u ? 8u : stop);
+    if (stop != 0u) assert_true(s.next_time == UINT64_MAX);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ecn_capable_share),
       cmocka_unit_test(test_sizes_follow_splitmix64),
+      cmocka_unit_test(test_stop_cycle),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,10 +200,12 @@ static void test_ib_word_round_trip(void **state) {
   lfc_ib_pkt_t p;
   assert_int_equal(lfc_ib_pkt_from_word(&w, NULL, &p, payload, sizeof payload, &err),
                    LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   assert_non_null(strstr(err.text, "PktLen"));
   w.kind = LFC_FCP;
   assert_int_equal(lfc_ib_pkt_from_word(&w, NULL, &p, payload, sizeof payload, &err),
                    LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
 }
 
 static size_t valid_pkt(uint8_t *f, bool grh) {

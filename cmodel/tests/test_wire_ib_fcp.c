@@ -94,12 +94,15 @@ static void test_fcp_encode_refusals(void **state) {
   const lfc_ib_fcp_t wide_vl = {.op = 0, .vl = 16, .fctbs = 0, .fccl = 0};
   assert_int_equal(lfc_ib_fcp_encode(&wide_vl, buf, sizeof buf, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   const lfc_ib_fcp_t wide_fccl = {.op = 0, .vl = 0, .fctbs = 0, .fccl = 4096};
   assert_int_equal(lfc_ib_fcp_encode(&wide_fccl, buf, sizeof buf, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   const lfc_ib_fcp_t ok = {.op = 0, .vl = 0, .fctbs = 0, .fccl = 0};
   assert_int_equal(lfc_ib_fcp_encode(&ok, buf, 5, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   assert_int_equal(lfc_ib_fcp_encode(&ok, buf, 6, &err), 6); /* success clears the record */
   assert_int_equal(err.status, LFC_WIRE_OK);
   assert_string_equal(err.text, "");
@@ -108,9 +111,11 @@ static void test_fcp_encode_refusals(void **state) {
   w.kind = LFC_PFC;
   lfc_ib_fcp_t q;
   assert_int_equal(lfc_ib_fcp_from_word(&w, &q, &err), LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   w.kind = LFC_FCP;
   w.fc_fctbs = 4096;
   assert_int_equal(lfc_ib_fcp_from_word(&w, &q, &err), LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
 }
 
 int main(void) {

@@ -195,16 +195,19 @@ static void test_pfc_encode_refusals(void **state) {
   lfc_wire_error_t err;
   assert_int_equal(lfc_pfc_encode(&f, buf, 63, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   assert_int_equal(lfc_pfc_encode(&f, buf, 64, &err), 64); /* success clears the record */
   assert_int_equal(err.status, LFC_WIRE_OK);
   assert_string_equal(err.text, "");
   f.opcode = 0x0002;
   assert_int_equal(lfc_pfc_encode(&f, buf, sizeof buf, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   lfc_word_t w;
   memset(&w, 0, sizeof w);
   w.kind = LFC_FCP;
   assert_int_equal(lfc_pfc_from_word(&w, SRC, &f, &err), LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   assert_string_equal(lfc_wire_status_name(LFC_WIRE_BAD_FCS), "bad-fcs");
   assert_string_equal(lfc_wire_status_name(LFC_WIRE_STATUS_COUNT), "unknown");
 }

@@ -217,6 +217,7 @@ static void test_roce_word_round_trip(void **state) {
   lfc_wire_error_t err;
   assert_int_equal(lfc_roce_from_word(&w, &m, &tmpl, &p, payload, sizeof payload, &err),
                    LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   assert_non_null(strstr(err.text, "nblk 1"));
 }
 
@@ -316,6 +317,19 @@ static void test_roce_malformed(void **state) {
   f[46 + 11] ^= 0x01; /* PSN: covered by the ICRC only */
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_ICRC, 66, "ICRC");
+  /* A minimum-size frame that says IPv6 is too short for the headers RoCEv2 needs after the
+     Ethernet header (IPv6 40, UDP 8, BTH 12, ICRC 4): refused as short, naming both counts. */
+  {
+    lfc_roce_pkt_t q;
+    memset(&q, 0, sizeof q);
+    q.has_vlan = true;
+    q.ipv6 = true;
+    q.ttl = 64;
+    q.bth.opcode = 0x04;
+    assert_true(lfc_roce_encode(&q, f, BUF, NULL) > LFC_ETH_MIN_FRAME);
+    append_fcs(f, LFC_ETH_MIN_FRAME - LFC_ETH_FCS_BYTES);
+    expect(f, LFC_ETH_MIN_FRAME, LFC_WIRE_SHORT, "42 bytes after the Ethernet header, RoCEv2 needs at least 64");
+  }
   /* A PadCnt larger than the bytes after the BTH: the error points at the BTH's PadCnt byte. */
   {
     lfc_roce_pkt_t q;
@@ -390,19 +404,23 @@ static void test_roce_encode_refusals(void **state) {
   p.dscp = 46;
   lfc_word_t w;
   assert_int_equal(lfc_roce_to_word(&p, &m, &w, &err), LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   assert_non_null(strstr(err.text, "dscp_to_prio[46] = 9"));
   p.dscp = 64;
   assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   p.dscp = 0;
   p.has_vlan = true;
   p.pcp = 8;
   assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   p.pcp = 0;
   p.bth.psn = 1u << 24;
   assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   p.bth.psn = 0;
   p.ipv6 = true;
   p.flow_label = 1u << 20;
@@ -427,6 +445,7 @@ static void test_roce_encode_refusals(void **state) {
   p.payload_len = 65488u; /* the largest that fits: 65535 bytes */
   assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 0);
   assert_int_equal(err.status, LFC_WIRE_NO_ROOM);
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   p.payload_len = 0;
   assert_int_equal(lfc_roce_encode(&p, f, sizeof f, &err), 66); /* success clears the record */
   assert_int_equal(err.status, LFC_WIRE_OK);
