@@ -178,12 +178,15 @@ static void garbage(tb_t *tb, unsigned p, lfc_word_t *w) {
       case 1: /* nblk = 0 */
         inject_packet(tb, p, w, cls, 0, dst, 0, 1);
         return;
-      case 2: /* nblk > mtu_blocks */
+      case 2: { /* nblk > mtu_blocks: half of them mtu_blocks + 1, the edge of the length
+                   check (tb_cov_points.h, mtu_beyond), the others uniform up to 255; one draw
+                   either way, so the rest of the port's stream is the same */
         if (s->mtu_blocks >= 255) break;
-        inject_packet(tb, p, w, cls,
-                      (uint8_t)(s->mtu_blocks + 1 + tb_rng_below(r, 255 - s->mtu_blocks)), dst, 0,
-                      1);
+        uint32_t span = 255 - s->mtu_blocks, v = tb_rng_below(r, 2 * span);
+        inject_packet(tb, p, w, cls, (uint8_t)(s->mtu_blocks + 1 + (v < span ? 0 : v - span)),
+                      dst, 0, 1);
         return;
+      }
       case 3: { /* a class that does not exist here */
         int vl15_ok = s->mode == LFC_MODE_IB && s->vl15_blocks > 0;
         uint32_t lo = s->classes, hi = vl15_ok ? 14 : 15;
