@@ -70,6 +70,22 @@ typedef enum { TB_COV_POINTS(TB_COV_ENUM) COV_COUNT } tb_cov_t;
 
 const char *tb_cov_name(tb_cov_t c);
 
+/* What tb_cov_pre finds in S(t) about a port, for tb_cov_post to judge the word the port sends
+   in the same cycle (the edge points of tb_cov_points.h whose outcome is that word). */
+typedef struct {
+  uint32_t fcp_timer_due;             /* §5.5: data VLs pending by fcp_timer = 0 alone */
+  uint32_t grant_free[LFC_MAX_CLASSES]; /* §5.4: vl_blocks - occ of each data VL */
+  uint32_t hi_sent;                   /* §5.6 */
+  uint8_t hi_pick, lo_pick;           /* §5.6: the high / low table surely has a pick */
+  uint8_t refresh_due;                /* §6.6: priorities due by refresh_timer = 0 alone */
+  uint8_t drr_edge;                   /* §8.2: TB_DRR_* below */
+  uint32_t qlen[8];                   /* §9.1: qlen of each priority */
+  uint32_t lfsr;                      /* §9.3 */
+} tb_cov_port_t;
+
+/* tb_cov_port_t.drr_edge: the DRR pick of S(t) is decided by deficit[drr_ptr] > 0 at its edge */
+enum { TB_DRR_NONE = 0, TB_DRR_DEFICIT_ONE, TB_DRR_DEFICIT_ZERO };
+
 /* ---- the whole test bench state ---- */
 
 typedef struct tb_score_rec tb_score_rec_t;
@@ -137,7 +153,7 @@ typedef struct {
 
   tb_stim_port_t stim[TB_MAX_PORTS];
   uint64_t stop_cycle;            /* no new packets from this cycle on */
-  uint64_t require_mask;          /* bit i: coverage point i must be hit ([run] require) */
+  uint8_t require[COV_COUNT];     /* 1: coverage point i must be hit ([run] require) */
 
   tb_score_t score;
 
@@ -156,6 +172,7 @@ typedef struct {
   uint32_t pause_timer[TB_MAX_PORTS][8];            /* pause_timer of S(t), PFC (tb_cov_pre) */
   uint32_t pause_timer_prev[TB_MAX_PORTS][8];       /* of S(t - 1) */
   uint64_t tx_words[4];                             /* words the switch sent, by kind */
+  tb_cov_port_t cov_pre[TB_MAX_PORTS];              /* S(t) per port, for the word it sends */
 } tb_t;
 
 /* tb_stim.c */
@@ -188,6 +205,9 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
 /* End of run: conservation (the packets still inside are the ones the model holds), then the
    lossless checks. */
 int tb_score_end(tb_t *tb, tb_err_t *err);
+/* The ECN field packet `tag` had when its source made it (before any marking by the switch),
+   or -1 for a tag no source made. */
+int tb_score_ecn(const tb_t *tb, uint32_t tag);
 /* Is event ev (a DROP with cause WATCHDOG) an admission drop of the packet arriving on its port
    (rather than a discard from an egress queue)? */
 int tb_is_admission_drop(const tb_t *tb, const lfc_event_t *ev, const lfc_word_t *in);

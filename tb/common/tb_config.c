@@ -141,7 +141,7 @@ typedef struct {
   tb_cfg_t *cfg;
   entry_t *entries; /* in the order of the file */
   size_t n, cap;
-  char err[2048];
+  char err[4096]; /* room for the list of every coverage point (require_known) */
   int err_line;
 } parse_t;
 
@@ -189,7 +189,7 @@ static int fail(parse_t *ps, const char *section, const char *name, const char *
 static int fail(parse_t *ps, const char *section, const char *name, const char *value,
                 const char *fmt, ...) {
   if (ps->err[0] == '\0') {
-    char what[1400];
+    char what[3072];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
@@ -220,7 +220,7 @@ static int require_known(parse_t *ps, const key_t_ *k, const char *value) {
     size_t i = 0, n = sizeof COV_POINT_NAMES / sizeof COV_POINT_NAMES[0];
     while (i < n && strcmp(COV_POINT_NAMES[i], tok) != 0) i++;
     if (i < n) continue;
-    char list[1024];
+    char list[2048];
     size_t used = 0;
     for (i = 0; i < n && used < sizeof list; i++)
       used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",

@@ -93,7 +93,7 @@ typedef struct {
   int lossless;             /* 1: any CREDIT or HEADROOM drop, or a partner drop, is an error */
   uint32_t fc_streak_limit; /* a port that sends only flow-control words for this many slots in a
                                row while it holds packets is an error (livelock); 0: no check */
-  char require[256];        /* coverage points this run must hit ([run] require: names, comma-
+  char require[512];        /* coverage points this run must hit ([run] require: names, comma-
                                separated; resolved by tb_stim_init against tb_cov.c's names) */
   int require_line;         /* its line in the file, for the error message */
   int drained;              /* 1: at the end every accepted packet has left or was discarded */

@@ -2,9 +2,11 @@
  * tb_cov.c - functional coverage of the SPEC's events, counted per run and written as JSON.
  *
  * Counted from the switch's link words and the model's events (what both sides agree on), with
- * a few register reads of S(t) where the words do not tell (ABR at an FCP, hi_sent). The
- * regression (tb/scripts/regress.sh) adds up the JSON files of all runs and fails if a point
- * was never hit.
+ * register reads of S(t) where the words do not tell (ABR at an FCP, hi_sent), and the edges of
+ * the SPEC's comparisons: each computed here from the configuration, the registers of S(t) and
+ * the words of the cycle, as the SPEC states it, not by calling the model's rule, so a wrong
+ * rule in the model does not move its own coverage. The regression (tb/scripts/regress.sh) adds
+ * up the JSON files of all runs and fails if a point was never hit.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -30,12 +32,25 @@ static int reg_abr = -1, reg_hi_sent = -1;
 #define CREDIT_WINDOW 2048u
 #define SEND_EDGE_SHORT CREDIT_MASK            /* one block short of the credit: held */
 #define SEND_EDGE_BEYOND (CREDIT_WINDOW + 1u)  /* one block beyond the window: held */
+/* SPEC §5.4: the most credit an FCCL grants, min(vl_blocks - occ, 2048) */
+#define GRANT_CAP 2048u
+/* SPEC §5.6 step 3: the high table's budget, max(1, 64 x vlarb_high_limit) blocks (64 blocks are
+   4 KB), and the limit that means "no limit" */
+#define VLARB_LIMIT_UNIT 64u
+#define VLARB_NO_LIMIT 255u
+/* SPEC §6.1 / §9: PFC priorities */
+#define PFC_PRIOS 8u
+/* SPEC §9.3: a draw is 16 steps of the Galois LFSR with these taps; r is the low 16 bits */
+#define LFSR_TAPS 0x80200003u
+#define LFSR_DRAW_STEPS 16u
+#define LFSR_DRAW_MASK 0xffffu
 
 /* The registers the edge points read from S(t) (SPEC §13.1 names), found once. */
 static struct {
   int found;
   int tx_rem, qlen, qpkts, fctbs, fccl, shared_used, pg_shared, pg_hdrm, xoff, pause_timer,
-      wd_storm, wd_cnt, wd_rcnt, rx_rem, pg_min;
+      wd_storm, wd_cnt, wd_rcnt, rx_rem, pg_min, abr, occ, occ15, fcp_sent_fctbs, fcp_sent_fccl,
+      fcp_timer, hi_sent, pfc_pend, refresh_timer, drr_ptr, deficit, lfsr;
 } R;
 
 static void regs_find(void) {
@@ -55,6 +70,18 @@ static void regs_find(void) {
   R.wd_rcnt = lfc_reg_find("wd_rcnt");
   R.rx_rem = lfc_reg_find("rx_rem");
   R.pg_min = lfc_reg_find("pg_min");
+  R.abr = lfc_reg_find("abr");
+  R.occ = lfc_reg_find("occ");
+  R.occ15 = lfc_reg_find("occ15");
+  R.fcp_sent_fctbs = lfc_reg_find("fcp_sent_fctbs");
+  R.fcp_sent_fccl = lfc_reg_find("fcp_sent_fccl");
+  R.fcp_timer = lfc_reg_find("fcp_timer");
+  R.hi_sent = lfc_reg_find("hi_sent");
+  R.pfc_pend = lfc_reg_find("pfc_pend");
+  R.refresh_timer = lfc_reg_find("refresh_timer");
+  R.drr_ptr = lfc_reg_find("drr_ptr");
+  R.deficit = lfc_reg_find("deficit");
+  R.lfsr = lfc_reg_find("lfsr");
   R.found = 1;
 }
 
@@ -86,14 +113,75 @@ static uint32_t threshold(const tb_t *tb) {
   return (uint32_t)(t > max20 ? max20 : t);
 }
 
-/* The edges of the comparisons of SPEC §5.3 (the send rule's false sides), §6.5, §6.7 and §6.8
-   in S(t), both sides of each where the other is not an event of its own (tb_cov_points.h). */
-static void edges_pre(tb_t *tb, const lfc_word_t *in) {
+/* SPEC §1.2: may port p place a word on its link in cycle t, and is it between packets
+   (tx_rem = 0, §5.2 step 2)? Then §5.2 steps 3-5 decide its word from S(t). */
+static int port_free(const tb_t *tb, uint64_t cycle, unsigned p) {
+  return cycle % tb->cfg.sw.speed_div[p] == 0 && reg(tb, R.tx_rem, p, 0) == 0;
+}
+
+/* SPEC §7.2: a first block (DATA, sop, rx_rem = 0 in S(t)) whose class exists in this mode and
+   whose destination routes (§7.1: the identity); its length is not looked at. */
+static int first_block_cls_dst_ok(const tb_t *tb, unsigned p, const lfc_word_t *w) {
   const lfc_switch_cfg_t *c = &tb->cfg.sw;
-  regs_find();
-  if (c->mode == LFC_MODE_IB) {
-    for (unsigned p = 0; p < c->ports; p++) {
-      if (reg(tb, R.tx_rem, p, 0) != 0) continue; /* busy: no decision on the rule */
+  if (w->kind != LFC_DATA || !w->sop || reg(tb, R.rx_rem, p, 0) != 0) return 0;
+  unsigned cls = w->cls & 15u;
+  int cls_ok = cls < c->classes || (c->mode == LFC_MODE_IB && cls == LFC_VL15 && c->vl15_blocks);
+  return cls_ok && w->dst < c->ports;
+}
+
+/* SPEC §7.2 and §5.4 / §6.4: a legal first block, the one that admission decides on. */
+static int legal_first_block(const tb_t *tb, unsigned p, const lfc_word_t *w) {
+  return first_block_cls_dst_ok(tb, p, w) && w->nblk >= 1 && w->nblk <= tb->cfg.sw.mtu_blocks;
+}
+
+/* SPEC §5.3 for a head packet of n blocks. */
+static int send_ok(uint32_t fctbs, uint32_t fccl, uint32_t n) {
+  return ((fccl - ((fctbs + n) & CREDIT_MASK)) & CREDIT_MASK) <= CREDIT_WINDOW;
+}
+
+/* SPEC §5.6: is data VL v of port p eligible in S(t) whatever the size of its head packet?
+   The registers tell the size only at times (tb_head_nblk); otherwise it lies between the
+   sizes the queue's qlen and qpkts allow (every queued packet is legal, 1..mtu_blocks), and the
+   sizes that pass the send rule form one interval ([max(0, d - 2048), d] for d = (fccl -
+   fctbs) mod 4096, as a size is below 2048), so passing at both ends is passing for all. */
+static int vl_surely_eligible(const tb_t *tb, unsigned p, unsigned v) {
+  uint64_t k = reg(tb, R.qpkts, p, v), blocks = reg(tb, R.qlen, p, v);
+  if (k == 0) return 0;
+  uint64_t mtu = tb->cfg.sw.mtu_blocks, lo, hi;
+  uint32_t n = tb_head_nblk(tb, p, v);
+  if (n) {
+    lo = hi = n;
+  } else {
+    hi = blocks - (k - 1) < mtu ? blocks - (k - 1) : mtu;
+    lo = blocks > (k - 1) * mtu ? blocks - (k - 1) * mtu : 1;
+  }
+  uint32_t fctbs = (uint32_t)reg(tb, R.fctbs, p, v), fccl = (uint32_t)reg(tb, R.fccl, p, v);
+  return send_ok(fctbs, fccl, (uint32_t)lo) && send_ok(fctbs, fccl, (uint32_t)hi);
+}
+
+/* SPEC §5.6 step 2: a table has a pick iff one of its entries with weight > 0 names an eligible
+   VL (the current entry or a later one); "surely", as vl_surely_eligible. */
+static int table_surely_picks(const tb_t *tb, unsigned p, const lfc_vlarb_entry_t *e,
+                              uint32_t len) {
+  for (uint32_t i = 0; i < len; i++)
+    if (e[i].weight > 0 && e[i].vl < tb->cfg.sw.classes && vl_surely_eligible(tb, p, e[i].vl))
+      return 1;
+  return 0;
+}
+
+static int vlarb_limit_applies(const tb_t *tb) {
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  return c->mode == LFC_MODE_IB && c->vlarb_high_len > 0 && c->vlarb_high_limit != VLARB_NO_LIMIT;
+}
+
+/* IB: the send rule's false sides (§5.3), the admissions of §5.4, the FCP timer of §5.5, and
+   what the port's word of this cycle is judged against (the grant, §5.4; the tables, §5.6). */
+static void ib_edges_pre(tb_t *tb, uint64_t cycle, const lfc_word_t *in) {
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  for (unsigned p = 0; p < c->ports; p++) {
+    tb_cov_port_t *pre = &tb->cov_pre[p];
+    /* §5.3 */
+    if (reg(tb, R.tx_rem, p, 0) == 0) { /* a busy port decides nothing on the rule */
       for (unsigned v = 0; v < c->classes; v++) {
         uint32_t n = tb_head_nblk(tb, p, v);
         if (n == 0) continue;
@@ -103,37 +191,150 @@ static void edges_pre(tb_t *tb, const lfc_word_t *in) {
         if (d == SEND_EDGE_BEYOND) tb->cov[COV_SEND_RULE_BEYOND]++;
       }
     }
-    return;
+    /* §5.4: the admission of a legal first block arriving now, from occ of S(t) */
+    const lfc_word_t *w = &in[p];
+    if (legal_first_block(tb, p, w)) {
+      unsigned v = w->cls & 15u;
+      uint64_t cap = v == LFC_VL15 ? c->vl15_blocks : c->vl_blocks[v];
+      uint64_t occ = v == LFC_VL15 ? reg(tb, R.occ15, p, 0) : reg(tb, R.occ, p, v);
+      uint64_t free_blocks = occ < cap ? cap - occ : 0;
+      if (w->nblk == free_blocks)
+        tb->cov[v == LFC_VL15 ? COV_VL15_ADM_EDGE : COV_CREDIT_ADM_EDGE]++;
+      if (w->nblk == free_blocks + 1)
+        tb->cov[v == LFC_VL15 ? COV_VL15_ADM_BEYOND : COV_CREDIT_ADM_BEYOND]++;
+    }
+    /* §5.4 the advertised FCCL, §5.5 what is pending */
+    int change = 0, timer0 = 0, timer1 = 0;
+    pre->fcp_timer_due = 0;
+    for (unsigned v = 0; v < c->classes; v++) {
+      uint64_t occ = reg(tb, R.occ, p, v);
+      uint32_t free_blocks = (uint32_t)(occ < c->vl_blocks[v] ? c->vl_blocks[v] - occ : 0);
+      pre->grant_free[v] = free_blocks;
+      uint32_t grant = free_blocks < GRANT_CAP ? free_blocks : GRANT_CAP;
+      uint32_t fccl = ((uint32_t)reg(tb, R.abr, p, v) + grant) & CREDIT_MASK;
+      int changed = reg(tb, R.fctbs, p, v) != reg(tb, R.fcp_sent_fctbs, p, v) ||
+                    fccl != reg(tb, R.fcp_sent_fccl, p, v);
+      uint64_t timer = reg(tb, R.fcp_timer, p, v);
+      change |= changed;
+      timer0 |= timer == 0;
+      timer1 |= timer == 1;
+      if (timer == 0 && !changed) pre->fcp_timer_due |= 1u << v;
+    }
+    if (port_free(tb, cycle, p) && !change && !timer0 && timer1) tb->cov[COV_FCP_TIMER_SHORT]++;
+    /* §5.6 */
+    if (vlarb_limit_applies(tb)) {
+      pre->hi_sent = (uint32_t)reg(tb, R.hi_sent, p, 0);
+      pre->hi_pick = (uint8_t)table_surely_picks(tb, p, c->vlarb_high, c->vlarb_high_len);
+      pre->lo_pick = (uint8_t)table_surely_picks(tb, p, c->vlarb_low, c->vlarb_low_len);
+    }
   }
-  const uint32_t T = threshold(tb);
-  /* §6.4: the admission compares of a legal first block arriving now (§7.2; the RTL routes by
-     identity), decided in step E from S(t). */
+}
+
+/* SPEC §7.2: the length check of a first block whose class and destination are legal. */
+static void framing_edges_pre(tb_t *tb, const lfc_word_t *in) {
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
   for (unsigned p = 0; p < c->ports; p++) {
     const lfc_word_t *w = &in[p];
-    if (w->kind != LFC_DATA || !w->sop || w->cls >= c->classes || w->nblk == 0 ||
-        w->nblk > c->mtu_blocks || w->dst >= c->ports || reg(tb, R.rx_rem, p, 0) != 0)
-      continue;
-    uint64_t pg_min = reg(tb, R.pg_min, p, w->cls);
+    if (!first_block_cls_dst_ok(tb, p, w)) continue;
+    if (w->nblk == 0) tb->cov[COV_NBLK_ZERO]++;
+    if (w->nblk == c->mtu_blocks) tb->cov[COV_MTU_EDGE]++;
+    if (w->nblk == c->mtu_blocks + 1) tb->cov[COV_MTU_BEYOND]++;
+  }
+}
+
+/* SPEC §6.4: the admission compares of the legal first blocks arriving now, decided in step E
+   from S(t), ports in ascending order for the shared pool's chain (used). */
+static void admission_edges_pre(tb_t *tb, const lfc_word_t *in, uint32_t T) {
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  uint64_t used = reg(tb, R.shared_used, 0, 0);
+  for (unsigned p = 0; p < c->ports; p++) {
+    const lfc_word_t *w = &in[p];
+    if (!legal_first_block(tb, p, w)) continue;
+    unsigned k = w->cls & 15u;
+    /* dropped before step 1 when its egress queue is in the watchdog's drop state (§6.8) */
+    if (c->wd_enable && c->wd_action == LFC_WD_DROP && reg(tb, R.wd_storm, w->dst, k)) continue;
+    /* step 1 */
+    uint64_t pg_min = reg(tb, R.pg_min, p, k);
     uint64_t room = c->reserve_blocks > pg_min ? c->reserve_blocks - pg_min : 0;
+    if (w->nblk == room) tb->cov[COV_ADM_RESERVE_EDGE]++;
+    if (w->nblk == room + 1) tb->cov[COV_ADM_RESERVE_BEYOND]++;
     uint64_t rest = w->nblk - (w->nblk < room ? w->nblk : room);
-    if (rest == 0) continue;
-    uint64_t sh = reg(tb, R.pg_shared, p, w->cls);
+    if (rest == 0) continue; /* step 2 */
+    /* step 3 */
+    uint64_t sh = reg(tb, R.pg_shared, p, k);
     if (sh + rest == T) tb->cov[COV_ADM_SHARED_EDGE]++;
     if (sh + rest == (uint64_t)T + 1) tb->cov[COV_ADM_SHARED_BEYOND]++;
-    if (sh + rest > T && ((c->lossless_mask >> w->cls) & 1u)) {
-      uint64_t hd = reg(tb, R.pg_hdrm, p, w->cls);
+    if (sh + rest <= T) {
+      if (used + rest == c->shared_blocks) tb->cov[COV_ADM_POOL_EDGE]++;
+      if (used + rest == (uint64_t)c->shared_blocks + 1) tb->cov[COV_ADM_POOL_BEYOND]++;
+      if (used + rest <= c->shared_blocks) {
+        used += rest;
+        continue;
+      }
+    }
+    /* step 4, above the threshold */
+    if (sh + rest > T && ((c->lossless_mask >> k) & 1u)) {
+      uint64_t hd = reg(tb, R.pg_hdrm, p, k);
       if (hd + rest == c->headroom_blocks) tb->cov[COV_ADM_HDRM_EDGE]++;
       if (hd + rest == (uint64_t)c->headroom_blocks + 1) tb->cov[COV_ADM_HDRM_BEYOND]++;
     }
   }
+}
+
+/* SPEC §8.1: is queue (p, k) eligible in S(t): non-empty, not paused (a storm ignores the
+   pause, §6.8), not in the watchdog's drop state. */
+static int pfc_queue_eligible(const tb_t *tb, unsigned p, unsigned k) {
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  if (reg(tb, R.qpkts, p, k) == 0) return 0;
+  int storm = c->wd_enable && reg(tb, R.wd_storm, p, k) != 0;
+  if (storm) return c->wd_action != LFC_WD_DROP;
+  return reg(tb, R.pause_timer, p, k) == 0;
+}
+
+/* SPEC §8.2: which edge of deficit[drr_ptr] > 0, if any, decides the DRR pick of S(t) (the
+   pick that starts a packet when no strict priority is eligible). */
+static uint8_t drr_edge(const tb_t *tb, unsigned p) {
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  unsigned elig = 0;
+  for (unsigned k = 0; k < c->classes && k < PFC_PRIOS; k++)
+    if (pfc_queue_eligible(tb, p, k)) elig |= 1u << k;
+  unsigned ptr = (unsigned)reg(tb, R.drr_ptr, p, 0);
+  unsigned drr = elig & ~(unsigned)c->strict_mask;
+  if ((elig & c->strict_mask) || !((drr >> ptr) & 1u)) return TB_DRR_NONE;
+  int16_t d = (int16_t)(uint16_t)reg(tb, R.deficit, p, ptr);
+  if (d == 1) return TB_DRR_DEFICIT_ONE;
+  if (d == 0 && (drr & ~(1u << ptr))) return TB_DRR_DEFICIT_ZERO;
+  return TB_DRR_NONE;
+}
+
+/* The edges of the comparisons of SPEC §5.3-§5.6, §6.4-§6.8, §7.2 and §8.2 in S(t), both sides
+   of each where the other is not an event of its own (tb_cov_points.h); what the port's word
+   of this cycle is judged against in tb_cov_post goes to tb->cov_pre. */
+static void edges_pre(tb_t *tb, uint64_t cycle, const lfc_word_t *in) {
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  regs_find();
+  framing_edges_pre(tb, in);
+  if (c->mode == LFC_MODE_IB) {
+    ib_edges_pre(tb, cycle, in);
+    return;
+  }
+  const uint32_t T = threshold(tb);
+  admission_edges_pre(tb, in, T);
   for (unsigned p = 0; p < c->ports; p++) {
-    for (unsigned k = 0; k < c->classes && k < 8; k++) {
-      /* §6.5 */
+    tb_cov_port_t *pre = &tb->cov_pre[p];
+    const int free_port = port_free(tb, cycle, p);
+    pre->refresh_due = 0;
+    pre->drr_edge = drr_edge(tb, p);
+    pre->lfsr = (uint32_t)reg(tb, R.lfsr, p, 0);
+    for (unsigned k = 0; k < c->classes && k < PFC_PRIOS; k++) {
+      pre->qlen[k] = (uint32_t)reg(tb, R.qlen, p, k);
       if ((c->lossless_mask >> k) & 1u) {
+        /* §6.5 */
         uint64_t sh = reg(tb, R.pg_shared, p, k);
+        int xoff = reg(tb, R.xoff, p, k) != 0;
         if (sh > 0 && reg(tb, R.pg_hdrm, p, k) == 0) {
           int edge = 0;
-          if (reg(tb, R.xoff, p, k) == 0) {
+          if (!xoff) {
             if (sh == T) tb->cov[COV_XOFF_EDGE]++, edge = 1;
             if (sh + 1 == T) tb->cov[COV_XOFF_SHORT]++, edge = 1;
           } else {
@@ -141,6 +342,12 @@ static void edges_pre(tb_t *tb, const lfc_word_t *in) {
             if (sh + c->xon_offset == (uint64_t)T + 1) tb->cov[COV_XON_SHORT]++, edge = 1;
           }
           if (edge && c->dynamic_th) tb->cov[COV_DYN_TH_EDGE]++;
+        }
+        /* §6.6: an xoff priority carried by its refresh timer alone */
+        if (xoff && reg(tb, R.pfc_pend, p, k) == 0) {
+          uint64_t rt = reg(tb, R.refresh_timer, p, k);
+          if (rt == 0) pre->refresh_due |= (uint8_t)(1u << k);
+          if (rt == 1 && free_port) tb->cov[COV_REFRESH_SHORT]++;
         }
       }
       /* §6.7 */
@@ -165,15 +372,52 @@ static void edges_pre(tb_t *tb, const lfc_word_t *in) {
   }
 }
 
-static int vlarb_limit_applies(const tb_t *tb) {
+/* SPEC §9.3: the value r of a draw from the LFSR value x of S(t). */
+static uint32_t lfsr_draw(uint32_t x) {
+  for (unsigned i = 0; i < LFSR_DRAW_STEPS; i++) x = (x >> 1) ^ ((x & 1u) ? LFSR_TAPS : 0u);
+  return x & LFSR_DRAW_MASK;
+}
+
+/* The edges decided by the word port p sends in this cycle (o), from S(t) (tb->cov_pre): a
+   packet starting (§5.6, §8.2, §9.2), an FCP (§5.4, §5.5), a PFC frame (§6.6). */
+static void edges_post(tb_t *tb, unsigned p, const lfc_word_t *o) {
   const lfc_switch_cfg_t *c = &tb->cfg.sw;
-  return c->mode == LFC_MODE_IB && c->vlarb_high_len > 0 && c->vlarb_high_limit != 255;
+  const tb_cov_port_t *pre = &tb->cov_pre[p];
+  if (o->kind == LFC_DATA && o->sop && c->mode == LFC_MODE_IB && o->cls < c->classes &&
+      vlarb_limit_applies(tb) && pre->hi_pick && pre->lo_pick) {
+    uint32_t lim = VLARB_LIMIT_UNIT * c->vlarb_high_limit;
+    if (lim < 1) lim = 1;
+    if (pre->hi_sent + 1 == lim) tb->cov[COV_VLARB_LIMIT_EDGE]++;
+    if (pre->hi_sent == lim) tb->cov[COV_VLARB_LIMIT_BEYOND]++;
+  }
+  if (o->kind == LFC_DATA && o->sop && c->mode == LFC_MODE_PFC && o->cls < PFC_PRIOS) {
+    if (pre->drr_edge == TB_DRR_DEFICIT_ONE) tb->cov[COV_DRR_DEFICIT_ONE]++;
+    if (pre->drr_edge == TB_DRR_DEFICIT_ZERO) tb->cov[COV_DRR_DEFICIT_ZERO]++;
+    int ecn = tb_score_ecn(tb, o->tag); /* as sent to the switch: o->ecn may be marked */
+    if (((c->ecn_mask >> o->cls) & 1u) && (ecn == LFC_ECN_ECT0 || ecn == LFC_ECN_ECT1)) {
+      uint64_t q = pre->qlen[o->cls];
+      if (q == c->kmin) tb->cov[COV_WRED_KMIN]++;
+      if (q == (uint64_t)c->kmin + 1) tb->cov[COV_WRED_KMIN_ABOVE]++;
+      if (q == c->kmax) tb->cov[COV_WRED_KMAX]++;
+      if (q == (uint64_t)c->kmax + 1) tb->cov[COV_WRED_KMAX_ABOVE]++;
+      if (q > c->kmin && q <= c->kmax &&
+          (uint64_t)lfsr_draw(pre->lfsr) * (c->kmax - c->kmin) == (uint64_t)c->pmax * (q - c->kmin))
+        tb->cov[COV_WRED_DRAW_EQUAL]++;
+    }
+  }
+  if (o->kind == LFC_FCP && c->mode == LFC_MODE_IB && o->fc_vl < c->classes) {
+    if ((pre->fcp_timer_due >> o->fc_vl) & 1u) tb->cov[COV_FCP_TIMER_EDGE]++;
+    uint32_t f = pre->grant_free[o->fc_vl];
+    if (f == GRANT_CAP - 1) tb->cov[COV_FCCL_GRANT_BELOW]++;
+    if (f == GRANT_CAP + 1) tb->cov[COV_FCCL_GRANT_BEYOND]++;
+  }
+  if (o->kind == LFC_PFC && c->mode == LFC_MODE_PFC && (o->pfc_en & pre->refresh_due))
+    tb->cov[COV_REFRESH_EDGE]++;
 }
 
 void tb_cov_pre(tb_t *tb, uint64_t cycle, const lfc_word_t *in) {
-  (void)cycle;
   const lfc_switch_cfg_t *c = &tb->cfg.sw;
-  edges_pre(tb, in);
+  edges_pre(tb, cycle, in);
   if (c->mode != LFC_MODE_IB) return;
   if (reg_abr < 0) reg_abr = lfc_reg_find("abr");
   if (reg_hi_sent < 0) reg_hi_sent = lfc_reg_find("hi_sent");
@@ -221,6 +465,7 @@ void tb_cov_post(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_
     const lfc_word_t *o = &out[p], *w = &in[p];
     unsigned k = c->speed_div[p];
     tb->tx_words[o->kind & 3u]++;
+    edges_post(tb, p, o);
     /* Outputs (decided from S(t), before this cycle's inputs act). */
     if (o->kind == LFC_DATA && o->sop) {
       if (TB_TAG_SRC(o->tag) == p) tb->cov[COV_HAIRPIN]++;
@@ -236,7 +481,7 @@ void tb_cov_post(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_
         if (d == CREDIT_WINDOW) tb->cov[COV_SEND_RULE_WINDOW]++;
         tb->tb_fctbs[p][o->cls] = cr;
         if (vlarb_limit_applies(tb) && reg_hi_sent >= 0) {
-          uint32_t lim = 64u * c->vlarb_high_limit;
+          uint32_t lim = VLARB_LIMIT_UNIT * c->vlarb_high_limit;
           if (lim < 1) lim = 1;
           if (tb->hi_sent_pre[p] >= lim &&
               lfc_switch_reg(tb->sw, (size_t)reg_hi_sent, p, 0) == 0)

@@ -23,6 +23,25 @@
   X(COV_SEND_RULE_BEYOND, "send_rule_beyond") \
   /* a VL's head packet failed the send rule (§5.3, §10) */ \
   X(COV_CREDIT_BLOCKED, "credit_blocked") \
+  /* §5.4 admission n <= vl_blocks - occ at its edge, both sides, for a legal first block of a \
+     data VL: n = free (admitted, the last credit), n = free + 1 (dropped, CREDIT: only a \
+     partner that sends beyond its credit) */ \
+  X(COV_CREDIT_ADM_EDGE, "credit_adm_edge") \
+  X(COV_CREDIT_ADM_BEYOND, "credit_adm_beyond") \
+  /* §5.4 the same for VL15, n <= vl15_blocks - occ15 (the beyond side is dropped, VL15) */ \
+  X(COV_VL15_ADM_EDGE, "vl15_adm_edge") \
+  X(COV_VL15_ADM_BEYOND, "vl15_adm_beyond") \
+  /* §5.4 the grant min(vl_blocks - occ, 2048) in an FCP sent, both sides of the cap: free = \
+     2047 (the grant is free) and 2049 (capped at 2048; only with vl_blocks > 2048). At 2048 \
+     both give 2048, so a compare moved by one either way (< or <= 2047, 2048, 2049) differs \
+     from the SPEC only at one of these two */ \
+  X(COV_FCCL_GRANT_BELOW, "fccl_grant_below") \
+  X(COV_FCCL_GRANT_BEYOND, "fccl_grant_beyond") \
+  /* §5.5 fcp_timer == 0, both sides: an FCP sent for a VL pending by its timer alone (no \
+     change of FCTBS or FCCL), and a port free to send one with nothing pending and a timer at 1 \
+     (no FCP yet) */ \
+  X(COV_FCP_TIMER_EDGE, "fcp_timer_edge") \
+  X(COV_FCP_TIMER_SHORT, "fcp_timer_short") \
   /* an FCP's FCTBS differed from ABR: blocks repaired (§5.4) */ \
   X(COV_FCP_REPAIR, "fcp_repair") \
   /* reserved op or VL >= classes (§5.3) */ \
@@ -40,16 +59,31 @@
   X(COV_XON_SHORT, "xon_short") \
   /* one of the four above with the dynamic threshold of §6.2 (T from shared_used) */ \
   X(COV_DYN_TH_EDGE, "dyn_th_edge") \
+  /* §6.4 step 1 r = min(n, reserve_blocks - pg_min) at its edge, both sides, for a legal first \
+     block in S(t): n = reserve_blocks - pg_min (rest = 0: the reserve alone), n one more \
+     (rest = 1) */ \
+  X(COV_ADM_RESERVE_EDGE, "adm_reserve_edge") \
+  X(COV_ADM_RESERVE_BEYOND, "adm_reserve_beyond") \
   /* §6.4 step 3 pg_shared + rest <= T at its edge, both sides, for a legal first block in S(t) \
      with rest > 0 after the reserve: = T (fits the threshold), = T + 1 (does not) */ \
   X(COV_ADM_SHARED_EDGE, "adm_shared_edge") \
   X(COV_ADM_SHARED_BEYOND, "adm_shared_beyond") \
+  /* §6.4 step 3 used + rest <= shared_blocks (used: the chain over the lower ports) at its \
+     edge, both sides, for such a block within the threshold (pg_shared + rest <= T): \
+     = shared_blocks (fits the pool), = shared_blocks + 1 (does not) */ \
+  X(COV_ADM_POOL_EDGE, "adm_pool_edge") \
+  X(COV_ADM_POOL_BEYOND, "adm_pool_beyond") \
   /* §6.4 step 4 pg_hdrm + rest <= headroom_blocks at its edge, both sides, for such a block of \
      a lossless priority above the threshold (pg_shared + rest > T): = headroom_blocks, + 1 */ \
   X(COV_ADM_HDRM_EDGE, "adm_hdrm_edge") \
   X(COV_ADM_HDRM_BEYOND, "adm_hdrm_beyond") \
   /* an XOFF re-sent for a priority already paused (§6.6) */ \
   X(COV_PFC_REFRESH, "pfc_refresh") \
+  /* §6.6 refresh_timer == 0, both sides, for an xoff priority not pending: a frame sent that \
+     carries it by its timer alone, and a port free to send one with the timer at 1 (it is not \
+     carried yet) */ \
+  X(COV_REFRESH_EDGE, "refresh_edge") \
+  X(COV_REFRESH_SHORT, "refresh_short") \
   /* a pause of the switch's egress lapsed without XON (§6.7) */ \
   X(COV_QUANTA_EXPIRY, "quanta_expiry") \
   /* a pause was ended by a frame with time 0 (§6.7) */ \
@@ -69,6 +103,20 @@
   X(COV_WD_RESTORE_SHORT, "wd_restore_short") \
   /* §9 */ \
   X(COV_ECN_MARK, "ecn_mark") \
+  /* §9.2 the WRED band's edges for a markable packet starting with q = qlen in S(t): q = kmin \
+     (no draw), kmin + 1 (a draw), kmax (a draw), kmax + 1 (marked without a draw) */ \
+  X(COV_WRED_KMIN, "wred_kmin") \
+  X(COV_WRED_KMIN_ABOVE, "wred_kmin_above") \
+  X(COV_WRED_KMAX, "wred_kmax") \
+  X(COV_WRED_KMAX_ABOVE, "wred_kmax_above") \
+  /* §9.2 the draw's compare r x (kmax - kmin) < pmax x (q - kmin) at equality (not marked); \
+     random draws hit it once in 65536 at best: pfc_wred_edge sets pmax to its first draw */ \
+  X(COV_WRED_DRAW_EQUAL, "wred_draw_equal") \
+  /* §8.2 deficit[drr_ptr] > 0 at its edge, both sides, for a DRR pick that starts a packet with \
+     drr_ptr eligible: deficit 1 (drr_ptr keeps its turn), deficit 0 with another class \
+     eligible (a new turn) */ \
+  X(COV_DRR_DEFICIT_ONE, "drr_deficit_one") \
+  X(COV_DRR_DEFICIT_ZERO, "drr_deficit_zero") \
   /* §6.4 */ \
   X(COV_DROP_HEADROOM, "drop_headroom") \
   X(COV_DROP_SHARED, "drop_shared") \
@@ -80,8 +128,18 @@
   /* §7.2 */ \
   X(COV_DROP_MALFORMED, "drop_malformed") \
   X(COV_RX_MALFORMED, "rx_malformed") \
+  /* §7.2 the length check 1 <= n <= mtu_blocks at its edges, for a first block whose class and \
+     destination are legal: n = mtu_blocks (legal), mtu_blocks + 1 and 0 (MALFORMED) */ \
+  X(COV_MTU_EDGE, "mtu_edge") \
+  X(COV_MTU_BEYOND, "mtu_beyond") \
+  X(COV_NBLK_ZERO, "nblk_zero") \
   /* low table used while hi_sent had reached the limit (§5.6) */ \
   X(COV_VLARB_HIGH_LIMIT, "vlarb_high_limit") \
+  /* §5.6 step 3 hi_sent < max(1, 64 x vlarb_high_limit) at its edge, both sides, for a packet \
+     starting while both tables surely have a pick: hi_sent = limit - 1 (the high table), \
+     = limit (the low table) */ \
+  X(COV_VLARB_LIMIT_EDGE, "vlarb_limit_edge") \
+  X(COV_VLARB_LIMIT_BEYOND, "vlarb_limit_beyond") \
   /* a VL15 packet left the switch (§5.6 rule 1) */ \
   X(COV_VL15_TX, "vl15_tx") \
   /* a packet left by the port it came in on (§7.1) */ \

@@ -56,6 +56,15 @@ static tb_score_rec_t *lookup(tb_t *tb, uint32_t tag) {
   return &ss->rec[seq];
 }
 
+int tb_score_ecn(const tb_t *tb, uint32_t tag) {
+  unsigned src = TB_TAG_SRC(tag), inj = TB_TAG_INJ(tag);
+  uint32_t seq = TB_TAG_SEQ(tag);
+  if (src >= tb->cfg.sw.ports) return -1;
+  const tb_score_src_t *ss = &tb->score.src[src][inj];
+  if (seq >= ss->count || ss->rec[seq].state == ST_NONE) return -1;
+  return ss->rec[seq].ecn;
+}
+
 void tb_score_created(tb_t *tb, unsigned src, const lfc_pkt_t *pkt, uint32_t tag) {
   tb_score_src_t *ss = &tb->score.src[src][TB_TAG_INJ(tag)];
   uint32_t seq = TB_TAG_SEQ(tag);

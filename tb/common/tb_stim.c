@@ -15,13 +15,11 @@
 
 #include "tb.h"
 
-_Static_assert(COV_COUNT <= 64, "tb_t.require_mask has one bit per coverage point");
-
 /* [run] require = name, name, ...: the coverage points (tb_cov.c) this run must hit. */
-static int resolve_require(const tb_cfg_t *c, uint64_t *mask) {
+static int resolve_require(const tb_cfg_t *c, uint8_t required[COV_COUNT]) {
   char buf[sizeof c->require];
   snprintf(buf, sizeof buf, "%s", c->require);
-  *mask = 0;
+  memset(required, 0, COV_COUNT);
   char *save = NULL;
   for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
     unsigned i = 0;
@@ -34,14 +32,14 @@ static int resolve_require(const tb_cfg_t *c, uint64_t *mask) {
       fprintf(stderr, "\n");
       return -1;
     }
-    *mask |= 1ull << i;
+    required[i] = 1;
   }
   return 0;
 }
 
 int tb_stim_init(tb_t *tb) {
   const tb_cfg_t *c = &tb->cfg;
-  if (resolve_require(c, &tb->require_mask)) return 2;
+  if (resolve_require(c, tb->require)) return 2;
   memset(tb->stim, 0, sizeof tb->stim);
   for (unsigned p = 0; p < c->sw.ports; p++) {
     tb_stim_port_t *st = &tb->stim[p];
@@ -180,12 +178,15 @@ static void garbage(tb_t *tb, unsigned p, lfc_word_t *w) {
       case 1: /* nblk = 0 */
         inject_packet(tb, p, w, cls, 0, dst, 0, 1);
         return;
-      case 2: /* nblk > mtu_blocks */
+      case 2: { /* nblk > mtu_blocks: half of them mtu_blocks + 1, the edge of the length
+                   check (tb_cov_points.h, mtu_beyond), the others uniform up to 255; one draw
+                   either way, so the rest of the port's stream is the same */
         if (s->mtu_blocks >= 255) break;
-        inject_packet(tb, p, w, cls,
-                      (uint8_t)(s->mtu_blocks + 1 + tb_rng_below(r, 255 - s->mtu_blocks)), dst, 0,
-                      1);
+        uint32_t span = 255 - s->mtu_blocks, v = tb_rng_below(r, 2 * span);
+        inject_packet(tb, p, w, cls, (uint8_t)(s->mtu_blocks + 1 + (v < span ? 0 : v - span)),
+                      dst, 0, 1);
         return;
+      }
       case 3: { /* a class that does not exist here */
         int vl15_ok = s->mode == LFC_MODE_IB && s->vl15_blocks > 0;
         uint32_t lo = s->classes, hi = vl15_ok ? 14 : 15;
@@ -470,7 +471,7 @@ void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in) {
 int tb_stim_end(tb_t *tb, tb_err_t *e) {
   char a[160];
   for (unsigned i = 0; i < COV_COUNT; i++) {
-    if (!((tb->require_mask >> i) & 1u) || tb->cov[i]) continue;
+    if (!tb->require[i] || tb->cov[i]) continue;
     e->port = 0;
     snprintf(e->signal, sizeof e->signal, "scoreboard.require");
     snprintf(e->expected, sizeof e->expected, "coverage point %s hit ([run] require)",

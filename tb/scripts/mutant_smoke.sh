@@ -39,6 +39,35 @@ MUTANTS=(
   "wd_detect_early|lfc_watchdog.v|s/if \\(cnt_inc >= DETECT\\)/if (cnt_inc + 21'd1 >= DETECT)/|pfc_watchdog|3000|SPEC §6.8: a trip one cycle early (wd_detect_short)"
   "wd_restore_late|lfc_watchdog.v|s/if \\(rcnt_inc >= RESTORE\\)/if (rcnt_inc > RESTORE)/|pfc_watchdog|3000|SPEC §6.8: > for >= in the restore (wd_restore)"
   "wd_restore_early|lfc_watchdog.v|s/if \\(rcnt_inc >= RESTORE\\)/if (rcnt_inc + 21'd1 >= RESTORE)/|pfc_watchdog|3000|SPEC §6.8: a restore one cycle early (wd_restore_short)"
+  # The same for SPEC §5.4-§5.6, the reserve and pool of §6.4, §6.6, §7.2, §8.2 and §9.2 (a
+  # mutant of the admission line of lfc_credit_rx.v keeps the other kind of VL as it is, so that
+  # each edge is shown to catch its own).
+  "credit_adm_lt|lfc_credit_rx.v|s/assign admit_o = req_i \\&\\& \\(\\{8'd0, req_nblk_i\\} <= free_blocks\\);/assign admit_o = req_i \\&\\& ((IsVl15 != 0) ? ({8'd0, req_nblk_i} <= free_blocks) : ({8'd0, req_nblk_i} < free_blocks));/|misbehave_ib_overrun|2000|SPEC §5.4: < for <= in a data VL's admission (credit_adm_edge)"
+  "credit_adm_late|lfc_credit_rx.v|s/assign admit_o = req_i \\&\\& \\(\\{8'd0, req_nblk_i\\} <= free_blocks\\);/assign admit_o = req_i \\&\\& ({8'd0, req_nblk_i} <= free_blocks + ((IsVl15 != 0) ? 16'd0 : 16'd1));/|misbehave_ib_overrun|2000|SPEC §5.4: a data VL admits one block beyond its credit (credit_adm_beyond)"
+  "vl15_adm_lt|lfc_credit_rx.v|s/assign admit_o = req_i \\&\\& \\(\\{8'd0, req_nblk_i\\} <= free_blocks\\);/assign admit_o = req_i \\&\\& ((IsVl15 != 0) ? ({8'd0, req_nblk_i} < free_blocks) : ({8'd0, req_nblk_i} <= free_blocks));/|ib_vl15_vlarb|6000|SPEC §5.4: < for <= in the VL15 admission (vl15_adm_edge)"
+  "vl15_adm_late|lfc_credit_rx.v|s/assign admit_o = req_i \\&\\& \\(\\{8'd0, req_nblk_i\\} <= free_blocks\\);/assign admit_o = req_i \\&\\& ({8'd0, req_nblk_i} <= free_blocks + ((IsVl15 != 0) ? 16'd1 : 16'd0));/|ib_vl15_vlarb|6000|SPEC §5.4: VL15 admits one block beyond its buffer (vl15_adm_beyond)"
+  "grant_cap_low|lfc_credit_rx.v|s/\\(free_blocks < 16'd2048\\)/(free_blocks < 16'd2047)/|ib_grant_edge|3000|SPEC §5.4: the grant capped from 2047 free blocks on (fccl_grant_below)"
+  "grant_cap_high|lfc_credit_rx.v|s/\\(free_blocks < 16'd2048\\)/(free_blocks <= 16'd2049)/|ib_grant_edge|3000|SPEC §5.4: the grant not capped at 2049 free blocks (fccl_grant_beyond)"
+  "fcp_timer_early|lfc_fcp_gen.v|s/\\(timer_q\\[v\\*16 \\+: 16\\] == 16'd0\\)\\)/(timer_q[v*16 +: 16] <= 16'd1))/|ib_credit_stress|3000|SPEC §5.5: the periodic FCP due one cycle early (fcp_timer_short)"
+  "fcp_timer_never|lfc_fcp_gen.v|s/\\(timer_q\\[v\\*16 \\+: 16\\] == 16'd0\\)\\)/(timer_q[v*16 +: 16] == 16'hffff))/|ib_credit_stress|3000|SPEC §5.5: fcp_timer = 0 never makes an FCP due (fcp_timer_edge)"
+  "vlarb_limit_le|lfc_vlarb.v|s/\\(hi_sent_q < HI_BUDGET\\)/(hi_sent_q <= HI_BUDGET)/|ib_vl15_vlarb|6000|SPEC §5.6: <= for < in LimitOfHighPriority (vlarb_limit_beyond)"
+  "vlarb_limit_early|lfc_vlarb.v|s/\\(hi_sent_q < HI_BUDGET\\)/(hi_sent_q < HI_BUDGET - 16'd1)/|ib_vl15_vlarb|6000|SPEC §5.6: the high table's budget one block short (vlarb_limit_edge)"
+  "adm_reserve_short|lfc_buffer.v|s/\\(\\{8'd0, n\\} < room\\) \\? n : room\\[7:0\\];/({8'd0, n} < room) ? n : (({8'd0, n} == room) ? n - 8'd1 : room[7:0]);/|pfc_small_buffer|3000|SPEC §6.4: a packet that fills the reserve exactly leaves one block over (adm_reserve_edge)"
+  "adm_reserve_over|lfc_buffer.v|s/\\(\\{8'd0, n\\} < room\\) \\? n : room\\[7:0\\];/({8'd0, n} <= room + 16'd1) ? n : room[7:0];/|pfc_small_buffer|3000|SPEC §6.4: the reserve takes one block beyond its room (adm_reserve_beyond)"
+  "adm_pool_lt|lfc_buffer.v|s/\\(used \\+ \\{13'd0, rest\\} <= SHARED\\)/(used + {13'd0, rest} < SHARED)/|pfc_small_buffer|3000|SPEC §6.4: < for <= at the end of the shared pool (adm_pool_edge)"
+  "adm_pool_late|lfc_buffer.v|s/\\(used \\+ \\{13'd0, rest\\} <= SHARED\\)/(used + {13'd0, rest} <= SHARED + 21'd1)/|pfc_small_buffer|3000|SPEC §6.4: the shared pool one block large (adm_pool_beyond)"
+  "refresh_early|lfc_pfc_gen.v|s/\\(refresh_q\\[c\\*16 \\+: 16\\] == 16'd0\\)/(refresh_q[c*16 +: 16] <= 16'd1)/|pfc_small_buffer|3000|SPEC §6.6: the XOFF refresh due one cycle early (refresh_short)"
+  "refresh_never|lfc_pfc_gen.v|s/\\(refresh_q\\[c\\*16 \\+: 16\\] == 16'd0\\)/(refresh_q[c*16 +: 16] == 16'hffff)/|pfc_small_buffer|3000|SPEC §6.6: refresh_timer = 0 never makes a refresh due (refresh_edge)"
+  "mtu_lt|lfc_rx_framing.v|s/\\(nblk_i <= MTU\\)/(nblk_i < MTU)/|pfc_cut_through_misbehave|3000|SPEC §7.2: < for <= in the length check (mtu_edge)"
+  "mtu_late|lfc_rx_framing.v|s/\\(nblk_i <= MTU\\)/(nblk_i <= MTU + 8'd1)/|pfc_cut_through_misbehave|3000|SPEC §7.2: a packet one block over the MTU is legal (mtu_beyond)"
+  "nblk_zero_ok|lfc_rx_framing.v|s/\\(nblk_i != 8'd0\\) \\&\\& //|pfc_cut_through_misbehave|3000|SPEC §7.2: nblk = 0 is legal (nblk_zero)"
+  "drr_deficit_gt1|lfc_sched.v|s/\\(dcur != 16'd0\\)\\) begin/(dcur != 16'd0) \\&\\& (dcur != 16'd1)) begin/|pfc_small_buffer|3000|SPEC §8.2: drr_ptr keeps its turn only with deficit > 1 (drr_deficit_one)"
+  "drr_deficit_ge0|lfc_sched.v|s/\\(dcur != 16'd0\\)\\) begin/(1'b1)) begin/|pfc_small_buffer|3000|SPEC §8.2: >= for > 0: drr_ptr keeps its turn at deficit 0 (drr_deficit_zero)"
+  "wred_kmin_ge|lfc_ecn.v|s/\\(qlen_i > KMIN\\)/(qlen_i >= KMIN)/|pfc_dynamic_ecn|3000|SPEC §9.2: a draw at q = kmin (wred_kmin)"
+  "wred_kmin_late|lfc_ecn.v|s/\\(qlen_i > KMIN\\)/(qlen_i > KMIN + 20'd1)/|pfc_dynamic_ecn|3000|SPEC §9.2: no draw at q = kmin + 1 (wred_kmin_above)"
+  "wred_kmax_ge|lfc_ecn.v|s/\\(qlen_i > KMAX\\)/(qlen_i >= KMAX)/|pfc_wred_edge|3000|SPEC §9.2: marked without a draw at q = kmax (wred_kmax)"
+  "wred_kmax_late|lfc_ecn.v|s/\\(qlen_i > KMAX\\)/(qlen_i > KMAX + 20'd1)/|pfc_wred_edge|3000|SPEC §9.2: a draw at q = kmax + 1 (wred_kmax_above)"
+  "wred_draw_le|lfc_ecn.v|s/\\(\\{1'b0, lhs\\} < rhs\\)/({1'b0, lhs} <= rhs)/|pfc_wred_edge|3000|SPEC §9.2: <= for < in the draw's compare (wred_draw_equal)"
 )
 
 # shellcheck source=tb/scripts/args.sh
