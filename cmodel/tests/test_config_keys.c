@@ -64,10 +64,28 @@ static void test_range_edges(void **state) {
   set_bad(&c, "switch", "mtu_blocks", "256", -1, "1..255");
   set_bad(&c, "switch", "mtu_blocks", "0", -1, "1..255");
   set_ok(&c, "pfc", "xon_offset", "1");
+  /* SPEC §3: pause_quanta is 1..65535 (0 would be an XON); 1 is in range, but no refresh period
+     (1..65535 cycles) is below a 1-quantum pause, so the check names the refresh rule. */
+  set_ok(&c, "pfc", "pause_quanta", "1");
+  set_bad(&c, "pfc", "pause_quanta", "0", -1, "1..65535");
+  {
+    lfc_switch_cfg_t q = c;
+    q.refresh_cycles = 1;
+    char cerr[256] = "";
+    assert_int_equal(lfc_switch_cfg_check(&q, cerr, sizeof cerr), -1);
+    if (strstr(cerr, "refresh_cycles = 1 is not below pause_quanta = 1") == NULL)
+      fail_msg("pause_quanta = 1: '%s'", cerr);
+  }
   set_bad(&c, "pfc", "xon_offset", "0", -1, "1..65535");
   set_bad(&c, "pfc", "alpha_log2", "8", -1, "-7..7");
   set_bad(&c, "switch", "latency", "12abc", -1, "integer");
   set_bad(&c, "switch", "latency", "", -1, "integer");
+  {
+    char longv[1100];
+    memset(longv, '1', sizeof longv - 1u);
+    longv[sizeof longv - 1u] = '\0';
+    set_bad(&c, "switch", "latency", longv, -1, "value longer than 1023 characters");
+  }
   set_bad(&c, "switch", "cut_through", "maybe", -1, "true/false");
   set_bad(&c, "switch", "mode", "ethernet", -1, "ib, pfc");
 }

@@ -129,7 +129,7 @@ static void test_bad_arguments_fail_with_a_reason(void **state) {
   (void)state;
   lfc_flat_t *h = make("switch.mode=ib");
   assert_int_equal(lfc_flat_set_in(h, 0, LFC_FLAT_KIND, 4), -1); /* kind is 2 bits */
-  assert_contains(lfc_flat_error(h), "does not fit its 2 bits");
+  assert_contains(lfc_flat_error(h), "does not fit its 2 bits (0..3)");
   assert_int_equal(lfc_flat_set_in(h, 0, LFC_FLAT_TAG, 0xffffffffu), 0);
   assert_int_equal(lfc_flat_set_in(h, 4, LFC_FLAT_KIND, 1), -1);
   assert_contains(lfc_flat_error(h), "port 4 does not exist: ports are 0..3");

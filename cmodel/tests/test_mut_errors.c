@@ -48,7 +48,28 @@ static void test_register_of_missing_port_reads_zero(void **state) {
   assert_true(pg_min >= 0);
   assert_int_equal(lfc_reg_info((size_t)pg_min)->scope, LFC_SCOPE_PORT_CLASS);
   assert_int_equal(lfc_switch_reg(sw, (size_t)pg_min, 1, LFC_MAX_CLASSES), 0);
+  /* lfc_switch_stats: NULL for a port that does not exist, the first one past the last included. */
+  assert_non_null(lfc_switch_stats(sw, 1));
+  assert_null(lfc_switch_stats(sw, 2));
   lfc_switch_destroy(sw);
+}
+
+/* lfc_switch_cfg_set with any one argument NULL: refused with a message, no crash. */
+static void test_cfg_set_null_arguments(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 2, 2);
+  const char *args[3] = {"switch", "latency", "3"};
+  for (int null_at = -1; null_at < 3; null_at++) {
+    const char *a[3] = {args[0], args[1], args[2]};
+    if (null_at >= 0) a[null_at] = NULL;
+    char err[128] = "";
+    int rc = lfc_switch_cfg_set(null_at == -1 ? NULL : &c, a[0], a[1], a[2], err, sizeof err);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, "NULL argument"));
+  }
+  assert_int_equal(lfc_switch_cfg_set(&c, args[0], args[1], args[2], NULL, 0), 0);
+  assert_int_equal(c.latency, 3);
 }
 
 /* A message buffer of length 0 is never written (lfc/switch.h: err may be NULL or errlen 0). */
@@ -94,6 +115,7 @@ int main(void) {
       cmocka_unit_test(test_lookup_of_unknown_names),
       cmocka_unit_test(test_register_of_missing_port_reads_zero),
       cmocka_unit_test(test_error_buffer_of_length_zero),
+      cmocka_unit_test(test_cfg_set_null_arguments),
       cmocka_unit_test(test_flat_null_config),
       cmocka_unit_test(test_star_link_delay_range),
   };

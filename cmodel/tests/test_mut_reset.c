@@ -88,6 +88,33 @@ static void reset_state(lfc_mode_t mode) {
   lfc_switch_destroy(sw);
 }
 
+/* A reset returns every packet descriptor: a switch filled to the last block, reset, can be filled
+   to the last block again (and again), holding as many packets each time. IB, because a port
+   without an FCP from its partner has no credit (SPEC §5.3), so nothing leaves: every (port, VL)
+   fills to vl_blocks with one-block packets sent regardless of credit. */
+static void test_reset_returns_every_descriptor(void **state) {
+  (void)state;
+  enum { PORTS = 3, CLASSES = 2, VL_BLOCKS = 64, ROUNDS = 3 };
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, PORTS, CLASSES);
+  c.mtu_blocks = 1;
+  for (uint32_t v = 0; v < CLASSES; v++) c.vl_blocks[v] = VL_BLOCKS;
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&c, err, sizeof err);
+  if (sw == NULL) fail_msg("%s", err);
+  const unsigned cycles = 2u * CLASSES * VL_BLOCKS; /* one packet per port and cycle */
+  int occ = lfc_reg_find("occ");
+  assert_true(occ >= 0);
+  for (unsigned round = 0; round < ROUNDS; round++) {
+    traffic(sw, &c, cycles);
+    for (uint32_t p = 0; p < PORTS; p++)
+      for (uint32_t v = 0; v < CLASSES; v++)
+        assert_int_equal(lfc_switch_reg(sw, (size_t)occ, p, v), VL_BLOCKS);
+    lfc_switch_reset(sw);
+  }
+  lfc_switch_destroy(sw);
+}
+
 static void test_reset_state_pfc(void **state) {
   (void)state;
   reset_state(LFC_MODE_PFC);
@@ -145,6 +172,7 @@ static void test_nic_reset_is_new(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_reset_state_pfc),
+      cmocka_unit_test(test_reset_returns_every_descriptor),
       cmocka_unit_test(test_reset_state_ib),
       cmocka_unit_test(test_nic_reset_is_new),
   };

@@ -106,11 +106,33 @@ static void test_stop_cycle(void **state) {
   }
 }
 
+/* The packets come with tag 0 (lfc_traffic.h: the testbed tags them) and only their own fields,
+   whatever the caller's array held before. */
+static void test_packets_start_clean(void **state) {
+  (void)state;
+  lfc_traffic_cfg_t t;
+  lfc_traffic_cfg_default(&t);
+  t.load_permille = 1000;
+  t.burst_pkts = 4;
+  lfc_source_t s;
+  lfc_source_init(&s, &t, 1, 4, 1);
+  lfc_pkt_t pk[LFC_SOURCE_MAX_BURST];
+  memset(pk, 0xA5, sizeof pk);
+  uint32_t n = lfc_source_create(&s, &t, 0, pk);
+  assert_int_equal(n, 4);
+  for (uint32_t i = 0; i < n; i++) {
+    assert_int_equal(pk[i].tag, 0);
+    assert_int_equal(pk[i].ecn, LFC_ECN_NOT_ECT);
+    assert_true(pk[i].dst < 4 && pk[i].dst != 1);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ecn_capable_share),
       cmocka_unit_test(test_sizes_follow_splitmix64),
       cmocka_unit_test(test_stop_cycle),
+      cmocka_unit_test(test_packets_start_clean),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

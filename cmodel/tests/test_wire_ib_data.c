@@ -77,6 +77,39 @@ static void test_ib_lrh_bth_exact_bytes(void **state) {
 
 /* The ICRC computed in pieces, as the Linux rxe driver does it (register carried from header
  * to payload): masked LRH, masked BTH, payload with its pad. */
+/* The BTH's field widths (IBA vol. 1 §9.2): each 1-bit flag takes 0 and 1, not 2; DestQP and PSN
+   take 0xFFFFFF, not 0x1000000; TVer takes 15, not 16. */
+static void test_ib_bth_field_widths(void **state) {
+  (void)state;
+  static uint8_t f[BUF];
+  lfc_wire_error_t err;
+  for (unsigned field = 0; field < 7; field++) {
+    for (unsigned over = 0; over < 2; over++) {
+      lfc_ib_pkt_t p;
+      memset(&p, 0, sizeof p);
+      const uint32_t max = field < 5 ? 1u : 0xFFFFFFu;
+      const uint32_t v = over ? max + 1u : max;
+      switch (field) {
+        case 0: p.bth.se = (uint8_t)v; break;
+        case 1: p.bth.m = (uint8_t)v; break;
+        case 2: p.bth.fecn = (uint8_t)v; break;
+        case 3: p.bth.becn = (uint8_t)v; break;
+        case 4: p.bth.ackreq = (uint8_t)v; break;
+        case 5: p.bth.dqpn = v; break;
+        default: p.bth.psn = v; break;
+      }
+      const size_t n = lfc_ib_pkt_encode(&p, f, BUF, &err);
+      if (over) {
+        assert_int_equal(n, 0);
+        assert_int_equal(err.status, LFC_WIRE_BAD_FIELD);
+        assert_int_equal(err.offset, 0);
+      } else if (n == 0) {
+        fail_msg("BTH field %u = 0x%x refused: %s", field, v, err.text);
+      }
+    }
+  }
+}
+
 static void test_ib_icrc_in_pieces(void **state) {
   (void)state;
   static const uint8_t payload[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
@@ -346,6 +379,7 @@ int main(void) {
       cmocka_unit_test(test_ib_round_trip_random),   cmocka_unit_test(test_ib_word_round_trip),
       cmocka_unit_test(test_ib_pkt_bytes_two_mod_four),
       cmocka_unit_test(test_ib_malformed),
+      cmocka_unit_test(test_ib_bth_field_widths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -391,6 +391,54 @@ static void test_roce_frame_bytes_never_odd(void **state) {
       }
 }
 
+/* RFC 768 / RFC 8200 §8.1: the UDP checksum over IPv6, written here from the RFCs: the one's
+   complement of the one's complement sum of the pseudo-header (addresses, UDP length, next header
+   17) and the UDP datagram with its checksum field 0; a result of 0 is sent as 0xFFFF (0 means
+   "no checksum", which IPv6 does not allow). The payload (and with it the ICRC inside the
+   datagram) is varied until both a sum whose complement is 0 and one whose complement is 1 have
+   been seen, about one frame in 65,536 each. */
+static uint16_t udp6_reference(const uint8_t *f, size_t ip_at) {
+  const uint8_t *ip = f + ip_at, *udp = ip + 40;
+  const size_t udp_len = (size_t)udp[4] << 8 | udp[5];
+  uint32_t acc = 0;
+  for (size_t i = 8; i < 40; i += 2) acc += (uint32_t)ip[i] << 8 | ip[i + 1];
+  acc += (uint32_t)udp_len + 17u;
+  for (size_t i = 0; i < udp_len; i += 2)
+    if (i != 6) acc += (uint32_t)udp[i] << 8 | udp[i + 1];
+  while (acc >> 16) acc = (acc & 0xFFFFu) + (acc >> 16);
+  const uint16_t c = (uint16_t)~acc;
+  return c == 0 ? 0xFFFFu : c;
+}
+
+static void test_roce_udp6_checksum_every_value(void **state) {
+  (void)state;
+  static uint8_t f[BUF];
+  uint8_t payload[4];
+  lfc_roce_pkt_t p;
+  memset(&p, 0, sizeof p);
+  p.ipv6 = true;
+  p.ttl = 64;
+  p.bth.opcode = 0x04;
+  p.payload = payload;
+  p.payload_len = sizeof payload;
+  const size_t ip_at = 14, csum_at = ip_at + 40 + 6;
+  unsigned zero_sums = 0, one_sums = 0;
+  for (uint32_t x = 0; (zero_sums == 0 || one_sums == 0) && x < (1u << 22); x++) {
+    payload[0] = (uint8_t)(x >> 24);
+    payload[1] = (uint8_t)(x >> 16);
+    payload[2] = (uint8_t)(x >> 8);
+    payload[3] = (uint8_t)x;
+    const size_t len = lfc_roce_encode(&p, f, BUF, NULL);
+    assert_true(len > 0);
+    const uint16_t got = (uint16_t)(f[csum_at] << 8 | f[csum_at + 1]);
+    const uint16_t want = udp6_reference(f, ip_at);
+    if (got != want) fail_msg("payload 0x%04x: UDP checksum 0x%04x, RFC 768 gives 0x%04x", x, got, want);
+    zero_sums += want == 0xFFFFu;
+    one_sums += want == 1u;
+  }
+  assert_true(zero_sums > 0 && one_sums > 0);
+}
+
 static void test_roce_encode_refusals(void **state) {
   (void)state;
   lfc_roce_pkt_t p;
@@ -462,6 +510,7 @@ int main(void) {
       cmocka_unit_test(test_roce_word_blocks_at_the_64_byte_edge),
       cmocka_unit_test(test_roce_frame_bytes_never_odd),
       cmocka_unit_test(test_roce_encode_refusals),
+      cmocka_unit_test(test_roce_udp6_checksum_every_value),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

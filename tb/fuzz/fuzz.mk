@@ -22,10 +22,11 @@
 #   make fuzz-selftest [SELFTEST_SECONDS=120] [SELFTEST_ONLY=rtl|model|parser]
 #       hand-made RTL, model and parser mutants (tb/fuzz/selftest.sh): the fuzz targets must
 #       find each (a parser mutant within FUZZ_BRIEF_SECONDS)
-#   make mutants-c [MUTANTS_MAX=n MUTANTS_SEED=s MUTANT_TIMEOUT=s MUTANTS_ARGS=--golden]
-#       scripts/mutants-c.py: mutants of cmodel/src/*.c against the cmocka suite (UBSan, LSan),
-#       reviewed equivalents in tb/fuzz/mutants-c-equivalent.txt; MUTANTS_ARGS may add --asan,
-#       --only FILE:LINE[:COL],... or --rerun $(BUILD)/mutants/c-summary.json (docs/fuzzing.md §3);
+#   make mutants-c [MUTANTS_MAX=n MUTANTS_SEED=s MUTANT_TIMEOUT=s MUTANTS_ARGS='--golden --asan']
+#       scripts/mutants-c.py: mutants of cmodel/src/*.c against the cmocka suite (UBSan, LSan;
+#       survivors again under ASan), reviewed equivalents in tb/fuzz/mutants-c-equivalent.txt;
+#       MUTANTS_ARGS may add --only FILE:LINE[:COL],... or --rerun
+#       $(BUILD)/mutants/c-summary.json (docs/fuzzing.md §3);
 #       fails below MUTANTS_MIN_SCORE (95) % of the non-equivalent mutants killed
 #   make test-mutants-c-changed [MUTANTS_BASE=auto|REV MUTANTS_CHANGED_MAX=8]
 #       in `make test`: a few mutants of the lines of cmodel/src changed since MUTANTS_BASE (auto:
@@ -158,7 +159,7 @@ fuzz-selftest: $(TB_PARAMS)
 MUTANTS_MAX     ?= 120
 MUTANTS_SEED    ?= 1
 MUTANT_TIMEOUT  ?= 120
-MUTANTS_ARGS    ?= --golden
+MUTANTS_ARGS    ?= --golden --asan
 MUTANTS_MIN_SCORE ?= 95
 mutants-c: deps-minimal deps-verify
 	@nice -n 10 python3 scripts/mutants-c.py --build $(BUILD) --max $(MUTANTS_MAX) \
