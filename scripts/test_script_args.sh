@@ -6,6 +6,9 @@
 #
 #   scripts/test_script_args.sh WORKDIR
 #
+# With DEMO and BENCH set (paths of the built lfc-demo and bench_model), their bad options are
+# checked the same way: one line, exit 2.
+#
 # Exit status: 0 every check held, 1 one failed, 2 bad arguments.
 set -uo pipefail
 if [ $# -ne 1 ]; then
@@ -38,6 +41,13 @@ bad "unknown option '--bogus'" scripts/sweep --bogus
 bad "sweep-run: usage" scripts/sweep-run
 bad "usage: " scripts/golden.sh
 bad "usage: " scripts/golden.sh recrod
+if [ -n "${DEMO:-}" ]; then
+  bad "lfc-demo: unknown option '--bogus' (allowed: --ports" "$DEMO" --bogus
+  bad "lfc-demo: --ports needs a value" "$DEMO" --ports
+fi
+if [ -n "${BENCH:-}" ]; then
+  bad "bench_model: bad option '--bogus ' (allowed: --ports 2..64" "$BENCH" --bogus
+fi
 bad "bench: usage" scripts/bench.sh --quick
 bad "BENCH_QUICK='2': 0 or 1" env BENCH_QUICK=2 scripts/bench.sh
 bad "BENCH_PORT_CYCLES='4e6'" env BENCH_PORT_CYCLES=4e6 scripts/bench.sh

@@ -104,6 +104,9 @@ VERILATOR_FLAGS = --cc --exe --build -O2 -Wall $(VERILATOR_WARN) \
 
 .PHONY: cosim cosim-build regress test-cosim mutants-smoke cosim-clean coverage
 TEST_STEPS += test-cosim
+# Hand-made RTL mutants, among them one per edge of every SPEC comparison (tb/README.md): each
+# must fail the short run of the configuration that requires its coverage point.
+TEST_STEPS += mutants-smoke
 
 # ---- C parts, built with gcc ----
 

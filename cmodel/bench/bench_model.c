@@ -63,9 +63,9 @@ int main(int argc, char **argv) {
       bad = -1;
     if (bad != 0) {
       fprintf(stderr,
-              "bench_model: bad option '%s %s'\nusage: %s --ports 2..64 --classes N "
-              "--load 1..1000 --mode ib|pfc --cycles N [--warmup N]\n",
-              a, v ? v : "", argv[0]);
+              "bench_model: bad option '%s %s' (allowed: --ports 2..64 --classes N "
+              "--load 1..1000 --mode ib|pfc --cycles N [--warmup N])\n",
+              a, v ? v : "");
       return EXIT_USAGE;
     }
   }

@@ -189,10 +189,7 @@ static uint64_t g_errors(const column_t *c) { return c->score.errors; }
 
 int main(int argc, char **argv) {
   opts_t o;
-  if (parse_args(argc, argv, &o) != 0) {
-    fprintf(stderr, "lfc-demo: try --help\n");
-    return EXIT_USAGE;
-  }
+  if (parse_args(argc, argv, &o) != 0) return EXIT_USAGE; /* parse_args said why, in one line */
   uint32_t senders = o.ports - 1u;
   uint32_t hdrm = headroom_formula(DEMO_MTU_BLOCKS, o.delay);
   uint32_t budget = DEMO_VL_BLOCKS > hdrm ? DEMO_VL_BLOCKS : hdrm + DEMO_MTU_BLOCKS;
