@@ -137,6 +137,7 @@ typedef struct {
   lfc_switch_cfg_t sw[SC_MAX_ROLES];
   double latency_ns[SC_MAX_ROLES]; /* 0 = keep the cycles of sw.latency */
   uint32_t radix[SC_MAX_ROLES];
+  const char *role_name[SC_MAX_ROLES]; /* topology.c's names of the roles */
   uint32_t nroles;
   /* [host] */
   lfc_nic_cfg_t nic;
@@ -181,6 +182,15 @@ void lfc_scenario_free(lfc_scenario_t *sc);
 void sc_key_error(const lfc_scenario_t *sc, uint32_t line, const char *section, const char *key,
                   const char *value, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
+
+/*
+ * Where role `role`'s switch key `key` of section `base` ("switch", "ib", "pfc") was given: 1
+ * with its line (SC_LINE_SET: --set) and value, the last given of [base] and [base.ROLE]; 0 if
+ * the key was not given (its value is the SPEC §3 default or one that follows the scenario,
+ * docs/sim.md "Defaults that follow the scenario"). For the warnings of warnings.c.
+ */
+int sc_switch_key(const lfc_scenario_t *sc, uint32_t role, const char *base, const char *key,
+                  uint32_t *line, const char **value);
 
 /* Names for messages and JSON. */
 const char *sc_topo_name(sc_topo_kind_t t);

@@ -1,0 +1,148 @@
+#!/bin/sh
+# test_sim_defaults.sh LFC_SIM OUTDIR - lfc-sim's defaults that follow the scenario (docs/sim.md
+# "Defaults that follow the scenario"), `make test-sim-defaults`, about 10 s:
+#  1. a jumbo-frame scenario (mtu_blocks raised, drr_quantum not given) loads and runs: the DRR
+#     quantum follows the MTU (SPEC §3.2); a quantum given below the MTU is still refused;
+#  2. one long flow on an idle path of four switches, in ib and pfc mode, store-and-forward and
+#     cut-through, short and long cables and pipelines, 4 KB and 9 KB packets, with the defaults:
+#     no pause frame and no paused cycle (pfc), no credit-starved cycle at any switch (ib), and
+#     goodput at line rate less the modelled overhead: none in pfc mode, one FCP per packet in
+#     ib mode (the sender's FCTBS changed, SPEC §5.5: n / (n + 1) for n-block packets). Goodput
+#     is the flow's bytes over its time from its first block sent to its last block delivered,
+#     less one packet's latency (the path's fill);
+#  3. the checks can fail: the SPEC defaults (xoff_th 128, vl_blocks 256) pause the flow behind a
+#     600 ns store-and-forward pipeline and starve it of credits over 100 m cables;
+#  4. in-network aggregation with a fan-in of 8 (sim/tests/ina_fanin.ini) takes its analytic
+#     time within 2 %, and the aggregation engine's port sized for one flow (xoff_th 128,
+#     shared_blocks 1024) misses it.
+# Exit status: 0 every check held, 1 one failed, 2 bad arguments.
+set -u
+if [ $# -ne 2 ]; then
+  echo "usage: $0 LFC_SIM OUTDIR" >&2
+  exit 2
+fi
+SIM=$1
+OUT=$2
+HERE=$(dirname "$0")
+mkdir -p "$OUT" || exit 2
+fail=0
+ok() { echo "  ok   $*"; }
+bad() { echo "  FAIL $*"; fail=1; }
+
+# run NAME INI [args]: JSON into $OUT/NAME.json; 0 if lfc-sim exited 0
+run() {
+  r_name=$1; shift; r_ini=$1; shift
+  "$SIM" "$r_ini" --no-progress --json "$OUT/$r_name.json" "$@" >"$OUT/$r_name.txt" 2>"$OUT/$r_name.err" &&
+    return 0
+  bad "$r_name: lfc-sim exited $?: $(head -2 "$OUT/$r_name.err")"
+  return 1
+}
+# check NAME JSON PYTHON-EXPR: s is the summary, d all of it, f the first flow, g the groups by
+# name, goodput(f) the flow's goodput in Gb/s (see the header).
+check() {
+  if python3 - "$2" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); s = d["summary"]; f = d["flows"][0]
+g = {x["name"]: x for x in d["groups"]}
+def goodput(f):
+    bits = f["bytes"] * 8.0
+    busy_ns = bits / f["throughput_gbps"] - f["latency_ns_max"]
+    return bits / busy_ns
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+  then ok "$1: $3"; else bad "$1: $3 ($(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["flows"][0]; s=d["summary"]; print("pauses", s["pause_frames"], "paused", s["paused_queue_cycles"], "starved", s["credit_starved_queue_cycles"], "Gb/s", f["throughput_gbps"])' "$2" 2>&1))"; fi
+}
+
+IDLE=$OUT/idle.ini
+cat >"$IDLE" <<'EOF'
+; one 2 MB flow from h0 to h3 across a line of four switches, nothing else
+[sim]
+duration_us = 300
+[topology]
+kind = line
+switches = 4
+hosts_per_switch = 1
+[switch]
+classes = 1
+[traffic.long]
+pattern = flow
+src = 0
+dst = 3
+bytes = 2097152
+EOF
+
+# --- 1. jumbo frames: the DRR quantum follows the MTU ---------------------------------
+for m in pfc ib; do
+  if run jumbo_$m "$IDLE" --set switch.mode=$m --set switch.mtu_blocks=145 \
+       --set traffic.long.packet_bytes=9216; then
+    check "jumbo frames ($m): mtu_blocks 145 without drr_quantum loads, the flow completes" \
+      "$OUT/jumbo_$m.json" 's["flows_complete"] == 1 and s["drops"] == 0'
+  fi
+done
+msg=$("$SIM" "$IDLE" --no-progress --set switch.mtu_blocks=145 --set pfc.drr_quantum=65 2>&1 >/dev/null)
+rc=$?
+case "$rc $msg" in
+  "2 "*"drr_quantum[0] = 65 is below mtu_blocks = 145"*) ok "drr_quantum given below the MTU: exit 2: $msg" ;;
+  *) bad "drr_quantum given below the MTU: exit $rc: $msg" ;;
+esac
+
+# --- 2. one flow on an idle path: no pause, no credit stall, line rate ----------------
+# name mode cut_through latency_ns cable_m mtu_blocks packet_bytes
+while read -r name mode ct lat cable mtu pkt; do
+  run "$name" "$IDLE" --set switch.mode="$mode" --set switch.cut_through="$ct" \
+    --set switch.latency_ns="$lat" --set link.cable_m="$cable" --set switch.mtu_blocks="$mtu" \
+    --set traffic.long.packet_bytes="$pkt" || continue
+  n=$(( (pkt + 63) / 64 ))
+  if [ "$mode" = pfc ]; then
+    rate=100; idle='s["pause_frames"] == 0 and s["paused_queue_cycles"] == 0'
+  else
+    rate="100.0 * $n / ($n + 1)"; idle='s["credit_starved_queue_cycles"] == 0'
+  fi
+  check "$name: idle path, no stall" "$OUT/$name.json" "s[\"flows_complete\"] == 1 and $idle"
+  check "$name: goodput at line rate less the modelled overhead ($rate Gb/s)" "$OUT/$name.json" \
+    "abs(goodput(f) - $rate) < 0.001 * $rate"
+done <<'EOF'
+pfc_saf_130ns_2m pfc 0 130 2 65 4096
+pfc_ct_130ns_2m pfc 1 130 2 65 4096
+pfc_saf_600ns_100m pfc 0 600 100 65 4096
+pfc_ct_600ns_100m pfc 1 600 100 65 4096
+pfc_saf_2us_1km_jumbo pfc 0 2000 1000 145 9216
+pfc_ct_2us_1km_jumbo pfc 1 2000 1000 145 9216
+ib_saf_130ns_2m ib 0 130 2 65 4096
+ib_ct_130ns_2m ib 1 130 2 65 4096
+ib_saf_600ns_100m ib 0 600 100 65 4096
+ib_ct_600ns_100m ib 1 600 100 65 4096
+ib_saf_2us_1km_jumbo ib 0 2000 1000 145 9216
+ib_ct_2us_1km_jumbo ib 1 2000 1000 145 9216
+EOF
+
+# --- 3. the checks can fail: the SPEC defaults on the same paths ----------------------
+run spec_pfc "$IDLE" --set switch.mode=pfc --set switch.latency_ns=600 --set pfc.xoff_th=128
+check "SPEC xoff_th 128 behind a 600 ns store-and-forward pipeline pauses the idle path" \
+  "$OUT/spec_pfc.json" 's["pause_frames"] > 0 and goodput(f) < 99'
+run spec_ib "$IDLE" --set switch.mode=ib --set link.cable_m=100 --set ib.vl_blocks=256
+check "SPEC vl_blocks 256 over 100 m cables starves the idle path of credits" \
+  "$OUT/spec_ib.json" 'goodput(f) < 98'
+
+# --- 4. in-network aggregation: the engine's port sized for its fan-in ----------------
+# Analytic time (docs/sim.md "In-network aggregation"): K = 16 chunks of C = 128 KB, each
+# streamed at a host's line rate R = 100 Gb/s through four stages (host -> leaf engine ->
+# root engine -> leaf engine -> host), pipelined. A leaf engine's port carries 9 chunk
+# streams each way (8 hosts and the root) at 8 R (ae_speed_gbps = 8 x speed), so a chunk
+# takes 9/8 C/R there: T = (K x 9/8 + 3) x C/R = 21 x 10.486 us = 220.2 us; in ib mode every
+# 64-block packet is followed by an FCP (SPEC §5.5): x 65/64.
+INA=$HERE/ina_fanin.ini
+T_PFC=$(python3 -c 'print((16 * 9 / 8 + 3) * 131072 * 8 / 100e3)')
+T_IB=$(python3 -c "print($T_PFC * 65 / 64)")
+run ina_pfc "$INA" --set switch.mode=pfc &&
+  check "in-network all-reduce, fan-in 8, pfc: time within 2 % of $T_PFC us" "$OUT/ina_pfc.json" \
+    "g['sharp']['complete'] and abs(g['sharp']['time_us'] - $T_PFC) < 0.02 * $T_PFC"
+run ina_ib "$INA" --set switch.mode=ib &&
+  check "in-network all-reduce, fan-in 8, ib: time within 2 % of $T_IB us" "$OUT/ina_ib.json" \
+    "g['sharp']['complete'] and abs(g['sharp']['time_us'] - $T_IB) < 0.02 * $T_IB"
+run ina_pfc_spec "$INA" --set switch.mode=pfc --set pfc.xoff_th=128 --set pfc.shared_blocks=1024 &&
+  check "the engine's port sized for one flow (SPEC xoff_th, shared_blocks) misses it by more" \
+    "$OUT/ina_pfc_spec.json" "g['sharp']['time_us'] > 1.02 * $T_PFC and s['pause_frames'] > 0"
+
+[ $fail -eq 0 ] && echo "test-sim-defaults: all passed" || echo "test-sim-defaults: FAILED"
+exit $fail
