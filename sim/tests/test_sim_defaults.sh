@@ -5,16 +5,21 @@
 #     quantum follows the MTU (SPEC §3.2); a quantum given below the MTU is still refused;
 #  2. one long flow on an idle path of four switches, in ib and pfc mode, store-and-forward and
 #     cut-through, short and long cables and pipelines, 4 KB and 9 KB packets, with the defaults:
-#     no pause frame and no paused cycle (pfc), no credit-starved cycle at any switch (ib), and
-#     goodput at line rate less the modelled overhead: none in pfc mode, one FCP per packet in
+#     no pause frame and no paused cycle (pfc), no credit-starved cycle at any switch and none at
+#     the source beyond the first credit loop (ib: it waits D + 1 cycles for the switch's first
+#     FCP, D the cable's delay), and goodput at line rate less the modelled overhead: none in pfc mode, one FCP per packet in
 #     ib mode (the sender's FCTBS changed, SPEC §5.5: n / (n + 1) for n-block packets). Goodput
 #     is the flow's bytes over its time from its first block sent to its last block delivered,
 #     less one packet's latency (the path's fill);
 #  3. the checks can fail: the SPEC defaults (xoff_th 128, vl_blocks 256) pause the flow behind a
-#     600 ns store-and-forward pipeline and starve it of credits over 100 m cables;
+#     600 ns store-and-forward pipeline and starve its source of credits over 100 m cables;
 #  4. in-network aggregation with a fan-in of 8 (sim/tests/ina_fanin.ini) takes its analytic
 #     time within 2 %, and the aggregation engine's port sized for one flow (xoff_th 128,
-#     shared_blocks 1024) misses it.
+#     shared_blocks 1024) misses it;
+#  5. the counters: offered >= on the wire >= delivered for every flow, an incast's paused
+#     senders offer more than they put on the wire, and their paused time is counted;
+#  6. every key of the --json output is defined in docs/sim-json.md with its unit, and the table
+#     defines no other (sim/tests/test_json_doc.py); a table with a key left out or invented fails.
 # Exit status: 0 every check held, 1 one failed, 2 bad arguments.
 set -u
 if [ $# -ne 2 ]; then
@@ -45,7 +50,7 @@ import json, sys
 d = json.load(open(sys.argv[1])); s = d["summary"]; f = d["flows"][0]
 g = {x["name"]: x for x in d["groups"]}
 def goodput(f):
-    bits = f["bytes"] * 8.0
+    bits = f["delivered_bytes"] * 8.0
     busy_ns = bits / f["throughput_gbps"] - f["latency_ns_max"]
     return bits / busy_ns
 sys.exit(0 if eval(sys.argv[2]) else 1)
@@ -96,7 +101,9 @@ while read -r name mode ct lat cable mtu pkt; do
   if [ "$mode" = pfc ]; then
     rate=100; idle='s["pause_frames"] == 0 and s["paused_queue_cycles"] == 0'
   else
-    rate="100.0 * $n / ($n + 1)"; idle='s["credit_starved_queue_cycles"] == 0'
+    loop=$(python3 -c "import math; print(math.ceil($cable * 5 / 5.12) + 1)")
+    rate="100.0 * $n / ($n + 1)"
+    idle="s['credit_starved_queue_cycles'] - s['host_credit_starved_queue_cycles'] == 0 and d['hosts'][0]['credit_starved_cycles'] <= $loop"
   fi
   check "$name: idle path, no stall" "$OUT/$name.json" "s[\"flows_complete\"] == 1 and $idle"
   check "$name: goodput at line rate less the modelled overhead ($rate Gb/s)" "$OUT/$name.json" \
@@ -106,14 +113,14 @@ pfc_saf_130ns_2m pfc 0 130 2 65 4096
 pfc_ct_130ns_2m pfc 1 130 2 65 4096
 pfc_saf_600ns_100m pfc 0 600 100 65 4096
 pfc_ct_600ns_100m pfc 1 600 100 65 4096
-pfc_saf_2us_1km_jumbo pfc 0 2000 1000 145 9216
-pfc_ct_2us_1km_jumbo pfc 1 2000 1000 145 9216
+pfc_saf_2us_300m_jumbo pfc 0 2000 300 145 9216
+pfc_ct_2us_300m_jumbo pfc 1 2000 300 145 9216
 ib_saf_130ns_2m ib 0 130 2 65 4096
 ib_ct_130ns_2m ib 1 130 2 65 4096
 ib_saf_600ns_100m ib 0 600 100 65 4096
 ib_ct_600ns_100m ib 1 600 100 65 4096
-ib_saf_2us_1km_jumbo ib 0 2000 1000 145 9216
-ib_ct_2us_1km_jumbo ib 1 2000 1000 145 9216
+ib_saf_2us_300m_jumbo ib 0 2000 300 145 9216
+ib_ct_2us_300m_jumbo ib 1 2000 300 145 9216
 EOF
 
 # --- 3. the checks can fail: the SPEC defaults on the same paths ----------------------
@@ -122,7 +129,7 @@ check "SPEC xoff_th 128 behind a 600 ns store-and-forward pipeline pauses the id
   "$OUT/spec_pfc.json" 's["pause_frames"] > 0 and goodput(f) < 99'
 run spec_ib "$IDLE" --set switch.mode=ib --set link.cable_m=100 --set ib.vl_blocks=256
 check "SPEC vl_blocks 256 over 100 m cables starves the idle path of credits" \
-  "$OUT/spec_ib.json" 'goodput(f) < 98'
+  "$OUT/spec_ib.json" 's["host_credit_starved_queue_cycles"] > 1000 and goodput(f) < 98'
 
 # --- 4. in-network aggregation: the engine's port sized for its fan-in ----------------
 # Analytic time (docs/sim.md "In-network aggregation"): K = 16 chunks of C = 128 KB, each
@@ -143,6 +150,37 @@ run ina_ib "$INA" --set switch.mode=ib &&
 run ina_pfc_spec "$INA" --set switch.mode=pfc --set pfc.xoff_th=128 --set pfc.shared_blocks=1024 &&
   check "the engine's port sized for one flow (SPEC xoff_th, shared_blocks) misses it by more" \
     "$OUT/ina_pfc_spec.json" "g['sharp']['time_us'] > 1.02 * $T_PFC and s['pause_frames'] > 0"
+
+# --- 5. offered, on the wire, delivered; paused time at the hosts ---------------------
+# victim.ini: an incast whose senders PFC pauses, so their NICs' FIFOs fill: offered runs ahead
+# of what goes on the wire (the old sent_bytes counted the former), and most of the paused time
+# is the hosts' (which paused_queue_cycles left out).
+if run counters "$HERE/../scenarios/victim.ini"; then
+  check "every flow: offered >= on the wire >= delivered + dropped (packets and bytes)" "$OUT/counters.json" \
+    'all(x["offered_bytes"] >= x["wire_bytes"] >= x["delivered_bytes"] and x["wire_packets"] >= x["delivered_packets"] + x["drops"] and x["offered_packets"] >= x["wire_packets"] for x in d["flows"])'
+  check "paused senders: more offered than put on the wire, summed as the summary says" "$OUT/counters.json" \
+    's["offered_bytes"] > 2 * s["wire_bytes"] and s["wire_bytes"] == sum(x["wire_bytes"] for x in d["flows"]) and s["offered_bytes"] == sum(x["offered_bytes"] for x in d["flows"]) and s["delivered_bytes"] == sum(x["delivered_bytes"] for x in d["flows"])'
+  check "paused time at the hosts counted, and in paused_queue_cycles" "$OUT/counters.json" \
+    's["host_paused_queue_cycles"] == sum(h["paused_cycles"] for h in d["hosts"]) > 0 and abs(s["paused_queue_cycles"] - s["host_paused_queue_cycles"] - sum(p["paused_fraction"] for p in d["ports"]) * s["sim_cycles"]) < len(d["ports"])'
+fi
+
+# --- 6. every --json key defined in docs/sim-json.md, and no other ----------------------
+# A deadlock (deadlock.queues), collectives (groups with time and MFU), flows with hops, ports
+# and end nodes, hosts and aggregation engines.
+DOC=$HERE/../../docs/sim-json.md
+if run json_ring "$HERE/../scenarios/ring_deadlock_pfc.ini" &&
+   run json_ina "$HERE/../scenarios/collectives_ina.ini"; then
+  python3 "$HERE/test_json_doc.py" "$DOC" "$OUT/json_ring.json" "$OUT/json_ina.json" || fail=1
+  # the check can fail: a key left out of the table, a key the output does not have
+  grep -v '^| `flows\[\]\.wire_bytes`' "$DOC" >"$OUT/doc_missing.md"
+  { cat "$DOC"; echo '| `summary.invented_bytes` | int | bytes | not in the output |'; } >"$OUT/doc_extra.md"
+  for m in missing extra; do
+    if python3 "$HERE/test_json_doc.py" "$OUT/doc_$m.md" "$OUT/json_ring.json" "$OUT/json_ina.json" \
+         >"$OUT/doc_$m.txt"; then
+      bad "a table with a key $m passes the documentation check"
+    else ok "a table with a key $m fails the documentation check: $(grep -m1 FAIL "$OUT/doc_$m.txt")"; fi
+  done
+fi
 
 [ $fail -eq 0 ] && echo "test-sim-defaults: all passed" || echo "test-sim-defaults: FAILED"
 exit $fail
