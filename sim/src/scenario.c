@@ -108,20 +108,27 @@ uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns) {
 
 /* The one style of every message about a key: "file:line: [section] key = value: <fmt>". An
    override has no line (line 0, file "--set"): "--set: [section] key = value: ...". A key that
-   was not given (value NULL) is named without a value: "file:line: [section] key: ...". */
-static void vmsg(char *err, size_t errlen, const char *file, uint32_t line, const char *section,
-                 const char *key, const char *value, const char *fmt, va_list ap) {
+   was not given (value NULL) is named without a value: "file:line: [section] key: ...". A
+   warning has "warning: " after the place (tag), like a compiler's. */
+static void vmsg_tag(char *err, size_t errlen, const char *file, uint32_t line, const char *tag,
+                     const char *section, const char *key, const char *value, const char *fmt,
+                     va_list ap) {
   if (err == NULL || errlen == 0) return;
   char where[300];
   if (line > 0)
-    snprintf(where, sizeof where, "%s:%u: [%s]", file, line, section);
+    snprintf(where, sizeof where, "%s:%u: %s[%s]", file, line, tag, section);
   else
-    snprintf(where, sizeof where, "%s: [%s]", file, section);
+    snprintf(where, sizeof where, "%s: %s[%s]", file, tag, section);
   int n = value != NULL
               ? snprintf(err, errlen, "%s %s = %.*s: ", where, key, SC_MAX_LINE_ECHO, value)
               : snprintf(err, errlen, "%s %s: ", where, key);
   if (n < 0 || (size_t)n >= errlen) return;
   vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+}
+
+static void vmsg(char *err, size_t errlen, const char *file, uint32_t line, const char *section,
+                 const char *key, const char *value, const char *fmt, va_list ap) {
+  vmsg_tag(err, errlen, file, line, "", section, key, value, fmt, ap);
 }
 
 static int failf(ctx_t *c, const char *section, const char *key, const char *value,
@@ -150,6 +157,16 @@ void sc_key_error(const lfc_scenario_t *sc, uint32_t line, const char *section, 
   va_start(ap, fmt);
   vmsg(err, errlen, line == SC_LINE_SET ? "--set" : sc->file, line == SC_LINE_SET ? 0u : line,
        section, key, value, fmt, ap);
+  va_end(ap);
+}
+
+void sc_key_warning(const lfc_scenario_t *sc, uint32_t line, const char *section,
+                    const char *key, const char *value, char *msg, size_t len, const char *fmt,
+                    ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg_tag(msg, len, line == SC_LINE_SET ? "--set" : sc->file, line == SC_LINE_SET ? 0u : line,
+           "warning: ", section, key, value, fmt, ap);
   va_end(ap);
 }
 
@@ -384,8 +401,14 @@ static int link_key(ctx_t *c, const char *section, const char *key, const char *
 static int host_key(ctx_t *c, const char *section, const char *key, const char *value) {
   lfc_scenario_t *sc = c->sc;
   lfc_nic_cfg_t *n = &sc->nic;
-  if (!strcmp(key, "rx_blocks")) U32(n->rx_blocks, 0, 1u << 24);
-  if (!strcmp(key, "rx_xoff")) U32(n->rx_xoff, 0, 1u << 24);
+  if (!strcmp(key, "rx_blocks")) {
+    sc->rx_blocks_line = here(c);
+    U32(n->rx_blocks, 0, 1u << 24);
+  }
+  if (!strcmp(key, "rx_xoff")) {
+    sc->rx_xoff_line = here(c);
+    U32(n->rx_xoff, 0, 1u << 24);
+  }
   if (!strcmp(key, "rx_xon")) U32(n->rx_xon, 0, 1u << 24);
   if (!strcmp(key, "tx_fifo_pkts")) U32(n->tx_fifo_pkts, 1, 65536);
   if (!strcmp(key, "response_ns")) F64(sc->response_ns, 0.0, 1e6);
@@ -923,10 +946,11 @@ static const struct sc_entry *given(const lfc_scenario_t *sc, const char *rname,
 }
 
 int sc_switch_key(const lfc_scenario_t *sc, uint32_t role, const char *base, const char *key,
-                  uint32_t *line, const char **value) {
+                  uint32_t *line, const char **section, const char **value) {
   const struct sc_entry *e = role < sc->nroles ? given(sc, sc->role_name[role], base, key) : NULL;
   if (e == NULL) return 0;
   *line = e->line > 0 ? (uint32_t)e->line : SC_LINE_SET;
+  *section = e->section;
   *value = e->value;
   return 1;
 }

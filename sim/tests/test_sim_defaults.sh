@@ -19,7 +19,13 @@
 #  5. the counters: offered >= on the wire >= delivered for every flow, an incast's paused
 #     senders offer more than they put on the wire, and their paused time is counted;
 #  6. every key of the --json output is defined in docs/sim-json.md with its unit, and the table
-#     defines no other (sim/tests/test_json_doc.py); a table with a key left out or invented fails.
+#     defines no other (sim/tests/test_json_doc.py); a table with a key left out or invented fails;
+#  7. warnings at load (docs/sim.md "Warnings"): headroom one block below the headroom
+#     calculator's figure for the cable, credits one below the credit loop (switch and end node),
+#     a host's headroom, in [pfc], [pfc.ROLE] and --set: one line "file:line: warning: ...",
+#     naming the cable and both numbers as `lfc-sim headroom` and `lfc-sim credits` print them,
+#     exit status 0, the run unchanged; at the figure, with the derived defaults and with
+#     --no-warnings none; of the shipped scenarios only those whose comment says so warn.
 # Exit status: 0 every check held, 1 one failed, 2 bad arguments.
 set -u
 if [ $# -ne 2 ]; then
@@ -181,6 +187,72 @@ if run json_ring "$HERE/../scenarios/ring_deadlock_pfc.ini" &&
     else ok "a table with a key $m fails the documentation check: $(grep -m1 FAIL "$OUT/doc_$m.txt")"; fi
   done
 fi
+
+# --- 7. warnings at load: buffers below what the calculators say -----------------------
+# warns NAME TEXT GLOB [ARG...]: TEXT (printf format) as $OUT/NAME.ini runs (exit 0) and its
+# stderr is exactly one line matching "$OUT/NAME.ini"GLOB ("--set" instead of the file when the
+# glob starts with "--set"); NAME GLOB "" expects no warning at all.
+warns() {
+  n=$1 text=$2 want=$3
+  shift 3
+  printf "$text" >"$OUT/$n.ini"
+  "$SIM" "$OUT/$n.ini" --no-progress "$@" >"$OUT/$n.out" 2>"$OUT/$n.err"
+  rc=$?
+  msg=$(cat "$OUT/$n.err")
+  if [ $rc -ne 0 ]; then bad "$n: exit $rc, not 0: $msg"; return; fi
+  if [ -z "$want" ]; then
+    if [ -s "$OUT/$n.err" ]; then bad "$n: expected no warning: $msg"; else ok "$n: no warning"; fi
+    return
+  fi
+  case $want in --set*) full=$want ;; *) full="$OUT/$n.ini$want" ;; esac
+  pat=$(printf '%s' "$full" | sed 's/[][]/\\&/g')
+  # shellcheck disable=SC2254 # the expected message is a glob
+  if [ "$(wc -l <"$OUT/$n.err")" -eq 1 ]; then
+    case $msg in
+      $pat) ok "$n: exit 0, one warning: $msg" ;;
+      *) bad "$n: warning: $msg; expected: $full" ;;
+    esac
+  else bad "$n: $(wc -l <"$OUT/$n.err") lines on stderr: $msg"; fi
+}
+STAR='[sim]\nduration_us = 2\n[topology]\nkind = star\nhosts_per_switch = 2\n[link]\ncable_m = 100\n'
+FLOW='[traffic.x]\npattern = flow\nsrc = 0\ndst = 1\n'
+# The figures the calculators print for these cables (the switch's mtu_blocks 65 = 4160 bytes;
+# lfc switches and lfc hosts react at once, R = 0).
+HR=$("$SIM" headroom --speed-gbps 100 --cable-m 100 --mtu 4160 --response-quanta 0 | sed -n 's/^  headroom: \([0-9]*\) blocks.*/\1/p')
+CR=$("$SIM" credits --speed-gbps 100 --cable-m 100 | sed -n 's/.* \([0-9]*\) credits ([0-9]* bytes) at an lfc switch ingress/\1/p')
+CE=$("$SIM" credits --speed-gbps 100 --cable-m 100 | sed -n 's/.*line rate: \([0-9]*\) credits .*/\1/p')
+echo "  calculators for 100 Gb/s, 100 m, 65 blocks: headroom $HR, switch credits $CR, end node $CE"
+if [ -z "$HR" ] || [ -z "$CR" ] || [ -z "$CE" ]; then bad "could not read the calculators' figures"; fi
+warns headroom_short "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = '$((HR - 1))'\n'"$FLOW" \
+  ":11: warning: [pfc] headroom_blocks = $((HR - 1)): below the $HR blocks the headroom calculator gives for the cable h0 -> sw0 (100 Gb/s, 100 m; * and 1 more cables like it into sw switches"
+warns headroom_at "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = '"$HR"'\n'"$FLOW" ""
+warns headroom_set "$STAR"'[switch]\nmode = pfc\n'"$FLOW" \
+  "--set: warning: [pfc] headroom_blocks = 100: below the $HR blocks * cable h0 -> sw0 *" \
+  --set pfc.headroom_blocks=100
+warns credits_short "$STAR"'[switch]\nmode = ib\n[ib]\nvl_blocks = '$((CR - 1))'\n'"$FLOW" \
+  ":11: warning: [ib] vl_blocks = $((CR - 1)): below the $CR credits of the credit loop of the cable h0 -> sw0 (100 Gb/s, 100 m; *"
+warns credits_at "$STAR"'[switch]\nmode = ib\n[ib]\nvl_blocks = '"$CR"'\n'"$FLOW" ""
+warns role_spine '[sim]\nduration_us = 2\n[topology]\nkind = leaf_spine\nleaves = 2\nspines = 1\nhosts_per_leaf = 1\n[switch]\nmode = pfc\n[pfc.spine]\nheadroom_blocks = 100\n'"$FLOW" \
+  ":11: warning: [pfc.spine] headroom_blocks = 100: below the 135 blocks * cable leaf0 -> spine0 (100 Gb/s, 2 m; * and 1 more cables like it into spine switches"
+warns host_headroom "$STAR"'[switch]\nmode = pfc\n[host]\nrx_blocks = 1000\nrx_xoff = 900\nrx_xon = 800\n'"$FLOW" \
+  ":12: warning: [host] rx_xoff = 900: leaves rx_blocks - rx_xoff = 100 blocks of headroom, below the $HR blocks * cable sw0 -> h0 *"
+warns host_headroom_default "$STAR"'[switch]\nmode = pfc\n[host]\nrx_blocks = 1000\n'"$FLOW" ""
+warns host_credits "$STAR"'[switch]\nmode = ib\n[host]\nrx_blocks = '$((CE - 1))'\n'"$FLOW" \
+  ":11: warning: [host] rx_blocks = $((CE - 1)): below the $CE credits an end node needs * cable sw0 -> h0 *"
+warns no_warnings "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = 32\n'"$FLOW" "" --no-warnings
+d1=$("$SIM" "$OUT/no_warnings.ini" --no-progress --digest 2>/dev/null | sed -n 's/^digest //p')
+d2=$("$SIM" "$OUT/no_warnings.ini" --no-progress --digest --no-warnings | sed -n 's/^digest //p')
+[ -n "$d1" ] && [ "$d1" = "$d2" ] && ok "a warning changes nothing of the run (digest $d1)" ||
+  bad "digest with a warning $d1, without $d2"
+# The shipped scenarios: none warns but those built to show the effect, which say so.
+for f in "$HERE"/../scenarios/*.ini; do
+  n=$(basename "$f" .ini)
+  "$SIM" "$f" --no-progress --estimate >/dev/null 2>"$OUT/shipped_$n.err"
+  if [ ! -s "$OUT/shipped_$n.err" ]; then continue; fi
+  if grep -q 'lfc-sim warns at load' "$f" && ! grep -qv ': warning: ' "$OUT/shipped_$n.err"; then
+    ok "$n warns, as its comment says: $(head -c 100 "$OUT/shipped_$n.err")..."
+  else bad "$n: a warning its comment does not announce: $(cat "$OUT/shipped_$n.err")"; fi
+done
 
 [ $fail -eq 0 ] && echo "test-sim-defaults: all passed" || echo "test-sim-defaults: FAILED"
 exit $fail
