@@ -409,7 +409,10 @@ static int host_key(ctx_t *c, const char *section, const char *key, const char *
     sc->rx_xoff_line = here(c);
     U32(n->rx_xoff, 0, 1u << 24);
   }
-  if (!strcmp(key, "rx_xon")) U32(n->rx_xon, 0, 1u << 24);
+  if (!strcmp(key, "rx_xon")) {
+    sc->rx_xon_line = here(c);
+    U32(n->rx_xon, 0, 1u << 24);
+  }
   if (!strcmp(key, "tx_fifo_pkts")) U32(n->tx_fifo_pkts, 1, 65536);
   if (!strcmp(key, "response_ns")) F64(sc->response_ns, 0.0, 1e6);
   if (!strcmp(key, "drain_gbps")) F64(sc->drain_gbps, 0.0, 3200.0);
@@ -1172,17 +1175,19 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   if (sw0->mode == LFC_MODE_PFC) {
     n->pause_quanta = sw0->pause_quanta;
     n->refresh_cycles = sw0->refresh_cycles;
-    if (n->rx_blocks > 0 && n->rx_xoff == 0) {
+    if (n->rx_blocks > 0 && sc->rx_xoff_line == 0) {
       /* XOFF with the headroom calculator's figure still free for the switch's packets in
          flight (SPEC §11; a switch reacts at once: R = 0); a buffer smaller than that pauses
-         at two MTUs below full as before, and warnings.c says it is short. */
+         at two MTUs below full as before, and warnings.c says it is short. Derived again by
+         every finish (an override may change the buffer or the cable), unless given. */
       topo_cable_t cab[TOPO_PEERS];
       uint64_t need = 2u * (uint64_t)mtu;
       if (topo_role_cables(sc, 0, cab) > 0 && cab[0].peer == TOPO_PEER_HOST)
         need = lfc_headroom_blocks(mtu, cab[0].delay, 0, cab[0].speed_div);
       if (n->rx_blocks <= need) need = 2u * (uint64_t)mtu;
       n->rx_xoff = n->rx_blocks > need ? n->rx_blocks - (uint32_t)need : n->rx_blocks;
-      n->rx_xon = n->rx_xoff > SC_HOST_XON_GAP ? n->rx_xoff - SC_HOST_XON_GAP : 0;
+      if (sc->rx_xon_line == 0)
+        n->rx_xon = n->rx_xoff > SC_HOST_XON_GAP ? n->rx_xoff - SC_HOST_XON_GAP : 0;
     }
   }
   n->response_cycles = sc->response_ns > 0 ? (uint32_t)sc_ns_to_cycles(sc, sc->response_ns) : 0;

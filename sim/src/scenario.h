@@ -141,7 +141,9 @@ typedef struct {
   uint32_t nroles;
   /* [host] */
   lfc_nic_cfg_t nic;
-  uint32_t rx_blocks_line, rx_xoff_line; /* where given: a line, SC_LINE_SET or 0 (warnings.c) */
+  /* where given: a line, SC_LINE_SET or 0 (warnings.c; rx_xoff and rx_xon follow the scenario
+     where not given) */
+  uint32_t rx_blocks_line, rx_xoff_line, rx_xon_line;
   double response_ns;
   double drain_gbps; /* 0 = instant */
   /* DCQCN (Zhu et al., SIGCOMM 2015) parameters, [dcqcn] (dcqcn.h) */

@@ -237,6 +237,9 @@ warns role_spine '[sim]\nduration_us = 2\n[topology]\nkind = leaf_spine\nleaves 
 warns host_headroom "$STAR"'[switch]\nmode = pfc\n[host]\nrx_blocks = 1000\nrx_xoff = 900\nrx_xon = 800\n'"$FLOW" \
   ":12: warning: [host] rx_xoff = 900: leaves rx_blocks - rx_xoff = 100 blocks of headroom, below the $HR blocks * cable sw0 -> h0 *"
 warns host_headroom_default "$STAR"'[switch]\nmode = pfc\n[host]\nrx_blocks = 1000\n'"$FLOW" ""
+# the derived rx_xoff follows an override of the cable (it was kept from the file's 2 m)
+warns host_headroom_override '[sim]\nduration_us = 2\n[topology]\nkind = star\nhosts_per_switch = 2\n[switch]\nmode = pfc\n[host]\nrx_blocks = 400\n'"$FLOW" "" \
+  --set link.cable_m=100
 warns host_credits "$STAR"'[switch]\nmode = ib\n[host]\nrx_blocks = '$((CE - 1))'\n'"$FLOW" \
   ":11: warning: [host] rx_blocks = $((CE - 1)): below the $CE credits an end node needs * cable sw0 -> h0 *"
 warns no_warnings "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = 32\n'"$FLOW" "" --no-warnings
