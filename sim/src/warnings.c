@@ -168,8 +168,8 @@ static void emit(const lfc_scenario_t *sc, const topo_t *t, const wgroup_t *x, s
     case W_HOST_CREDITS:
       sc_key_warning(sc, line, section, key, val, msg, sizeof msg,
                      "below the %llu credits an end node needs for line rate over the cable "
-                     "%s -> %s (%s; 2 x %llu + 2 + %u, SPEC §11)%s",
-                     need, from, to, cable, d, x->mtu, more);
+                     "%s -> %s (%s; ceil((2 x %llu + 2) / %u) + %u, SPEC §11)%s",
+                     need, from, to, cable, d, x->k, x->mtu, more);
       break;
   }
   fn(ctx, msg);
