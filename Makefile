@@ -362,6 +362,7 @@ clean:
 ##   make test-sim-outputs    output files whole or none, no shell, bounded memory
 ##   make test-sim-dcqcn      DCQCN rules (cmocka) and N flows sharing one bottleneck fairly
 ##   make test-sim-deadlock   no deadlock reported on fabrics that cannot deadlock; real ones found
+##   make test-sim-defaults   defaults that follow the scenario: idle paths, jumbo frames, INA; warnings
 ##   make fuzz                every libFuzzer target for FUZZ_SECONDS each
 ##   make fuzz-sim-scenario   libFuzzer on the scenario parser (FUZZ_SECONDS)
 ##   make fuzz-sim-cli        libFuzzer on lfc-sim's and the calculators' command lines

@@ -106,6 +106,15 @@ test-sim-deadlock: $(BUILD)/lfc-sim
 	@echo "== lfc-sim: exact deadlock detection (random deadlock-free fabrics, deliberate cycles)"
 	@sim/tests/test_deadlock_exact.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-deadlock
 
+# The defaults that follow the scenario (docs/sim.md "Defaults that follow the scenario"): an
+# idle path never pauses or stalls and runs at line rate, jumbo frames load, in-network
+# aggregation takes its analytic time (about 10 s).
+TEST_STEPS += test-sim-defaults
+.PHONY: test-sim-defaults
+test-sim-defaults: $(BUILD)/lfc-sim
+	@echo "== lfc-sim: defaults that follow the scenario (idle paths, jumbo frames, INA fan-in)"
+	@sim/tests/test_sim_defaults.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-defaults
+
 # DCQCN as deployed: N flows into one bottleneck share it fairly and keep it busy (< 10 s).
 TEST_STEPS += test-sim-dcqcn
 .PHONY: test-sim-dcqcn

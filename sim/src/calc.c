@@ -66,6 +66,11 @@ uint64_t lfc_credit_blocks_switch(uint32_t mtu_blocks, uint64_t delay, uint64_t 
   return ceil_div(2u * delay + 2u + held + mtu_cycles, k) + mtu_blocks;
 }
 
+uint64_t lfc_flow_hold_blocks(uint32_t mtu_blocks, uint64_t latency, int cut_through, uint32_t k) {
+  if (k == 0u) k = 1u;
+  return ceil_div(latency, k) + mtu_blocks + (cut_through ? 1u : (uint64_t)mtu_blocks);
+}
+
 int lfc_calc_default_quanta(uint32_t speed_mbps, uint32_t *quanta) {
   for (size_t i = 0; i < ANNEX_31B_ROWS; i++) {
     if (ANNEX_31B_QUANTA[i].speed_mbps == speed_mbps) {

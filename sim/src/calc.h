@@ -70,6 +70,22 @@ uint64_t lfc_credit_blocks_switch(uint32_t mtu_blocks, uint64_t delay, uint64_t 
                                   int cut_through, uint32_t k);
 
 /*
+ * The blocks one flow at line rate keeps charged to an ingress PG (PFC) or VL (IB) of an lfc
+ * switch on an idle path, as a strict upper bound: the occupancy stays below
+ *   ceil(latency / k) + mtu_blocks + (cut_through ? 1 : mtu_blocks)
+ * A packet of n <= mtu_blocks blocks is charged whole at its first block and freed when its first
+ * block leaves (SPEC §6.3, §6.4, §5.4): it is held H <= latency + n * k cycles with
+ * store-and-forward (its last block arrives (n - 1) * k after the first, and the egress slot
+ * comes within k more) or latency + k with cut-through (SPEC §7.3). Packets of a flow at line
+ * rate start at least n * k apart, so at most ceil(H / (n * k)) are held at once: fewer than
+ * H / k + n blocks. k is the flow's pace, the speed divider of its host (SPEC §1.2), which no
+ * link of an idle path may be slower than; latency in cycles (SPEC §3.1). lfc-sim's default
+ * xoff_th is this figure with store-and-forward (docs/sim.md "Defaults that follow the
+ * scenario"); tests/test_calc.c checks it against the model.
+ */
+uint64_t lfc_flow_hold_blocks(uint32_t mtu_blocks, uint64_t latency, int cut_through, uint32_t k);
+
+/*
  * The IEEE 802.3 Annex 31B.3.7 pause_quanta a MAC may take to stop after a pause frame, for a
  * speed in Mb/s. Returns 0 and sets *quanta for a speed in the table, -1 otherwise. The table is
  * taken from SONiC's headroom scripts, not from the text of the standard (see calc.c).

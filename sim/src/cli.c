@@ -14,8 +14,8 @@
 #define CLI_ECHO 60 /* characters of an argument echoed in a message */
 #define CLI_OPTIONS                                                                          \
   "--json FILE, --csv DIR, --plot DIR, --seed N, --set SEC.KEY=VALUE, --threads N, "         \
-  "--max-memory-mb N, --estimate, --progress, --no-progress, --step-all, --digest, --help, "   \
-  "--version"
+  "--max-memory-mb N, --estimate, --progress, --no-progress, --no-warnings, --step-all, "     \
+  "--digest, --help, --version"
 
 #define CLI_ERR(...)                                       \
   do {                                                     \
@@ -80,6 +80,7 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
       cli->sets[cli->nsets++] = val;
     } else if (!strcmp(a, "--progress")) cli->progress = 1;
     else if (!strcmp(a, "--no-progress")) cli->progress = 0;
+    else if (!strcmp(a, "--no-warnings")) cli->no_warnings = 1;
     else if (!strcmp(a, "--step-all")) cli->step_all = 1;
     else if (!strcmp(a, "--digest")) cli->digest = 1;
     else if (!strcmp(a, "--estimate")) cli->estimate_only = 1;

@@ -31,6 +31,7 @@ typedef struct {
   uint32_t seed;                   /* --seed: applied before the --set options */
   uint32_t threads;                /* --threads, 1..SC_MAX_THREADS; 0: not given */
   int progress, step_all, digest;
+  int no_warnings;                 /* --no-warnings: the load warnings (warnings.h) not printed */
   uint64_t max_memory_mb;          /* --max-memory-mb, 1..EST_MAX_MEMORY_MB (estimate.h); 0: not given */
   int estimate_only;               /* --estimate: print the size estimate and stop */
 } cli_t;

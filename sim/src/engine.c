@@ -460,7 +460,7 @@ static uint64_t flow_next(const flow_t *f) { return (f->next_x1024 + X1024 - 1u)
 
 /* Earliest cycle >= t at which f may send (on/off bursts), SIM_NEVER if never again. */
 static uint64_t flow_due(const flow_t *f, uint64_t t) {
-  if (f->deps_left > 0 || (f->bytes > 0 && f->sent_bytes >= f->bytes)) return SIM_NEVER;
+  if (f->deps_left > 0 || (f->bytes > 0 && f->offered_bytes >= f->bytes)) return SIM_NEVER;
   uint64_t n = flow_next(f);
   if (n < t) n = t;
   if (f->off > 0 && n >= f->start) {
@@ -479,7 +479,7 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     flow_t *f = &s->flows.f[list[pos]];
     if (flow_due(f, T) != T) continue;
     if (lfc_nic_backlog(dv->nic, f->cls) >= s->sc->nic.tx_fifo_pkts) continue;
-    uint64_t left = f->bytes > 0 ? f->bytes - f->sent_bytes : UINT64_MAX;
+    uint64_t left = f->bytes > 0 ? f->bytes - f->offered_bytes : UINT64_MAX;
     uint32_t full = (uint32_t)f->nblk * LFC_BLOCK_BYTES;
     uint32_t bytes = left < full ? (uint32_t)left : full;
     uint32_t dst = f->dst;
@@ -507,8 +507,8 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     }
     s->pool[h].slot[tag >> s->tag_bits] =
         (slot_t){list[pos], bytes, SIM_NEVER, SIM_NEVER, 0, NONE, 0, 0};
-    f->sent_bytes += bytes;
-    f->sent_pkts++;
+    f->offered_bytes += bytes;
+    f->offered_pkts++;
     if (f->dcqcn) {
       dcqcn_catch_up(&s->dcqcn, f, T);
       dcqcn_on_send(&s->dcqcn, f, bytes);
@@ -718,6 +718,8 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
         sl->send_cycle = T;
         flow_t *f = &s->flows.f[sl->flow];
         if (f->first_tx == SIM_NEVER) f->first_tx = T;
+        f->wire_bytes += sl->bytes; /* the packet started: a node never stops one (SPEC §6.7) */
+        f->wire_pkts++;
       } else {
         lane_error(ln, T, d, "a node sent a packet that is not in flight", out[0].tag);
       }
@@ -1276,7 +1278,8 @@ uint64_t sim_digest(const sim_t *s) {
     const flow_t *f = &s->flows.f[i];
     h = mix64(h, f->rx_bytes);
     h = mix64(h, f->rx_pkts);
-    h = mix64(h, f->sent_bytes);
+    h = mix64(h, f->offered_bytes);
+    h = mix64(h, f->wire_bytes);
     h = mix64(h, f->drops);
     h = mix64(h, f->ce);
     h = mix64(h, f->done_cycle);

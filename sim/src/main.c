@@ -26,6 +26,8 @@
 #include "results.h"
 #include "sampler.h"
 #include "scenario.h"
+#include "topology.h"
+#include "warnings.h"
 
 #if defined(__has_include)
 #if __has_include("calc.h")
@@ -56,6 +58,8 @@ static void usage(FILE *o) {
           "  --progress           show progress on stderr (default when stderr is a terminal):\n"
           "                       the set-up, then the share of simulated time done\n"
           "  --no-progress        do not show progress\n"
+          "  --no-warnings        do not print the warnings at load (buffers below what the\n"
+          "                       calculators say their cables need; docs/sim.md \"Warnings\")\n"
           "  --threads N          run skip-ahead on N threads, 1..%u (default 1, or [sim] threads);\n"
           "                       the results are the same for any N (docs/sim.md \"Threads\")\n"
           "  --step-all           step every device every cycle instead of skipping ahead (for\n"
@@ -82,6 +86,22 @@ static void usage(FILE *o) {
           "line naming the file, line, key, value and what is allowed) or a resource refused or\n"
           "short (memory above --max-memory-mb or not available, an output file not written).\n",
           CLI_MAX_SETS, SC_MAX_THREADS);
+}
+
+static void print_warning(void *ctx, const char *line) {
+  (void)ctx;
+  fprintf(stderr, "%s\n", line);
+}
+
+/* The warnings at load (warnings.h) over the scenario's topology, built for them alone: the
+   fabric is built later (or not at all with --estimate), and a topology that cannot be built is
+   reported there. */
+static void load_warnings(const lfc_scenario_t *sc) {
+  topo_t t;
+  char err[256];
+  if (topo_build(sc, &t, err, sizeof err) != 0) return;
+  sim_warnings(sc, &t, print_warning, NULL);
+  topo_free(&t);
 }
 
 static double now_s(void) {
@@ -192,6 +212,7 @@ int main(int argc, char **argv) {
   if (cli.threads > 0) sc.threads = cli.threads;
   if (step_all) sc.step_all = 1;
   if (lfc_scenario_finish(&sc, err, sizeof err) != 0) goto bad;
+  if (!cli.no_warnings) load_warnings(&sc);
   if (check_size(&sc, cli.max_memory_mb, cli.estimate_only, progress) != 0) {
     lfc_scenario_free(&sc);
     return EXIT_BAD_INPUT;

@@ -46,21 +46,25 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
           sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc",
           sim->topo.nsw, sim->topo.nhosts, sim->nwire, sim->cycle_ns,
           (unsigned long long)sc->seed, sim->step_all ? "false" : "true");
-  fprintf(o, "  \"summary\": {\"sim_cycles\": %llu, \"sim_us\": %.6f, \"delivered_bytes\": %llu, "
-             "\"drops\": %llu, \"drops_by_cause\": {",
-          (unsigned long long)s->sim_cycles, s->sim_us, (unsigned long long)s->delivered_bytes,
+  fprintf(o, "  \"summary\": {\"sim_cycles\": %llu, \"sim_us\": %.6f, \"offered_bytes\": %llu, "
+             "\"wire_bytes\": %llu, \"delivered_bytes\": %llu, \"drops\": %llu, \"drops_by_cause\": {",
+          (unsigned long long)s->sim_cycles, s->sim_us, (unsigned long long)s->offered_bytes,
+          (unsigned long long)s->wire_bytes, (unsigned long long)s->delivered_bytes,
           (unsigned long long)s->drops);
   for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
     fprintf(o, "\"%s\": %llu, ", lfc_drop_cause_name((lfc_drop_cause_t)k),
             (unsigned long long)s->drops_by_cause[k]);
   fprintf(o, "\"host\": %llu}, \"pause_frames\": %llu, \"ecn_marks\": %llu, \"watchdog_trips\": %llu, "
-             "\"paused_queue_cycles\": %llu, \"credit_starved_queue_cycles\": %llu, "
+             "\"paused_queue_cycles\": %llu, \"host_paused_queue_cycles\": %llu, "
+             "\"credit_starved_queue_cycles\": %llu, \"host_credit_starved_queue_cycles\": %llu, "
              "\"flows\": %llu, \"flows_complete\": %llu, \"last_completion_us\": %.6f, "
              "\"deadlock\": %s, \"deadlock_cycle\": %llu, \"scoreboard_errors\": %llu, "
              "\"wall_seconds\": %.6f},\n",
           (unsigned long long)s->nic_drops, (unsigned long long)s->pause_frames,
           (unsigned long long)s->ecn_marks, (unsigned long long)s->wd_trips,
-          (unsigned long long)s->paused_cycles, (unsigned long long)s->credit_blocked_cycles,
+          (unsigned long long)s->paused_cycles, (unsigned long long)s->host_paused_cycles,
+          (unsigned long long)s->credit_blocked_cycles,
+          (unsigned long long)s->host_credit_blocked_cycles,
           (unsigned long long)s->flows, (unsigned long long)s->flows_done, us(sim, s->max_fct_cycle),
           s->deadlock ? "true" : "false", (unsigned long long)s->deadlock_cycle,
           (unsigned long long)sim->errors, s->wall_seconds);
@@ -95,12 +99,16 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
     uint64_t t1 = f->done_cycle != SIM_NEVER ? f->done_cycle : sim->end;
     double gbps = t1 > t0 ? (double)f->rx_bytes * 8.0 / ((double)(t1 - t0) * sim->cycle_ns) : 0.0;
     fprintf(o, "    {\"id\": %u, \"group\": \"%s\", \"src\": %u, \"dst\": %lld, \"class\": %u, "
-               "\"bytes\": %llu, \"sent_bytes\": %llu, \"packets\": %llu, \"drops\": %llu, "
-               "\"ecn_ce\": %llu, \"cnps\": %llu, \"throughput_gbps\": %.6f, \"fct_us\": ",
+               "\"offered_bytes\": %llu, \"wire_bytes\": %llu, \"delivered_bytes\": %llu, "
+               "\"offered_packets\": %llu, \"wire_packets\": %llu, \"delivered_packets\": %llu, "
+               "\"drops\": %llu, \"ecn_ce\": %llu, \"cnps\": %llu, \"throughput_gbps\": %.6f, "
+               "\"fct_us\": ",
             i, js(sc->groups[f->group].name, e, sizeof e), f->src,
-            f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst,
-            f->cls, (unsigned long long)f->rx_bytes, (unsigned long long)f->sent_bytes,
-            (unsigned long long)f->rx_pkts, (unsigned long long)f->drops, (unsigned long long)f->ce,
+            f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst, f->cls,
+            (unsigned long long)f->offered_bytes, (unsigned long long)f->wire_bytes,
+            (unsigned long long)f->rx_bytes, (unsigned long long)f->offered_pkts,
+            (unsigned long long)f->wire_pkts, (unsigned long long)f->rx_pkts,
+            (unsigned long long)f->drops, (unsigned long long)f->ce,
             (unsigned long long)f->dc_cnps, gbps);
     if (f->done_cycle != SIM_NEVER)
       fprintf(o, "%.6f", us(sim, f->done_cycle - f->start));
@@ -152,6 +160,21 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
         first = 0;
       }
     }
-  fprintf(o, "\n  ]\n}\n");
+  fprintf(o, "\n  ],\n  \"hosts\": [\n");
+  for (uint32_t ep = 0; ep < sim->topo.nendpoints; ep++) { /* hosts, then aggregation engines */
+    uint32_t d = sim->topo.nsw + ep;
+    const lfc_nic_stats_t *st = lfc_nic_stats(sim->dev[d].nic);
+    uint64_t drops = 0;
+    for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++) drops += st->drop_pkts[k];
+    fprintf(o, "    {\"host\": \"%s\", \"tx_pkts\": %llu, \"rx_pkts\": %llu, \"pause_tx\": %llu, "
+               "\"pause_rx\": %llu, \"paused_cycles\": %llu, \"credit_starved_cycles\": %llu, "
+               "\"drops\": %llu}%s\n",
+            topo_name(&sim->topo, d, n, sizeof n), (unsigned long long)st->tx_pkts,
+            (unsigned long long)st->rx_pkts, (unsigned long long)st->xoff_tx,
+            (unsigned long long)st->pause_rx, (unsigned long long)st->paused_cycles,
+            (unsigned long long)st->credit_blocked_cycles, (unsigned long long)drops,
+            ep + 1 < sim->topo.nendpoints ? "," : "");
+  }
+  fprintf(o, "  ]\n}\n");
   return outfile_close(&of, err, errlen);
 }

@@ -41,6 +41,8 @@ void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summar
       const lfc_nic_stats_t *st = lfc_nic_stats(dv->nic);
       sum->pause_frames += st->pfc_tx;
       for (uint32_t c = 0; c < LFC_DROP_CAUSES; c++) sum->nic_drops += st->drop_pkts[c];
+      sum->host_paused_cycles += st->paused_cycles;
+      sum->host_credit_blocked_cycles += st->credit_blocked_cycles;
       continue;
     }
     for (uint32_t p = 0; p < dv->nports; p++) {
@@ -58,9 +60,13 @@ void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summar
   }
   for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++) sum->drops += sum->drops_by_cause[k];
   sum->drops += sum->nic_drops;
+  sum->paused_cycles += sum->host_paused_cycles;
+  sum->credit_blocked_cycles += sum->host_credit_blocked_cycles;
   sum->flows = sim->flows.n;
   for (uint32_t i = 0; i < sim->flows.n; i++) {
     const flow_t *f = &sim->flows.f[i];
+    sum->offered_bytes += f->offered_bytes;
+    sum->wire_bytes += f->wire_bytes;
     if (f->done_cycle == SIM_NEVER) continue;
     sum->flows_done++;
     if (f->done_cycle > sum->max_fct_cycle) sum->max_fct_cycle = f->done_cycle;
@@ -76,6 +82,8 @@ void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summar
           sc->sw[0].mode == LFC_MODE_IB ? "IB credit" : "PFC", sim->cycle_ns);
   fprintf(o, "  simulated   %llu cycles (%.3f us) in %.3f s wall\n",
           (unsigned long long)s->sim_cycles, s->sim_us, s->wall_seconds);
+  fprintf(o, "  offered     %llu bytes to the NICs, %llu put on the wire\n",
+          (unsigned long long)s->offered_bytes, (unsigned long long)s->wire_bytes);
   fprintf(o, "  delivered   %llu bytes; flows complete %llu of %llu", (unsigned long long)s->delivered_bytes,
           (unsigned long long)s->flows_done, (unsigned long long)s->flows);
   if (s->flows_done) fprintf(o, ", last at %.3f us", (double)s->max_fct_cycle * sim->cycle_ns / 1000.0);
@@ -87,8 +95,11 @@ void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summar
   fprintf(o, "  pause frames %llu, ECN marks %llu, watchdog trips %llu\n",
           (unsigned long long)s->pause_frames, (unsigned long long)s->ecn_marks,
           (unsigned long long)s->wd_trips);
-  fprintf(o, "  paused queue-cycles %llu, credit-starved queue-cycles %llu\n",
-          (unsigned long long)s->paused_cycles, (unsigned long long)s->credit_blocked_cycles);
+  fprintf(o, "  paused queue-cycles %llu (at hosts %llu), credit-starved queue-cycles %llu (at hosts "
+             "%llu)\n",
+          (unsigned long long)s->paused_cycles, (unsigned long long)s->host_paused_cycles,
+          (unsigned long long)s->credit_blocked_cycles,
+          (unsigned long long)s->host_credit_blocked_cycles);
   if (s->deadlock) {
     char n[64];
     fprintf(o, "  DEADLOCK formed at cycle %llu (%.3f us):", (unsigned long long)s->deadlock_cycle,

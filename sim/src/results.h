@@ -10,9 +10,18 @@
 #include "engine.h"
 #include "sampler.h"
 
+/*
+ * Bytes are counted three ways (docs/sim-json.md): offered (handed to the source NIC's transmit
+ * FIFO), on the wire (the packet's first block left the source NIC) and delivered (admitted by
+ * the destination). Paused and credit-starved cycles are summed over every transmit queue that
+ * can stop: switch egress queues (port, class) and end nodes' classes (hosts and aggregation
+ * engines), the latter also apart.
+ */
 typedef struct {
   uint64_t sim_cycles, delivered_bytes, drops, drops_by_cause[LFC_DROP_CAUSES], nic_drops;
+  uint64_t offered_bytes, wire_bytes;
   uint64_t pause_frames, ecn_marks, wd_trips, credit_blocked_cycles, paused_cycles;
+  uint64_t host_credit_blocked_cycles, host_paused_cycles; /* the end nodes' part of the above */
   uint64_t flows_done, flows;
   double wall_seconds, sim_us;
   int deadlock;

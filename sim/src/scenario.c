@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "calc.h"
 #include "topology.h"
 
 #define SC_MAX_HOSTS 65536u
@@ -34,6 +35,10 @@
 #define SC_AE_SPEEDUP 8.0 /* an aggregation engine takes 8 ports' worth of data at once */
 #define SC_DEFAULT_CHUNK_BYTES 65536u /* in-network aggregation pipelines 64 KB chunks */
 #define SC_MAX_TOPO_SWITCHES 4096u
+#define SC_MAX_U16 0xFFFFu          /* 16-bit switch parameters (SPEC §3) */
+#define SC_MAX_COUNTER20 0xFFFFFu   /* 20-bit ones: xoff_th, shared_blocks */
+#define SC_HOST_XON_GAP 8u          /* a host's default rx_xon: this far below rx_xoff (the
+                                       switch's xon_offset default, SPEC §3.2) */
 
 struct sc_entry {
   char *section, *key, *value;
@@ -103,20 +108,27 @@ uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns) {
 
 /* The one style of every message about a key: "file:line: [section] key = value: <fmt>". An
    override has no line (line 0, file "--set"): "--set: [section] key = value: ...". A key that
-   was not given (value NULL) is named without a value: "file:line: [section] key: ...". */
-static void vmsg(char *err, size_t errlen, const char *file, uint32_t line, const char *section,
-                 const char *key, const char *value, const char *fmt, va_list ap) {
+   was not given (value NULL) is named without a value: "file:line: [section] key: ...". A
+   warning has "warning: " after the place (tag), like a compiler's. */
+static void vmsg_tag(char *err, size_t errlen, const char *file, uint32_t line, const char *tag,
+                     const char *section, const char *key, const char *value, const char *fmt,
+                     va_list ap) {
   if (err == NULL || errlen == 0) return;
   char where[300];
   if (line > 0)
-    snprintf(where, sizeof where, "%s:%u: [%s]", file, line, section);
+    snprintf(where, sizeof where, "%s:%u: %s[%s]", file, line, tag, section);
   else
-    snprintf(where, sizeof where, "%s: [%s]", file, section);
+    snprintf(where, sizeof where, "%s: %s[%s]", file, tag, section);
   int n = value != NULL
               ? snprintf(err, errlen, "%s %s = %.*s: ", where, key, SC_MAX_LINE_ECHO, value)
               : snprintf(err, errlen, "%s %s: ", where, key);
   if (n < 0 || (size_t)n >= errlen) return;
   vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+}
+
+static void vmsg(char *err, size_t errlen, const char *file, uint32_t line, const char *section,
+                 const char *key, const char *value, const char *fmt, va_list ap) {
+  vmsg_tag(err, errlen, file, line, "", section, key, value, fmt, ap);
 }
 
 static int failf(ctx_t *c, const char *section, const char *key, const char *value,
@@ -145,6 +157,16 @@ void sc_key_error(const lfc_scenario_t *sc, uint32_t line, const char *section, 
   va_start(ap, fmt);
   vmsg(err, errlen, line == SC_LINE_SET ? "--set" : sc->file, line == SC_LINE_SET ? 0u : line,
        section, key, value, fmt, ap);
+  va_end(ap);
+}
+
+void sc_key_warning(const lfc_scenario_t *sc, uint32_t line, const char *section,
+                    const char *key, const char *value, char *msg, size_t len, const char *fmt,
+                    ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg_tag(msg, len, line == SC_LINE_SET ? "--set" : sc->file, line == SC_LINE_SET ? 0u : line,
+           "warning: ", section, key, value, fmt, ap);
   va_end(ap);
 }
 
@@ -379,9 +401,18 @@ static int link_key(ctx_t *c, const char *section, const char *key, const char *
 static int host_key(ctx_t *c, const char *section, const char *key, const char *value) {
   lfc_scenario_t *sc = c->sc;
   lfc_nic_cfg_t *n = &sc->nic;
-  if (!strcmp(key, "rx_blocks")) U32(n->rx_blocks, 0, 1u << 24);
-  if (!strcmp(key, "rx_xoff")) U32(n->rx_xoff, 0, 1u << 24);
-  if (!strcmp(key, "rx_xon")) U32(n->rx_xon, 0, 1u << 24);
+  if (!strcmp(key, "rx_blocks")) {
+    sc->rx_blocks_line = here(c);
+    U32(n->rx_blocks, 0, 1u << 24);
+  }
+  if (!strcmp(key, "rx_xoff")) {
+    sc->rx_xoff_line = here(c);
+    U32(n->rx_xoff, 0, 1u << 24);
+  }
+  if (!strcmp(key, "rx_xon")) {
+    sc->rx_xon_line = here(c);
+    U32(n->rx_xon, 0, 1u << 24);
+  }
   if (!strcmp(key, "tx_fifo_pkts")) U32(n->tx_fifo_pkts, 1, 65536);
   if (!strcmp(key, "response_ns")) F64(sc->response_ns, 0.0, 1e6);
   if (!strcmp(key, "drain_gbps")) F64(sc->drain_gbps, 0.0, 3200.0);
@@ -898,6 +929,85 @@ static int apply_entries(lfc_scenario_t *sc, uint32_t role, const char *rname, i
   return 0;
 }
 
+/*
+ * The entry that set `key` of `base` ("switch", "ib", "pfc") for role `rname`: the last one applied
+ * (apply_entries: the global sections, then the role's), or NULL if the key was not given.
+ */
+static const struct sc_entry *given(const lfc_scenario_t *sc, const char *rname, const char *base,
+                                    const char *key) {
+  const struct sc_entry *last = NULL;
+  size_t bl = strlen(base);
+  for (int scope = 0; scope < 2; scope++)
+    for (size_t i = 0; i < sc->nentries; i++) {
+      const struct sc_entry *e = &sc->entries[i];
+      if (strncmp(e->section, base, bl) != 0 || strcmp(e->key, key) != 0) continue;
+      const char *rest = e->section + bl;
+      if ((scope == 0 && *rest == '\0') || (scope == 1 && *rest == '.' && !strcmp(rest + 1, rname)))
+        last = e;
+    }
+  return last;
+}
+
+int sc_switch_key(const lfc_scenario_t *sc, uint32_t role, const char *base, const char *key,
+                  uint32_t *line, const char **section, const char **value) {
+  const struct sc_entry *e = role < sc->nroles ? given(sc, sc->role_name[role], base, key) : NULL;
+  if (e == NULL) return 0;
+  *line = e->line > 0 ? (uint32_t)e->line : SC_LINE_SET;
+  *section = e->section;
+  *value = e->value;
+  return 1;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/*
+ * The switch parameters whose SPEC §3 default lfc-sim replaces by one that follows the scenario,
+ * where the scenario does not give them (docs/sim.md "Defaults that follow the scenario"): never
+ * below the SPEC default `spec`, and clamped to the parameter's range. `response` is the hosts'
+ * reaction time to a pause in cycles (SPEC §12.2), `host_k` their speed divider (a flow's pace).
+ *  - drr_quantum = mtu_blocks (SPEC §3.2: the quantum follows the MTU);
+ *  - xoff_th = one flow's hold with store-and-forward (lfc_flow_hold_blocks), times the
+ *    aggregation engine's fan-in F (at most one child per other port: ports - 1) on a switch
+ *    with one, whose results to F children share the AE port's ingress PG;
+ *  - shared_blocks: room for that threshold, twice on a switch with an AE (its results and its
+ *    children's inputs at once);
+ *  - headroom_blocks: the headroom calculator's figure (SPEC §11, lfc_headroom_blocks) for the
+ *    role's slowest-to-react cable;
+ *  - vl_blocks: the credit loop of the role's longest cable (lfc_credit_blocks_switch), and on
+ *    a switch with an AE its F flows' hold.
+ */
+static void follow_scenario(lfc_scenario_t *sc, uint32_t r, const char *rname,
+                            const lfc_switch_cfg_t *spec, uint64_t response, uint32_t host_k) {
+  lfc_switch_cfg_t *cfg = &sc->sw[r];
+  uint32_t mtu = cfg->mtu_blocks;
+  topo_cable_t cab[TOPO_PEERS];
+  uint32_t ncab = topo_role_cables(sc, r, cab);
+  uint64_t fan_in = topo_has_ae(sc) ? sc->radix[r] - 1u : 1u;
+  uint64_t hold = lfc_flow_hold_blocks(mtu, cfg->latency, 0, host_k) * fan_in;
+  if (given(sc, rname, "pfc", "drr_quantum") == NULL)
+    for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) cfg->drr_quantum[c] = mtu;
+  if (given(sc, rname, "pfc", "xoff_th") == NULL)
+    cfg->xoff_th = (uint32_t)max_u64(spec->xoff_th, hold < SC_MAX_COUNTER20 ? hold : SC_MAX_COUNTER20);
+  if (given(sc, rname, "pfc", "shared_blocks") == NULL) {
+    uint64_t want = hold * (topo_has_ae(sc) ? 2u : 1u);
+    cfg->shared_blocks =
+        (uint32_t)max_u64(spec->shared_blocks, want < SC_MAX_COUNTER20 ? want : SC_MAX_COUNTER20);
+  }
+  uint64_t headroom = spec->headroom_blocks, credits = spec->vl_blocks[0];
+  for (uint32_t i = 0; i < ncab; i++) {
+    uint64_t resp = cab[i].peer == TOPO_PEER_SWITCH ? 0u : response; /* lfc switches: R = 0 */
+    headroom = max_u64(headroom, lfc_headroom_blocks(mtu, cab[i].delay, resp, cab[i].speed_div));
+    credits = max_u64(credits, lfc_credit_blocks_switch(mtu, cab[i].delay, cfg->latency,
+                                                        (int)cfg->cut_through, cab[i].speed_div));
+  }
+  if (topo_has_ae(sc)) credits = max_u64(credits, hold);
+  if (given(sc, rname, "pfc", "headroom_blocks") == NULL)
+    cfg->headroom_blocks = (uint32_t)(headroom < SC_MAX_U16 ? headroom : SC_MAX_U16);
+  if (given(sc, rname, "ib", "vl_blocks") == NULL)
+    for (uint32_t c = 0; c < LFC_IB_MAX_VLS; c++)
+      cfg->vl_blocks[c] = (uint32_t)(credits < SC_MAX_U16 ? credits : SC_MAX_U16);
+}
+
 #define FERR(...)                                           \
   do {                                                      \
     if (err && errlen) snprintf(err, errlen, __VA_ARGS__);  \
@@ -1025,13 +1135,17 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
     }
   }
   double cyc = sc_cycle_ns(sc);
+  uint64_t response = sc->response_ns > 0 ? sc_ns_to_cycles(sc, sc->response_ns) : 0u;
+  uint32_t host_k = (uint32_t)lround(fastest / host_speed);
   for (uint32_t r = 0; r < sc->nroles; r++) {
+    sc->role_name[r] = names[r];
     sc->latency_ns[r] = 0.0;
     lfc_switch_cfg_default(&sc->sw[r], LFC_MODE_PFC, sc->radix[r], 2);
     if (apply_entries(sc, r, names[r], 0, err, errlen) != 0) return -1;
     lfc_mode_t mode = sc->sw[r].mode;
     uint32_t classes = sc->sw[r].classes;
     lfc_switch_cfg_default(&sc->sw[r], mode, sc->radix[r], classes);
+    const lfc_switch_cfg_t spec = sc->sw[r]; /* the SPEC §3 defaults */
     sc->sw[r].seed = (uint32_t)(sc->seed * 2654435761u + r + 1u); /* per-switch below too */
     if (apply_entries(sc, r, names[r], 1, err, errlen) != 0) return -1;
     if (sc->latency_ns[r] > 0.0) {
@@ -1041,6 +1155,7 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
              sc->latency_ns[r], c, cyc);
       sc->sw[r].latency = (uint32_t)c;
     }
+    follow_scenario(sc, r, names[r], &spec, response, host_k);
     char msg[512];
     if (lfc_switch_cfg_check(&sc->sw[r], msg, sizeof msg) != 0)
       FERR("%s: [switch.%s]: %s", f, names[r], msg);
@@ -1060,9 +1175,19 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   if (sw0->mode == LFC_MODE_PFC) {
     n->pause_quanta = sw0->pause_quanta;
     n->refresh_cycles = sw0->refresh_cycles;
-    if (n->rx_blocks > 0 && n->rx_xoff == 0) {
-      n->rx_xoff = n->rx_blocks > 2 * mtu ? n->rx_blocks - 2 * mtu : n->rx_blocks;
-      n->rx_xon = n->rx_xoff > 8 ? n->rx_xoff - 8 : 0;
+    if (n->rx_blocks > 0 && sc->rx_xoff_line == 0) {
+      /* XOFF with the headroom calculator's figure still free for the switch's packets in
+         flight (SPEC §11; a switch reacts at once: R = 0); a buffer smaller than that pauses
+         at two MTUs below full as before, and warnings.c says it is short. Derived again by
+         every finish (an override may change the buffer or the cable), unless given. */
+      topo_cable_t cab[TOPO_PEERS];
+      uint64_t need = 2u * (uint64_t)mtu;
+      if (topo_role_cables(sc, 0, cab) > 0 && cab[0].peer == TOPO_PEER_HOST)
+        need = lfc_headroom_blocks(mtu, cab[0].delay, 0, cab[0].speed_div);
+      if (n->rx_blocks <= need) need = 2u * (uint64_t)mtu;
+      n->rx_xoff = n->rx_blocks > need ? n->rx_blocks - (uint32_t)need : n->rx_blocks;
+      if (sc->rx_xon_line == 0)
+        n->rx_xon = n->rx_xoff > SC_HOST_XON_GAP ? n->rx_xoff - SC_HOST_XON_GAP : 0;
     }
   }
   n->response_cycles = sc->response_ns > 0 ? (uint32_t)sc_ns_to_cycles(sc, sc->response_ns) : 0;

@@ -137,9 +137,13 @@ typedef struct {
   lfc_switch_cfg_t sw[SC_MAX_ROLES];
   double latency_ns[SC_MAX_ROLES]; /* 0 = keep the cycles of sw.latency */
   uint32_t radix[SC_MAX_ROLES];
+  const char *role_name[SC_MAX_ROLES]; /* topology.c's names of the roles */
   uint32_t nroles;
   /* [host] */
   lfc_nic_cfg_t nic;
+  /* where given: a line, SC_LINE_SET or 0 (warnings.c; rx_xoff and rx_xon follow the scenario
+     where not given) */
+  uint32_t rx_blocks_line, rx_xoff_line, rx_xon_line;
   double response_ns;
   double drain_gbps; /* 0 = instant */
   /* DCQCN (Zhu et al., SIGCOMM 2015) parameters, [dcqcn] (dcqcn.h) */
@@ -181,6 +185,21 @@ void lfc_scenario_free(lfc_scenario_t *sc);
 void sc_key_error(const lfc_scenario_t *sc, uint32_t line, const char *section, const char *key,
                   const char *value, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
+
+/* The same as a warning, "file:line: warning: [section] key = value: <fmt>", into msg (for
+ * warnings.c: the load goes on). */
+void sc_key_warning(const lfc_scenario_t *sc, uint32_t line, const char *section,
+                    const char *key, const char *value, char *msg, size_t len, const char *fmt,
+                    ...) __attribute__((format(printf, 8, 9)));
+
+/*
+ * Where role `role`'s switch key `key` of section `base` ("switch", "ib", "pfc") was given: 1
+ * with its line (SC_LINE_SET: --set), section and value, the last given of [base] and
+ * [base.ROLE]; 0 if the key was not given (its value is the SPEC §3 default or one that follows
+ * the scenario, docs/sim.md "Defaults that follow the scenario"). For warnings.c.
+ */
+int sc_switch_key(const lfc_scenario_t *sc, uint32_t role, const char *base, const char *key,
+                  uint32_t *line, const char **section, const char **value);
 
 /* Names for messages and JSON. */
 const char *sc_topo_name(sc_topo_kind_t t);

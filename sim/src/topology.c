@@ -119,6 +119,46 @@ static uint32_t speed_div(double fastest, double speed) {
   return (uint32_t)lround(fastest / speed);
 }
 
+/* The delay of a cable of `metres`: 5 ns/m in cycles, rounded up, at least 1 (SPEC §12.1). */
+static uint32_t cable_delay(const lfc_scenario_t *sc, double metres) {
+  return (uint32_t)sc_ns_to_cycles(sc, metres * NS_PER_M);
+}
+
+static double host_cable_m(const lfc_scenario_t *sc) {
+  return sc->host_cable_m >= 0 ? sc->host_cable_m : sc->cable_m;
+}
+
+static double host_gbps(const lfc_scenario_t *sc) {
+  return sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+}
+
+/* The AE's cable: inside the switch, one cycle (topo_build). */
+#define AE_DELAY 1u
+
+uint32_t topo_role_cables(const lfc_scenario_t *sc, uint32_t role, topo_cable_t out[TOPO_PEERS]) {
+  int hosts = 0, switches = 0;
+  switch (sc->topo) {
+    case TOPO_LINE: hosts = sc->hosts_per_switch > 0; switches = sc->switches > 1; break;
+    case TOPO_RING: hosts = sc->hosts_per_switch > 0; switches = 1; break;
+    case TOPO_STAR: hosts = sc->hosts_per_switch > 0; break;
+    case TOPO_LEAF_SPINE:
+    case TOPO_FAT_TREE:
+    case TOPO_RAIL: hosts = role == 0u; switches = 1; break;
+    default: break;
+  }
+  double fastest = sc_fastest_gbps(sc);
+  uint32_t n = 0;
+  if (hosts)
+    out[n++] = (topo_cable_t){TOPO_PEER_HOST, cable_delay(sc, host_cable_m(sc)),
+                              speed_div(fastest, host_gbps(sc))};
+  if (switches)
+    out[n++] = (topo_cable_t){TOPO_PEER_SWITCH, cable_delay(sc, sc->cable_m),
+                              speed_div(fastest, sc->speed_gbps)};
+  if (topo_has_ae(sc))
+    out[n++] = (topo_cable_t){TOPO_PEER_AE, AE_DELAY, speed_div(fastest, sc_ae_gbps(sc))};
+  return n;
+}
+
 int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   const char *names[SC_MAX_ROLES];
@@ -175,12 +215,9 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
     }
   for (uint32_t h = 0; h < t->nendpoints; h++) t->nports[nsw + h] = 1;
 
-  double host_speed = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
   double fastest = sc_fastest_gbps(sc);
-  double host_m = sc->host_cable_m >= 0 ? sc->host_cable_m : sc->cable_m;
-  builder_t b = {t, sc, (uint32_t)sc_ns_to_cycles(sc, sc->cable_m * NS_PER_M),
-                 (uint32_t)sc_ns_to_cycles(sc, host_m * NS_PER_M), speed_div(fastest, sc->speed_gbps),
-                 speed_div(fastest, host_speed)};
+  builder_t b = {t, sc, cable_delay(sc, sc->cable_m), cable_delay(sc, host_cable_m(sc)),
+                 speed_div(fastest, sc->speed_gbps), speed_div(fastest, host_gbps(sc))};
   uint32_t nexth = 0;
   switch (sc->topo) {
     case TOPO_LINE:
@@ -239,7 +276,7 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
     t->host_sw[e] = sw;
     t->host_port[e] = port;
     uint32_t hd = b.host_delay, hdiv = b.host_div;
-    b.host_delay = 1u;
+    b.host_delay = AE_DELAY;
     b.host_div = speed_div(fastest, sc_ae_gbps(sc));
     connect(&b, sw, port, nsw + e, 0, 1);
     b.host_delay = hd;

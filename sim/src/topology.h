@@ -43,6 +43,23 @@ typedef struct {
 uint32_t topo_roles(const lfc_scenario_t *sc, const char **names, uint32_t *radix, uint64_t *hosts,
                     char *err, size_t errlen);
 
+/* The kinds of cable into a switch (topo_role_cables): what the peer is, its delay and speed. */
+typedef enum { TOPO_PEER_HOST = 0, TOPO_PEER_SWITCH, TOPO_PEER_AE, TOPO_PEERS } topo_peer_t;
+
+typedef struct {
+  topo_peer_t peer;
+  uint32_t delay;     /* cycles, each direction (as topo_build makes them) */
+  uint32_t speed_div; /* SPEC §1.2 */
+} topo_cable_t;
+
+/*
+ * The kinds of cable the switches of role `role` have, without building the fabric (for the
+ * configuration defaults that follow the links, scenario.c): at most one of each peer kind, in
+ * the order host, switch, AE. Returns how many (0 for a role without cables). The scenario's
+ * link speeds must be checked (lfc_scenario_finish does it first).
+ */
+uint32_t topo_role_cables(const lfc_scenario_t *sc, uint32_t role, topo_cable_t out[TOPO_PEERS]);
+
 /* True if the scenario has in-network aggregation (AE nodes, see topo_t). */
 int topo_has_ae(const lfc_scenario_t *sc);
 

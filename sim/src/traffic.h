@@ -28,7 +28,8 @@ typedef struct {
   uint32_t *succ, nsucc;  /* flows waiting for this one */
   /* sender state */
   uint64_t next_x1024;    /* when the next packet is due, x1024 cycles */
-  uint64_t sent_bytes, sent_pkts;
+  uint64_t offered_bytes, offered_pkts; /* handed to the source NIC's transmit FIFO */
+  uint64_t wire_bytes, wire_pkts;       /* put on the wire: first block out of the source NIC */
   uint64_t rng;
   uint32_t rate_ppm;      /* DCQCN current rate, ppm of line rate (1e6 = no limit) */
   /* DCQCN (dcqcn.h): reaction point at the source, notification point at the destination */

@@ -133,6 +133,13 @@ static void test_spec_formulas_with_k(void **state) {
   assert_int_equal(lfc_headroom_blocks(1, 1, 0, 0), 5);
   assert_int_equal(lfc_credit_blocks(65, 98, 1), 263);
   assert_int_equal(lfc_credit_blocks(65, 98, 4), 115);
+  /* One flow's hold: ceil(L / k) + mtu + (cut-through ? 1 : mtu). L 118, k 1, store-and-forward:
+     118 + 65 + 65 = 248; cut-through: 118 + 65 + 1 = 184; L 391, k 8: ceil(48.9) = 49, + 130 =
+     179; k 0 is taken as 1. */
+  assert_int_equal(lfc_flow_hold_blocks(65, 118, 0, 1), 248);
+  assert_int_equal(lfc_flow_hold_blocks(65, 118, 1, 1), 184);
+  assert_int_equal(lfc_flow_hold_blocks(65, 391, 0, 8), 179);
+  assert_int_equal(lfc_flow_hold_blocks(16, 1, 0, 0), 33);
 }
 
 static lfc_credits_t credits_of(uint32_t speed_mbps, uint32_t cable_mm, uint32_t mtu) {
@@ -368,6 +375,64 @@ static void test_model_needs_calculated_headroom(void **state) {
 #define CREDIT_RATE_TOLERANCE 0.0005 /* blocks per cycle: one packet in 130,000 blocks */
 
 /*
+ * (e) One flow's hold (lfc_flow_hold_blocks) against the model: node 0 sends full-size packets at
+ * full load through one PFC switch to node 1, with xoff_th at the figure and a shared pool that
+ * holds it. The ingress PG's peak stays below the figure, so the switch never pauses node 0, and
+ * comes within one packet and a block of it, so that the figure is not loose: without its
+ * latency term (2 * mtu only) the long pipelines would exceed it, and without the
+ * store-and-forward packet the store-and-forward cases would.
+ */
+#define HOLD_CYCLES 40000u
+#define HOLD_SHARED 8192u
+
+typedef struct {
+  uint32_t mtu, latency, cut_through, k;
+} hold_case_t;
+
+static const hold_case_t HOLD_CASES[] = {
+    {65, 1, 0, 1},  {65, 20, 0, 1}, {65, 118, 0, 1}, {65, 391, 0, 1}, {65, 1, 1, 1},
+    {65, 118, 1, 1}, {65, 391, 1, 1}, {16, 40, 0, 2}, {16, 40, 1, 2},  {144, 200, 0, 1},
+};
+
+static void test_model_flow_hold(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof HOLD_CASES / sizeof HOLD_CASES[0]; i++) {
+    const hold_case_t *x = &HOLD_CASES[i];
+    uint64_t bound = lfc_flow_hold_blocks(x->mtu, x->latency, (int)x->cut_through, x->k);
+    lfc_star_cfg_t cfg;
+    lfc_star_cfg_default(&cfg, LFC_MODE_PFC, 2u, 1u);
+    cfg.sw.mtu_blocks = x->mtu;
+    cfg.nic.mtu_blocks = x->mtu;
+    cfg.sw.drr_quantum[0] = x->mtu;
+    cfg.sw.latency = x->latency;
+    cfg.sw.cut_through = x->cut_through;
+    cfg.sw.speed_div[0] = cfg.sw.speed_div[1] = (uint8_t)x->k;
+    cfg.sw.xoff_th = (uint32_t)bound;
+    cfg.sw.shared_blocks = HOLD_SHARED;
+    cfg.traffic.pattern = LFC_TRAFFIC_INCAST;
+    cfg.traffic.incast_dst = 1u;
+    cfg.traffic.load_permille = 1000u;
+    cfg.traffic.min_nblk = cfg.traffic.max_nblk = x->mtu;
+    cfg.traffic.class_mask = 1u;
+    char err[ERR_LEN] = "";
+    lfc_star_t *star = lfc_star_create(&cfg, err, sizeof err);
+    if (star == NULL) fail_msg("lfc_star_create: %s", err);
+    lfc_star_run(star, HOLD_CYCLES);
+    const lfc_class_stats_t *cs = &lfc_switch_stats(lfc_star_switch(star), 0u)->cls[0];
+    uint64_t peak = cs->peak_pg, xoff = cs->xoff_tx, rx = lfc_nic_stats(lfc_star_nic(star, 1u))->rx_blocks;
+    lfc_star_destroy(star);
+    print_message("  mtu %u latency %u %s k %u: peak %llu, figure %llu, XOFFs %llu, %llu blocks\n",
+                  x->mtu, x->latency, x->cut_through ? "cut-through" : "store-and-forward", x->k,
+                  (unsigned long long)peak, (unsigned long long)bound, (unsigned long long)xoff,
+                  (unsigned long long)rx);
+    assert_true(peak < bound);
+    assert_true(peak + x->mtu + 1u >= bound);
+    assert_int_equal(xoff, 0);
+    assert_true(rx > HOLD_CYCLES / x->k / 2u); /* the flow ran */
+  }
+}
+
+/*
  * Two end nodes through one IB switch, full-size packets at full load from node 0 to node 1
  * (and from node 1 to node 0 if both_ways). Returns the blocks per cycle node 1 receives after a
  * quarter of the run (the start-up transient).
@@ -484,6 +549,7 @@ int main(void) {
       cmocka_unit_test(test_model_needs_calculated_headroom),
       cmocka_unit_test(test_model_line_rate_at_switch_credits),
       cmocka_unit_test(test_model_window_limits),
+      cmocka_unit_test(test_model_flow_hold),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

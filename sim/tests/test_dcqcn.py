@@ -83,7 +83,7 @@ def main():
                 fh.write(scenario(n, stagger, end))
             a = run(sim, ini, os.path.join(outdir, name + "_a.json"), end - WINDOW_US, sets)
             b = run(sim, ini, os.path.join(outdir, name + ".json"), end, sets)
-            x = [(fb["bytes"] - fa["bytes"]) * 8.0 / (WINDOW_US * 1e3)
+            x = [(fb["delivered_bytes"] - fa["delivered_bytes"]) * 8.0 / (WINDOW_US * 1e3)
                  for fa, fb in zip(a["flows"], b["flows"])]
             tot = sum(x)
             jain = tot * tot / (len(x) * sum(v * v for v in x)) if tot > 0 else 0.0
