@@ -346,11 +346,13 @@ int lfc_switch_cfg_set(lfc_switch_cfg_t *cfg, const char *section, const char *k
                        const char *value, char *err, size_t errlen) {
   if (!cfg || !section || !key || !value)
     return failf(err, errlen, "internal error: NULL argument");
-  if (strlen(value) >= VALUE_MAX)
-    return failf(err, errlen, "value longer than %d characters", VALUE_MAX - 1);
-  for (size_t i = 0; i < NKEYS; i++)
-    if (strcmp(KEYS[i].section, section) == 0 && strcmp(KEYS[i].name, key) == 0)
-      return apply(cfg, &KEYS[i], value, err, errlen);
+  /* The key first: an unknown key is 1 (not a switch parameter) whatever its value. */
+  for (size_t i = 0; i < NKEYS; i++) {
+    if (strcmp(KEYS[i].section, section) != 0 || strcmp(KEYS[i].name, key) != 0) continue;
+    if (strlen(value) >= VALUE_MAX)
+      return failf(err, errlen, "value longer than %d characters", VALUE_MAX - 1);
+    return apply(cfg, &KEYS[i], value, err, errlen);
+  }
   char keys[VALUE_MAX];
   if (lfc_switch_cfg_keys(section, keys, sizeof keys) == 0)
     failf(err, errlen, "unknown section [%s]; switch parameters are in [switch], [ib], [pfc]",

@@ -85,6 +85,10 @@ static void test_range_edges(void **state) {
     memset(longv, '1', sizeof longv - 1u);
     longv[sizeof longv - 1u] = '\0';
     set_bad(&c, "switch", "latency", longv, -1, "value longer than 1023 characters");
+    /* An unknown key is "not a switch parameter" (1) whatever the value, a long one included. */
+    char err[256] = "";
+    assert_int_equal(lfc_switch_cfg_set(&c, "ibx", "cut_through", longv, err, sizeof err), 1);
+    assert_non_null(strstr(err, "unknown section [ibx]"));
   }
   set_bad(&c, "switch", "cut_through", "maybe", -1, "true/false");
   set_bad(&c, "switch", "mode", "ethernet", -1, "ib, pfc");
