@@ -79,6 +79,7 @@ static size_t data_frame(lfc_pcap_link_t *l, uint32_t dir, const lfc_word_t *w, 
   if (l->mode == LFC_MODE_IB) {
     lfc_ib_pkt_t tmpl, p;
     memset(&tmpl, 0, sizeof tmpl);
+    memset(&p, 0, sizeof p); /* filled by lfc_ib_pkt_from_word; zeroed for the compiler's sake */
     tmpl.slid = src;
     tmpl.bth = bth;
     if (lfc_ib_pkt_from_word(w, &tmpl, &p, l->payload, sizeof l->payload, NULL) != LFC_WIRE_OK) {
@@ -92,6 +93,7 @@ static size_t data_frame(lfc_pcap_link_t *l, uint32_t dir, const lfc_word_t *w, 
   if (lengthen) ww.nblk = ROCE_MIN_NBLK;
   lfc_roce_pkt_t tmpl, p;
   memset(&tmpl, 0, sizeof tmpl);
+  memset(&p, 0, sizeof p); /* filled by lfc_roce_from_word; zeroed for the compiler's sake */
   memcpy(tmpl.src_mac, l->mac[dir], LFC_ETH_ADDR_BYTES);
   memcpy(tmpl.dst_mac, l->mac[dir ^ 1u], LFC_ETH_ADDR_BYTES);
   tmpl.has_vlan = true; /* VID 0: priority tagged (IEEE 802.1Q) */
