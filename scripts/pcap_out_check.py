@@ -169,7 +169,7 @@ def load_cosim(path, args):
             e.block_ns = BITS_PER_BLOCK / 100.0  # tb_pcap.c: 100 Gb/s
             exp.setdefault(kv["file"], {})[0 if kv["dir"] == "A>B" else 1] = e
     if not exp:
-        sys.exit(f"{path}: no 'pcap file=' lines (was the run made with PCAP=1?)")
+        raise ValueError("no 'pcap file=' lines (was the run made with PCAP=1?)")
     return exp, args.mode, None
 
 
@@ -180,8 +180,7 @@ def tshark(path, fields):
         cmd += ["-e", c]
     run = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if run.returncode != 0:
-        print(f"tshark failed on {path}: {run.stderr.strip()}")
-        sys.exit(2)
+        bad_input(f"tshark failed on {path}: " + " ".join(run.stderr.split()))
     rows = []
     for line in run.stdout.splitlines():
         row = line.split("\t")
@@ -351,8 +350,23 @@ def compare(name, dirn, e, s, bad, ce_into):
                            f"switch's {want} ECN marks")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments: one line on stderr and exit 2, as every script of scripts/."""
+
+    def error(self, message):
+        sys.stderr.write(f"pcap_out_check.py: {message}; usage: pcap_out_check.py sim|cosim "
+                         "COUNTS DIR [--quanta-switch Q] [--quanta-host Q] [--ways W] "
+                         "[--classes N] [--mode ib|pfc] [--require K]\n")
+        sys.exit(2)
+
+
+def bad_input(message):
+    sys.stderr.write(f"pcap_out_check.py: {message}\n")
+    sys.exit(2)
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = OneLineParser(description=__doc__.splitlines()[0])
     ap.add_argument("source", choices=["sim", "cosim"])
     ap.add_argument("counts")
     ap.add_argument("dir")
@@ -365,14 +379,15 @@ def main():
     args = ap.parse_args()
     try:
         exp, mode, horizon = (load_sim if args.source == "sim" else load_cosim)(args.counts, args)
-    except (OSError, ValueError, KeyError) as ex:
-        print(f"pcap_out_check: {args.counts}: {ex}")
-        return 2
+    except (OSError, ValueError, KeyError, TypeError) as ex:
+        bad_input(f"{args.counts}: {ex}")
     mode = mode or args.mode
     if mode not in ("ib", "pfc"):
-        print("pcap_out_check: the mode is not known: give --mode ib|pfc")
-        return 2
-    files = sorted(f for f in os.listdir(args.dir) if f.endswith(".pcap"))
+        bad_input("the mode is not known: give --mode ib|pfc")
+    try:
+        files = sorted(f for f in os.listdir(args.dir) if f.endswith(".pcap"))
+    except OSError as ex:
+        bad_input(f"{args.dir}: {ex.strerror}")
     bad = []
     for extra in sorted(set(files) - set(exp)):
         bad.append(f"{extra}: a file no link of the counts names")

@@ -12,6 +12,8 @@
 #       every configuration x K seeds x both simulators in parallel: build/regress/junit.xml,
 #       build/regress/summary.txt, build/regress/coverage.json; fails if a run failed or a
 #       coverage point was never hit
+#   make test-cosim-pcap
+#       make cosim PCAP=1 on a few configurations: tshark reads every port's pcap file back
 #   make test-cosim
 #       the regression of `make test` (every configuration, both simulators, one seed, short
 #       runs; then every configuration on Verilator, TEST_COSIM_SEEDS seeds at full length; then
@@ -265,6 +267,19 @@ TEST_STEPS += test-cosim-args
 test-cosim-args: deps-hdl all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
 	@$(MAKE) -s --no-print-directory $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
 	@$(TB_RUN_ENV) tb/scripts/test_args.sh $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
+
+# PCAP=1's files (tb/common/tb_pcap.c): a short run of each TEST_PCAP_CONFIGS on Verilator with
+# PCAP=1, and tshark must decode every frame of every port as the model's counters say
+# (tb/scripts/test_pcap.sh). Both directions of PFC and ECN marks, both directions of PFC with
+# lossy drops, IB data and FCPs. After test-cosim in `make test`, which builds these simulators.
+TEST_PCAP_CONFIGS = pfc_dynamic_ecn pfc_small_buffer ib_basic
+TEST_STEPS += test-cosim-pcap
+.PHONY: test-cosim-pcap
+test-cosim-pcap: deps-hdl deps-verify all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
+	@$(MAKE) -s --no-print-directory \
+	  $(foreach c,$(TEST_PCAP_CONFIGS),$(COSIM_BUILD)/verilator/$(c)/obj/Vcosim)
+	@echo "== co-simulation with PCAP=1: tshark decodes every port's frames as the model counted them"
+	@$(TB_RUN_ENV) tb/scripts/test_pcap.sh $(BUILD)/test-cosim-pcap $(TEST_PCAP_CONFIGS)
 
 # ---- RTL code coverage (Verilator --coverage-line --coverage-toggle) ----
 

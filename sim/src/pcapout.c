@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "lfc/pcap.h"
 #include "lfc/pcap_link.h"
@@ -130,7 +131,7 @@ int pcap_plan(const lfc_scenario_t *sc, const char *links, uint64_t max_mb, pcap
   pl->mem_bytes = mem < 1.8e19 ? (uint64_t)mem : UINT64_MAX;
   pl->limit_mb = max_mb > 0 ? max_mb : PCAP_DEFAULT_MAX_MB;
   if (bytes / MIB > (double)pl->limit_mb)
-    PERR("lfc-sim: %s: --pcap: %u cables for %g us: up to %.0f MiB of pcap files (every block "
+    PERR("lfc-sim: %s: --pcap: %u cables for %.10g us: up to %.0f MiB of pcap files (every block "
          "slot used both ways), above the limit of %llu MiB (%s); fewer cables with "
          "--pcap-links, a shorter run, or a higher --pcap-max-mb",
          sc->file, pl->n, sc->duration_us, bytes / MIB, (unsigned long long)pl->limit_mb,
@@ -165,6 +166,7 @@ void pcap_plan_free(pcap_plan_t *pl) {
 
 typedef struct {
   lfc_pcap_link_t *w;
+  char *path;          /* DIR/NAME.pcap */
   uint32_t wire[DIRS]; /* the wire A sends on (into B), the wire B sends on (into A) */
   uint32_t delay;      /* cycles, each way */
 } cap_t;
@@ -181,6 +183,8 @@ struct pcapout {
 static void po_free(pcapout_t *po) {
   if (po->taps != NULL)
     for (uint32_t i = 0; i < DIRS * po->n; i++) free(po->taps[i].v);
+  if (po->cap != NULL)
+    for (uint32_t i = 0; i < po->n; i++) free(po->cap[i].path);
   free(po->taps);
   free(po->cap);
   free(po->sim->tap);
@@ -224,17 +228,15 @@ pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char
     for (uint32_t d = 0; d < DIRS; d++) sim->tap[c->wire[d]] = &po->taps[DIRS * i + d];
     topo_link_name(t, l, name, sizeof name);
     strcat(name, ".pcap");
-    char *path = path_join(dir, name);
+    c->path = path_join(dir, name);
+    po->n = i + 1u;
     const lfc_pcap_link_cfg_t cfg = {mode, l};
-    c->w = path != NULL ? lfc_pcap_link_open(path, &cfg, err, errlen) : NULL;
-    if (path == NULL && err && errlen) snprintf(err, errlen, "%s: out of memory", dir);
-    free(path);
+    c->w = c->path != NULL ? lfc_pcap_link_open(c->path, &cfg, err, errlen) : NULL;
+    if (c->path == NULL && err && errlen) snprintf(err, errlen, "%s: out of memory", dir);
     if (c->w == NULL) {
-      po->n = i;
       pcapout_abort(po);
       return NULL;
     }
-    po->n = i + 1u;
   }
   return po;
 }
@@ -298,7 +300,8 @@ int pcapout_close(pcapout_t *po, pcapout_stats_t *st, char *err, size_t errlen) 
     lfc_pcap_link_t *w = po->cap[i].w;
     po->cap[i].w = NULL;
     if (lfc_pcap_link_close(w, err, errlen) != 0) {
-      pcapout_abort(po); /* the files renamed so far stay: each is whole */
+      for (uint32_t j = 0; j < i; j++) unlink(po->cap[j].path); /* all the files or none */
+      pcapout_abort(po);
       return -1;
     }
   }

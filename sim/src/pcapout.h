@@ -71,7 +71,8 @@ pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char
 int pcapout_flush(pcapout_t *po, uint64_t before, char *err, size_t errlen);
 
 /* Write the rest, close every file and rename it into place; frees po and sim->tap. 0, or -1
- * with err (the files not yet renamed are removed). st, if not NULL, gets the totals. */
+ * with err: then no file is left, the ones renamed already are removed. st, if not NULL, gets
+ * the totals. */
 int pcapout_close(pcapout_t *po, pcapout_stats_t *st, char *err, size_t errlen);
 
 /* Give up: every temporary file removed; frees po and sim->tap. NULL is allowed. */
