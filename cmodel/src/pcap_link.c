@@ -70,18 +70,14 @@ lfc_pcap_link_t *lfc_pcap_link_open(const char *path, const lfc_pcap_link_cfg_t 
  * it. */
 static size_t data_frame(lfc_pcap_link_t *l, uint32_t dir, const lfc_word_t *w, uint16_t src,
                          lfc_pcap_rec_t *kind) {
-  lfc_ib_bth_t bth;
-  memset(&bth, 0, sizeof bth);
-  bth.opcode = BTH_RC_SEND_ONLY;
-  bth.pkey = BTH_PKEY_DEFAULT;
-  bth.dqpn = LFC_PCAP_LINK_QPN;
-  bth.psn = l->psn[dir] & LFC_IB_QPN_MASK;
+  /* Designated initializers: every field not named is 0 (SE, M, TVer, BECN, A; no GRH). */
+  const lfc_ib_bth_t bth = {.opcode = BTH_RC_SEND_ONLY,
+                            .pkey = BTH_PKEY_DEFAULT,
+                            .dqpn = LFC_PCAP_LINK_QPN,
+                            .psn = l->psn[dir] & LFC_IB_QPN_MASK};
   if (l->mode == LFC_MODE_IB) {
-    lfc_ib_pkt_t tmpl, p;
-    memset(&tmpl, 0, sizeof tmpl);
-    memset(&p, 0, sizeof p); /* filled by lfc_ib_pkt_from_word; zeroed for the compiler's sake */
-    tmpl.slid = src;
-    tmpl.bth = bth;
+    const lfc_ib_pkt_t tmpl = {.slid = src, .bth = bth};
+    lfc_ib_pkt_t p = {.has_grh = false}; /* filled by lfc_ib_pkt_from_word */
     if (lfc_ib_pkt_from_word(w, &tmpl, &p, l->payload, sizeof l->payload, NULL) != LFC_WIRE_OK) {
       return 0;
     }
@@ -91,19 +87,15 @@ static size_t data_frame(lfc_pcap_link_t *l, uint32_t dir, const lfc_word_t *w, 
   lfc_word_t ww = *w;
   const int lengthen = ww.nblk < ROCE_MIN_NBLK && ww.nblk > 0;
   if (lengthen) ww.nblk = ROCE_MIN_NBLK;
-  lfc_roce_pkt_t tmpl, p;
-  memset(&tmpl, 0, sizeof tmpl);
-  memset(&p, 0, sizeof p); /* filled by lfc_roce_from_word; zeroed for the compiler's sake */
+  lfc_roce_pkt_t tmpl = {.has_vlan = true, /* VID 0: priority tagged (IEEE 802.1Q) */
+                         .ttl = IPV4_TTL,
+                         .src_ip = {IPV4_NET, 0, (uint8_t)(src >> 8), (uint8_t)src},
+                         .dst_ip = {IPV4_NET}, /* low 16 bits: the word's dst (from_word) */
+                         .udp_src = (uint16_t)(UDP_SRC_BASE | (src & UDP_SRC_MASK)),
+                         .bth = bth};
   memcpy(tmpl.src_mac, l->mac[dir], LFC_ETH_ADDR_BYTES);
   memcpy(tmpl.dst_mac, l->mac[dir ^ 1u], LFC_ETH_ADDR_BYTES);
-  tmpl.has_vlan = true; /* VID 0: priority tagged (IEEE 802.1Q) */
-  tmpl.ttl = IPV4_TTL;
-  tmpl.src_ip[0] = IPV4_NET;
-  tmpl.src_ip[2] = (uint8_t)(src >> 8);
-  tmpl.src_ip[3] = (uint8_t)src;
-  tmpl.dst_ip[0] = IPV4_NET; /* the low 16 bits are the word's dst (lfc_roce_from_word) */
-  tmpl.udp_src = (uint16_t)(UDP_SRC_BASE | (src & UDP_SRC_MASK));
-  tmpl.bth = bth;
+  lfc_roce_pkt_t p = {.has_vlan = false}; /* filled by lfc_roce_from_word */
   if (lfc_roce_from_word(&ww, &l->map, &tmpl, &p, l->payload, sizeof l->payload, NULL) !=
       LFC_WIRE_OK) {
     return 0;

@@ -179,6 +179,16 @@ static void test_pcap_link_each_allocation(void **state) {
   snprintf(needle, sizeof needle, "%s: ", pcap_path);
   /* the writer, then lfc_pcap_open's */
   assert_true(each_failure(pcap_link_create, pcap_link_destroy, NULL, needle) >= 3u);
+  /* room for the terminator only: still a terminated (empty) message; none at all: no write */
+  const lfc_pcap_link_cfg_t cfg = {LFC_MODE_PFC, 0};
+  char tiny[1] = {'x'};
+  lfc_alloc_fail_nth(1);
+  assert_null(lfc_pcap_link_open(pcap_path, &cfg, tiny, sizeof tiny));
+  lfc_alloc_fail_nth(0);
+  assert_int_equal(tiny[0], '\0');
+  lfc_alloc_fail_nth(1);
+  assert_null(lfc_pcap_link_open(pcap_path, &cfg, NULL, 0));
+  lfc_alloc_fail_nth(0);
   assert_int_equal(unlink(pcap_path), 0);
   assert_int_equal(rmdir(pcap_dir), 0);
 }

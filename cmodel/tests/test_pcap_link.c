@@ -173,7 +173,17 @@ static void test_pcap_link_pfc_mode(void **state) {
     assert_int_equal(p.dscp, back.cls << 3);
     assert_int_equal(p.src_ip[2] << 8 | p.src_ip[3], SRC_ADDR);
     assert_int_equal(p.bth.opcode, 0x04);
+    assert_int_equal(p.bth.pkey, 0xFFFF);
     assert_int_equal(p.bth.dqpn, LFC_PCAP_LINK_QPN);
+    /* everything lfc does not set is 0 */
+    assert_int_equal(p.bth.se | p.bth.m | p.bth.tver | p.bth.becn | p.bth.ackreq | p.dei, 0);
+    assert_int_equal(p.ttl, 64);
+    assert_int_equal(p.src_ip[0], 10);
+    assert_int_equal(p.src_ip[1], 0);
+    assert_int_equal(p.dst_ip[0], 10);
+    assert_int_equal(p.dst_ip[1], 0);
+    assert_int_equal(p.udp_src, 0xC000 | SRC_ADDR);
+    assert_false(p.ipv6);
     if (i == 2) {
       lfc_word_t want = d1;
       want.nblk = 2; /* lengthened */
@@ -241,6 +251,11 @@ static void test_pcap_link_ib_mode(void **state) {
   assert_int_equal(p.slid, SRC_ADDR);
   assert_int_equal(p.sl, 2);
   assert_int_equal(p.bth.dqpn, LFC_PCAP_LINK_QPN);
+  assert_int_equal(p.bth.opcode, 0x04);
+  assert_int_equal(p.bth.pkey, 0xFFFF);
+  assert_int_equal(p.bth.psn, 0);
+  assert_int_equal(p.bth.se | p.bth.m | p.bth.tver | p.bth.becn | p.bth.ackreq, 0);
+  assert_false(p.has_grh);
 }
 
 static void test_pcap_link_refusals(void **state) {

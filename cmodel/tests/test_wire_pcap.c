@@ -276,6 +276,11 @@ static void test_pcap_directions(void **state) {
   assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_AB, frame, sizeof frame,
                                       err, sizeof err), -1);
   assert_non_null(strstr(err, "side B's address"));
+  /* the shortest frame that has a source address: 12 bytes; a shorter one has none to check */
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_AB, frame, 12, err,
+                                      sizeof err), -1);
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_AB, frame, 11, err,
+                                      sizeof err), 0);
   lfc_pcap_abort(p);
 
   snprintf(path, sizeof path, "%s/ib247.pcap", dir);
