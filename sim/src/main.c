@@ -270,10 +270,14 @@ int main(int argc, char **argv) {
   deadlock_t dl;
   pcapout_t *po = NULL;
   const char *what = "";
-  if (sampler_init(&sp, &sim, csv, err, sizeof err) != 0 ||
-      deadlock_init(&dl, &sim, err, sizeof err) != 0 ||
-      (cli.pcap != NULL && (what = "--pcap: ",
-                            po = pcapout_open(&plan, cli.pcap, &sim, err, sizeof err)) == NULL)) {
+  int ready = sampler_init(&sp, &sim, csv, err, sizeof err) == 0 &&
+              deadlock_init(&dl, &sim, err, sizeof err) == 0;
+  if (ready && cli.pcap != NULL) { /* the files are made now: a bad directory fails at once */
+    po = pcapout_open(&plan, cli.pcap, &sim, err, sizeof err);
+    ready = po != NULL;
+    what = "--pcap: ";
+  }
+  if (!ready) {
     fprintf(stderr, "lfc-sim: %s%s\n", what, err);
     sampler_free(&sp);
     deadlock_free(&dl);
