@@ -5,6 +5,7 @@
  */
 #include "lfc/pcap_link.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +41,26 @@ struct lfc_pcap_link {
   uint8_t frame[FRAME_MAX];
 };
 
+/* One line into err[0..errlen), if err is given (vsnprintf writes nothing when errlen is 0). */
+static void say(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(char *err, size_t errlen, const char *fmt, ...) {
+  if (err == NULL) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
 lfc_pcap_link_t *lfc_pcap_link_open(const char *path, const lfc_pcap_link_cfg_t *cfg,
                                     char *err, size_t errlen) {
   if (cfg->mode != LFC_MODE_IB && cfg->mode != LFC_MODE_PFC) {
-    if (err != NULL && errlen > 0) {
-      snprintf(err, errlen, "%s: mode %d, allowed 0 (IB) or 1 (PFC)", path, (int)cfg->mode);
-    }
+    say(err, errlen, "%s: mode %d, allowed 0 (IB) or 1 (PFC)", path, (int)cfg->mode);
     return NULL;
   }
   lfc_pcap_link_t *l = lfc_calloc(1, sizeof *l);
   if (l == NULL) {
-    if (err != NULL && errlen > 0) snprintf(err, errlen, "%s: out of memory", path);
+    say(err, errlen, "%s: out of memory", path);
     return NULL;
   }
   l->mode = cfg->mode;
@@ -67,9 +77,9 @@ lfc_pcap_link_t *lfc_pcap_link_open(const char *path, const lfc_pcap_link_cfg_t 
 }
 
 /* The frame of a DATA word in l->frame: its length and record kind, or 0 if no frame carries
- * it. */
+ * it; *lengthened when a one-block packet became a two-block frame. */
 static size_t data_frame(lfc_pcap_link_t *l, uint32_t dir, const lfc_word_t *w, uint16_t src,
-                         lfc_pcap_rec_t *kind) {
+                         lfc_pcap_rec_t *kind, int *lengthened) {
   /* Designated initializers: every field not named is 0 (SE, M, TVer, BECN, A; no GRH). */
   const lfc_ib_bth_t bth = {.opcode = BTH_RC_SEND_ONLY,
                             .pkey = BTH_PKEY_DEFAULT,
@@ -85,8 +95,8 @@ static size_t data_frame(lfc_pcap_link_t *l, uint32_t dir, const lfc_word_t *w, 
     return lfc_ib_pkt_encode(&p, l->frame, sizeof l->frame, NULL);
   }
   lfc_word_t ww = *w;
-  const int lengthen = ww.nblk < ROCE_MIN_NBLK && ww.nblk > 0;
-  if (lengthen) ww.nblk = ROCE_MIN_NBLK;
+  *lengthened = ww.nblk == 1u; /* nblk 0 stays 0: the codec refuses it */
+  if (*lengthened) ww.nblk = ROCE_MIN_NBLK;
   lfc_roce_pkt_t tmpl = {.has_vlan = true, /* VID 0: priority tagged (IEEE 802.1Q) */
                          .ttl = IPV4_TTL,
                          .src_ip = {IPV4_NET, 0, (uint8_t)(src >> 8), (uint8_t)src},
@@ -100,27 +110,24 @@ static size_t data_frame(lfc_pcap_link_t *l, uint32_t dir, const lfc_word_t *w, 
       LFC_WIRE_OK) {
     return 0;
   }
-  const size_t len = lfc_roce_encode(&p, l->frame, sizeof l->frame, NULL);
-  if (len > 0 && lengthen) l->st.lengthened++;
   *kind = LFC_PCAP_ETH;
-  return len;
+  return lfc_roce_encode(&p, l->frame, sizeof l->frame, NULL);
 }
 
 int lfc_pcap_link_word(lfc_pcap_link_t *l, uint64_t ts_ns, uint32_t dir, const lfc_word_t *w,
                        uint16_t src, char *err, size_t errlen) {
   if (dir >= LINK_DIRS) {
-    if (err != NULL && errlen > 0) {
-      snprintf(err, errlen, "direction %u, allowed 0 (side A sends) or 1 (side B sends)",
-               (unsigned)dir);
-    }
+    say(err, errlen, "direction %u, allowed 0 (side A sends) or 1 (side B sends)",
+        (unsigned)dir);
     return -1;
   }
   if (w->kind == LFC_IDLE || (w->kind == LFC_DATA && !w->sop)) return 0;
   size_t len = 0;
   lfc_pcap_rec_t kind = LFC_PCAP_ETH;
   uint64_t *count = NULL;
+  int lengthened = 0;
   if (w->kind == LFC_DATA) {
-    len = data_frame(l, dir, w, src, &kind);
+    len = data_frame(l, dir, w, src, &kind, &lengthened);
     count = &l->st.data[dir];
   } else if (w->kind == LFC_PFC && l->mode == LFC_MODE_PFC) {
     lfc_pfc_frame_t f;
@@ -142,6 +149,7 @@ int lfc_pcap_link_word(lfc_pcap_link_t *l, uint64_t ts_ns, uint32_t dir, const l
   }
   if (lfc_pcap_write_dir(l->pcap, ts_ns, kind, dir, l->frame, len, err, errlen) != 0) return -1;
   if (w->kind == LFC_DATA) l->psn[dir]++;
+  if (lengthened) l->st.lengthened++;
   (*count)++;
   l->st.records++;
   l->st.bytes += PCAP_RECORD_HEADER_BYTES + len +

@@ -8,12 +8,14 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <cmocka.h>
 
 #include "lfc/pcap.h"
@@ -120,6 +122,8 @@ static void test_pcap_link_pfc_mode(void **state) {
   fcp.kind = LFC_FCP;
   lfc_word_t bad = d3;
   bad.cls = 8; /* no PCP for it */
+  const lfc_word_t d2 = data_word(0, 2, 0x0002, 2, LFC_ECN_NOT_ECT); /* two blocks as it is */
+  const lfc_word_t d0 = data_word(0, 0, 0x0002, 3, LFC_ECN_NOT_ECT); /* no length: refused */
   assert_int_equal(lfc_pcap_link_word(l, 5, 0, &idle, 0, err, sizeof err), 0);
   assert_int_equal(lfc_pcap_link_word(l, 10, 0, &d3, SRC_ADDR, err, sizeof err), 0);
   assert_int_equal(lfc_pcap_link_word(l, 15, 0, &cont, SRC_ADDR, err, sizeof err), 0);
@@ -130,19 +134,26 @@ static void test_pcap_link_pfc_mode(void **state) {
   assert_int_equal(lfc_pcap_link_word(l, 60, 0, &bad, 0, err, sizeof err), 0);
   assert_int_equal(lfc_pcap_link_word(l, 70, 2, &d3, 0, err, sizeof err), -1);
   assert_non_null(strstr(err, "direction 2"));
+  char tiny[1] = {'x'}; /* room for the terminator only; none at all */
+  assert_int_equal(lfc_pcap_link_word(l, 70, 2, &d3, 0, tiny, sizeof tiny), -1);
+  assert_int_equal(tiny[0], '\0');
+  assert_int_equal(lfc_pcap_link_word(l, 70, 2, &d3, 0, NULL, 16), -1);
+  assert_int_equal(lfc_pcap_link_word(l, 80, 1, &d2, SRC_ADDR, err, sizeof err), 0);
+  assert_int_equal(lfc_pcap_link_word(l, 90, 1, &d0, SRC_ADDR, err, sizeof err), 0);
   const lfc_pcap_link_stats_t st = *lfc_pcap_link_stats(l);
-  assert_int_equal(st.records, 4);
+  assert_int_equal(st.records, 5);
   assert_int_equal(st.data[0], 2);
-  assert_int_equal(st.data[1], 1);
+  assert_int_equal(st.data[1], 2);
   assert_int_equal(st.pfc[1], 1);
   assert_int_equal(st.pfc[0], 0);
-  assert_int_equal(st.lengthened, 1);
-  assert_int_equal(st.unwritable, 2); /* the FCP and the class 8 packet */
+  assert_int_equal(st.lengthened, 1); /* d1 only */
+  assert_int_equal(st.unwritable, 3); /* the FCP, the class 8 packet, the nblk 0 one */
   assert_int_equal(lfc_pcap_link_close(l, err, sizeof err), 0);
 
   rec_t r[MAX_RECORDS];
   size_t bytes;
-  assert_int_equal(read_records(path, LFC_PCAP_LINKTYPE_ETHERNET, r, &bytes), 4);
+  assert_int_equal(read_records(path, LFC_PCAP_LINKTYPE_ETHERNET, r, &bytes), 5);
+  assert_int_equal(r[4].len, 2 * 64 - 2); /* d2: two blocks, its payload padded to 4 bytes */
   assert_int_equal(bytes, st.bytes);
   lfc_roce_map_t map;
   lfc_roce_map_default(&map, LFC_ROCE_PRIO_PCP);
@@ -265,6 +276,10 @@ static void test_pcap_link_refusals(void **state) {
   lfc_pcap_link_cfg_t cfg = {(lfc_mode_t)2, 0};
   assert_null(lfc_pcap_link_open(path, &cfg, err, sizeof err));
   assert_non_null(strstr(err, "mode 2"));
+  char tiny[1] = {'x'};
+  assert_null(lfc_pcap_link_open(path, &cfg, tiny, sizeof tiny));
+  assert_int_equal(tiny[0], '\0');
+  assert_null(lfc_pcap_link_open(path, &cfg, NULL, 16));
   cfg.mode = LFC_MODE_IB;
   char missing[160];
   snprintf(missing, sizeof missing, "%s/no/such/x.pcap", dir);
@@ -279,11 +294,42 @@ static void test_pcap_link_refusals(void **state) {
   assert_null(f);
 }
 
+/* A full disk, made with a file-size limit (SIGXFSZ ignored, so writes fail with EFBIG): a
+ * frame longer than the stdio buffer reaches the disk at once, and the word's write fails with
+ * -1 and the reason; the writer can then be aborted and leaves nothing. */
+static void test_pcap_link_full_disk(void **state) {
+  (void)state;
+  enum { LIMIT = 4096 };
+  struct rlimit old;
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+  if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < LIMIT) skip();
+  void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/full.pcap", dir);
+  const lfc_pcap_link_cfg_t cfg = {LFC_MODE_IB, 0};
+  lfc_pcap_link_t *l = lfc_pcap_link_open(path, &cfg, err, sizeof err);
+  assert_non_null(l);
+  const lfc_word_t big = data_word(0, 128, 1, 1, 0); /* 8 KB, the largest IB packet */
+  const struct rlimit small = {LIMIT, old.rlim_max};
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  int rc = 0;
+  for (int i = 0; i < 4 && rc == 0; i++) rc = lfc_pcap_link_word(l, 0, 0, &big, 0, err, sizeof err);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+  signal(SIGXFSZ, old_handler);
+  assert_int_equal(rc, -1);
+  assert_non_null(strstr(err, "cannot write"));
+  assert_int_equal(lfc_pcap_link_stats(l)->records, 0);
+  lfc_pcap_link_abort(l);
+  FILE *f = fopen(path, "rb");
+  assert_null(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_pcap_link_pfc_mode, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pcap_link_ib_mode, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pcap_link_refusals, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_pcap_link_full_disk, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -248,8 +248,12 @@ static void test_pcap_directions(void **state) {
   mac[5] = 2;
   assert_int_equal(lfc_pcap_mac_side(mac), -1);
   mac[5] = 0;
-  mac[0] = 0x00;
-  assert_int_equal(lfc_pcap_mac_side(mac), -1);
+  for (unsigned i = 0; i < 3; i++) { /* each byte of the prefix 02-4C-46 is checked */
+    uint8_t m[6];
+    memcpy(m, mac, sizeof m);
+    m[i] ^= 0x10;
+    assert_int_equal(lfc_pcap_mac_side(m), -1);
+  }
 
   snprintf(path, sizeof path, "%s/dir.pcap", dir);
   lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ERF, err, sizeof err);
@@ -276,6 +280,11 @@ static void test_pcap_directions(void **state) {
   assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_AB, frame, sizeof frame,
                                       err, sizeof err), -1);
   assert_non_null(strstr(err, "side B's address"));
+  lfc_pcap_side_mac(7, 0, frame + 6); /* side A's address written as B's direction */
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_BA, frame, sizeof frame,
+                                      err, sizeof err), -1);
+  assert_non_null(strstr(err, "side A's address"));
+  lfc_pcap_side_mac(7, 1, frame + 6);
   /* the shortest frame that has a source address: 12 bytes; a shorter one has none to check */
   assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_AB, frame, 12, err,
                                       sizeof err), -1);

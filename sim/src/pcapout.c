@@ -19,6 +19,7 @@
 #include "topology.h"
 
 #define DIRS 2u
+#define PCAP_EXT ".pcap"
 #define NAME_MAX_LEN 160u /* "ae.spine12.64-..." and the like, with room to spare */
 #define ITEM_ECHO 60      /* characters of a --pcap-links item echoed in a message */
 #define MIB (1024.0 * 1024.0)
@@ -226,8 +227,8 @@ pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char
     c->wire[1] = sim->out_base[lk->a] + lk->pa;
     c->delay = lk->delay;
     for (uint32_t d = 0; d < DIRS; d++) sim->tap[c->wire[d]] = &po->taps[DIRS * i + d];
-    topo_link_name(t, l, name, sizeof name);
-    strcat(name, ".pcap");
+    topo_link_name(t, l, name, sizeof name - sizeof PCAP_EXT + 1u);
+    strcat(name, PCAP_EXT); /* room kept above */
     c->path = path_join(dir, name);
     po->n = i + 1u;
     const lfc_pcap_link_cfg_t cfg = {mode, l};
