@@ -174,7 +174,8 @@ cp -r "$work/pfc" "$work/pfc-broken" && break_first "$work/pfc-broken/sw0.1-h1.0
 cp -r "$work/ib" "$work/ib-broken" && break_first "$work/ib-broken/sw0.2-h2.0.pcap"
 for bad in "a changed XON count|$work/pfc-off.json|$work/pfc|XON priorities|" \
            "a bad FCS|$work/pfc.json|$work/pfc-broken|FCS status|" \
-           "an IB record of the wrong direction|$work/ib.json|$work/ib-broken|the model counts|ib"; do
+           "an IB record of the wrong direction|$work/ib.json|$work/ib-broken|the model counts|ib"
+do
   IFS='|' read -r what json dir pattern mode <<<"$bad"
   extra=(--quanta-switch "$QUANTA" --quanta-host "$QUANTA")
   [ "$mode" = ib ] && extra=(--classes "$CLASSES")
