@@ -310,12 +310,13 @@ clean:
 ##   make lint-<config>       lint one configuration
 ##   make synth               Yosys cells and flip-flops per module (minutes)
 ##   make synth-<config>      synthesise one configuration
-##   make cosim               one co-simulation: SIM=... CONFIG=... [SEED= CYCLES= WAVES=1]
+##   make cosim               one co-simulation: SIM=... CONFIG=... [SEED= CYCLES= WAVES=1 PCAP=1]
 ##   make cosim-build         build the simulators of CONFIGS for SIMS
 ##   make cosim-clean         remove the co-simulation builds and results
 ##   make regress             every configuration x SEEDS seeds x both simulators: JUnit XML
 ##   make test-cosim          the co-simulation regression of make test
 ##   make test-cosim-args     wrong values for cosim, regress, soak and mutants are refused
+##   make test-cosim-pcap     PCAP=1's files: tshark decodes every frame as the model counted it
 ##   make coverage            Verilator line and toggle coverage as lcov HTML
 ##   make mutants             Yosys mutate mutants of the RTL against the regression
 ##   make mutants-smoke       hand-made RTL mutants that must be caught
@@ -363,6 +364,7 @@ clean:
 ##   make test-sim-dcqcn      DCQCN rules (cmocka) and N flows sharing one bottleneck fairly
 ##   make test-sim-deadlock   no deadlock reported on fabrics that cannot deadlock; real ones found
 ##   make test-sim-defaults   defaults that follow the scenario: idle paths, jumbo frames, INA; warnings
+##   make test-sim-pcap       --pcap: bad arguments, results unchanged, tshark decodes every frame
 ##   make fuzz                every libFuzzer target for FUZZ_SECONDS each
 ##   make fuzz-sim-scenario   libFuzzer on the scenario parser (FUZZ_SECONDS)
 ##   make fuzz-sim-cli        libFuzzer on lfc-sim's and the calculators' command lines

@@ -68,6 +68,10 @@ bad "usage: test_wire_tshark.sh" scripts/test_wire_tshark.sh build/tools/lfc_wir
 bad "WIRE_COUNT='many'" env WIRE_COUNT=many scripts/test_wire_tshark.sh /bin/true "$work/w"
 bad "WIRE_SEED='-1'" env WIRE_SEED=-1 scripts/test_wire_tshark.sh /bin/true "$work/w"
 bad "GEN '$work/none' is not an executable" scripts/test_wire_tshark.sh "$work/none" "$work/w"
+bad "usage: pcap_out_check.py sim|cosim" python3 scripts/pcap_out_check.py sim
+bad "argument source: invalid choice: 'both'" python3 scripts/pcap_out_check.py both a b
+bad "$work/none.json: [Errno 2]" python3 scripts/pcap_out_check.py sim "$work/none.json" "$work"
+bad "no 'pcap file=' lines" python3 scripts/pcap_out_check.py cosim /dev/null "$work" --mode pfc
 
 echo "test_script_args: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

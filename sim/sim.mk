@@ -98,6 +98,15 @@ test-sim-outputs: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 	@echo "== lfc-sim: output files (failed writes, names, long paths), bounded memory, size refusal"
 	@sim/tests/test_sim_outputs.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-outputs $(BUILD)/lfc-sim-check
 
+# lfc-sim --pcap (docs/sim.md "Captures"): bad arguments refused in one line, results unchanged,
+# and tshark decodes every frame of a short PFC and a short IB run as the model's counters in the
+# JSON say (about 10 s).
+TEST_STEPS += test-sim-pcap
+.PHONY: test-sim-pcap
+test-sim-pcap: deps-verify $(BUILD)/lfc-sim
+	@echo "== lfc-sim --pcap: bad arguments, results unchanged, tshark decodes every frame"
+	@sim/tests/test_sim_pcap.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-pcap
+
 # The deadlock detector's wait-for graph is exact: no cycle on random deadlock-free fabrics under
 # heavy congestion, the same cycles as before where routing does deadlock (about 30 s).
 TEST_STEPS += test-sim-deadlock

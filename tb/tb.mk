@@ -2,14 +2,18 @@
 # Included by the top Makefile. See tb/README.md.
 #
 #   make cosim SIM=verilator|icarus|icarus-netlist CONFIG=<name> [SEED=n] [CYCLES=n] [WAVES=1]
+#              [PCAP=1]
 #       one run of tb/configs/<name>.ini; on a mismatch the waves of the last 2000 cycles are
-#       written automatically (a rerun with tracing from a bounded window)
+#       written automatically (a rerun with tracing from a bounded window); PCAP=1 also writes
+#       the words into and out of every port as pcap files, in the run's directory under pcap/
 #   make cosim-build [SIMS="verilator icarus"] [CONFIGS="..."]
 #       build the simulators of every configuration (each is built per configuration)
 #   make regress [SEEDS=K] [SIMS=...] [CONFIGS=...] [CYCLES=n] [JOBS=n]
 #       every configuration x K seeds x both simulators in parallel: build/regress/junit.xml,
 #       build/regress/summary.txt, build/regress/coverage.json; fails if a run failed or a
 #       coverage point was never hit
+#   make test-cosim-pcap
+#       make cosim PCAP=1 on a few configurations: tshark reads every port's pcap file back
 #   make test-cosim
 #       the regression of `make test` (every configuration, both simulators, one seed, short
 #       runs; then every configuration on Verilator, TEST_COSIM_SEEDS seeds at full length; then
@@ -26,6 +30,7 @@ CONFIG  ?= ib_basic
 SEED    ?= 1
 CYCLES  ?=
 WAVES   ?= 0
+PCAP    ?= 0
 SEEDS   ?= 2
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -213,7 +218,7 @@ tb_not_uint  = $(filter-out 1,$(words $(1))$(call tb_nondigits,$(1)))
 tb_not_count = $(or $(call tb_not_uint,$(1)),$(if $(subst 0,,$(1)),,zero))
 
 cosim: $(call tb_sim_target,$(SIM),$(CONFIG),$(WAVES))
-	@$(TB_RUN_ENV) tb/scripts/cosim.sh $(SIM) $(CONFIG) $(SEED) "$(CYCLES)" $(WAVES) \
+	@$(TB_RUN_ENV) PCAP=$(PCAP) tb/scripts/cosim.sh $(SIM) $(CONFIG) $(SEED) "$(CYCLES)" $(WAVES) \
 	  $(COSIM_BUILD)/run/$(SIM)/$(CONFIG)/seed$(SEED)
 
 # Every configuration x SEEDS seeds x both simulators.
@@ -262,6 +267,19 @@ TEST_STEPS += test-cosim-args
 test-cosim-args: deps-hdl all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
 	@$(MAKE) -s --no-print-directory $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
 	@$(TB_RUN_ENV) tb/scripts/test_args.sh $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
+
+# PCAP=1's files (tb/common/tb_pcap.c): a short run of each TEST_PCAP_CONFIGS on Verilator with
+# PCAP=1, and tshark must decode every frame of every port as the model's counters say
+# (tb/scripts/test_pcap.sh). Both directions of PFC and ECN marks, both directions of PFC with
+# lossy drops, IB data and FCPs. After test-cosim in `make test`, which builds these simulators.
+TEST_PCAP_CONFIGS = pfc_dynamic_ecn pfc_small_buffer ib_basic
+TEST_STEPS += test-cosim-pcap
+.PHONY: test-cosim-pcap
+test-cosim-pcap: deps-hdl deps-verify all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
+	@$(MAKE) -s --no-print-directory \
+	  $(foreach c,$(TEST_PCAP_CONFIGS),$(COSIM_BUILD)/verilator/$(c)/obj/Vcosim)
+	@echo "== co-simulation with PCAP=1: tshark decodes every port's frames as the model counted them"
+	@$(TB_RUN_ENV) tb/scripts/test_pcap.sh $(BUILD)/test-cosim-pcap $(TEST_PCAP_CONFIGS)
 
 # ---- RTL code coverage (Verilator --coverage-line --coverage-toggle) ----
 
@@ -332,7 +350,7 @@ TB_ARG_GOALS = cosim regress test test-cosim soak mutants mutants-smoke
 tb_q = '$(subst ','\'',$(1))'
 ifneq ($(filter $(TB_ARG_GOALS),$(MAKECMDGOALS)),)
 TB_ARGS_ERR := $(shell tb/scripts/make_args.sh $(call tb_q,$(MAKECMDGOALS)) \
-  $(foreach n,SIM CONFIG SEED CYCLES WAVES COSIM_TIMEOUT SEEDS SIMS CONFIGS JOBS ICARUS_PCT \
+  $(foreach n,SIM CONFIG SEED CYCLES WAVES PCAP COSIM_TIMEOUT SEEDS SIMS CONFIGS JOBS ICARUS_PCT \
     TEST_COSIM_SEEDS TEST_NETLIST_CONFIGS SOAK_CONFIGS SOAK_SECONDS HOURS SOAK_SEED MUT_SEEDS \
     MUT_LIST_SEED MUT_TIMEOUT VERILATOR_JOBS MUT_CONFIGS MUTANT_SIM,$(call tb_q,$(n)=$($(n)))) \
   2>&1)

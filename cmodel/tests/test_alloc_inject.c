@@ -13,6 +13,7 @@
 #include "lfc/link.h"
 #include "lfc/nic.h"
 #include "lfc/pcap.h"
+#include "lfc/pcap_link.h"
 #include "lfc/star.h"
 
 #include <stdio.h>
@@ -158,11 +159,46 @@ static void test_pcap_each_allocation(void **state) {
   assert_int_equal(rmdir(pcap_dir), 0);  /* no temporary file of a failed open is left */
 }
 
+/* lfc/pcap_link.h: the same, for the link's writer around the pcap file. */
+static void *pcap_link_create(void *arg, char *err, size_t errlen) {
+  (void)arg;
+  const lfc_pcap_link_cfg_t cfg = {LFC_MODE_IB, 0};
+  return lfc_pcap_link_open(pcap_path, &cfg, err, errlen);
+}
+static void pcap_link_destroy(void *obj) {
+  char err[256];
+  assert_int_equal(lfc_pcap_link_close(obj, err, sizeof err), 0);
+}
+
+static void test_pcap_link_each_allocation(void **state) {
+  (void)state;
+  strcpy(pcap_dir, "/tmp/lfc-alloc-XXXXXX");
+  assert_non_null(mkdtemp(pcap_dir));
+  snprintf(pcap_path, sizeof pcap_path, "%s/l.pcap", pcap_dir);
+  char needle[128];
+  snprintf(needle, sizeof needle, "%s: ", pcap_path);
+  /* the writer, then lfc_pcap_open's */
+  assert_true(each_failure(pcap_link_create, pcap_link_destroy, NULL, needle) >= 3u);
+  /* room for the terminator only: still a terminated (empty) message; none at all: no write */
+  const lfc_pcap_link_cfg_t cfg = {LFC_MODE_PFC, 0};
+  char tiny[1] = {'x'};
+  lfc_alloc_fail_nth(1);
+  assert_null(lfc_pcap_link_open(pcap_path, &cfg, tiny, sizeof tiny));
+  lfc_alloc_fail_nth(0);
+  assert_int_equal(tiny[0], '\0');
+  lfc_alloc_fail_nth(1);
+  assert_null(lfc_pcap_link_open(pcap_path, &cfg, NULL, 0));
+  lfc_alloc_fail_nth(0);
+  assert_int_equal(unlink(pcap_path), 0);
+  assert_int_equal(rmdir(pcap_dir), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_switch_each_allocation), cmocka_unit_test(test_nic_each_allocation),
       cmocka_unit_test(test_link_each_allocation),   cmocka_unit_test(test_flat_each_allocation),
       cmocka_unit_test(test_star_each_allocation),   cmocka_unit_test(test_pcap_each_allocation),
+      cmocka_unit_test(test_pcap_link_each_allocation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -231,6 +231,78 @@ static void test_pcap_full_disk(void **state) {
   assert_int_equal(entries(), 0); /* no file, no temporary */
 }
 
+/* Both directions of a link in one file (docs/wire-formats.md §6): ERF records carry the
+ * direction as their capture interface (flags bits 1:0); an Ethernet frame from one side's
+ * address cannot be written as the other direction; 247 has no place for direction 1. */
+static void test_pcap_directions(void **state) {
+  (void)state;
+  char path[128], err[256];
+  uint8_t mac[6];
+  lfc_pcap_side_mac(0x1234, 1, mac);
+  const uint8_t want[6] = {0x02, 0x4C, 0x46, 0x12, 0x34, 0x01};
+  assert_memory_equal(mac, want, 6);
+  assert_int_equal(lfc_pcap_mac_side(mac), 1);
+  lfc_pcap_side_mac(0x10005, 0, mac); /* the link's low 16 bits */
+  assert_int_equal(mac[3] << 8 | mac[4], 5);
+  assert_int_equal(lfc_pcap_mac_side(mac), 0);
+  mac[5] = 2;
+  assert_int_equal(lfc_pcap_mac_side(mac), -1);
+  mac[5] = 0;
+  for (unsigned i = 0; i < 3; i++) { /* each byte of the prefix 02-4C-46 is checked */
+    uint8_t m[6];
+    memcpy(m, mac, sizeof m);
+    m[i] ^= 0x10;
+    assert_int_equal(lfc_pcap_mac_side(m), -1);
+  }
+
+  snprintf(path, sizeof path, "%s/dir.pcap", dir);
+  lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ERF, err, sizeof err);
+  assert_non_null(p);
+  const uint8_t fcp[6] = {1, 2, 3, 4, 5, 6};
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_IB_LINK, LFC_PCAP_DIR_BA, fcp, 6, err,
+                                      sizeof err), 0);
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_IB_DATA, LFC_PCAP_DIR_AB, fcp, 6, err,
+                                      sizeof err), 0);
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_IB_DATA, 2, fcp, 6, err, sizeof err), -1);
+  assert_non_null(strstr(err, "direction 2"));
+  assert_int_equal(lfc_pcap_close(p, err, sizeof err), 0);
+  uint8_t b[256];
+  assert_int_equal(slurp(path, b, sizeof b), 24 + 2 * (16 + 16 + 6));
+  assert_int_equal(b[24 + 16 + 9], 0x04 | 1); /* varying length, interface 1 */
+  assert_int_equal(b[24 + 38 + 16 + 9], 0x04);
+
+  snprintf(path, sizeof path, "%s/eth.pcap", dir);
+  p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  uint8_t frame[64] = {0};
+  lfc_pcap_side_mac(7, 1, frame + 6); /* the source address: side B */
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_BA, frame, sizeof frame,
+                                      err, sizeof err), 0);
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_AB, frame, sizeof frame,
+                                      err, sizeof err), -1);
+  assert_non_null(strstr(err, "side B's address"));
+  lfc_pcap_side_mac(7, 0, frame + 6); /* side A's address written as B's direction */
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_BA, frame, sizeof frame,
+                                      err, sizeof err), -1);
+  assert_non_null(strstr(err, "side A's address"));
+  lfc_pcap_side_mac(7, 1, frame + 6);
+  /* the shortest frame that has a source address: 12 bytes; a shorter one has none to check */
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_AB, frame, 12, err,
+                                      sizeof err), -1);
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_ETH, LFC_PCAP_DIR_AB, frame, 11, err,
+                                      sizeof err), 0);
+  lfc_pcap_abort(p);
+
+  snprintf(path, sizeof path, "%s/ib247.pcap", dir);
+  p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_INFINIBAND, err, sizeof err);
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_IB_LINK, LFC_PCAP_DIR_BA, fcp, 6, err,
+                                      sizeof err), -1);
+  assert_non_null(strstr(err, "247"));
+  assert_int_equal(lfc_pcap_write_dir(p, 0, LFC_PCAP_IB_LINK, LFC_PCAP_DIR_AB, fcp, 6, err,
+                                      sizeof err), 0);
+  lfc_pcap_abort(p);
+  assert_int_equal(entries(), 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_pcap_ethernet_bytes, setup, teardown),
@@ -239,6 +311,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_pcap_refusals_keep_old_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pcap_close_rename_fails, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pcap_full_disk, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_pcap_directions, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,8 @@
  * given to cli_parse after argv[0] = "lfc-sim". Then, as lfc-sim would:
  *   - `headroom|credits ...`: lfc_calc_parse, and for valid options the calculation itself;
  *   - a scenario run: a small built-in scenario is loaded from memory and the --seed, --set and
- *     --threads of the command line applied, then lfc_scenario_finish (no file is opened).
+ *     --threads of the command line applied, then lfc_scenario_finish (no file is opened);
+ *     with --pcap, the --pcap-links items are chosen on its fabric (pcap_plan, pcapout.h).
  * Besides crashes, leaks and hangs, the target aborts when the error contract is broken: every
  * failure is -1 with a non-empty error of exactly one line that starts with who reports it
  * ("lfc-sim", "--set", or the scenario's name), and what is accepted is within the ranges
@@ -23,6 +24,7 @@
 
 #include "calc.h"
 #include "cli.h"
+#include "pcapout.h"
 #include "scenario.h"
 
 #define FUZZ_MAX_ARGS 200u /* more than CLI_MAX_SETS --set options */
@@ -102,6 +104,16 @@ static void run_scenario(const cli_t *cli) {
     rc = lfc_scenario_finish(sc, err, sizeof err);
     if (rc != 0) check_err("lfc_scenario_finish", rc, err, from);
   }
+  if (rc == 0 && cli->pcap != NULL) { /* --pcap-links: the items against the built fabric */
+    static const char *const pcap_from[] = {"lfc-sim: ", NULL};
+    pcap_plan_t pl;
+    memset(err, 'x', sizeof err);
+    err[sizeof err - 1u] = '\0';
+    rc = pcap_plan(sc, cli->pcap_links, cli->pcap_max_mb, &pl, err, sizeof err);
+    if (rc != 0) check_err("pcap_plan", rc, err, pcap_from);
+    else if (pl.n == 0) fail("pcap_plan: accepted no cable");
+    else pcap_plan_free(&pl);
+  }
   lfc_scenario_free(sc);
   free(sc);
 }
@@ -141,7 +153,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     run_calc(argc - 1, argv + 1);
   } else if (cli.action == CLI_RUN) {
     if (cli.path == NULL || cli.nsets < 0 || cli.nsets > CLI_MAX_SETS ||
-        cli.threads > SC_MAX_THREADS)
+        cli.threads > SC_MAX_THREADS ||
+        (cli.pcap == NULL && (cli.pcap_links != NULL || cli.pcap_max_mb > 0)))
       fail("cli_parse: accepted a run without a scenario or with out-of-range options");
     run_scenario(&cli);
   } else if (cli.action != CLI_HELP && cli.action != CLI_VERSION) {

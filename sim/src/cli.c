@@ -9,13 +9,14 @@
 #include "lfc/parse.h" /* lfc_parse_int */
 
 #include "estimate.h" /* EST_MAX_MEMORY_MB */
+#include "pcapout.h"  /* PCAP_MAX_MAX_MB */
 #include "scenario.h" /* SC_MAX_THREADS */
 
 #define CLI_ECHO 60 /* characters of an argument echoed in a message */
 #define CLI_OPTIONS                                                                          \
   "--json FILE, --csv DIR, --plot DIR, --seed N, --set SEC.KEY=VALUE, --threads N, "         \
-  "--max-memory-mb N, --estimate, --progress, --no-progress, --no-warnings, --step-all, "     \
-  "--digest, --help, --version"
+  "--max-memory-mb N, --estimate, --pcap DIR, --pcap-links LIST, --pcap-max-mb N, "           \
+  "--progress, --no-progress, --no-warnings, --step-all, --digest, --help, --version"
 
 #define CLI_ERR(...)                                       \
   do {                                                     \
@@ -45,7 +46,8 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
     const char *flag, *value;
   } with_value[] = {{"--json", "FILE"},   {"--csv", "DIR"},     {"--plot", "DIR"},
                     {"--seed", "N"},      {"--threads", "N"},   {"--set", "SEC.KEY=VALUE"},
-                    {"--max-memory-mb", "N"}};
+                    {"--max-memory-mb", "N"}, {"--pcap", "DIR"}, {"--pcap-links", "LIST"},
+                    {"--pcap-max-mb", "N"}};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a == NULL) break;
@@ -59,6 +61,14 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
     if (!strcmp(a, "--json")) cli->json = val;
     else if (!strcmp(a, "--csv")) cli->csv = val;
     else if (!strcmp(a, "--plot")) cli->plot = val;
+    else if (!strcmp(a, "--pcap")) cli->pcap = val;
+    else if (!strcmp(a, "--pcap-links")) cli->pcap_links = val;
+    else if (!strcmp(a, "--pcap-max-mb")) {
+      int64_t n;
+      if (cli_int("--pcap-max-mb", val, 1, (int64_t)PCAP_MAX_MAX_MB, &n, err, errlen) != 0)
+        return -1;
+      cli->pcap_max_mb = (uint64_t)n;
+    }
     else if (!strcmp(a, "--seed")) {
       int64_t s;
       if (cli_int("--seed", val, 0, UINT32_MAX, &s, err, errlen) != 0) return -1;
@@ -100,6 +110,11 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
   if (cli->path == NULL)
     CLI_ERR("lfc-sim: no scenario file; usage: lfc-sim SCENARIO.ini [OPTION]... or "
             "lfc-sim headroom|credits ... (lfc-sim --help)");
+  if (cli->pcap == NULL && (cli->pcap_links != NULL || cli->pcap_max_mb > 0))
+    CLI_ERR("lfc-sim: %s: only with --pcap DIR; allowed: --pcap DIR [--pcap-links LIST] "
+            "[--pcap-max-mb N]", cli->pcap_links != NULL ? "--pcap-links" : "--pcap-max-mb");
+  if (cli->pcap != NULL && cli->pcap[0] == '\0')
+    CLI_ERR("lfc-sim: --pcap '': an empty directory name; allowed: a directory");
   cli->action = CLI_RUN;
   return 0;
 }

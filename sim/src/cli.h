@@ -34,6 +34,9 @@ typedef struct {
   int no_warnings;                 /* --no-warnings: the load warnings (warnings.h) not printed */
   uint64_t max_memory_mb;          /* --max-memory-mb, 1..EST_MAX_MEMORY_MB (estimate.h); 0: not given */
   int estimate_only;               /* --estimate: print the size estimate and stop */
+  const char *pcap;                /* --pcap DIR: the links as pcap files (pcapout.h); NULL: no */
+  const char *pcap_links;          /* --pcap-links LIST; NULL: every working cable */
+  uint64_t pcap_max_mb;            /* --pcap-max-mb, 1..PCAP_MAX_MAX_MB; 0: not given */
 } cli_t;
 
 /*

@@ -629,6 +629,19 @@ static void ring_push(sim_t *s, lane_t *ln, wire_t *w, uint64_t t, const lfc_wor
   if (!s->step_all) wake_at(s, &ln->q, w->to, t);
 }
 
+/* Keep word w, sent at T, in the capture tap (--pcap). 0, or -1 out of memory. */
+static int tap_push(sim_tap_t *tap, uint64_t T, const lfc_word_t *w) {
+  if (tap->n == tap->cap) {
+    uint32_t cap = tap->cap ? tap->cap * 2u : 256u;
+    sim_tapword_t *nv = cap > tap->cap ? realloc(tap->v, (size_t)cap * sizeof *nv) : NULL;
+    if (nv == NULL) return -1;
+    tap->v = nv;
+    tap->cap = cap;
+  }
+  tap->v[tap->n++] = (sim_tapword_t){T, *w};
+  return 0;
+}
+
 /* Port p put out `out` at T: queue it on the link unless the receiver's tracker predicts it;
  * a word for another lane's device goes to the outbox for that lane (lane_apply). */
 static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t T,
@@ -661,6 +674,12 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
       x->v[x->n++] = (xword_t){T + w->delay, dv->out_wire[p], *out};
     }
     if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
+    if (s->tap != NULL && s->tap[dv->out_wire[p]] != NULL &&
+        tap_push(s->tap[dv->out_wire[p]], T, out) != 0) {
+      lane_error(ln, T, w->from, "out of memory for the --pcap capture", 0);
+      ln->stop = 1;
+      ln->oom = 1;
+    }
     if (out->kind == LFC_DATA && out->sop) {
       msg_t m = {T, T + w->delay, w->from, out->tag, 0, out->dst, MSG_HOP, 0, 0, 0, out->cls,
                  dv->out_wire[p]};

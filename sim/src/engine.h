@@ -119,6 +119,22 @@ typedef struct {
 
 typedef struct sim sim_t;
 
+/*
+ * The capture of one direction of a link (--pcap, pcapout.h): every word its sender put out that
+ * was not IDLE or a packet's later block (those the receiver's tracker predicts), with the cycle
+ * it left, in the order sent. Only the sender's lane appends; pcapout empties it between windows
+ * (at the samples) and at the end.
+ */
+typedef struct {
+  uint64_t t;
+  lfc_word_t w;
+} sim_tapword_t;
+
+typedef struct {
+  sim_tapword_t *v;
+  uint32_t n, cap;
+} sim_tap_t;
+
 /* Cycles the wake-up calendar spans (a power of two, a multiple of 64): most wakes are a link
  * delay or a packet's blocks ahead; later ones go to the heap. */
 #define SIM_CAL_SLOTS 256u
@@ -245,6 +261,7 @@ struct sim {
   int oom;  /* a lane ran out of memory (or threads): error says where; the results are void */
   dcqcn_cfg_t dcqcn;
   int want_digest; /* hash the unpredicted link words (sim_digest); set before sim_run */
+  sim_tap_t **tap; /* --pcap: per wire, its capture or NULL; NULL when nothing is captured */
 };
 
 /* Build the fabric of a loaded scenario (its devices split into sc->threads lanes, or one

@@ -22,6 +22,7 @@
 #include "outfile.h"
 #include "engine.h"
 #include "estimate.h"
+#include "pcapout.h"
 #include "plot.h"
 #include "results.h"
 #include "sampler.h"
@@ -67,6 +68,12 @@ static void usage(FILE *o) {
           "  --digest             print a hash of every result and link word\n"          "  --max-memory-mb N    refuse a run whose memory estimate is above N MiB (default:\n"
           "                       three quarters of the physical memory; docs/sim.md \"Memory\")\n"
           "  --estimate           print the memory and time estimate and exit\n"
+          "  --pcap DIR           write the words of the links as pcap files into DIR, one per\n"
+          "                       cable with both directions: DIR/A.PORT-B.PORT.pcap (Ethernet\n"
+          "                       in pfc mode, ERF IB records in ib; docs/sim.md \"Captures\")\n"
+          "  --pcap-links LIST    only these cables: node names (their cables) and patterns over\n"
+          "                       the cables' names, comma-separated (sw0, 'sw0.*-h*')\n"
+          "  --pcap-max-mb N      refuse a run whose pcap files could exceed N MiB (default %u)\n"
           "  -h, --help           this text\n"
           "  --version            the version of lfc\n"
           "\n"
@@ -85,7 +92,7 @@ static void usage(FILE *o) {
           "Exit status: 0 ran, 1 a finding (scoreboard error, link mismatch), 2 bad input (one\n"
           "line naming the file, line, key, value and what is allowed) or a resource refused or\n"
           "short (memory above --max-memory-mb or not available, an output file not written).\n",
-          CLI_MAX_SETS, SC_MAX_THREADS);
+          CLI_MAX_SETS, SC_MAX_THREADS, PCAP_DEFAULT_MAX_MB);
 }
 
 static void print_warning(void *ctx, const char *line) {
@@ -113,6 +120,9 @@ static double now_s(void) {
 typedef struct {
   sampler_t *sp;
   deadlock_t *dl;
+  pcapout_t *po;       /* --pcap, or NULL */
+  int pcap_failed;     /* a pcap write failed: the run stops (like a failed series) */
+  char pcap_err[1024];
   int progress;
   double t0, last;
 } sample_ctx_t;
@@ -121,6 +131,11 @@ static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
   sample_ctx_t *c = ctx;
   sampler_sample(c->sp, sim, cycle);
   if (!c->sp->failed) deadlock_check(c->dl, sim, cycle, c->sp->blocked);
+  if (c->po != NULL && !c->pcap_failed &&
+      pcapout_flush(c->po, cycle, c->pcap_err, sizeof c->pcap_err) != 0) {
+    c->pcap_failed = 1;
+    sim->stop = 1;
+  }
   if (c->progress) {
     double t = now_s();
     if (t - c->last > 0.5) {
@@ -142,7 +157,8 @@ static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
  * the physical memory. Refused above it: one line with both, nonzero. Printed on stdout with
  * --estimate, on stderr when large or long.
  */
-static int check_size(const lfc_scenario_t *sc, uint64_t max_mem_mb, int show, int progress) {
+static int check_size(const lfc_scenario_t *sc, uint64_t max_mem_mb, int show, int progress,
+                      const pcap_plan_t *pcap) {
   uint64_t limit = sim_default_memory_limit_mb();
   const char *whence = "three quarters of the physical memory; --max-memory-mb N";
   if (max_mem_mb > 0) { /* range-checked by cli_parse */
@@ -158,6 +174,8 @@ static int check_size(const lfc_scenario_t *sc, uint64_t max_mem_mb, int show, i
     fprintf(stderr, "%s\n", err);
     return -1;
   }
+  if (pcap != NULL) /* the --pcap writers and the words kept between samples */
+    e.bytes = e.bytes + pcap->mem_bytes < e.bytes ? UINT64_MAX : e.bytes + pcap->mem_bytes;
   char what[256];
   snprintf(what, sizeof what, "%llu switches, %llu hosts, %llu flows: about %.0f MiB of memory",
            (unsigned long long)e.switches, (unsigned long long)e.hosts,
@@ -172,6 +190,9 @@ static int check_size(const lfc_scenario_t *sc, uint64_t max_mem_mb, int show, i
             "%s%s: %s (limit %llu MiB), roughly %.0f s to set up and %.0f s to run\n",
             show ? "" : "lfc-sim: ", sc->file, what, (unsigned long long)limit, e.setup_seconds,
             e.seconds);
+  if (show && pcap != NULL)
+    printf("%s: --pcap: %u cables, at most %.0f MiB of pcap files (limit %llu MiB)\n", sc->file,
+           pcap->n, (double)pcap->max_bytes / MIB, (unsigned long long)pcap->limit_mb);
   return 0;
 }
 
@@ -201,6 +222,8 @@ int main(int argc, char **argv) {
   const char *path = cli.path, *json = cli.json, *csv = cli.csv, *plot = cli.plot;
   int progress = cli.progress, step_all = cli.step_all, digest = cli.digest;
   lfc_scenario_t sc;
+  pcap_plan_t plan; /* --pcap: the cables chosen before the fabric is built */
+  memset(&plan, 0, sizeof plan);
   if (lfc_scenario_load(path, &sc, err, sizeof err) != 0) {
     fprintf(stderr, "%s\n", err);
     lfc_scenario_free(&sc);
@@ -213,19 +236,26 @@ int main(int argc, char **argv) {
   if (step_all) sc.step_all = 1;
   if (lfc_scenario_finish(&sc, err, sizeof err) != 0) goto bad;
   if (!cli.no_warnings) load_warnings(&sc);
-  if (check_size(&sc, cli.max_memory_mb, cli.estimate_only, progress) != 0) {
+  if (cli.pcap != NULL &&
+      pcap_plan(&sc, cli.pcap_links, cli.pcap_max_mb, &plan, err, sizeof err) != 0)
+    goto bad;
+  if (check_size(&sc, cli.max_memory_mb, cli.estimate_only, progress,
+                 cli.pcap != NULL ? &plan : NULL) != 0) {
+    pcap_plan_free(&plan);
     lfc_scenario_free(&sc);
     return EXIT_BAD_INPUT;
   }
   if (cli.estimate_only) {
+    pcap_plan_free(&plan);
     lfc_scenario_free(&sc);
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_BAD_INPUT;
   }
-  const char *dirs[2] = {csv, plot};
-  for (int i = 0; i < 2; i++) {
+  const char *dirs[3] = {csv, plot, cli.pcap};
+  for (int i = 0; i < 3; i++) {
     const char *dir = dirs[i];
     if (dir != NULL && mkdir(dir, 0777) != 0 && access(dir, W_OK) != 0) {
       fprintf(stderr, "lfc-sim: %s: cannot create the output directory\n", dir);
+      pcap_plan_free(&plan);
       lfc_scenario_free(&sc);
       return EXIT_BAD_INPUT;
     }
@@ -238,17 +268,29 @@ int main(int argc, char **argv) {
   if (built != 0) goto bad;
   sampler_t sp;
   deadlock_t dl;
-  if (sampler_init(&sp, &sim, csv, err, sizeof err) != 0 ||
-      deadlock_init(&dl, &sim, err, sizeof err) != 0) {
-    fprintf(stderr, "lfc-sim: %s\n", err);
+  pcapout_t *po = NULL;
+  const char *what = "";
+  int ready = sampler_init(&sp, &sim, csv, err, sizeof err) == 0 &&
+              deadlock_init(&dl, &sim, err, sizeof err) == 0;
+  if (ready && cli.pcap != NULL) { /* the files are made now: a bad directory fails at once */
+    po = pcapout_open(&plan, cli.pcap, &sim, err, sizeof err);
+    ready = po != NULL;
+    what = "--pcap: ";
+  }
+  if (!ready) {
+    fprintf(stderr, "lfc-sim: %s%s\n", what, err);
     sampler_free(&sp);
     deadlock_free(&dl);
     sim_destroy(&sim);
+    pcap_plan_free(&plan);
     lfc_scenario_free(&sc);
     return EXIT_BAD_INPUT;
   }
+  pcap_plan_free(&plan);
   double t0 = now_s();
-  sample_ctx_t sctx = {&sp, &dl, progress, t0, t0};
+  static sample_ctx_t sctx; /* its message buffer is large */
+  sctx = (sample_ctx_t){.sp = &sp, .dl = &dl, .po = po, .progress = progress, .t0 = t0,
+                        .last = t0};
   sim.want_digest = digest;
   sim.sample_fn = on_sample;
   sim.sample_ctx = &sctx;
@@ -256,10 +298,12 @@ int main(int argc, char **argv) {
   double wall = now_s() - t0;
   if (progress) fprintf(stderr, "\r%60s\r", "");
   int rc = 0;
-  if (sim.oom || sp.failed) {
+  if (sim.oom || sp.failed || sctx.pcap_failed) {
     /* the run ended early and its results are incomplete: no output files, nothing printed
        as if it were a result */
-    fprintf(stderr, "lfc-sim: %s: run stopped: %s\n", sc.file, sim.oom ? sim.error : sp.err);
+    fprintf(stderr, "lfc-sim: %s: run stopped: %s%s\n", sc.file,
+            sim.oom || sp.failed ? "" : "--pcap: ",
+            sim.oom ? sim.error : sp.failed ? sp.err : sctx.pcap_err);
     rc = EXIT_BAD_INPUT;
     goto out;
   }
@@ -306,6 +350,26 @@ int main(int argc, char **argv) {
       goto out;
     }
   }
+  if (po != NULL) {
+    pcapout_stats_t ps;
+    pcapout_t *p = po;
+    po = NULL;
+    if (pcapout_close(p, &ps, err, sizeof err) != 0) {
+      fprintf(stderr, "lfc-sim: --pcap: %s\n", err);
+      rc = EXIT_BAD_INPUT;
+      goto out;
+    }
+    fprintf(stdout, "  pcap: %llu files in %s, %llu frames, %.1f MiB",
+            (unsigned long long)ps.files, cli.pcap, (unsigned long long)ps.records,
+            (double)ps.bytes / MIB);
+    if (ps.lengthened > 0)
+      fprintf(stdout, "; %llu one-block packets written as two-block RoCEv2 frames",
+              (unsigned long long)ps.lengthened);
+    if (ps.unwritable > 0)
+      fprintf(stdout, "; %llu words no frame carries, not written",
+              (unsigned long long)ps.unwritable);
+    fprintf(stdout, "\n");
+  }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   fprintf(stdout, "  peak_rss_mb %.1f, device steps %llu, eq_port_cycles_per_s %.0f\n",
@@ -316,6 +380,7 @@ int main(int argc, char **argv) {
     rc = EXIT_BAD_INPUT;
   }
 out:
+  pcapout_abort(po);
   sampler_free(&sp);
   deadlock_free(&dl);
   sim_destroy(&sim);
@@ -323,6 +388,7 @@ out:
   return rc;
 bad:
   fprintf(stderr, "%s\n", err);
+  pcap_plan_free(&plan);
   lfc_scenario_free(&sc);
   return EXIT_BAD_INPUT;
 }

@@ -2,6 +2,7 @@
  * output_json.c - --json FILE, the schema of docs/sim-json.md.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "outfile.h"
 #include "results.h"
@@ -25,6 +26,29 @@ static const char *js(const char *s, char *buf, size_t len) {
   }
   buf[j] = '\0';
   return buf;
+}
+
+/* What the device at one end of a link sent on it, from its own counters (SPEC §10): packets
+ * started, PFC frames, the priorities they paused (time > 0) and resumed, FCPs. */
+typedef struct {
+  uint64_t packets, pfc_frames, xoff, xon, fcps;
+} link_sent_t;
+
+static void link_sent(const sim_t *sim, uint32_t node, uint32_t port, link_sent_t *ls) {
+  memset(ls, 0, sizeof *ls);
+  if (node >= sim->topo.nsw) {
+    const lfc_nic_stats_t *st = lfc_nic_stats(sim->dev[node].nic);
+    *ls = (link_sent_t){st->tx_pkts, st->pfc_tx, st->xoff_tx, st->xon_tx, st->fcp_tx};
+    return;
+  }
+  const lfc_port_stats_t *st = lfc_switch_stats(sim->dev[node].sw, port);
+  for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
+    ls->packets += st->cls[c].tx_pkts;
+    ls->xoff += st->cls[c].xoff_tx;
+    ls->xon += st->cls[c].xon_tx;
+  }
+  ls->pfc_frames = st->pfc_tx;
+  ls->fcps = st->fcp_tx;
 }
 
 /* Room for the longest string escaped: a scenario path (at most PATH_MAX, 4096 bytes on Linux,
@@ -141,13 +165,14 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
         uint64_t drops = 0;
         for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++) drops += cs->drop_pkts[k];
         fprintf(o, "%s    {\"switch\": \"%s\", \"port\": %u, \"class\": %u, \"tx_pkts\": %llu, "
-                   "\"pause_tx\": %llu, \"pause_rx\": %llu, \"paused_fraction\": %.6f, "
+                   "\"pause_tx\": %llu, \"resume_tx\": %llu, \"pause_rx\": %llu, "
+                   "\"paused_fraction\": %.6f, "
                    "\"credit_starved_fraction\": %.6f, \"occupancy_max\": %llu, "
                    "\"occupancy_p50\": %llu, \"occupancy_p99\": %llu, \"ingress_max\": %llu, "
                    "\"drops\": %llu, \"drops_by_cause\": [",
                 first ? "" : ",\n", topo_name(&sim->topo, sw, n, sizeof n), p, c,
                 (unsigned long long)cs->tx_pkts, (unsigned long long)cs->xoff_tx,
-                (unsigned long long)cs->pause_rx, (double)cs->paused_cycles / (double)sim->end,
+                (unsigned long long)cs->xon_tx, (unsigned long long)cs->pause_rx, (double)cs->paused_cycles / (double)sim->end,
                 (double)cs->credit_blocked_cycles / (double)sim->end,
                 (unsigned long long)cs->peak_qlen,
                 (unsigned long long)sampler_occ_pct(sp, SAMPLER_QIDX(sw, p, c), 50),
@@ -175,6 +200,33 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
             (unsigned long long)st->credit_blocked_cycles, (unsigned long long)drops,
             ep + 1 < sim->topo.nendpoints ? "," : "");
   }
-  fprintf(o, "  ]\n}\n");
+  fprintf(o, "  ],\n  \"links\": [\n");
+  first = 1;
+  for (uint32_t l = 0; l < sim->topo.nlinks; l++) {
+    const topo_link_t *lk = &sim->topo.links[l];
+    if (lk->failed) continue;
+    char name[160];
+    topo_link_name(&sim->topo, l, name, sizeof name);
+    for (uint32_t dir = 0; dir < 2; dir++) { /* A>B, then B>A */
+      const uint32_t from = dir ? lk->b : lk->a, from_port = dir ? lk->pb : lk->pa;
+      const uint32_t to = dir ? lk->a : lk->b, to_port = dir ? lk->pa : lk->pb;
+      link_sent_t ls;
+      link_sent(sim, from, from_port, &ls);
+      char to_name[64];
+      fprintf(o, "%s    {\"name\": \"%s\", \"dir\": \"%s\", \"from\": \"%s\", "
+                 "\"from_port\": %u, \"to\": \"%s\", \"to_port\": %u, \"speed_gbps\": %.6f, "
+                 "\"delay_cycles\": %u, \"packets\": %llu, \"pfc_frames\": %llu, \"xoff\": %llu, "
+                 "\"xon\": %llu, \"fcps\": %llu}",
+              first ? "" : ",\n", js(name, e, sizeof e), dir ? "B>A" : "A>B",
+              topo_name(&sim->topo, from, n, sizeof n), from_port,
+              topo_name(&sim->topo, to, to_name, sizeof to_name), to_port,
+              sc_fastest_gbps(sc) / (double)(lk->speed_div > 0 ? lk->speed_div : 1u), lk->delay,
+              (unsigned long long)ls.packets, (unsigned long long)ls.pfc_frames,
+              (unsigned long long)ls.xoff, (unsigned long long)ls.xon,
+              (unsigned long long)ls.fcps);
+      first = 0;
+    }
+  }
+  fprintf(o, "\n  ]\n}\n");
   return outfile_close(&of, err, errlen);
 }

@@ -344,6 +344,14 @@ const char *topo_name(const topo_t *t, uint32_t node, char *buf, size_t len) {
   return buf;
 }
 
+const char *topo_link_name(const topo_t *t, uint32_t l, char *buf, size_t len) {
+  char a[64], b[64];
+  const topo_link_t *lk = &t->links[l];
+  snprintf(buf, len, "%s.%u-%s.%u", topo_name(t, lk->a, a, sizeof a), lk->pa,
+           topo_name(t, lk->b, b, sizeof b), lk->pb);
+  return buf;
+}
+
 int64_t topo_peer(const topo_t *t, uint32_t node, uint32_t port, uint32_t *peer_port) {
   int32_t l = t->port_link[(size_t)node * LFC_MAX_PORTS + port];
   if (l < 0 || t->links[l].failed) return -1;

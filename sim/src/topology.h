@@ -75,6 +75,11 @@ uint32_t *topo_components(const topo_t *t);
 int64_t topo_find(const topo_t *t, const char *name);
 /* Name of a node into buf. */
 const char *topo_name(const topo_t *t, uint32_t node, char *buf, size_t len);
+/* Name of cable l after its two ends, side A (a, pa) then side B (b, pb): "A.PORT-B.PORT", e.g.
+   "sw0.3-h3.0", "leaf1.8-spine0.1" (docs/sim.md "Captures"). Side A is the switch of a host's or
+   an aggregation engine's cable, the lower tier's switch of a leaf-spine or fat-tree cable, and
+   on a line or ring the switch whose port H + 1 it is. */
+const char *topo_link_name(const topo_t *t, uint32_t l, char *buf, size_t len);
 /* The node at the other end of (node, port), or -1 if unconnected or failed. */
 int64_t topo_peer(const topo_t *t, uint32_t node, uint32_t port, uint32_t *peer_port);
 

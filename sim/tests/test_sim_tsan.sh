@@ -33,5 +33,25 @@ for n in fat_tree_mix victim_dcqcn collectives_ina ring_deadlock_pfc bounce_dead
     fi
   done
 done
+# --pcap (docs/sim.md "Captures"): the lanes append to the captures of the wires they send on,
+# the samples write them between windows; the files are the same bytes as with one thread.
+ini="$(dirname "$0")/fat_tree_k8.ini"
+set -- --set sim.duration_us=4 --no-progress --pcap-links "edge0, agg1, core2"
+rm -rf "$OUT/pcap.1" "$OUT/pcap.2" "$OUT/pcap.3"
+"$SIM" "$ini" "$@" --pcap "$OUT/pcap.1" >/dev/null 2>"$OUT/pcap.1.err"
+for t in 2 3; do
+  "$SIM" "$ini" "$@" --threads $t --pcap "$OUT/pcap.$t" >/dev/null 2>"$OUT/pcap.$t.err"; rc=$?
+  if [ $rc -ne 0 ] || grep -q ThreadSanitizer "$OUT/pcap.$t.err"; then
+    echo "  FAIL --pcap --threads $t: exit $rc:" \
+      "$(grep -m1 -A3 'WARNING: ThreadSanitizer' "$OUT/pcap.$t.err")"
+    fail=1
+  elif ! diff -r "$OUT/pcap.1" "$OUT/pcap.$t" >/dev/null || [ -z "$(ls "$OUT/pcap.1")" ]; then
+    echo "  FAIL --pcap --threads $t: the files differ from one thread's (or there are none)"
+    fail=1
+  else
+    echo "  ok   --pcap --threads $t: no ThreadSanitizer report," \
+      "$(ls "$OUT/pcap.$t" | wc -l) files as with one thread"
+  fi
+done
 [ $fail -eq 0 ] && echo "test-sim-tsan: all passed" || echo "test-sim-tsan: FAILED"
 exit $fail

@@ -5,6 +5,7 @@
  *   tb_score.c  scoreboard: every packet delivered once, in order, or dropped with a cause
  *   tb_cov.c    functional coverage of SPEC events, written as JSON
  *   tb_main.c   the cycle loop and the lockstep checker (RTL against lfc_switch_step)
+ *   tb_pcap.c   +pcap=DIR: the words into and out of the switch as pcap files
  */
 #ifndef TB_TB_H
 #define TB_TB_H
@@ -231,5 +232,18 @@ int tb_cov_write(const tb_t *tb, const char *path);
    exists and is not a regular file (/dev/stdout, /dev/full) is written in place. Returns 0, or
    -1 with errno set. */
 int tb_write_file(const char *path, int (*fill)(FILE *, const void *), const void *arg);
+
+/* tb_pcap.c */
+typedef struct tb_pcap tb_pcap_t;
+/* Open DIR/portP.pcap for every port (temporary names until tb_pcap_close). NULL with err. */
+tb_pcap_t *tb_pcap_open(const tb_t *tb, const char *dir, char *err, size_t errlen);
+/* The words of cycle t at the switch's ports: in[] into it, out[] out of it. A failed write is
+   kept for tb_pcap_close; later cycles are then not written. */
+void tb_pcap_cycle(tb_pcap_t *pc, uint64_t t, const lfc_word_t *in, const lfc_word_t *out);
+/* Close and rename every file, print the model's counters per port and direction; frees pc.
+   0, or -1 with err (a write that failed, now or earlier): the files are then removed. */
+int tb_pcap_close(tb_pcap_t *pc, const tb_t *tb, char *err, size_t errlen);
+/* Remove the temporary files; frees pc. NULL is allowed. */
+void tb_pcap_abort(tb_pcap_t *pc);
 
 #endif /* TB_TB_H */

@@ -57,6 +57,7 @@ typedef struct {
   int dump;               /* print every non-zero register of the final state */
   int model_only;         /* run the test bench and the model without the RTL (make bench) */
   uint32_t threads;       /* 1: the C side on the simulator's thread; 2: on a thread of its own */
+  const char *pcap;       /* the directory of the ports' pcap files (tb_pcap.c); NULL: none */
 } args_t;
 
 static const char *arg_value(const char *a, const char *key) {
@@ -88,7 +89,7 @@ static int parse_u64(const char *s, uint64_t *v) {
    one line that refuses any other. */
 #define TB_ARG_NAMES                                                                          \
   "+config=, +seed=, +cycles=, +waves=, +waves_from=, +waves_path=, +cov=, +result=, +sim=, " \
-  "+make=, +dump=, +model_only=, +dbg_per_cycle=, +threads=, +coverage_dat="
+  "+make=, +dump=, +model_only=, +dbg_per_cycle=, +threads=, +pcap=, +coverage_dat="
 
 /* An argument in the test's own namespace: '+' or '--', then a name of lower-case letters,
    digits and '_' ending at '=' or at the end. The simulators' own arguments are not: Verilator's
@@ -128,6 +129,10 @@ static int parse_args(int argc, char **argv, args_t *a) {
     else if ((v = arg_value(argv[i], "result"))) a->result = v;
     else if ((v = arg_value(argv[i], "sim"))) a->sim = v;
     else if ((v = arg_value(argv[i], "make"))) a->make_extra = v;
+    else if ((v = arg_value(argv[i], "pcap"))) {
+      if (!*v) goto bad;
+      a->pcap = v;
+    }
     else if ((v = arg_value(argv[i], "dump"))) {
       if (parse_u64(v, &x) || x > 1) goto bad;
       a->dump = (int)x;
@@ -155,7 +160,7 @@ static int parse_args(int argc, char **argv, args_t *a) {
   bad:
     fprintf(stderr, "cosim: bad argument '%s' (decimal numbers: +seed: 0..%" PRIu32 ", +cycles: "
                     "1.., +waves_from: 0.., +dbg_per_cycle: 1..%u, +threads: 1 or 2, +dump and "
-                    "+model_only: 0 or 1)\n", argv[i], UINT32_MAX, DBG_MAX);
+                    "+model_only: 0 or 1, +pcap: a directory)\n", argv[i], UINT32_MAX, DBG_MAX);
     return -1;
   }
   if (!a->config) {
@@ -706,6 +711,7 @@ typedef struct {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   cside_t *cs;
+  tb_pcap_t *pcap; /* +pcap: the cycles the RTL passed go into the files; NULL: none */
   double cpu_s; /* the producer's CPU time */
 } ring_t;
 
@@ -796,6 +802,7 @@ static uint64_t consume(ring_t *r, actual_t *a, int *fail) {
       *fail = 1;
       break;
     }
+    if (r->pcap) tb_pcap_cycle(r->pcap, e->t, e->in, e->out);
     dut_clock();
     n++;
     if (n % RING_BATCH == 0) {
@@ -885,6 +892,16 @@ int tb_main(int argc, char **argv) {
                     "packed layout (dut.h)\n");
     return finish(&a, 4);
   }
+  tb_pcap_t *pcap = NULL;
+  if (a.pcap) {
+    pcap = tb_pcap_open(tb, a.pcap, err, sizeof err);
+    if (!pcap) {
+      fprintf(stderr, "cosim: +pcap: %s\n", err);
+      char cerr[512];
+      if (rtl_on) (void)dut_close_checked(cerr, sizeof cerr);
+      return finish(&a, 2);
+    }
+  }
 
   int rc = 0;
   double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -900,6 +917,7 @@ int tb_main(int argc, char **argv) {
   if (threaded) {
     ring.rec = calloc(RING_RECORDS, sizeof *ring.rec);
     ring.cs = &cs;
+    ring.pcap = pcap;
     atomic_store(&ring.prod_want, RING_AWAKE);
     atomic_store(&ring.cons_want, RING_AWAKE);
     pthread_t th;
@@ -926,6 +944,7 @@ int tb_main(int argc, char **argv) {
       if (rtl_on) rtl_cycle(cs.pk, ports, K, &e, &act);
       rc = cycle_finish(&x, &cs, &e, rtl_on ? &act : NULL);
       if (rc) break;
+      if (pcap) tb_pcap_cycle(pcap, t, e.in, e.out);
       if (rtl_on) dut_clock();
     }
   }
@@ -994,6 +1013,14 @@ int tb_main(int argc, char **argv) {
     printf("registers: %zu (register, port, class) selections, %u read per cycle through the debug "
            "port: each compared every %zu cycles, and all %zu once more after the last cycle\n",
            nsel, K, (nsel + K - 1) / K, nall);
+  if (pcap) {
+    tb_pcap_t *p = pcap;
+    pcap = NULL;
+    if (tb_pcap_close(p, tb, err, sizeof err)) {
+      fprintf(stderr, "cosim: +pcap: %s\n", err);
+      if (rc == 0) rc = 2;
+    }
+  }
   unsigned hit = 0;
   for (unsigned i = 0; i < COV_COUNT; i++) hit += tb->cov[i] > 0;
   if (a.cov) {

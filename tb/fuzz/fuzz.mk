@@ -210,7 +210,7 @@ TBFUZZ_SAN_TB         = $(patsubst %,$(TBFUZZ_BUILD)/san/tb/%.o,$(1))
 FUZZ_BRIEF_SECONDS   ?= 3
 
 .SECONDARY: $(patsubst %,$(TBFUZZ_BUILD)/san/fuzz_%.o,$(TBFUZZ_PARSERS)) \
-            $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack)
+            $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack tb_pcap)
 
 $(TBFUZZ_BUILD)/san/tb/%.o: tb/common/%.c $(TBFUZZ_HDRS) tb/common/tb.h | deps
 	@mkdir -p $(@D)
@@ -238,7 +238,7 @@ $(eval $(call TBFUZZ_PARSER_RULE,flat_cfg,))
 $(eval $(call TBFUZZ_PARSER_RULE,trace_args,))
 $(eval $(call TBFUZZ_PARSER_RULE,demo_args,))
 $(eval $(call TBFUZZ_PARSER_RULE,tb_args,$(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov \
-  dut_pack) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
+  dut_pack tb_pcap) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
 
 # ---- make fuzz: every target ----
 

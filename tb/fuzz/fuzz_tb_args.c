@@ -30,6 +30,7 @@
 
 static void check_range(const args_t *a) {
   if (a->config == NULL) fuzz_fail(TARGET, "accepted without +config=");
+  if (a->pcap != NULL && a->pcap[0] == '\0') fuzz_fail(TARGET, "accepted an empty +pcap=");
   if (a->dbg_per_cycle > DBG_MAX || a->threads < 1 || a->threads > 2 || a->dump > 1 ||
       a->dump < 0 || a->model_only > 1 || a->model_only < 0)
     fuzz_fail(TARGET, "accepted out of range: dbg_per_cycle %u threads %u dump %d model_only %d",
@@ -55,6 +56,7 @@ static int write_back(const args_t *a, char text[RT_ARGS][RT_LEN], char *argv[RT
   ARG("+dump=%d", a->dump);
   ARG("+model_only=%d", a->model_only);
   ARG("+threads=%" PRIu32, a->threads);
+  if (a->pcap) ARG("+pcap=%s", a->pcap);
 #undef ARG
   argv[n] = NULL;
   return n;
@@ -70,7 +72,8 @@ static int same_args(const args_t *x, const args_t *y) {
          same_str(x->waves_path, y->waves_path) && same_str(x->cov, y->cov) &&
          same_str(x->result, y->result) && same_str(x->sim, y->sim) &&
          same_str(x->make_extra, y->make_extra) && x->dbg_per_cycle == y->dbg_per_cycle &&
-         x->dump == y->dump && x->model_only == y->model_only && x->threads == y->threads;
+         x->dump == y->dump && x->model_only == y->model_only && x->threads == y->threads &&
+         same_str(x->pcap, y->pcap);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

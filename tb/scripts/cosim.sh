@@ -14,7 +14,8 @@
 #
 # Environment (set by tb/tb.mk): COSIM_BUILD, TB_VPI, VVP, TB_MAKE_EXTRA; TB_PLUSARGS, more
 # arguments for the test (tb/scripts/regress.sh: +threads=1); COSIM_TIMEOUT, the seconds a run
-# may take (below).
+# may take (below); PCAP=1, the words into and out of every port as pcap files in OUTDIR/pcap/
+# (tb/common/tb_pcap.c; not rewritten by the rerun after a mismatch).
 # Exit status: the test's (0 pass, 1 mismatch, 2 configuration, 3 simulator), 4 for a crash or
 # a run stopped at COSIM_TIMEOUT.
 set -uo pipefail
@@ -36,6 +37,8 @@ args_configs cosim CONFIG "$config"
 args_uint cosim SEED "$seed" 0 4294967295
 args_cycles cosim CYCLES "$cycles"
 args_flag cosim WAVES "$waves"
+: "${PCAP:=0}"
+args_flag cosim PCAP "$PCAP"
 seed=$(( 10#$seed ))  # the test reads it as decimal too
 # A run that hangs is stopped and fails (a zero-delay loop in an RTL under test, a mutant or an
 # edit, spins vvp or Verilator forever, and a regression with it). The default allows 300 s plus
@@ -55,6 +58,12 @@ write_fail() {
 }
 mkdir -p "$out" 2>/dev/null || write_fail "$out (the run's directory)"
 rm -f "$out"/waves.* "$out"/rc "$out"/result "$out"/rerun.log
+rm -rf "$out/pcap"
+pcap_args=()
+if [ "$PCAP" = 1 ]; then
+  mkdir -p "$out/pcap" 2>/dev/null || write_fail "$out/pcap (the pcap files' directory)"
+  pcap_args=(+pcap="$out/pcap")
+fi
 
 # The command that runs a simulator within COSIM_TIMEOUT (timeout's status when it stops it).
 limit=()
@@ -126,9 +135,9 @@ run() {
 }
 
 if [ "$waves" = 1 ]; then
-  run "$out/log.txt" 1 +waves="$out/waves.$ext"
+  run "$out/log.txt" 1 +waves="$out/waves.$ext" "${pcap_args[@]}"
 else
-  run "$out/log.txt" 0
+  run "$out/log.txt" 0 "${pcap_args[@]}"
 fi
 cat "$out/log.txt"
 

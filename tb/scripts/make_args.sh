@@ -32,6 +32,7 @@ if has cosim; then
   args_uint cosim SEED "$(val SEED)" 0 4294967295
   args_cycles cosim CYCLES "$(val CYCLES)"
   args_flag cosim WAVES "$(val WAVES)"
+  args_flag cosim PCAP "$(val PCAP)"
   opt_uint cosim COSIM_TIMEOUT 0
 fi
 if has regress; then

@@ -61,6 +61,7 @@ for bad in "cosim SEED=abc|SEED='abc': a whole number" \
            "cosim CYCLES=0|CYCLES='0': a number of cycles" \
            "cosim CYCLES=1000000000000000000|CYCLES='1000000000000000000'" \
            "cosim WAVES=yes|WAVES='yes': 0 or 1" \
+           "cosim PCAP=2|PCAP='2': 0 or 1" \
            "cosim CONFIG=nope|there is no tb/configs/nope.ini" \
            "cosim SIM=vcs|SIM='vcs': one of: verilator icarus icarus-netlist" \
            "cosim COSIM_TIMEOUT=abc|COSIM_TIMEOUT='abc'" \
@@ -85,6 +86,8 @@ refused "cosim.sh SEED 2^32" "SEED='4294967296'" \
 refused "cosim.sh CYCLES -5" "CYCLES='-5'" tb/scripts/cosim.sh verilator pfc_basic 1 -5 0 "$tmp/c"
 refused "cosim.sh CONFIG nope" "there is no tb/configs/nope.ini" \
   tb/scripts/cosim.sh verilator nope 1 "" 0 "$tmp/c"
+refused "cosim.sh PCAP=yes" "PCAP='yes': 0 or 1" \
+  env PCAP=yes tb/scripts/cosim.sh verilator pfc_basic 1 "" 0 "$tmp/c"
 
 # 4. regress.sh: nothing is built, no run.
 for bad in "SEEDS=abc|SEEDS='abc'" "SEEDS=0|SEEDS='0'" "JOBS=0|JOBS='0'" \
@@ -112,7 +115,7 @@ refused "make coverage COVERAGE_CONFIGS=nope" "no tb/configs/nope.ini" \
 
 # 6. The test's own +arguments (tb_main.c), which a user may give the binary directly.
 for bad in +cycles=-5 +cycles=99999999999999999999999 "+cycles= 5" +cycles=0x10 +seed=-1 \
-           +seed=4294967296 +threads=3 +model_only=2; do
+           +seed=4294967296 +threads=3 +model_only=2 +pcap=; do
   refused "the test's $bad" "bad argument '$bad'" \
     "$vcosim" +config=tb/configs/pfc_basic.ini "$bad"
 done
@@ -137,6 +140,10 @@ refused "coverage into a directory that does not exist" "cosim: cannot write $tm
   "$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 +cov="$tmp/none/c.json"
 refused "the result file into a directory that does not exist" "cosim: cannot write $tmp/none/r" \
   "$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 +result="$tmp/none/r"
+refused "pcap files into a directory that does not exist" \
+  "cosim: +pcap: $tmp/none/port0.pcap: cannot create a temporary file beside it" \
+  "$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 +pcap="$tmp/none"
+[ ! -e "$tmp/none" ] || fail "+pcap into a directory that does not exist made it"
 timeout "$LIMIT" "$vcosim" +config=tb/configs/pfc_basic.ini +cycles=50 >/dev/full 2>"$tmp/out"
 rc=$?
 [ $rc -eq 2 ] && grep -qF "cosim: cannot write the log (standard output)" "$tmp/out" ||

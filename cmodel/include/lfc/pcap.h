@@ -10,9 +10,18 @@
  *                                      tshark 4.0 does not dissect it)
  *
  * Timestamps are nanoseconds (the nanosecond pcap magic 0xA1B23C4D, written little-endian); use
- * lfc_pcap_cycle_ns to turn a model cycle into time at a link speed. The file is written under a
- * temporary name in the same directory and renamed into place by lfc_pcap_close, so a failure
- * leaves the old file or none, never a truncated one.
+ * lfc_pcap_cycle_ns to turn a model cycle into time at a link speed. Timestamps mark the first
+ * bit of each frame. The file is written under a temporary name in the same directory and
+ * renamed into place by lfc_pcap_close, so a failure leaves the old file or none, never a
+ * truncated one.
+ *
+ * Both directions of a link in one file (docs/wire-formats.md §6): a link has a side A and a
+ * side B; direction 0 is A to B, 1 is B to A.
+ *   ERF       the record's capture interface (flags bits 1:0) is the direction, 0 or 1;
+ *   Ethernet  the frame's source address says it: lfc's writers give side S of link L the
+ *             locally administered address 02-4C-46-LL-LL-0S (lfc_pcap_side_mac); a reader
+ *             given other addresses must be told which belong to side A;
+ *   247       no direction can be recorded: such a file holds one direction.
  */
 #ifndef LFC_PCAP_H
 #define LFC_PCAP_H
@@ -57,6 +66,27 @@ LFC_API lfc_pcap_t *lfc_pcap_open(const char *path, uint32_t linktype, char *err
  */
 LFC_API int lfc_pcap_write(lfc_pcap_t *p, uint64_t ts_ns, lfc_pcap_rec_t kind, const uint8_t *frame,
                    size_t len, char *err, size_t errlen);
+
+/* Directions of a link (the same as lfc/check.h's LFC_CHECK_AB and LFC_CHECK_BA). */
+#define LFC_PCAP_DIR_AB 0u
+#define LFC_PCAP_DIR_BA 1u
+#define LFC_ERF_FLAG_IFACE_MASK 0x03u /* ERF flags bits 1:0: the capture interface */
+
+/*
+ * lfc_pcap_write with the direction of the record, dir 0 (A to B) or 1 (B to A): for ERF the
+ * capture interface of the record; for Ethernet the frame's source address already says it, and
+ * a frame whose source is one of lfc_pcap_side_mac's addresses must name the side dir (else -1:
+ * the file would contradict itself); link type 247 cannot record it and refuses dir 1.
+ */
+LFC_API int lfc_pcap_write_dir(lfc_pcap_t *p, uint64_t ts_ns, lfc_pcap_rec_t kind, uint32_t dir,
+                               const uint8_t *frame, size_t len, char *err, size_t errlen);
+
+/* The source address lfc's writers give side `side` (0 = A, 1 = B) of link `link` (its low 16
+ * bits): 02-4C-46-LL-LL-0S, locally administered ("LF"). */
+LFC_API void lfc_pcap_side_mac(uint32_t link, uint32_t side, uint8_t mac[6]);
+
+/* The side (0 or 1) an address of lfc_pcap_side_mac names, or -1 for any other address. */
+LFC_API int lfc_pcap_mac_side(const uint8_t mac[6]);
 
 /*
  * Flush, close and rename the file into place; frees p. Returns 0, or -1 with the reason in err

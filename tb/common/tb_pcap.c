@@ -1,0 +1,142 @@
+/*
+ * tb_pcap.c - +pcap=DIR (make cosim PCAP=1): the words into and out of the switch, every port,
+ * as pcap files through lfc/pcap_link.h (docs/wire-formats.md §6, tb/README.md "Captures").
+ *
+ * DIR/portP.pcap holds port P's link: side A is the switch (the RTL), side B its link partner;
+ * direction A>B is the words out of the RTL, B>A the words into it (after the misbehaviour
+ * injected in front of it), both at the cycle they cross the RTL's port. Only cycles in which
+ * the RTL and the model agreed are written (the consumer calls tb_pcap_cycle after the
+ * comparison), so a failed run's files end before its mismatch. The co-simulation has no link
+ * speed: one cycle is 512 bits at TB_PCAP_GBPS.
+ *
+ * At the end it prints, per port and direction, what the model's counters say crossed the port
+ * (lfc_switch_stats, SPEC §10: sent for A>B; received for B>A, the packets admitted or dropped
+ * at admission, which leaves out the watchdog's drops), for a reader of the files to compare:
+ *   pcap file=port0.pcap port=0 dir=A>B packets=N,N.. pfc=N xoff=N,N.. xon=N,N.. fcps=N ce=N,N..
+ * (per class where there is a comma list; ce only for A>B: the switch's ECN marks). A run with
+ * misbehaving partners or the watchdog on sends words the counters do not show this way.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lfc/pcap.h"
+#include "lfc/pcap_link.h"
+#include "tb.h"
+
+#define TB_PCAP_GBPS 100u /* the time of a cycle in the files */
+#define TB_PCAP_DIRS 2u
+#define TB_PCAP_PATH 4096u
+
+struct tb_pcap {
+  unsigned ports;
+  lfc_pcap_link_t *w[TB_MAX_PORTS];
+  int failed;
+  char err[512];
+};
+
+tb_pcap_t *tb_pcap_open(const tb_t *tb, const char *dir, char *err, size_t errlen) {
+  tb_pcap_t *pc = calloc(1, sizeof *pc);
+  if (pc == NULL) {
+    snprintf(err, errlen, "%s: out of memory", dir);
+    return NULL;
+  }
+  pc->ports = tb->cfg.sw.ports;
+  for (unsigned p = 0; p < pc->ports; p++) {
+    char path[TB_PCAP_PATH];
+    if (snprintf(path, sizeof path, "%s/port%u.pcap", dir, p) >= (int)sizeof path) {
+      snprintf(err, errlen, "%.200s...: the path is too long", dir);
+      tb_pcap_abort(pc);
+      return NULL;
+    }
+    const lfc_pcap_link_cfg_t cfg = {tb->cfg.sw.mode, p};
+    pc->w[p] = lfc_pcap_link_open(path, &cfg, err, errlen);
+    if (pc->w[p] == NULL) {
+      tb_pcap_abort(pc);
+      return NULL;
+    }
+  }
+  return pc;
+}
+
+void tb_pcap_cycle(tb_pcap_t *pc, uint64_t t, const lfc_word_t *in, const lfc_word_t *out) {
+  if (pc->failed) return;
+  const uint64_t ns = lfc_pcap_cycle_ns(t, TB_PCAP_GBPS);
+  for (unsigned p = 0; p < pc->ports; p++) {
+    /* A>B first at the same time: the order lfc-sim's files have */
+    const lfc_word_t *w[TB_PCAP_DIRS] = {&out[p], &in[p]};
+    for (uint32_t d = 0; d < TB_PCAP_DIRS; d++) {
+      if (w[d]->kind == LFC_IDLE) continue;
+      /* a packet's source port is in its tag (tb.h); the address space of dst is the ports */
+      const uint16_t src = w[d]->kind == LFC_DATA ? (uint16_t)TB_TAG_SRC(w[d]->tag) : 0u;
+      if (lfc_pcap_link_word(pc->w[p], ns, d, w[d], src, pc->err, sizeof pc->err) != 0) {
+        pc->failed = 1;
+        return;
+      }
+    }
+  }
+}
+
+/* One comma list of a per-class counter. */
+static void per_class(FILE *o, const char *name, const lfc_port_stats_t *st, unsigned classes,
+                      size_t offset) {
+  fprintf(o, " %s=", name);
+  for (unsigned c = 0; c < classes; c++) {
+    const uint64_t *v = (const uint64_t *)((const char *)&st->cls[c] + offset);
+    fprintf(o, "%s%llu", c ? "," : "", (unsigned long long)*v);
+  }
+}
+
+int tb_pcap_close(tb_pcap_t *pc, const tb_t *tb, char *err, size_t errlen) {
+  if (pc->failed) {
+    snprintf(err, errlen, "%s", pc->err);
+    tb_pcap_abort(pc);
+    return -1;
+  }
+  const unsigned classes = tb->cfg.sw.classes;
+  uint64_t lengthened = 0, unwritable = 0, records = 0;
+  for (unsigned p = 0; p < pc->ports; p++) {
+    const lfc_pcap_link_stats_t *ls = lfc_pcap_link_stats(pc->w[p]);
+    lengthened += ls->lengthened;
+    unwritable += ls->unwritable;
+    records += ls->records;
+    lfc_pcap_link_t *w = pc->w[p];
+    pc->w[p] = NULL;
+    if (lfc_pcap_link_close(w, err, errlen) != 0) {
+      tb_pcap_abort(pc);
+      return -1;
+    }
+    const lfc_port_stats_t *st = lfc_switch_stats(tb->sw, p);
+    printf("pcap file=port%u.pcap port=%u dir=A>B", p, p);
+    per_class(stdout, "packets", st, classes, offsetof(lfc_class_stats_t, tx_pkts));
+    printf(" pfc=%llu", (unsigned long long)st->pfc_tx);
+    per_class(stdout, "xoff", st, classes, offsetof(lfc_class_stats_t, xoff_tx));
+    per_class(stdout, "xon", st, classes, offsetof(lfc_class_stats_t, xon_tx));
+    printf(" fcps=%llu", (unsigned long long)st->fcp_tx);
+    per_class(stdout, "ce", st, classes, offsetof(lfc_class_stats_t, ecn_mark));
+    printf("\npcap file=port%u.pcap port=%u dir=B>A packets=", p, p);
+    for (unsigned c = 0; c < classes; c++) { /* admitted, or dropped at admission (SPEC §10) */
+      uint64_t n = st->cls[c].rx_pkts;
+      for (unsigned k = 0; k < LFC_DROP_CAUSES; k++)
+        if (k != LFC_DROP_WATCHDOG) n += st->cls[c].drop_pkts[k];
+      printf("%s%llu", c ? "," : "", (unsigned long long)n);
+    }
+    printf(" pfc=%llu", (unsigned long long)st->pfc_rx);
+    per_class(stdout, "xoff", st, classes, offsetof(lfc_class_stats_t, pause_rx));
+    per_class(stdout, "xon", st, classes, offsetof(lfc_class_stats_t, resume_rx));
+    printf(" fcps=%llu\n", (unsigned long long)st->fcp_rx);
+  }
+  printf("pcap: %u files, %llu frames; %llu one-block packets written as two-block RoCEv2 "
+         "frames; %llu words no frame carries, not written\n",
+         pc->ports, (unsigned long long)records, (unsigned long long)lengthened,
+         (unsigned long long)unwritable);
+  free(pc);
+  return 0;
+}
+
+void tb_pcap_abort(tb_pcap_t *pc) {
+  if (pc == NULL) return;
+  for (unsigned p = 0; p < pc->ports; p++) lfc_pcap_link_abort(pc->w[p]);
+  free(pc);
+}
