@@ -366,7 +366,20 @@ static void test_ib_malformed(void **state) {
   valid_pkt(f, true);
   f[13] += 1; /* PayLen */
   refix(f, len);
-  expect_at(f, len, LFC_WIRE_BAD_LENGTH, 12, "PayLen");
+  expect_at(f, len, LFC_WIRE_BAD_LENGTH, 12, "the packet has 24 bytes after the GRH");
+  {
+    /* A success after a failure clears the whole record, the offset included. */
+    lfc_ib_pkt_t q;
+    lfc_wire_error_t e;
+    assert_int_equal(lfc_ib_pkt_decode(f, len, &q, &e), LFC_WIRE_BAD_LENGTH);
+    assert_int_equal(e.offset, 12);
+    valid_pkt(f, true);
+    assert_int_equal(lfc_ib_pkt_decode(f, len, &q, &e), LFC_WIRE_OK);
+    assert_int_equal(e.offset, 0);
+    assert_string_equal(e.text, "");
+    f[13] += 1;
+    refix(f, len);
+  }
   valid_pkt(f, true);
   f[14] = 0x11; /* NxtHdr UDP */
   refix(f, len);

@@ -16,11 +16,23 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "lfc/pcap.h"
+
+/* How many file descriptors this process has open (/proc/self/fd, less the directory's own). */
+static int open_fds(void) {
+  DIR *d = opendir("/proc/self/fd");
+  assert_non_null(d);
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    if (e->d_name[0] != '.') n++;
+  closedir(d);
+  return n - 1;
+}
 
 static char dir[64];
 
@@ -141,6 +153,7 @@ static void test_pcap_refusals_keep_old_file(void **state) {
   assert_null(lfc_pcap_open(path, 2, NULL, 0));
   lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
   assert_non_null(p);
+  const int fds_open = open_fds(); /* the writer's own file among them */
   uint8_t big[LFC_PCAP_SNAPLEN + 1];
   memset(big, 0, sizeof big);
   assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_ETH, big, sizeof big, err, sizeof err), -1);
@@ -149,6 +162,7 @@ static void test_pcap_refusals_keep_old_file(void **state) {
   assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_ETH, big, sizeof big, tiny2, sizeof tiny2), -1);
   assert_int_equal(tiny2[0], '\0');
   lfc_pcap_abort(p);
+  assert_int_equal(open_fds(), fds_open - 1); /* abort closed the file it had open */
   uint8_t b[8];
   assert_int_equal(slurp(path, b, sizeof b), 3); /* the old file, untouched */
   assert_memory_equal(b, "old", 3);
