@@ -56,7 +56,7 @@ fuzz-wire: $(WIREFUZZ_BIN)
 	@mkdir -p $(WIREFUZZ_DIR)/corpus $(WIREFUZZ_DIR)/artifacts
 	@rm -f $(WIREFUZZ_DIR)/artifacts/*
 	@echo "== fuzz: wire-format decoders for $(FUZZ_SECONDS) s ($(WIREFUZZ_DIR)/fuzz.log)"
-	@$(WIREFUZZ_ENV) $(WIREFUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=9000 \
+	@$(WIREFUZZ_ENV) $(WIREFUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_SEED_OPT) -max_len=9000 \
 	  -artifact_prefix=$(WIREFUZZ_DIR)/artifacts/ -print_final_stats=1 \
 	  $(WIREFUZZ_DIR)/corpus $(WIREFUZZ_SEEDS) >$(WIREFUZZ_DIR)/fuzz.log 2>&1 || \
 	  { grep -E 'ERROR|SUMMARY|fuzz_wire:|Test unit written' $(WIREFUZZ_DIR)/fuzz.log | \

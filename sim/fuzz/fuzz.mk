@@ -64,7 +64,7 @@ fuzz-sim-scenario: $(SIMFUZZ_BIN)
 	@rm -f $(SIMFUZZ_DIR)/artifacts/*
 	@$(if $(SIMFUZZ_SEEDS),cp $(SIMFUZZ_SEEDS) $(SIMFUZZ_DIR)/corpus/)
 	@echo "== fuzz: scenario parser for $(FUZZ_SECONDS) s ($(SIMFUZZ_DIR)/fuzz.log)"
-	@$(SIMFUZZ_ENV) $(SIMFUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=$(SIMFUZZ_TIMEOUT) \
+	@$(SIMFUZZ_ENV) $(SIMFUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_SEED_OPT) -timeout=$(SIMFUZZ_TIMEOUT) \
 	  -max_len=$(SIMFUZZ_MAX_LEN) -rss_limit_mb=2048 -dict=sim/fuzz/scenario.dict \
 	  -artifact_prefix=$(SIMFUZZ_DIR)/artifacts/ -print_final_stats=1 \
 	  $(SIMFUZZ_DIR)/corpus sim/fuzz/regress >$(SIMFUZZ_DIR)/fuzz.log 2>&1; \
@@ -114,7 +114,7 @@ fuzz-sim-cli: $(SIMFUZZ_CLI_BIN)
 	@mkdir -p $(SIMFUZZ_CLI_DIR)/corpus $(SIMFUZZ_CLI_DIR)/artifacts
 	@rm -f $(SIMFUZZ_CLI_DIR)/artifacts/*
 	@echo "== fuzz: lfc-sim command line for $(FUZZ_SECONDS) s ($(SIMFUZZ_CLI_DIR)/fuzz.log)"
-	@$(SIMFUZZ_ENV) $(SIMFUZZ_CLI_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=$(SIMFUZZ_TIMEOUT) \
+	@$(SIMFUZZ_ENV) $(SIMFUZZ_CLI_BIN) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_SEED_OPT) -timeout=$(SIMFUZZ_TIMEOUT) \
 	  -max_len=$(SIMFUZZ_CLI_MAX_LEN) -rss_limit_mb=2048 -dict=sim/fuzz/cli.dict \
 	  -artifact_prefix=$(SIMFUZZ_CLI_DIR)/artifacts/ -print_final_stats=1 \
 	  $(SIMFUZZ_CLI_DIR)/corpus sim/fuzz/cli_seeds >$(SIMFUZZ_CLI_DIR)/fuzz.log 2>&1; \

@@ -105,7 +105,9 @@ static void run_scenario(const cli_t *cli) {
     if (rc != 0) check_err("lfc_scenario_finish", rc, err, from);
   }
   if (rc == 0 && cli->pcap != NULL) { /* --pcap-links: the items against the built fabric */
-    static const char *const pcap_from[] = {"lfc-sim: ", NULL};
+    /* Building the fabric checks what only a fabric can (a failed cable that names no cable,
+     * found as the fabric is built): those errors name the --set or the scenario. */
+    static const char *const pcap_from[] = {"lfc-sim: ", "--set", FUZZ_SCENARIO_NAME, NULL};
     pcap_plan_t pl;
     memset(err, 'x', sizeof err);
     err[sizeof err - 1u] = '\0';

@@ -120,7 +120,7 @@ fuzz-build: $(TBFUZZ_COSIM_BINS) $(TBFUZZ_BUILD)/fuzz-model
 
 # libFuzzer writes what it finds to its first corpus directory (in $(TBFUZZ_BUILD)), reads the
 # committed seeds from the second, and a difference to crashes/ (the run fails).
-TBFUZZ_RUN_ENV = TBFUZZ_BUILD=$(TBFUZZ_BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS)
+TBFUZZ_RUN_ENV = TBFUZZ_BUILD=$(TBFUZZ_BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED)
 fuzz-cosim: $(TBFUZZ_COSIM_BINS)
 	@$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh cosim $(TBFUZZ_MODES)
 
@@ -145,7 +145,7 @@ test-fuzz: $(TBFUZZ_COSIM_BINS) $(TBFUZZ_BUILD)/fuzz-model $(TBFUZZ_PARSER_BINS)
     | $(if $(filter test,$(MAKECMDGOALS)),test-fuzz-regress)
 	@$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh replay $(TBFUZZ_MODES)
 	@$(TBFUZZ_RUN_ENV) tb/fuzz/run.sh parser-replay $(TBFUZZ_PARSERS)
-	@$(MAKE) --no-print-directory fuzz-all FUZZ_SECONDS=$(FUZZ_BRIEF_SECONDS)
+	@$(MAKE) --no-print-directory fuzz-all FUZZ_SECONDS=$(FUZZ_BRIEF_SECONDS) FUZZ_SEED=1
 
 # The checkers must catch a broken RTL / model / parser: hand-made mutants, each must end in a
 # MISMATCH (fuzz-cosim), an INVARIANT line (fuzz-model) or any finding of a parser target within
@@ -208,6 +208,10 @@ TBFUZZ_SAN_MODEL_OBJS = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/san/model/%.o,
 TBFUZZ_SAN_TB         = $(patsubst %,$(TBFUZZ_BUILD)/san/tb/%.o,$(1))
 # Seconds per target of the brief run in `make test`.
 FUZZ_BRIEF_SECONDS   ?= 3
+# libFuzzer's random seed: empty (a new one each run) for `make fuzz`; the brief run in
+# `make test` fixes it, so that a CI run repeats the inputs a developer's run tried first.
+FUZZ_SEED            ?=
+FUZZ_SEED_OPT         = $(if $(FUZZ_SEED),-seed=$(FUZZ_SEED))
 
 .SECONDARY: $(patsubst %,$(TBFUZZ_BUILD)/san/fuzz_%.o,$(TBFUZZ_PARSERS)) \
             $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack tb_pcap)
@@ -255,7 +259,8 @@ fuzz: fuzz-all
 fuzz-all:
 	@failed=""; \
 	for t in $(FUZZ_TARGETS); do \
-	  $(MAKE) --no-print-directory $$t FUZZ_SECONDS=$(FUZZ_SECONDS) || failed="$$failed $$t"; \
+	  $(MAKE) --no-print-directory $$t FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) || \
+	    failed="$$failed $$t"; \
 	done; \
 	if [ -n "$$failed" ]; then \
 	  echo "fuzz: FAILED:$$failed (the input of each finding is named above)" >&2; exit 1; \

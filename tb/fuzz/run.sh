@@ -22,6 +22,8 @@ mkdir -p "$TBFUZZ_BUILD/crashes"
 # libFuzzer's options: inputs up to 4 KiB (a few thousand cycles), no leak check at exit of the
 # Verilated model (its context is a process-lifetime singleton).
 opts=(-max_len=4096 -print_final_stats=1)
+# FUZZ_SEED (set by the brief run of `make test`): the same inputs first on every machine.
+if [ -n "${FUZZ_SEED:-}" ]; then opts+=("-seed=$FUZZ_SEED"); fi
 
 run_fuzz() { # name binary seconds corpus-dir [-option...] seed-dirs...
   local name=$1 bin=$2 secs=$3 work=$4
