@@ -120,8 +120,64 @@ static int kind_fits(uint32_t linktype, lfc_pcap_rec_t kind) {
   return kind == LFC_PCAP_IB_DATA || kind == LFC_PCAP_IB_LINK;
 }
 
+/* The convention of lfc_pcap_side_mac: 02-4C-46 ("LF", locally administered), link, side. */
+#define SIDE_MAC_OUI0 0x02u
+#define SIDE_MAC_OUI1 0x4Cu
+#define SIDE_MAC_OUI2 0x46u
+#define SIDE_MAC_LINK_HI 3u
+#define SIDE_MAC_LINK_LO 4u
+#define SIDE_MAC_SIDE 5u
+#define ETH_SRC_OFFSET 6u
+#define ETH_ADDR_BYTES 6u
+
+void lfc_pcap_side_mac(uint32_t link, uint32_t side, uint8_t mac[6]) {
+  mac[0] = SIDE_MAC_OUI0;
+  mac[1] = SIDE_MAC_OUI1;
+  mac[2] = SIDE_MAC_OUI2;
+  mac[SIDE_MAC_LINK_HI] = (uint8_t)(link >> 8);
+  mac[SIDE_MAC_LINK_LO] = (uint8_t)link;
+  mac[SIDE_MAC_SIDE] = (uint8_t)(side & 1u);
+}
+
+int lfc_pcap_mac_side(const uint8_t mac[6]) {
+  if (mac[0] != SIDE_MAC_OUI0 || mac[1] != SIDE_MAC_OUI1 || mac[2] != SIDE_MAC_OUI2 ||
+      mac[SIDE_MAC_SIDE] > 1u) {
+    return -1;
+  }
+  return mac[SIDE_MAC_SIDE];
+}
+
 int lfc_pcap_write(lfc_pcap_t *p, uint64_t ts_ns, lfc_pcap_rec_t kind, const uint8_t *frame,
                    size_t len, char *err, size_t errlen) {
+  return lfc_pcap_write_dir(p, ts_ns, kind, LFC_PCAP_DIR_AB, frame, len, err, errlen);
+}
+
+int lfc_pcap_write_dir(lfc_pcap_t *p, uint64_t ts_ns, lfc_pcap_rec_t kind, uint32_t dir,
+                       const uint8_t *frame, size_t len, char *err, size_t errlen) {
+  if (dir > LFC_PCAP_DIR_BA) {
+    if (err != NULL && errlen > 0) {
+      snprintf(err, errlen, "%s: direction %u, allowed 0 (A to B) or 1 (B to A)", p->path,
+               (unsigned)dir);
+    }
+    return -1;
+  }
+  if (p->linktype == LFC_PCAP_LINKTYPE_INFINIBAND && dir != LFC_PCAP_DIR_AB) {
+    if (err != NULL && errlen > 0) {
+      snprintf(err, errlen, "%s: link type 247 cannot record direction 1: write ERF (197)",
+               p->path);
+    }
+    return -1;
+  }
+  if (p->linktype == LFC_PCAP_LINKTYPE_ETHERNET && len >= ETH_SRC_OFFSET + ETH_ADDR_BYTES) {
+    const int side = lfc_pcap_mac_side(frame + ETH_SRC_OFFSET);
+    if (side >= 0 && (uint32_t)side != dir) {
+      if (err != NULL && errlen > 0) {
+        snprintf(err, errlen, "%s: a frame from side %c's address written as direction %u",
+                 p->path, side == 0 ? 'A' : 'B', (unsigned)dir);
+      }
+      return -1;
+    }
+  }
   if (!kind_fits(p->linktype, kind)) {
     if (err != NULL && errlen > 0) {
       snprintf(err, errlen, "%s: a record of kind %d does not fit link type %u", p->path,
@@ -149,7 +205,7 @@ int lfc_pcap_write(lfc_pcap_t *p, uint64_t ts_ns, lfc_pcap_rec_t kind, const uin
     uint8_t *e = h + PCAP_RECORD_HEADER_BYTES;
     put_le64(e, sec << ERF_FRACTION_BITS | (ns << ERF_FRACTION_BITS) / NS_PER_S);
     e[8] = kind == LFC_PCAP_IB_LINK ? LFC_ERF_TYPE_INFINIBAND_LINK : LFC_ERF_TYPE_INFINIBAND;
-    e[9] = ERF_FLAG_VLEN;
+    e[9] = (uint8_t)(ERF_FLAG_VLEN | (dir & LFC_ERF_FLAG_IFACE_MASK)); /* interface = direction */
     put_be16(e + 10, (uint16_t)(len + erf)); /* rlen: the record with its header */
     put_be16(e + 12, 0);                     /* lctr: no loss */
     put_be16(e + 14, (uint16_t)len);         /* wlen */

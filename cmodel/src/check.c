@@ -1,0 +1,541 @@
+/*
+ * check.c - the protocol checkers' common part (lfc/check.h): the configuration, the table of
+ * rules, the violation log and its one-line form, coverage, and the entry points that hand each
+ * frame to the IB monitor (check_ib.c) or the PFC monitor (check_pfc.c).
+ */
+#include "lfc/check.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_internal.h"
+#include "lfc/wire.h"
+#include "lfc/wire_ib_data.h"
+
+#define DEFAULT_SPEED_MBPS 100000u /* 100 Gb/s */
+#define DEFAULT_MAX_KEPT 1000u
+#define IB_MTU_MIN 256u   /* IBA MTUs: 256, 512, 1024, 2048, 4096 bytes of payload */
+#define IB_MTU_MAX 4096u
+/* A 9216-byte IP MTU in an 802.1Q-tagged frame with its FCS: 9216 + 14 + 4 + 4. */
+#define ETH_DEFAULT_MAX_FRAME 9238u
+#define ETH_MAX_FRAME 65535u /* pcap's snap length */
+#define MAX_SPEED_MBPS 1600000u /* 1.6 Tb/s */
+#define DSCP_CLASS_SHIFT 3u     /* the class selector: DSCP >> 3 (RFC 2474 §4.2.2) */
+#define DSCP_COUNT 64u
+
+/* ---- rules ---- */
+
+typedef struct {
+  const char *name, *source, *what;
+  unsigned modes;
+  const char *cov; /* its coverage point: "viol_" and the name with '_' for '-' */
+} rule_info_t;
+
+static const rule_info_t RULES[LFC_RULES] = {
+    [LFC_RULE_IB_SEND] = {"ib-send", "SPEC §5.3; IBA vol.1 §7.9 [reading]",
+                          "a data packet started although (FCCL - (FCTBS + n)) mod 4096 > 2048: "
+                          "sent without credit",
+                          CHK_IB, "viol_ib_send"},
+    [LFC_RULE_IB_FCTBS] = {"ib-fctbs", "SPEC §5.3, §5.5; IBA vol.1 §7.9 [reading]",
+                           "an FCP's FCTBS differs from the blocks seen sent on its VL in its "
+                           "direction, mod 4096 (a counting or wrap error)",
+                           CHK_IB, "viol_ib_fctbs"},
+    [LFC_RULE_IB_FCCL_STEP] = {"ib-fccl-step", "SPEC §5.4",
+                               "an FCCL went backwards or moved by more than 2048 from the last "
+                               "one of its VL: credit taken back, or the 12-bit arithmetic broke",
+                               CHK_IB, "viol_ib_fccl_step"},
+    [LFC_RULE_IB_FCCL_CAP] = {"ib-fccl-cap", "SPEC §5.3, §5.4",
+                              "an FCCL more than 2048 blocks beyond the blocks sent on its VL: "
+                              "the receiver advertised more than ABR + 2048",
+                              CHK_IB, "viol_ib_fccl_cap"},
+    [LFC_RULE_IB_FCP_PERIOD] = {"ib-fcp-period", "SPEC §5.5; IBA vol.1 §7.9 [reading]",
+                                "no FCP for a VL and direction for longer than fcp_period_ns "
+                                "plus one MTU packet",
+                                CHK_IB, "viol_ib_fcp_period"},
+    [LFC_RULE_IB_VL15] = {"ib-vl15", "SPEC §5.1; IBA vol.1 C7-18 [reading]",
+                          "VL15 used beyond its rules: an FCP for VL15 (it has no credits), a "
+                          "VL15 packet not to QP0, or a VL15 payload over 256 bytes (one MAD)",
+                          CHK_IB, "viol_ib_vl15"},
+    [LFC_RULE_IB_VL] = {"ib-vl", "SPEC §3.1, §5.3",
+                        "a data packet or FCP on a VL at or above data_vls", CHK_IB, "viol_ib_vl"},
+    [LFC_RULE_IB_MTU] = {"ib-mtu", "SPEC §3.1 mtu_blocks; IBA vol.1 §7.7 [reading]",
+                         "a data packet whose payload is longer than mtu_bytes", CHK_IB, "viol_ib_mtu"},
+    [LFC_RULE_IB_MALFORMED] = {"ib-malformed", "docs/wire-formats.md §3, §4; IBA vol.1 §7.7-7.9",
+                               "a packet the decoder refuses: a bad VCRC, ICRC or LPCRC, a "
+                               "length, version or reserved Op",
+                               CHK_IB, "viol_ib_malformed"},
+    [LFC_RULE_IB_DROP] = {"ib-drop", "SPEC §5.4, §10",
+                          "a receiver dropped a data-VL packet although its peer never broke "
+                          "the send rule on that VL",
+                          CHK_IB, "viol_ib_drop"},
+    [LFC_RULE_PFC_REACTION] = {"pfc-reaction",
+                               "IEEE 802.1Qbb; IEEE 802.3 Annex 31B.3.7 [reading]; SPEC §6.7",
+                               "a frame of a paused priority started later than the reaction "
+                               "budget after the pause reached the sender (the first such frame "
+                               "of a pause)",
+                               CHK_PFC, "viol_pfc_reaction"},
+    [LFC_RULE_PFC_TX_PAUSED] = {"pfc-tx-paused", "IEEE 802.1Qbb; SPEC §6.7",
+                                "a further frame of a paused priority started during the same "
+                                "pause, after a pfc-reaction",
+                                CHK_PFC, "viol_pfc_tx_paused"},
+    [LFC_RULE_PFC_REFRESH] = {"pfc-refresh-late", "SPEC §6.6, §3.3",
+                              "a receiver sent XOFF again for a priority after its previous "
+                              "XOFF had run out: it stayed in XOFF but let the pause lapse",
+                              CHK_PFC, "viol_pfc_refresh_late"},
+    [LFC_RULE_PFC_HEADROOM] = {"pfc-headroom", "SPEC §11; docs/headroom.md",
+                               "more bytes of a priority arrived after the receiver's XOFF than "
+                               "headroom_bytes",
+                               CHK_PFC, "viol_pfc_headroom"},
+    [LFC_RULE_PFC_DROP] = {"pfc-drop", "SPEC §6.4; IEEE 802.1Qbb",
+                           "a receiver dropped a packet of a lossless priority although its "
+                           "peer never broke a pause of that priority",
+                           CHK_PFC, "viol_pfc_drop"},
+    [LFC_RULE_ETH_MTU] = {"eth-mtu", "IEEE 802.3 clause 3.2.7 [reading]; configured",
+                          "an Ethernet frame longer than mtu_bytes (FCS included)", CHK_PFC, "viol_eth_mtu"},
+    [LFC_RULE_ETH_MALFORMED] = {"eth-malformed", "docs/wire-formats.md §2, §5",
+                                "a frame the decoders refuse: a bad FCS, a MAC Control frame "
+                                "that is not PFC or PAUSE, a RoCEv2 frame with a bad ICRC, "
+                                "checksum or length",
+                                CHK_PFC, "viol_eth_malformed"},
+    [LFC_RULE_SB_LOST] = {"sb-lost", "end-to-end: exactly once",
+                          "a packet accepted was neither delivered nor reported dropped", 0, "viol_sb_lost"},
+    [LFC_RULE_SB_DUP] = {"sb-duplicate", "end-to-end: exactly once",
+                         "a packet was delivered or dropped after it had left already", 0, "viol_sb_duplicate"},
+    [LFC_RULE_SB_ORDER] = {"sb-order", "end-to-end: in order per flow",
+                           "a packet was delivered while one of its flow accepted before it was "
+                           "still outstanding",
+                           0, "viol_sb_order"},
+    [LFC_RULE_SB_UNKNOWN] = {"sb-unknown", "end-to-end: exactly once",
+                             "a packet was delivered or dropped that was never accepted", 0, "viol_sb_unknown"},
+    [LFC_RULE_SB_DROP] = {"sb-drop", "end-to-end: allowed drop causes",
+                          "a packet was dropped with a cause the test does not allow", 0, "viol_sb_drop"},
+};
+
+const char *lfc_check_rule_name(lfc_check_rule_t rule) {
+  return (unsigned)rule < LFC_RULES ? RULES[rule].name : "?";
+}
+const char *lfc_check_rule_source(lfc_check_rule_t rule) {
+  return (unsigned)rule < LFC_RULES ? RULES[rule].source : "?";
+}
+const char *lfc_check_rule_what(lfc_check_rule_t rule) {
+  return (unsigned)rule < LFC_RULES ? RULES[rule].what : "?";
+}
+unsigned chk_rule_modes(lfc_check_rule_t rule) {
+  return (unsigned)rule < LFC_RULES ? RULES[rule].modes : 0u;
+}
+
+/* ---- the violation log ---- */
+
+void chk_text(char out[LFC_CHECK_TEXT], const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(out, LFC_CHECK_TEXT, fmt, ap);
+  va_end(ap);
+}
+
+void chk_log_init(chk_log_t *log, size_t max_kept) {
+  memset(log, 0, sizeof *log);
+  log->max = max_kept;
+}
+
+void chk_log_free(chk_log_t *log) {
+  free(log->kept);
+  log->kept = NULL;
+  log->n = log->cap = 0;
+}
+
+void chk_log_add(chk_log_t *log, uint64_t time, uint64_t frame, uint32_t link, uint32_t dir,
+                 lfc_check_rule_t rule, uint32_t cls, const char *expected, const char *observed) {
+  log->total++;
+  if ((unsigned)rule < LFC_RULES) log->by_rule[rule]++;
+  if (log->n >= log->max) return;
+  if (log->n == log->cap) {
+    /* Grow geometrically up to max: the log is kept whole or not at all, never torn. */
+    size_t cap = log->cap == 0 ? 16u : log->cap * 2u;
+    if (cap > log->max) cap = log->max;
+    lfc_check_violation_t *k = realloc(log->kept, cap * sizeof *k);
+    if (k == NULL) return; /* counted, not kept */
+    log->kept = k;
+    log->cap = cap;
+  }
+  lfc_check_violation_t *v = &log->kept[log->n++];
+  memset(v, 0, sizeof *v);
+  v->time = time;
+  v->frame = frame;
+  v->link = link;
+  v->dir = dir;
+  v->rule = rule;
+  v->cls = cls;
+  snprintf(v->expected, sizeof v->expected, "%s", expected);
+  snprintf(v->observed, sizeof v->observed, "%s", observed);
+}
+
+const char *chk_time_label(const char *label, uint32_t unit_ps) {
+  if (label != NULL) return label;
+  if (unit_ps == LFC_CHECK_NS_PS) return "ns";
+  if (unit_ps == 1u) return "ps";
+  return "t";
+}
+
+char *chk_log_format(const lfc_check_violation_t *v, const char *label, char *buf, size_t len) {
+  const unsigned modes = chk_rule_modes(v->rule);
+  char cls[24] = "";
+  if (v->cls != LFC_CHECK_NO_CLASS) {
+    snprintf(cls, sizeof cls, " %s=%u", (modes & CHK_PFC) ? "prio" : "vl", (unsigned)v->cls);
+  }
+  char frame[32] = "";
+  if (v->frame != 0) snprintf(frame, sizeof frame, " frame=%" PRIu64, v->frame);
+  snprintf(buf, len,
+           "time=%" PRIu64 "%s link=%u dir=%s class=%s rule=\"%s\"%s expected=\"%s\" "
+           "observed=\"%s\"%s",
+           v->time, label, (unsigned)v->link, v->dir == LFC_CHECK_AB ? "A>B" : "B>A",
+           lfc_check_rule_name(v->rule), lfc_check_rule_source(v->rule), cls, v->expected,
+           v->observed, frame);
+  return buf;
+}
+
+/* ---- coverage ---- */
+
+#define CHK_COV_NAME(e, name, modes) [e] = name,
+static const char *const COV_NAMES[COV_EVENTS] = {CHK_COV_EVENTS(CHK_COV_NAME)};
+#undef CHK_COV_NAME
+#define CHK_COV_MODES(e, name, modes) [e] = modes,
+static const unsigned COV_MODES[COV_EVENTS] = {CHK_COV_EVENTS(CHK_COV_MODES)};
+#undef CHK_COV_MODES
+
+size_t lfc_check_cov_points(void) { return CHK_COV_POINTS; }
+
+const char *lfc_check_cov_name(size_t point) {
+  if (point < COV_EVENTS) return COV_NAMES[point];
+  if (point >= CHK_COV_POINTS) return NULL;
+  return RULES[point - COV_EVENTS].cov;
+}
+
+bool lfc_check_cov_in_mode(size_t point, lfc_mode_t mode) {
+  if ((unsigned)mode > LFC_MODE_PFC) return false;
+  if (point < COV_EVENTS) return (COV_MODES[point] >> mode) & 1u;
+  if (point >= CHK_COV_POINTS) return false;
+  return (chk_rule_modes((lfc_check_rule_t)(point - COV_EVENTS)) >> mode) & 1u;
+}
+
+uint64_t lfc_check_cov(const lfc_check_t *c, size_t point) {
+  return point < CHK_COV_POINTS ? c->cov[point] : 0;
+}
+
+/* ---- configuration ---- */
+
+/* IEEE 802.3 Annex 31B.3.7 pause_quanta per speed, as SONiC's buffer_headroom_mellanox.lua and
+ * its dynamic-headroom HLD give them (REFERENCES.md §B); 800G is SONiC's own. */
+static const struct {
+  uint32_t mbps, quanta;
+} REACTION[] = {{100u, 1u},        {1000u, 2u},       {10000u, 67u},  {25000u, 80u},
+                {40000u, 118u},    {50000u, 147u},    {100000u, 394u}, {200000u, 453u},
+                {400000u, 905u},   {800000u, 905u}};
+
+uint32_t lfc_check_reaction_quanta(uint32_t speed_mbps) {
+  for (size_t i = 0; i < sizeof REACTION / sizeof REACTION[0]; i++) {
+    if (REACTION[i].mbps == speed_mbps) return REACTION[i].quanta;
+  }
+  return 0;
+}
+
+void lfc_check_cfg_default(lfc_check_cfg_t *cfg, lfc_mode_t mode) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->mode = mode;
+  cfg->links = 1;
+  cfg->speed_mbps = DEFAULT_SPEED_MBPS;
+  cfg->time_unit_ps = LFC_CHECK_NS_PS;
+  cfg->max_kept = DEFAULT_MAX_KEPT;
+  cfg->data_vls = LFC_IB_MAX_VLS;
+  cfg->mtu_bytes = mode == LFC_MODE_IB ? IB_MTU_MAX : ETH_DEFAULT_MAX_FRAME;
+  cfg->lossless_mask = 0xFFu;
+  cfg->eth_fcs = true;
+  for (unsigned d = 0; d < DSCP_COUNT; d++) cfg->dscp_to_prio[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
+}
+
+uint64_t chk_bits_ps(const lfc_check_t *c, uint64_t bits) {
+  return bits * CHK_PS_PER_US / c->cfg.speed_mbps;
+}
+
+uint64_t chk_units(const lfc_check_t *c, uint64_t t_ps) { return t_ps / c->cfg.time_unit_ps; }
+
+static void say(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(char *err, size_t errlen, const char *fmt, ...) {
+  if (err == NULL || errlen == 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+/* The durations of the configuration, in ps, must stay far from overflow: a day is plenty. */
+#define MAX_DURATION_NS 86400000000000ull
+
+static int cfg_check(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
+  if (cfg->mode != LFC_MODE_IB && cfg->mode != LFC_MODE_PFC) {
+    say(err, errlen, "check: mode %d, allowed 0 (IB) or 1 (PFC)", (int)cfg->mode);
+    return -1;
+  }
+  if (cfg->links < 1 || cfg->links > LFC_CHECK_MAX_LINKS) {
+    say(err, errlen, "check: links %u, allowed 1..%u", (unsigned)cfg->links, LFC_CHECK_MAX_LINKS);
+    return -1;
+  }
+  if (cfg->speed_mbps < 1 || cfg->speed_mbps > MAX_SPEED_MBPS) {
+    say(err, errlen, "check: speed_mbps %u, allowed 1..%u", (unsigned)cfg->speed_mbps,
+        MAX_SPEED_MBPS);
+    return -1;
+  }
+  if (cfg->time_unit_ps < 1) {
+    say(err, errlen, "check: time_unit_ps 0, allowed 1 or more (1000 for ns)");
+    return -1;
+  }
+  if (cfg->mode == LFC_MODE_IB) {
+    if (cfg->data_vls < 1 || cfg->data_vls > LFC_IB_MAX_VLS) {
+      say(err, errlen, "check: data_vls %u, allowed 1..%u", (unsigned)cfg->data_vls,
+          LFC_IB_MAX_VLS);
+      return -1;
+    }
+    if (cfg->mtu_bytes < IB_MTU_MIN || cfg->mtu_bytes > IB_MTU_MAX) {
+      say(err, errlen, "check: mtu_bytes %u, allowed %u..%u for IB (the payload)",
+          (unsigned)cfg->mtu_bytes, IB_MTU_MIN, IB_MTU_MAX);
+      return -1;
+    }
+  } else {
+    if (cfg->mtu_bytes < LFC_ETH_MIN_FRAME || cfg->mtu_bytes > ETH_MAX_FRAME) {
+      say(err, errlen, "check: mtu_bytes %u, allowed %u..%u for Ethernet (the frame with FCS)",
+          (unsigned)cfg->mtu_bytes, LFC_ETH_MIN_FRAME, ETH_MAX_FRAME);
+      return -1;
+    }
+    for (unsigned d = 0; d < DSCP_COUNT; d++) {
+      if (cfg->dscp_to_prio[d] >= LFC_PFC_MAX_PRIOS) {
+        say(err, errlen, "check: dscp_to_prio[%u] %u, allowed 0..7", d,
+            (unsigned)cfg->dscp_to_prio[d]);
+        return -1;
+      }
+    }
+    if (cfg->reaction_ns == 0 && lfc_check_reaction_quanta(cfg->speed_mbps) == 0) {
+      say(err, errlen,
+          "check: no IEEE 802.3 Annex 31B reaction budget for %u Mb/s (the table has 100, 1000, "
+          "10000, 25000, 40000, 50000, 100000, 200000, 400000, 800000): set reaction_ns",
+          (unsigned)cfg->speed_mbps);
+      return -1;
+    }
+  }
+  const struct {
+    const char *name;
+    uint64_t v;
+  } durations[] = {{"fcp_period_ns", cfg->fcp_period_ns},
+                   {"reaction_ns", cfg->reaction_ns},
+                   {"skew_ns", cfg->skew_ns},
+                   {"watchdog_ns", cfg->watchdog_ns}};
+  for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
+    if (durations[i].v > MAX_DURATION_NS) {
+      say(err, errlen, "check: %s %" PRIu64 ", allowed 0..%llu (a day)", durations[i].name,
+          durations[i].v, MAX_DURATION_NS);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
+  if (cfg_check(cfg, err, errlen) != 0) return NULL;
+  lfc_check_t *c = calloc(1, sizeof *c);
+  if (c == NULL) {
+    say(err, errlen, "check: out of memory");
+    return NULL;
+  }
+  c->cfg = *cfg;
+  c->label = chk_time_label(cfg->time_label, cfg->time_unit_ps);
+  chk_log_init(&c->log, cfg->max_kept);
+  c->last_ps = calloc(cfg->links, sizeof *c->last_ps);
+  c->first_ps = calloc(cfg->links, sizeof *c->first_ps);
+  c->seen = calloc(cfg->links, sizeof *c->seen);
+  if (cfg->mode == LFC_MODE_IB) {
+    c->ib = calloc(cfg->links, sizeof *c->ib);
+  } else {
+    c->pfc = calloc(cfg->links, sizeof *c->pfc);
+    c->scratch = malloc(ETH_MAX_FRAME + LFC_ETH_FCS_BYTES);
+  }
+  if (c->last_ps == NULL || c->first_ps == NULL || c->seen == NULL ||
+      (cfg->mode == LFC_MODE_IB ? c->ib == NULL : (c->pfc == NULL || c->scratch == NULL))) {
+    lfc_check_destroy(c);
+    say(err, errlen, "check: out of memory for %u links", (unsigned)cfg->links);
+    return NULL;
+  }
+  const uint64_t ns = LFC_CHECK_NS_PS;
+  c->fcp_period_ps = cfg->fcp_period_ns * ns;
+  /* An FCP goes between packets (SPEC §5.2): it may wait for the largest packet to end. */
+  if (cfg->mode == LFC_MODE_IB) {
+    c->fcp_slack_ps = chk_bits_ps(c, 8u * lfc_ib_pkt_bytes(true, cfg->mtu_bytes));
+  }
+  c->skew_ps = cfg->skew_ns * ns;
+  c->watchdog_ps = cfg->watchdog_ns * ns;
+  c->reaction_ps = cfg->reaction_ns != 0
+                       ? cfg->reaction_ns * ns
+                       : chk_bits_ps(c, (uint64_t)lfc_check_reaction_quanta(cfg->speed_mbps) *
+                                            LFC_QUANTUM_BITS);
+  if (cfg->mode == LFC_MODE_IB) chk_ib_init(c);
+  if (err != NULL && errlen > 0) err[0] = '\0';
+  return c;
+}
+
+void lfc_check_destroy(lfc_check_t *c) {
+  if (c == NULL) return;
+  chk_log_free(&c->log);
+  free(c->last_ps);
+  free(c->first_ps);
+  free(c->seen);
+  free(c->ib);
+  free(c->pfc);
+  free(c->scratch);
+  free(c);
+}
+
+const char *lfc_check_error(const lfc_check_t *c) { return c->err; }
+
+static int refuse(lfc_check_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(lfc_check_t *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->err, sizeof c->err, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* The time in ps, or -1 (with the reason) if it cannot be counted. */
+static int to_ps(lfc_check_t *c, uint64_t time, uint64_t *ps) {
+  if (time > UINT64_MAX / c->cfg.time_unit_ps) {
+    return refuse(c, "time %" PRIu64 "%s is too large to count in picoseconds", time, c->label);
+  }
+  *ps = time * c->cfg.time_unit_ps;
+  return 0;
+}
+
+int chk_flag(lfc_check_t *c, uint32_t dir, lfc_check_rule_t rule, uint32_t cls,
+             const char *expected, const char *observed) {
+  chk_log_add(&c->log, c->cur_time, c->cur_frame, c->cur_link, dir, rule, cls, expected,
+              observed);
+  if ((unsigned)rule < CHK_CHECKER_RULES) c->cov[COV_EVENTS + rule]++;
+  return 1;
+}
+
+int lfc_check_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time,
+                    lfc_pcap_rec_t kind, const uint8_t *frame, size_t len) {
+  c->err[0] = '\0';
+  if (c->finished) return refuse(c, "a frame after lfc_check_finish");
+  if (link >= c->cfg.links) {
+    return refuse(c, "link %u, allowed 0..%u", (unsigned)link, (unsigned)c->cfg.links - 1u);
+  }
+  if (dir >= LFC_CHECK_DIRS) return refuse(c, "direction %u, allowed 0 (A>B) or 1 (B>A)", dir);
+  const bool ib = c->cfg.mode == LFC_MODE_IB;
+  if (ib ? (kind != LFC_PCAP_IB_DATA && kind != LFC_PCAP_IB_LINK) : kind != LFC_PCAP_ETH) {
+    return refuse(c, "a frame of kind %d in %s mode: allowed %s", (int)kind, ib ? "IB" : "PFC",
+                  ib ? "1 (IB data) or 2 (IB link)" : "0 (Ethernet)");
+  }
+  if (frame == NULL && len > 0) return refuse(c, "no bytes for a frame of %zu", len);
+  uint64_t t = 0;
+  if (to_ps(c, time, &t) != 0) return -1;
+  if (c->seen[link] && t < c->last_ps[link]) {
+    return refuse(c, "link %u: time %" PRIu64 "%s is before the previous frame's %" PRIu64 "%s: "
+                     "frames of a link must come in order of time",
+                  (unsigned)link, time, c->label, chk_units(c, c->last_ps[link]), c->label);
+  }
+  if (!c->seen[link]) c->first_ps[link] = t;
+  c->seen[link] = true;
+  c->last_ps[link] = t;
+  c->frames++;
+  c->cur_time = time;
+  c->cur_frame = c->frames;
+  c->cur_link = link;
+  c->cur_dir = dir;
+  return ib ? chk_ib_frame(c, link, dir, t, kind, frame, len)
+            : chk_pfc_frame(c, link, dir, t, frame, len);
+}
+
+int lfc_check_drop(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, uint32_t cls) {
+  c->err[0] = '\0';
+  if (link >= c->cfg.links) {
+    return refuse(c, "link %u, allowed 0..%u", (unsigned)link, (unsigned)c->cfg.links - 1u);
+  }
+  if (dir >= LFC_CHECK_DIRS) return refuse(c, "direction %u, allowed 0 (A>B) or 1 (B>A)", dir);
+  const bool ib = c->cfg.mode == LFC_MODE_IB;
+  const uint32_t classes = ib ? LFC_MAX_CLASSES : LFC_PFC_MAX_PRIOS;
+  if (cls >= classes) {
+    return refuse(c, "class %u, allowed 0..%u (%s)", (unsigned)cls, (unsigned)classes - 1u,
+                  ib ? "VL; 15 is VL15" : "priority");
+  }
+  uint64_t t = 0;
+  if (to_ps(c, time, &t) != 0) return -1;
+  c->cur_time = time;
+  c->cur_frame = 0;
+  c->cur_link = link;
+  c->cur_dir = dir;
+  return ib ? chk_ib_drop(c, link, dir, cls) : chk_pfc_drop(c, link, dir, cls);
+}
+
+int lfc_check_xoff(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, uint32_t prio,
+                   bool xoff) {
+  c->err[0] = '\0';
+  if (c->cfg.mode != LFC_MODE_PFC) return refuse(c, "an XOFF state in IB mode");
+  if (link >= c->cfg.links) {
+    return refuse(c, "link %u, allowed 0..%u", (unsigned)link, (unsigned)c->cfg.links - 1u);
+  }
+  if (dir >= LFC_CHECK_DIRS) return refuse(c, "direction %u, allowed 0 (A>B) or 1 (B>A)", dir);
+  if (prio >= LFC_PFC_MAX_PRIOS) return refuse(c, "priority %u, allowed 0..7", (unsigned)prio);
+  uint64_t t = 0;
+  if (to_ps(c, time, &t) != 0) return -1;
+  c->cur_time = time;
+  c->cur_frame = 0;
+  c->cur_link = link;
+  c->cur_dir = dir;
+  return chk_pfc_xoff(c, link, dir, t, prio, xoff);
+}
+
+int lfc_check_finish(lfc_check_t *c, uint64_t time) {
+  c->err[0] = '\0';
+  uint64_t t = 0;
+  if (to_ps(c, time, &t) != 0) return -1;
+  for (uint32_t l = 0; l < c->cfg.links; l++) {
+    if (c->seen[l] && t < c->last_ps[l]) {
+      return refuse(c, "finish at %" PRIu64 "%s, before the last frame of link %u at %" PRIu64
+                       "%s",
+                    time, c->label, (unsigned)l, chk_units(c, c->last_ps[l]), c->label);
+    }
+  }
+  if (c->finished) return 0;
+  c->finished = true;
+  c->cur_time = time;
+  c->cur_frame = 0;
+  return c->cfg.mode == LFC_MODE_IB ? chk_ib_finish(c, t) : chk_pfc_finish(c, t);
+}
+
+uint64_t lfc_check_violations(const lfc_check_t *c) { return c->log.total; }
+
+uint64_t lfc_check_count(const lfc_check_t *c, lfc_check_rule_t rule) {
+  return (unsigned)rule < LFC_RULES ? c->log.by_rule[rule] : 0;
+}
+
+uint64_t lfc_check_frames(const lfc_check_t *c) { return c->frames; }
+
+const lfc_check_violation_t *lfc_check_violation(const lfc_check_t *c, size_t i) {
+  return i < c->log.n ? &c->log.kept[i] : NULL;
+}
+
+char *lfc_check_format(const lfc_check_t *c, size_t i, char *buf, size_t len) {
+  const lfc_check_violation_t *v = lfc_check_violation(c, i);
+  if (v == NULL || buf == NULL || len == 0) return NULL;
+  return chk_log_format(v, c->label, buf, len);
+}
+
+uint64_t lfc_check_headroom_max(const lfc_check_t *c, uint32_t link, uint32_t dir,
+                                uint32_t prio) {
+  if (c->pfc == NULL || link >= c->cfg.links || dir >= LFC_CHECK_DIRS ||
+      prio >= LFC_PFC_MAX_PRIOS) {
+    return 0;
+  }
+  return c->pfc[link].prio[dir][prio].hr_max;
+}
