@@ -329,7 +329,8 @@ static int cfg_check(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
     uint64_t v;
   } durations[] = {{"fcp_period_ns", cfg->fcp_period_ns},
                    {"reaction_ns", cfg->reaction_ns},
-                   {"skew_ns", cfg->skew_ns},
+                   {"skew_ns[0]", cfg->skew_ns[0]},
+                   {"skew_ns[1]", cfg->skew_ns[1]},
                    {"watchdog_ns", cfg->watchdog_ns}};
   for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
     if (durations[i].v > MAX_DURATION_NS) {
@@ -372,7 +373,7 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
   if (cfg->mode == LFC_MODE_IB) {
     c->fcp_slack_ps = chk_bits_ps(c, 8u * lfc_ib_pkt_bytes(true, cfg->mtu_bytes));
   }
-  c->skew_ps = cfg->skew_ns * ns;
+  for (unsigned d = 0; d < LFC_CHECK_DIRS; d++) c->skew_ps[d] = cfg->skew_ns[d] * ns;
   c->watchdog_ps = cfg->watchdog_ns * ns;
   c->reaction_ps = cfg->reaction_ns != 0
                        ? cfg->reaction_ns * ns

@@ -173,7 +173,7 @@ struct lfc_check {
   chk_pfc_link_t *pfc;
   uint8_t *scratch; /* an Ethernet frame with its FCS appended (cfg.eth_fcs = false) */
   /* durations in picoseconds, from the configuration */
-  uint64_t reaction_ps, skew_ps, watchdog_ps, fcp_period_ps, fcp_slack_ps;
+  uint64_t reaction_ps, skew_ps[LFC_CHECK_DIRS], watchdog_ps, fcp_period_ps, fcp_slack_ps;
   /* the frame being checked, for the violations it shows */
   uint64_t cur_time, cur_frame;
   uint32_t cur_link, cur_dir;

@@ -5,8 +5,8 @@
  *
  * A PFC frame sent B>A pauses the data A sends to B. Each pause is looked at from two sides:
  *
- * The paused sender (A). The pause acts on A from the end of the frame plus cfg.skew_ns (zero
- * when the observation point is at A; the round trip when it is at B). From then A may still
+ * The paused sender (A). The pause acts on A from the end of the frame plus cfg.skew_ns[A>B]
+ * (zero when the observation point is at A; the round trip when it is at B). From then A may still
  * start frames of the priority for the reaction budget (IEEE 802.3 Annex 31B.3.7, per speed; or
  * cfg.reaction_ns): the frames already committed to its MAC. After that, until the pause runs
  * out (time x 512 bit times) or an XON (time 0) reaches A, a frame of the priority that starts
@@ -117,8 +117,8 @@ static int pause_frame(lfc_check_t *c, chk_pfc_link_t *l, uint32_t fdir, uint64_
   lfc_pfc_to_word(pf, &w); /* PAUSE: every priority, one time (802.3 Annex 31B) */
   if (pf->opcode == LFC_MAC_CTRL_OP_PAUSE) c->cov[COV_PAUSE_8023X]++;
   const uint64_t arrival = t + chk_bits_ps(c, (uint64_t)len * BITS_PER_BYTE);
-  const uint64_t eff = arrival + c->skew_ps; /* when it acts on the sender, as seen here */
   const uint32_t d = other(fdir);
+  const uint64_t eff = arrival + c->skew_ps[d]; /* when it acts on the sender, as seen here */
   for (uint32_t prio = 0; prio < LFC_PFC_MAX_PRIOS; prio++) {
     if (!((w.pfc_en >> prio) & 1u)) continue;
     chk_pfc_prio_t *s = &l->prio[d][prio];

@@ -108,8 +108,9 @@ static inline size_t ct_pause(uint8_t *b, unsigned side, uint16_t q) {
   return lfc_pfc_encode(&f, b, LFC_PFC_FRAME_BYTES, NULL);
 }
 
-/* A tagged RoCEv2 frame over IPv4 of priority prio (PCP), DSCP dscp, of `bytes` bytes with FCS
- * (bytes >= 78 and a multiple of 4 give exactly that length). */
+/* A tagged RoCEv2 frame over IPv4 of priority prio (PCP), DSCP dscp, of about `bytes` bytes with
+ * FCS: 66 bytes of headers and trailers around a payload padded to 4 bytes, so exactly `bytes`
+ * when bytes >= 70 and bytes mod 4 = 2 (82, 1002, 1502, ...). */
 static inline size_t ct_roce(uint8_t *b, unsigned side, unsigned prio, unsigned dscp,
                              size_t bytes) {
   static uint8_t payload[CT_FRAME_MAX];

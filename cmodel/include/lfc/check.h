@@ -138,10 +138,11 @@ typedef struct {
   uint64_t reaction_ns;   /* time a sender may still start a frame after a pause reached it;
                              0 = IEEE 802.3 Annex 31B.3.7's pause_quanta for speed_mbps
                              (lfc_check_reaction_quanta) */
-  uint64_t skew_ns;       /* time from a pause frame passing the observation point to the
-                             data it stops passing it, beyond the sender's reaction: 0 when
-                             seen at the paused sender, 2 x the one-way delay when seen at the
-                             end that sends the pause */
+  uint64_t skew_ns[LFC_CHECK_DIRS]; /* per direction of the paused data: time from a pause
+                             frame passing the observation point to the data it stops passing
+                             it, beyond the sender's reaction. 0 when the paused sender is at
+                             the observation point; 2 x the one-way delay when the end that
+                             sends the pause is */
   uint64_t watchdog_ns;   /* a sender's PFC watchdog may ignore a pause in force this long
                              (SPEC §6.8); 0 = no watchdog: every frame in a pause is flagged */
   uint64_t headroom_bytes[LFC_PFC_MAX_PRIOS]; /* per priority, bytes a receiver can take after
