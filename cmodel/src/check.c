@@ -368,6 +368,7 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
     return NULL;
   }
   const uint64_t ns = LFC_CHECK_NS_PS;
+  c->tol_ps = cfg->time_unit_ps;
   c->fcp_period_ps = cfg->fcp_period_ns * ns;
   /* An FCP goes between packets (SPEC §5.2): it may wait for the largest packet to end. */
   if (cfg->mode == LFC_MODE_IB) {

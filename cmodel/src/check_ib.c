@@ -163,7 +163,8 @@ static int flow_control_packet(lfc_check_t *c, chk_ib_link_t *l, uint32_t dir, u
   chk_ib_vl_t *s = &l->vl[dir][p.vl];
   if (c->fcp_period_ps != 0) {
     const uint64_t since = s->fcp_seen ? s->fcp_last_ps : c->first_ps[c->cur_link];
-    if ((s->fcp_seen || c->cfg.from_reset) && t - since > c->fcp_period_ps + c->fcp_slack_ps) {
+    if ((s->fcp_seen || c->cfg.from_reset) &&
+        t - since > c->fcp_period_ps + c->fcp_slack_ps + c->tol_ps) {
       chk_text(exp, "an FCP at least every %" PRIu64 "%s (+%" PRIu64 "%s for one MTU packet)",
                chk_units(c, c->fcp_period_ps), c->label, chk_units(c, c->fcp_slack_ps), c->label);
       chk_text(obs, "%" PRIu64 "%s since the last one", chk_units(c, t - since), c->label);
@@ -256,7 +257,7 @@ int chk_ib_finish(lfc_check_t *c, uint64_t t_ps) {
         const chk_ib_vl_t *s = &c->ib[link].vl[d][v];
         if (!s->fcp_seen && !c->cfg.from_reset) continue;
         const uint64_t since = s->fcp_seen ? s->fcp_last_ps : c->first_ps[link];
-        if (t_ps - since <= c->fcp_period_ps + c->fcp_slack_ps) continue;
+        if (t_ps - since <= c->fcp_period_ps + c->fcp_slack_ps + c->tol_ps) continue;
         c->cur_link = link;
         chk_text(exp, "an FCP at least every %" PRIu64 "%s (+%" PRIu64 "%s for one MTU packet)",
                  chk_units(c, c->fcp_period_ps), c->label, chk_units(c, c->fcp_slack_ps),

@@ -172,7 +172,9 @@ struct lfc_check {
   chk_ib_link_t *ib;
   chk_pfc_link_t *pfc;
   uint8_t *scratch; /* an Ethernet frame with its FCS appended (cfg.eth_fcs = false) */
-  /* durations in picoseconds, from the configuration */
+  /* durations in picoseconds, from the configuration; tol_ps: one time unit, how far a time
+   * given in whole units may be from the true one (a rule is broken only by more) */
+  uint64_t tol_ps;
   uint64_t reaction_ps, skew_ps[LFC_CHECK_DIRS], watchdog_ps, fcp_period_ps, fcp_slack_ps;
   /* the frame being checked, for the violations it shows */
   uint64_t cur_time, cur_frame;

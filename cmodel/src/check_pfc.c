@@ -76,7 +76,7 @@ static uint64_t quanta_ps(const lfc_check_t *c, uint32_t q) {
  * or XON. If the receiver's state is reported and it is still in XOFF, that is a late refresh;
  * otherwise the lapse is remembered for the next frame to judge. */
 static int expire(lfc_check_t *c, chk_pfc_prio_t *s, uint32_t d, uint32_t prio, uint64_t t) {
-  if (!s->xoff || t < s->lapse_ps) return 0;
+  if (!s->xoff || t < s->lapse_ps + c->tol_ps) return 0;
   s->xoff = false;
   s->hr_open = false;
   c->cov[COV_QUANTA_EXPIRY]++;
@@ -181,11 +181,12 @@ static int data_frame(lfc_check_t *c, chk_pfc_link_t *l, uint32_t dir, uint32_t 
   char exp[LFC_CHECK_TEXT], obs[LFC_CHECK_TEXT];
   chk_pfc_prio_t *s = &l->prio[dir][prio];
   found += expire(c, s, dir, prio, t);
-  if (s->paused && t < s->expiry_ps && t >= s->ep_start_ps) {
+  /* Each comparison gives the frame the benefit of one time unit (c->tol_ps). */
+  if (s->paused && t + c->tol_ps < s->expiry_ps && t >= s->ep_start_ps) {
     const uint64_t into = t - s->ep_start_ps;
-    if (t < s->react_end_ps) {
+    if (t < s->react_end_ps + c->tol_ps) {
       c->cov[COV_REACTION_WINDOW]++;
-    } else if (c->watchdog_ps != 0 && into >= c->watchdog_ps) {
+    } else if (c->watchdog_ps != 0 && into + c->tol_ps >= c->watchdog_ps) {
       if (!s->wd_counted) c->cov[COV_WATCHDOG]++;
       s->wd_counted = true;
     } else {

@@ -14,7 +14,9 @@
  *     packets LRH..VCRC, IB flow-control packets (6 bytes, or 8 with two bytes after), Ethernet
  *     frames with their FCS (or without, cfg.eth_fcs = false);
  *   - a time, in a unit the configuration chooses (nanoseconds, model cycles, picoseconds): the
- *     time the frame's first bit passed the point where it was seen;
+ *     time the frame's first bit passed the point where it was seen. A time in whole units may
+ *     be up to one unit off the true one (a pcap rounds to the nanosecond), so every rule about
+ *     time is broken only by more than one unit;
  *   - a link, 0..cfg.links-1, and a direction: LFC_CHECK_AB (side A sends, side B receives) or
  *     LFC_CHECK_BA. Frames of one link must come in order of time (both directions merged);
  *     links are independent.
