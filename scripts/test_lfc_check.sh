@@ -6,25 +6,29 @@
 #     2 us of IEEE 802.3 Annex 31B at 100 Gb/s): exit 1 with pfc-reaction lines for the node's
 #     direction; a capture that misses one IB data packet (--skip-frame): exit 1 with exactly one
 #     ib-fctbs line, at the sender's next FCP;
-#   - bad files and arguments: exit 2 with one line on stderr saying why.
+#   - bad files and arguments: exit 2 with one line on stderr saying why;
+#   - the example of docs/verify-your-rtl.md: the page shows docs/examples/verify_example.c as it
+#     is, and the output the page shows is what the built example prints (exit 1: one violation).
 # A few seconds.
 #
-#   scripts/test_lfc_check.sh LFC_CHECK LFC_WIRE_GEN WORKDIR
+#   scripts/test_lfc_check.sh LFC_CHECK LFC_WIRE_GEN VERIFY_EXAMPLE WORKDIR
 #
 # Exit status: 0 every check held, 1 one failed, 2 bad arguments.
 set -uo pipefail
-if [ $# -ne 3 ]; then
-  echo "usage: test_lfc_check.sh LFC_CHECK LFC_WIRE_GEN WORKDIR" >&2
+if [ $# -ne 4 ]; then
+  echo "usage: test_lfc_check.sh LFC_CHECK LFC_WIRE_GEN VERIFY_EXAMPLE WORKDIR" >&2
   exit 2
 fi
-check="$1" gen="$2" work="$3"
-for prog in "$check" "$gen"; do
+check="$1" gen="$2" example="$3" work="$4"
+for prog in "$check" "$gen" "$example"; do
   if [ ! -x "$prog" ]; then
     echo "test_lfc_check.sh: '$prog' is not an executable (build/tools/lfc_check," \
-         "build/tools/lfc_wire_gen)" >&2
+         "build/tools/lfc_wire_gen, build/tools/verify_example)" >&2
     exit 2
   fi
 done
+root="$(cd "$(dirname "$0")/.." && pwd)"
+page="$root/docs/verify-your-rtl.md"
 rm -rf "$work" && mkdir -p "$work" ||
   { echo "test_lfc_check.sh: cannot make $work" >&2; exit 2; }
 CYCLES=20000
@@ -144,6 +148,28 @@ bad no-budget "no IEEE 802.3 Annex 31B reaction budget for 56000 Mb/s" --speed-g
 bad mac "--mac-a '02:00': give an address" --mac-a 02:00 "$work/pfc.pcap"
 bad vls "check: data_vls 0, allowed 1..15" --data-vls 0 "$work/ib.pcap"
 bad coverage-dir "cannot write" "$work/pfc.pcap" --coverage "$work/no/such/dir/c.json"
+
+# The page's example: the code block after "### A complete example" is the file, and the block
+# after "Its output:" is what the program prints.
+checks=$((checks + 1))
+awk '/^### A complete example/ { on = 1 } on && /^```c$/ { take = 1; next }
+     take && /^```$/ { exit } take { print }' "$page" >"$work/page-example.c"
+if ! cmp -s "$work/page-example.c" "$root/docs/examples/verify_example.c"; then
+  fail "docs/verify-your-rtl.md does not show docs/examples/verify_example.c as it is:" \
+       "$(diff "$work/page-example.c" "$root/docs/examples/verify_example.c" | head -n 5)"
+fi
+checks=$((checks + 1))
+"$example" >"$work/example.out" 2>&1
+rc=$?
+awk '/^Its output:/ { on = 1 } on && /^```$/ { if (take) exit; take = 1; next } take { print }' \
+  "$page" >"$work/page-output.txt"
+if [ "$rc" -ne 1 ] || ! cmp -s "$work/example.out" "$work/page-output.txt" ||
+   ! grep -q 'class=ib-send.*FCCL 10, FCTBS 8, n 4: 4094' "$work/example.out"; then
+  fail "the example: exit $rc (want 1), printed '$(cat "$work/example.out")', the page shows" \
+       "'$(cat "$work/page-output.txt")'"
+else
+  echo "  ok   the example of docs/verify-your-rtl.md: exit 1, the output the page shows"
+fi
 
 echo "test_lfc_check: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -354,6 +354,7 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
   chk_log_init(&c->log, cfg->max_kept);
   c->last_ps = calloc(cfg->links, sizeof *c->last_ps);
   c->first_ps = calloc(cfg->links, sizeof *c->first_ps);
+  c->link_frames = calloc(cfg->links, sizeof *c->link_frames);
   c->seen = calloc(cfg->links, sizeof *c->seen);
   if (cfg->mode == LFC_MODE_IB) {
     c->ib = calloc(cfg->links, sizeof *c->ib);
@@ -361,7 +362,7 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
     c->pfc = calloc(cfg->links, sizeof *c->pfc);
     c->scratch = malloc(ETH_MAX_FRAME + LFC_ETH_FCS_BYTES);
   }
-  if (c->last_ps == NULL || c->first_ps == NULL || c->seen == NULL ||
+  if (c->last_ps == NULL || c->first_ps == NULL || c->seen == NULL || c->link_frames == NULL ||
       (cfg->mode == LFC_MODE_IB ? c->ib == NULL : (c->pfc == NULL || c->scratch == NULL))) {
     lfc_check_destroy(c);
     say(err, errlen, "check: out of memory for %u links", (unsigned)cfg->links);
@@ -390,6 +391,7 @@ void lfc_check_destroy(lfc_check_t *c) {
   chk_log_free(&c->log);
   free(c->last_ps);
   free(c->first_ps);
+  free(c->link_frames);
   free(c->seen);
   free(c->ib);
   free(c->pfc);
@@ -451,7 +453,7 @@ int lfc_check_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time,
   c->last_ps[link] = t;
   c->frames++;
   c->cur_time = time;
-  c->cur_frame = c->frames;
+  c->cur_frame = ++c->link_frames[link];
   c->cur_link = link;
   c->cur_dir = dir;
   return ib ? chk_ib_frame(c, link, dir, t, kind, frame, len)

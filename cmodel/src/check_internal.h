@@ -169,6 +169,7 @@ struct lfc_check {
   uint64_t *last_ps;
   bool *seen;
   uint64_t *first_ps;
+  uint64_t *link_frames; /* frames fed per link: a violation names its frame by this count */
   chk_ib_link_t *ib;
   chk_pfc_link_t *pfc;
   uint8_t *scratch; /* an Ethernet frame with its FCS appended (cfg.eth_fcs = false) */

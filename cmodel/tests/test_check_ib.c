@@ -414,7 +414,8 @@ static void test_links_apart(void **state) {
   len = ct_ib_data(b, 0, 10, 1);
   assert_int_equal(lfc_check_frame(c, 0, AB, 20, DATA, b, len), 0);
   assert_int_equal(lfc_check_frame(c, 1, AB, 5, DATA, b, len), 1); /* its own time, no credit */
-  ct_expect_one(c, LFC_RULE_IB_SEND, "link=1", NULL);
+  ct_expect_one(c, LFC_RULE_IB_SEND, "link=1", "frame=1", NULL); /* counted per link */
+  assert_int_equal(lfc_check_frames(c), 3);
   lfc_check_destroy(c);
 }
 

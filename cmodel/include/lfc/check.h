@@ -106,8 +106,8 @@ LFC_API const char *lfc_check_rule_what(lfc_check_rule_t rule);
 /* One violation. Plain data, copied freely. */
 typedef struct {
   uint64_t time;  /* in the checker's time unit: when it was seen */
-  uint64_t frame; /* the frame (1 = the first fed to the checker) that showed it; 0 = none (a
-                     drop report, the end of the run) */
+  uint64_t frame; /* the frame that showed it, counted on its link from 1 (a capture's record
+                     number); 0 = none (a drop report, an XOFF report, the end of the run) */
   uint32_t link;
   uint32_t dir;   /* LFC_CHECK_AB or LFC_CHECK_BA: the direction of the frame or data concerned */
   lfc_check_rule_t rule;
