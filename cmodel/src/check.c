@@ -16,11 +16,11 @@
 
 #define DEFAULT_SPEED_MBPS 100000u /* 100 Gb/s */
 #define DEFAULT_MAX_KEPT 1000u
-#define IB_MTU_MIN 256u   /* IBA MTUs: 256, 512, 1024, 2048, 4096 bytes of payload */
+#define IB_MTU_MIN 256u /* IBA MTUs: 256, 512, 1024, 2048, 4096 bytes of payload */
 #define IB_MTU_MAX 4096u
 /* A 9216-byte IP MTU in an 802.1Q-tagged frame with its FCS: 9216 + 14 + 4 + 4. */
 #define ETH_DEFAULT_MAX_FRAME 9238u
-#define ETH_MAX_FRAME 65535u /* pcap's snap length */
+#define ETH_MAX_FRAME 65535u    /* pcap's snap length */
 #define MAX_SPEED_MBPS 1600000u /* 1.6 Tb/s */
 #define DSCP_CLASS_SHIFT 3u     /* the class selector: DSCP >> 3 (RFC 2474 §4.2.2) */
 #define DSCP_COUNT 64u
@@ -61,7 +61,8 @@ static const rule_info_t RULES[LFC_RULES] = {
     [LFC_RULE_IB_VL] = {"ib-vl", "SPEC §3.1, §5.3",
                         "a data packet or FCP on a VL at or above data_vls", CHK_IB, "viol_ib_vl"},
     [LFC_RULE_IB_MTU] = {"ib-mtu", "SPEC §3.1 mtu_blocks; IBA vol.1 §7.7 [reading]",
-                         "a data packet whose payload is longer than mtu_bytes", CHK_IB, "viol_ib_mtu"},
+                         "a data packet whose payload is longer than mtu_bytes", CHK_IB,
+                         "viol_ib_mtu"},
     [LFC_RULE_IB_MALFORMED] = {"ib-malformed", "docs/wire-formats.md §3, §4; IBA vol.1 §7.7-7.9",
                                "a packet the decoder refuses: a bad VCRC, ICRC or LPCRC, a "
                                "length, version or reserved Op",
@@ -93,24 +94,29 @@ static const rule_info_t RULES[LFC_RULES] = {
                            "peer never broke a pause of that priority",
                            CHK_PFC, "viol_pfc_drop"},
     [LFC_RULE_ETH_MTU] = {"eth-mtu", "IEEE 802.3 clause 3.2.7 [reading]; configured",
-                          "an Ethernet frame longer than mtu_bytes (FCS included)", CHK_PFC, "viol_eth_mtu"},
+                          "an Ethernet frame longer than mtu_bytes (FCS included)", CHK_PFC,
+                          "viol_eth_mtu"},
     [LFC_RULE_ETH_MALFORMED] = {"eth-malformed", "docs/wire-formats.md §2, §5",
                                 "a frame the decoders refuse: a bad FCS, a MAC Control frame "
                                 "that is not PFC or PAUSE, a RoCEv2 frame with a bad ICRC, "
                                 "checksum or length",
                                 CHK_PFC, "viol_eth_malformed"},
     [LFC_RULE_SB_LOST] = {"sb-lost", "end-to-end: exactly once",
-                          "a packet accepted was neither delivered nor reported dropped", 0, "viol_sb_lost"},
+                          "a packet accepted was neither delivered nor reported dropped", 0,
+                          "viol_sb_lost"},
     [LFC_RULE_SB_DUP] = {"sb-duplicate", "end-to-end: exactly once",
-                         "a packet was delivered or dropped after it had left already", 0, "viol_sb_duplicate"},
+                         "a packet was delivered or dropped after it had left already", 0,
+                         "viol_sb_duplicate"},
     [LFC_RULE_SB_ORDER] = {"sb-order", "end-to-end: in order per flow",
                            "a packet was delivered while one of its flow accepted before it was "
                            "still outstanding",
                            0, "viol_sb_order"},
     [LFC_RULE_SB_UNKNOWN] = {"sb-unknown", "end-to-end: exactly once",
-                             "a packet was delivered or dropped that was never accepted", 0, "viol_sb_unknown"},
+                             "a packet was delivered or dropped that was never accepted", 0,
+                             "viol_sb_unknown"},
     [LFC_RULE_SB_DROP] = {"sb-drop", "end-to-end: allowed drop causes",
-                          "a packet was dropped with a cause the test does not allow", 0, "viol_sb_drop"},
+                          "a packet was dropped with a cause the test does not allow", 0,
+                          "viol_sb_drop"},
 };
 
 const char *lfc_check_rule_name(lfc_check_rule_t rule) {
@@ -188,7 +194,8 @@ char *chk_log_format(const lfc_check_violation_t *v, const char *label, char *bu
   char frame[32] = "";
   if (v->frame != 0) snprintf(frame, sizeof frame, " frame=%" PRIu64, v->frame);
   snprintf(buf, len,
-           "time=%" PRIu64 "%s link=%u dir=%s class=%s rule=\"%s\"%s expected=\"%s\" "
+           "time=%" PRIu64
+           "%s link=%u dir=%s class=%s rule=\"%s\"%s expected=\"%s\" "
            "observed=\"%s\"%s",
            v->time, label, (unsigned)v->link, v->dir == LFC_CHECK_AB ? "A>B" : "B>A",
            lfc_check_rule_name(v->rule), lfc_check_rule_source(v->rule), cls, v->expected,
@@ -230,9 +237,8 @@ uint64_t lfc_check_cov(const lfc_check_t *c, size_t point) {
  * its dynamic-headroom HLD give them (REFERENCES.md §B); 800G is SONiC's own. */
 static const struct {
   uint32_t mbps, quanta;
-} REACTION[] = {{100u, 1u},        {1000u, 2u},       {10000u, 67u},  {25000u, 80u},
-                {40000u, 118u},    {50000u, 147u},    {100000u, 394u}, {200000u, 453u},
-                {400000u, 905u},   {800000u, 905u}};
+} REACTION[] = {{100u, 1u},     {1000u, 2u},     {10000u, 67u},   {25000u, 80u},   {40000u, 118u},
+                {50000u, 147u}, {100000u, 394u}, {200000u, 453u}, {400000u, 905u}, {800000u, 905u}};
 
 uint32_t lfc_check_reaction_quanta(uint32_t speed_mbps) {
   for (size_t i = 0; i < sizeof REACTION / sizeof REACTION[0]; i++) {
@@ -377,10 +383,10 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
   }
   for (unsigned d = 0; d < LFC_CHECK_DIRS; d++) c->skew_ps[d] = cfg->skew_ns[d] * ns;
   c->watchdog_ps = cfg->watchdog_ns * ns;
-  c->reaction_ps = cfg->reaction_ns != 0
-                       ? cfg->reaction_ns * ns
-                       : chk_bits_ps(c, (uint64_t)lfc_check_reaction_quanta(cfg->speed_mbps) *
-                                            LFC_QUANTUM_BITS);
+  c->reaction_ps =
+      cfg->reaction_ns != 0
+          ? cfg->reaction_ns * ns
+          : chk_bits_ps(c, (uint64_t)lfc_check_reaction_quanta(cfg->speed_mbps) * LFC_QUANTUM_BITS);
   if (cfg->mode == LFC_MODE_IB) chk_ib_init(c);
   if (err != NULL && errlen > 0) err[0] = '\0';
   return c;
@@ -421,14 +427,13 @@ static int to_ps(lfc_check_t *c, uint64_t time, uint64_t *ps) {
 
 int chk_flag(lfc_check_t *c, uint32_t dir, lfc_check_rule_t rule, uint32_t cls,
              const char *expected, const char *observed) {
-  chk_log_add(&c->log, c->cur_time, c->cur_frame, c->cur_link, dir, rule, cls, expected,
-              observed);
+  chk_log_add(&c->log, c->cur_time, c->cur_frame, c->cur_link, dir, rule, cls, expected, observed);
   if ((unsigned)rule < CHK_CHECKER_RULES) c->cov[COV_EVENTS + rule]++;
   return 1;
 }
 
-int lfc_check_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time,
-                    lfc_pcap_rec_t kind, const uint8_t *frame, size_t len) {
+int lfc_check_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, lfc_pcap_rec_t kind,
+                    const uint8_t *frame, size_t len) {
   c->err[0] = '\0';
   if (c->finished) return refuse(c, "a frame after lfc_check_finish");
   if (link >= c->cfg.links) {
@@ -444,8 +449,10 @@ int lfc_check_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time,
   uint64_t t = 0;
   if (to_ps(c, time, &t) != 0) return -1;
   if (c->seen[link] && t < c->last_ps[link]) {
-    return refuse(c, "link %u: time %" PRIu64 "%s is before the previous frame's %" PRIu64 "%s: "
-                     "frames of a link must come in order of time",
+    return refuse(c,
+                  "link %u: time %" PRIu64 "%s is before the previous frame's %" PRIu64
+                  "%s: "
+                  "frames of a link must come in order of time",
                   (unsigned)link, time, c->label, chk_units(c, c->last_ps[link]), c->label);
   }
   if (!c->seen[link]) c->first_ps[link] = t;
@@ -505,8 +512,7 @@ int lfc_check_finish(lfc_check_t *c, uint64_t time) {
   if (to_ps(c, time, &t) != 0) return -1;
   for (uint32_t l = 0; l < c->cfg.links; l++) {
     if (c->seen[l] && t < c->last_ps[l]) {
-      return refuse(c, "finish at %" PRIu64 "%s, before the last frame of link %u at %" PRIu64
-                       "%s",
+      return refuse(c, "finish at %" PRIu64 "%s, before the last frame of link %u at %" PRIu64 "%s",
                     time, c->label, (unsigned)l, chk_units(c, c->last_ps[l]), c->label);
     }
   }
@@ -535,8 +541,7 @@ char *lfc_check_format(const lfc_check_t *c, size_t i, char *buf, size_t len) {
   return chk_log_format(v, c->label, buf, len);
 }
 
-uint64_t lfc_check_headroom_max(const lfc_check_t *c, uint32_t link, uint32_t dir,
-                                uint32_t prio) {
+uint64_t lfc_check_headroom_max(const lfc_check_t *c, uint32_t link, uint32_t dir, uint32_t prio) {
   if (c->pfc == NULL || link >= c->cfg.links || dir >= LFC_CHECK_DIRS ||
       prio >= LFC_PFC_MAX_PRIOS) {
     return 0;

@@ -28,9 +28,9 @@
 #include "lfc/wire_ib_data.h"
 #include "lfc/wire_ib_fcp.h"
 
-#define VL_SHIFT 4u            /* LRH byte 0: VL in bits 7:4 */
-#define VL15_MAD_BYTES 256u    /* a MAD, the only payload of VL15 (IBA §13.4 [reading]) */
-#define QP0 0u                 /* the subnet management QP, VL15's only destination [reading] */
+#define VL_SHIFT 4u         /* LRH byte 0: VL in bits 7:4 */
+#define VL15_MAD_BYTES 256u /* a MAD, the only payload of VL15 (IBA §13.4 [reading]) */
+#define QP0 0u              /* the subnet management QP, VL15's only destination [reading] */
 #define BITS_PER_BYTE 8u
 
 static int64_t signed12(uint32_t d) {
@@ -80,7 +80,8 @@ static int data_packet(lfc_check_t *c, chk_ib_link_t *l, uint32_t dir, const uin
    * counted them (SPEC §7.2: the next FCP repairs what the receiver could not). */
   const uint32_t vl = len > 0 ? (uint32_t)(b[0] >> VL_SHIFT) : 0u;
   const uint32_t n = (uint32_t)((len + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES);
-  if (st != LFC_WIRE_OK) found += malformed(c, dir, len > 0 ? vl : LFC_CHECK_NO_CLASS, "a packet", &e);
+  if (st != LFC_WIRE_OK)
+    found += malformed(c, dir, len > 0 ? vl : LFC_CHECK_NO_CLASS, "a packet", &e);
   if (len == 0) return found;
   if (vl == LFC_VL15) {
     c->cov[COV_VL15]++;
@@ -143,8 +144,7 @@ static int flow_control_packet(lfc_check_t *c, chk_ib_link_t *l, uint32_t dir, u
   const lfc_wire_status_t st = lfc_ib_fcp_decode(b, len, &p, &e);
   if (st != LFC_WIRE_OK) {
     /* A reserved Op is decoded but ignored (SPEC §5.3); anything else cannot be read. */
-    return malformed(c, dir, st == LFC_WIRE_BAD_OPCODE ? p.vl : LFC_CHECK_NO_CLASS, "an FCP",
-                     &e);
+    return malformed(c, dir, st == LFC_WIRE_BAD_OPCODE ? p.vl : LFC_CHECK_NO_CLASS, "an FCP", &e);
   }
   if (p.vl == LFC_VL15) {
     chk_text(exp, "no FCP for VL15 (no credits)");
@@ -260,8 +260,7 @@ int chk_ib_finish(lfc_check_t *c, uint64_t t_ps) {
         if (t_ps - since <= c->fcp_period_ps + c->fcp_slack_ps + c->tol_ps) continue;
         c->cur_link = link;
         chk_text(exp, "an FCP at least every %" PRIu64 "%s (+%" PRIu64 "%s for one MTU packet)",
-                 chk_units(c, c->fcp_period_ps), c->label, chk_units(c, c->fcp_slack_ps),
-                 c->label);
+                 chk_units(c, c->fcp_period_ps), c->label, chk_units(c, c->fcp_slack_ps), c->label);
         chk_text(obs, "none in the last %" PRIu64 "%s, to the end", chk_units(c, t_ps - since),
                  c->label);
         found += chk_flag(c, d, LFC_RULE_IB_FCP_PERIOD, v, exp, obs);

@@ -50,16 +50,16 @@
 #include "lfc/wire_roce.h"
 
 #define BITS_PER_BYTE 8u
-#define PCP_SHIFT 13u          /* 802.1Q TCI: PCP in bits 15:13 */
+#define PCP_SHIFT 13u /* 802.1Q TCI: PCP in bits 15:13 */
 #define IPV4_IHL_MASK 0x0Fu
 #define IPV4_PROTO_OFFSET 9u
 #define IPV4_TOS_OFFSET 1u
 #define IPV6_NEXT_OFFSET 6u
 #define IP_VERSION_SHIFT 4u
 #define IPV6_TC_LOW_SHIFT 4u
-#define DSCP_SHIFT 2u          /* DSCP is the traffic class's bits 7:2 (RFC 2474) */
+#define DSCP_SHIFT 2u /* DSCP is the traffic class's bits 7:2 (RFC 2474) */
 #define UDP_DPORT_OFFSET 2u
-#define WORD_BYTES 4u          /* IPv4 IHL unit */
+#define WORD_BYTES 4u /* IPv4 IHL unit */
 
 static uint32_t other(uint32_t dir) { return dir ^ 1u; }
 
@@ -87,8 +87,8 @@ static int expire(lfc_check_t *c, chk_pfc_prio_t *s, uint32_t d, uint32_t prio, 
   }
   if (!s->rx_xoff) return 0;
   char exp[LFC_CHECK_TEXT], obs[LFC_CHECK_TEXT];
-  chk_text(exp, "a refresh before %" PRIu64 "%s, when the XOFF ran out",
-           chk_units(c, s->lapse_ps), c->label);
+  chk_text(exp, "a refresh before %" PRIu64 "%s, when the XOFF ran out", chk_units(c, s->lapse_ps),
+           c->label);
   chk_text(obs, "the receiver was still in XOFF (reported) when it ran out");
   return chk_flag(c, other(d), LFC_RULE_PFC_REFRESH, prio, exp, obs);
 }
@@ -175,8 +175,8 @@ static int pause_frame(lfc_check_t *c, chk_pfc_link_t *l, uint32_t fdir, uint64_
 }
 
 /* A data frame of priority prio sent in direction dir, first bit at t, len bytes with FCS. */
-static int data_frame(lfc_check_t *c, chk_pfc_link_t *l, uint32_t dir, uint32_t prio,
-                      uint64_t t, size_t len) {
+static int data_frame(lfc_check_t *c, chk_pfc_link_t *l, uint32_t dir, uint32_t prio, uint64_t t,
+                      size_t len) {
   int found = 0;
   char exp[LFC_CHECK_TEXT], obs[LFC_CHECK_TEXT];
   chk_pfc_prio_t *s = &l->prio[dir][prio];
@@ -193,8 +193,10 @@ static int data_frame(lfc_check_t *c, chk_pfc_link_t *l, uint32_t dir, uint32_t 
       s->peer_viol++;
       if (!s->reported) {
         s->reported = true;
-        chk_text(exp, "no frame of priority %u started more than %" PRIu64 "%s after a pause "
-                      "reaches the sender",
+        chk_text(exp,
+                 "no frame of priority %u started more than %" PRIu64
+                 "%s after a pause "
+                 "reaches the sender",
                  (unsigned)prio, chk_units(c, c->reaction_ps), c->label);
         chk_text(obs, "started %" PRIu64 "%s after, the pause lasting %" PRIu64 "%s more",
                  chk_units(c, into), c->label, chk_units(c, s->expiry_ps - t), c->label);
@@ -243,7 +245,8 @@ int chk_pfc_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t t, const
     }
     memcpy(c->scratch, in, len);
     const uint32_t fcs = lfc_crc32(in, len);
-    for (unsigned i = 0; i < LFC_ETH_FCS_BYTES; i++) c->scratch[len + i] = (uint8_t)(fcs >> (8u * i));
+    for (unsigned i = 0; i < LFC_ETH_FCS_BYTES; i++)
+      c->scratch[len + i] = (uint8_t)(fcs >> (8u * i));
     b = c->scratch;
     n = len + LFC_ETH_FCS_BYTES;
   }

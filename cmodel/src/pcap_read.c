@@ -45,8 +45,8 @@ struct lfc_pcap_reader {
 };
 
 static uint32_t rd32(const uint8_t *b, bool swap) {
-  const uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                     (uint32_t)b[3] << 24;
+  const uint32_t v =
+      (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
   return swap ? ((v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24)) : v;
 }
 static uint16_t rd16(const uint8_t *b, bool swap) {
@@ -106,7 +106,8 @@ lfc_pcap_reader_t *lfc_pcap_reader_open(const char *path, char *err, size_t errl
     r->swap = true;
   } else {
     say(err, errlen,
-        "%s: bad magic 0x%08" PRIx32 ": not a pcap file (allowed 0xa1b2c3d4 or 0xa1b23c4d, "
+        "%s: bad magic 0x%08" PRIx32
+        ": not a pcap file (allowed 0xa1b2c3d4 or 0xa1b23c4d, "
         "either byte order)",
         path, magic);
     lfc_pcap_reader_close(r);
@@ -135,8 +136,7 @@ uint32_t lfc_pcap_reader_linktype(const lfc_pcap_reader_t *r) { return r->linkty
 
 static int bad(lfc_pcap_reader_t *r, char *err, size_t errlen, uint64_t at, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-static int bad(lfc_pcap_reader_t *r, char *err, size_t errlen, uint64_t at, const char *fmt,
-               ...) {
+static int bad(lfc_pcap_reader_t *r, char *err, size_t errlen, uint64_t at, const char *fmt, ...) {
   char what[192];
   va_list ap;
   va_start(ap, fmt);
@@ -149,7 +149,7 @@ static int bad(lfc_pcap_reader_t *r, char *err, size_t errlen, uint64_t at, cons
 
 /* The ERF record in r->buf[0..len): the packet after the header, its type and interface. */
 static int erf_record(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, size_t len, char *err,
-               size_t errlen) {
+                      size_t errlen) {
   const uint8_t *e = r->buf;
   if (len < LFC_ERF_HEADER_BYTES) {
     return bad(r, err, errlen, rec->offset, "an ERF record of %zu bytes, its header is %u", len,
@@ -161,24 +161,29 @@ static int erf_record(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, size_t len, 
   size_t hdr = LFC_ERF_HEADER_BYTES;
   for (bool more = (e[8] & ERF_EXT_FLAG) != 0; more; hdr += ERF_EXT_BYTES) {
     if (hdr + ERF_EXT_BYTES > len) {
-      return bad(r, err, errlen, rec->offset, "ERF extension headers run past the record (%zu "
-                                              "bytes)", len);
+      return bad(r, err, errlen, rec->offset,
+                 "ERF extension headers run past the record (%zu "
+                 "bytes)",
+                 len);
     }
     more = (e[hdr] & ERF_EXT_FLAG) != 0;
   }
   if (type != LFC_ERF_TYPE_INFINIBAND && type != LFC_ERF_TYPE_INFINIBAND_LINK) {
-    return bad(r, err, errlen, rec->offset, "ERF type %u, allowed %u (InfiniBand) and %u "
-                                            "(InfiniBand link)",
+    return bad(r, err, errlen, rec->offset,
+               "ERF type %u, allowed %u (InfiniBand) and %u "
+               "(InfiniBand link)",
                type, LFC_ERF_TYPE_INFINIBAND, LFC_ERF_TYPE_INFINIBAND_LINK);
   }
   if (rlen < hdr || rlen > len) {
-    return bad(r, err, errlen, rec->offset, "ERF rlen %zu, the record holds %zu bytes from a "
-                                            "header of %zu",
+    return bad(r, err, errlen, rec->offset,
+               "ERF rlen %zu, the record holds %zu bytes from a "
+               "header of %zu",
                rlen, len, hdr);
   }
   if (wlen > rlen - hdr) {
-    return bad(r, err, errlen, rec->offset, "ERF wlen %zu but %zu bytes captured: the checkers "
-                                            "need whole packets",
+    return bad(r, err, errlen, rec->offset,
+               "ERF wlen %zu but %zu bytes captured: the checkers "
+               "need whole packets",
                wlen, rlen - hdr);
   }
   rec->kind = type == LFC_ERF_TYPE_INFINIBAND_LINK ? LFC_PCAP_IB_LINK : LFC_PCAP_IB_DATA;
@@ -189,8 +194,7 @@ static int erf_record(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, size_t len, 
   return 1;
 }
 
-int lfc_pcap_reader_next(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, char *err,
-                         size_t errlen) {
+int lfc_pcap_reader_next(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, char *err, size_t errlen) {
   if (r->failed) {
     say(err, errlen, "%s: reading stopped at an earlier error", r->path);
     return -1;
@@ -207,28 +211,33 @@ int lfc_pcap_reader_next(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, char *err
   }
   if (got < sizeof h) {
     if (ferror(r->f)) return bad(r, err, errlen, r->offset, "cannot read: %s", strerror(errno));
-    return bad(r, err, errlen, r->offset, "truncated: a record header is %u bytes, the file has "
-                                          "%zu",
+    return bad(r, err, errlen, r->offset,
+               "truncated: a record header is %u bytes, the file has "
+               "%zu",
                RECORD_HEADER_BYTES, got);
   }
   const uint32_t sec = rd32(h, r->swap), frac = rd32(h + 4, r->swap);
   const uint32_t incl = rd32(h + 8, r->swap), orig = rd32(h + 12, r->swap);
   if (frac >= (r->nano ? NS_PER_S : US_PER_S)) {
-    return bad(r, err, errlen, r->offset, "timestamp fraction %" PRIu32 " is not below %u",
-               frac, r->nano ? NS_PER_S : US_PER_S);
+    return bad(r, err, errlen, r->offset, "timestamp fraction %" PRIu32 " is not below %u", frac,
+               r->nano ? NS_PER_S : US_PER_S);
   }
   if (incl > LFC_PCAP_READ_MAX) {
     return bad(r, err, errlen, r->offset, "captured length %" PRIu32 " exceeds %u", incl,
                LFC_PCAP_READ_MAX);
   }
   if (incl > orig) {
-    return bad(r, err, errlen, r->offset, "captured length %" PRIu32 " exceeds the original "
-                                          "length %" PRIu32,
+    return bad(r, err, errlen, r->offset,
+               "captured length %" PRIu32
+               " exceeds the original "
+               "length %" PRIu32,
                incl, orig);
   }
   if (incl < orig) {
-    return bad(r, err, errlen, r->offset, "%" PRIu32 " of %" PRIu32 " bytes captured (snap "
-                                          "length): the checkers need whole frames",
+    return bad(r, err, errlen, r->offset,
+               "%" PRIu32 " of %" PRIu32
+               " bytes captured (snap "
+               "length): the checkers need whole frames",
                incl, orig);
   }
   if (incl > r->cap) {
@@ -240,8 +249,10 @@ int lfc_pcap_reader_next(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, char *err
   const size_t data = fread(r->buf, 1, incl, r->f);
   if (data < incl) {
     if (ferror(r->f)) return bad(r, err, errlen, r->offset, "cannot read: %s", strerror(errno));
-    return bad(r, err, errlen, r->offset, "truncated: %" PRIu32 " bytes announced, the file has "
-                                          "%zu",
+    return bad(r, err, errlen, r->offset,
+               "truncated: %" PRIu32
+               " bytes announced, the file has "
+               "%zu",
                incl, data);
   }
   r->offset += RECORD_HEADER_BYTES + incl;

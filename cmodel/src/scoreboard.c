@@ -13,8 +13,8 @@
 #include "check_internal.h"
 
 #define DEFAULT_MAX_KEPT 1000u
-#define FLOWS_INITIAL 64u   /* hash slots, a power of two */
-#define QUEUE_INITIAL 8u    /* packets per flow FIFO, a power of two */
+#define FLOWS_INITIAL 64u               /* hash slots, a power of two */
+#define QUEUE_INITIAL 8u                /* packets per flow FIFO, a power of two */
 #define HASH_MULT 0x9E3779B97F4A7C15ull /* Fibonacci hashing (Knuth, TAOCP vol. 3 §6.4) */
 
 typedef struct {
@@ -200,8 +200,8 @@ int lfc_sb_accept(lfc_sb_t *sb, uint64_t flow, uint64_t id, uint64_t time, uint3
   sb_flow_t *f = get(sb, flow);
   const sb_pkt_t p = {.id = id, .time = time, .link = link, .dir = dir};
   if (f == NULL || push(f, &p) != 0) {
-    snprintf(sb->err, sizeof sb->err, "scoreboard: out of memory with %" PRIu64
-             " packets outstanding", sb->st.outstanding);
+    snprintf(sb->err, sizeof sb->err,
+             "scoreboard: out of memory with %" PRIu64 " packets outstanding", sb->st.outstanding);
     return -1;
   }
   sb->st.accepted++;
@@ -226,8 +226,8 @@ int lfc_sb_deliver(lfc_sb_t *sb, uint64_t flow, uint64_t id, uint64_t time, uint
   sb->lat_sum += lat;
   if (k == 0) return 0;
   char exp[LFC_CHECK_TEXT], obs[LFC_CHECK_TEXT];
-  chk_text(exp, "flow 0x%" PRIx64 " id %" PRIu64 " first (accepted at %" PRIu64 "%s)", flow,
-           first, first_time, sb->label);
+  chk_text(exp, "flow 0x%" PRIx64 " id %" PRIu64 " first (accepted at %" PRIu64 "%s)", flow, first,
+           first_time, sb->label);
   chk_text(obs, "id %" PRIu64 ", accepted %zu packets after it", id, k);
   return flag(sb, time, link, dir, LFC_RULE_SB_ORDER, exp, obs);
 }

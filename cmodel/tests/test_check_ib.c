@@ -86,10 +86,10 @@ static void test_send_before_first_fcp_from_reset(void **state) {
 static void test_send_rule_needs_both_counts(void **state) {
   (void)state;
   lfc_check_t *c = make(false, NULL);
-  assert_int_equal(data(c, AB, 0, 0, 30), 0);        /* nothing known */
-  assert_int_equal(fcp(c, BA, 10, 0, 7, 100), 0);    /* FCCL for A>B: 100 */
-  assert_int_equal(data(c, AB, 20, 0, 30), 0);       /* FCTBS still unknown */
-  assert_int_equal(fcp(c, AB, 30, 0, 95, 0), 0);     /* A's FCTBS 95: 5 blocks of credit */
+  assert_int_equal(data(c, AB, 0, 0, 30), 0);     /* nothing known */
+  assert_int_equal(fcp(c, BA, 10, 0, 7, 100), 0); /* FCCL for A>B: 100 */
+  assert_int_equal(data(c, AB, 20, 0, 30), 0);    /* FCTBS still unknown */
+  assert_int_equal(fcp(c, AB, 30, 0, 95, 0), 0);  /* A's FCTBS 95: 5 blocks of credit */
   assert_int_equal(data(c, AB, 40, 0, 5), 0);
   assert_int_equal(data(c, AB, 50, 0, 1), 1);
   ct_expect_one(c, LFC_RULE_IB_SEND, "FCCL 100, FCTBS 100, n 1: 4095", NULL);
@@ -174,8 +174,7 @@ static void test_fccl_backwards(void **state) {
   assert_int_equal(fcp(c, BA, 0, 0, 0, 100), 0);
   assert_int_equal(fcp(c, BA, 1, 0, 0, 100), 0);
   assert_int_equal(fcp(c, BA, 2, 0, 0, 90), 1);
-  ct_expect_one(c, LFC_RULE_IB_FCCL_STEP, "dir=B>A", "FCCL 100 + 0..2048", "FCCL 90 (-10)",
-                NULL);
+  ct_expect_one(c, LFC_RULE_IB_FCCL_STEP, "dir=B>A", "FCCL 100 + 0..2048", "FCCL 90 (-10)", NULL);
   lfc_check_destroy(c);
 }
 
@@ -414,7 +413,7 @@ static void test_links_apart(void **state) {
   len = ct_ib_data(b, 0, 10, 1);
   assert_int_equal(lfc_check_frame(c, 0, AB, 20, DATA, b, len), 0);
   assert_int_equal(lfc_check_frame(c, 1, AB, 5, DATA, b, len), 1); /* its own time, no credit */
-  ct_expect_one(c, LFC_RULE_IB_SEND, "link=1", "frame=1", NULL); /* counted per link */
+  ct_expect_one(c, LFC_RULE_IB_SEND, "link=1", "frame=1", NULL);   /* counted per link */
   assert_int_equal(lfc_check_frames(c), 3);
   lfc_check_destroy(c);
 }
@@ -492,7 +491,7 @@ static void run_sim(const sim_cfg_t *k, uint64_t seed) {
       while (wh[1u - x] < wn[1u - x] && in[wh[1u - x]].at == t) {
         const rec_t *r = &in[wh[1u - x]++].r;
         if (r->is_fcp) {
-          me->fccl[r->vl] = r->fccl;     /* the limit for my sending */
+          me->fccl[r->vl] = r->fccl;      /* the limit for my sending */
           me->abr[r->vl] = r->n_or_fctbs; /* repair: equal here, nothing is lost */
         } else {
           me->abr[r->vl] = (uint16_t)((me->abr[r->vl] + r->n_or_fctbs) & 4095u);
@@ -616,11 +615,11 @@ static void test_well_behaved_link(void **state) {
   (void)state;
   static const sim_cfg_t runs[] = {
       /* vls delay off_a buf period skip% drain% ticks from_reset */
-      {1, 1, 0, 65, 50, 0, 50, 40000, true, false},      /* tight: one MTU of buffer */
-      {2, 7, 7, 200, 300, 50, 60, 40000, true, false},   /* seen at B */
+      {1, 1, 0, 65, 50, 0, 50, 40000, true, false},         /* tight: one MTU of buffer */
+      {2, 7, 7, 200, 300, 50, 60, 40000, true, false},      /* seen at B */
       {4, 200, 100, 130, 500, 90, 30, 60000, false, false}, /* seen in the middle, rare FCPs */
       {3, 50, 0, 3000, 1000, 20, 100, 40000, false, false}, /* buffer beyond the 2048 cap */
-      {2, 3, 3, 100, 20, 0, 10, 50000, true, false},     /* slow drain: credit-bound */
+      {2, 3, 3, 100, 20, 0, 10, 50000, true, false},        /* slow drain: credit-bound */
   };
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
     run_sim(&runs[i], 0xC4EC0000ull + i);

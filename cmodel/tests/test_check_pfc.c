@@ -142,7 +142,7 @@ static void test_skew(void **state) {
   (void)state;
   lfc_check_t *c = make(skew_1000);
   assert_int_equal(pfc_from(c, SIDE_B, 0, 1, 65535), 0);
-  assert_int_equal(roce_from(c, SIDE_A, 3000, 1, 82), 0);  /* 3000 < 1005.12 + 2017.28 */
+  assert_int_equal(roce_from(c, SIDE_A, 3000, 1, 82), 0);   /* 3000 < 1005.12 + 2017.28 */
   assert_int_equal(pfc_from(c, SIDE_A, 3100, 1, 65535), 0); /* A pauses B: no skew that way */
   assert_int_equal(roce_from(c, SIDE_B, 5200, 1, 82), 1);
   ct_expect_one(c, LFC_RULE_PFC_REACTION, "dir=B>A", NULL);
@@ -230,7 +230,7 @@ static void test_refresh_late_reported(void **state) {
   (void)state;
   lfc_check_t *c = make(NULL);
   assert_int_equal(lfc_check_xoff(c, 0, AB, 0, 2, true), 0); /* B wants A paused */
-  assert_int_equal(pfc_from(c, SIDE_B, 0, 2, 100), 0);        /* runs out at 517.12 */
+  assert_int_equal(pfc_from(c, SIDE_B, 0, 2, 100), 0);       /* runs out at 517.12 */
   assert_int_equal(lfc_check_finish(c, 1000), 1);
   ct_expect_one(c, LFC_RULE_PFC_REFRESH, "time=1000ns", "dir=B>A", "prio=2",
                 "a refresh before 517ns", "still in XOFF (reported)", NULL);
@@ -259,8 +259,8 @@ static void test_headroom(void **state) {
   assert_int_equal(roce_from(c, SIDE_A, 300, 3, 1002), 0); /* 3006: all the room */
   assert_int_equal(lfc_check_headroom_max(c, 0, AB, 3), 3006);
   assert_int_equal(roce_from(c, SIDE_A, 400, 3, 1002), 1);
-  ct_expect_one(c, LFC_RULE_PFC_HEADROOM, "dir=A>B", "prio=3", "at most 3006 bytes",
-                "4008 bytes", NULL);
+  ct_expect_one(c, LFC_RULE_PFC_HEADROOM, "dir=A>B", "prio=3", "at most 3006 bytes", "4008 bytes",
+                NULL);
   assert_int_equal(roce_from(c, SIDE_A, 500, 3, 1002), 0); /* flagged once per pause */
   assert_int_equal(pfc_from(c, SIDE_B, 600, 3, 0), 0);
   assert_int_equal(roce_from(c, SIDE_A, 700, 3, 1002), 0); /* after XON: not headroom */
@@ -488,7 +488,7 @@ typedef struct {
   unsigned delay_ns;
   unsigned observe; /* the side at whose end the frames are seen */
   unsigned turns;
-  bool cheat;       /* side A once sends into a pause, past the budget */
+  bool cheat; /* side A once sends into a pause, past the budget */
 } psim_t;
 
 static void run_pfc_sim(const psim_t *k, uint64_t seed) {
@@ -577,8 +577,8 @@ static void run_pfc_sim(const psim_t *k, uint64_t seed) {
   uint8_t b[CT_FRAME_MAX];
   for (size_t i = 0; i < n; i++) {
     const prec_t *r = &recs[i];
-    const size_t len = r->is_pfc ? ct_pfc(b, r->side, r->en, r->q)
-                                 : ct_roce(b, r->side, r->prio, 0, r->bytes);
+    const size_t len =
+        r->is_pfc ? ct_pfc(b, r->side, r->en, r->q) : ct_roce(b, r->side, r->prio, 0, r->bytes);
     const int got = lfc_check_frame(c, 0, r->side == SIDE_A ? AB : BA, r->seen, ETH, b, len);
     if (got != 0 && !k->cheat) ct_dump(c);
     assert_true(got == 0 || (got > 0 && k->cheat));
@@ -593,8 +593,8 @@ static void run_pfc_sim(const psim_t *k, uint64_t seed) {
            (unsigned long long)cov(c, "xoff"), (unsigned long long)cov(c, "pfc_refresh"),
            (unsigned long long)cov(c, "xon"), (unsigned long long)cov(c, "quanta_expiry"),
            (unsigned long long)cov(c, "reaction_window"));
-    const char *must[] = {"xoff", "pfc_refresh", "xon", "quanta_expiry", "resume_quanta0",
-                          "reaction_window", "roce_frame"};
+    const char *must[] = {"xoff",           "pfc_refresh",     "xon",       "quanta_expiry",
+                          "resume_quanta0", "reaction_window", "roce_frame"};
     for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) assert_true(cov(c, must[i]) > 0);
   }
   lfc_check_destroy(c);

@@ -108,9 +108,8 @@ static void test_round_trip_ethernet(void **state) {
   x[6] = 0x00; /* a foreign source address */
   x[11] = 0x77;
   assert_int_equal(lfc_pcap_write_dir(w, 5, LFC_PCAP_ETH, 0, a, sizeof a, err, sizeof err), 0);
-  assert_int_equal(lfc_pcap_write_dir(w, 1000000007ull, LFC_PCAP_ETH, 1, b, sizeof b, err,
-                                      sizeof err),
-                   0);
+  assert_int_equal(
+      lfc_pcap_write_dir(w, 1000000007ull, LFC_PCAP_ETH, 1, b, sizeof b, err, sizeof err), 0);
   assert_int_equal(lfc_pcap_write(w, 2000000000ull, LFC_PCAP_ETH, x, sizeof x, err, sizeof err), 0);
   /* The address says side A: the file would contradict itself as direction 1. */
   assert_int_equal(lfc_pcap_write_dir(w, 3, LFC_PCAP_ETH, 1, a, sizeof a, err, sizeof err), -1);

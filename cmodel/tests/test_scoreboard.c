@@ -187,9 +187,12 @@ static void test_deep_flow(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_in_order_many_flows), cmocka_unit_test(test_order),
-      cmocka_unit_test(test_duplicate_and_unknown), cmocka_unit_test(test_lost),
-      cmocka_unit_test(test_drops), cmocka_unit_test(test_limit),
+      cmocka_unit_test(test_in_order_many_flows),
+      cmocka_unit_test(test_order),
+      cmocka_unit_test(test_duplicate_and_unknown),
+      cmocka_unit_test(test_lost),
+      cmocka_unit_test(test_drops),
+      cmocka_unit_test(test_limit),
       cmocka_unit_test(test_deep_flow),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,7 +110,8 @@ static uint32_t speed(const char *s) {
   unsigned digits = 0;
   const char *p = s;
   bool any = false;
-  for (; *p >= '0' && *p <= '9' && whole < 100000u; p++, any = true) whole = whole * 10u + (uint64_t)(*p - '0');
+  for (; *p >= '0' && *p <= '9' && whole < 100000u; p++, any = true)
+    whole = whole * 10u + (uint64_t)(*p - '0');
   if (*p == '.') {
     for (p++; *p >= '0' && *p <= '9' && digits < SPEED_DECIMALS; p++, digits++, any = true) {
       frac = frac * 10u + (uint64_t)(*p - '0');
@@ -181,10 +182,10 @@ static void parse(int argc, char **argv, opts_t *o, lfc_check_cfg_t *cfg) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDS_VALUE() \
-  do {                \
+#define NEEDS_VALUE()                                       \
+  do {                                                      \
     if (v == NULL) die("%s needs a value (see --help)", a); \
-    i++;              \
+    i++;                                                    \
   } while (0)
     if (strcmp(a, "--help") == 0) {
       usage(stdout);
@@ -311,8 +312,9 @@ static int write_coverage(const opts_t *o, const lfc_check_t *c, lfc_mode_t mode
     }
     if (!bad && i + 1u < o->ncaptures) bad = fputc(' ', f) == EOF;
   }
-  bad = bad || fprintf(f, "\",\n  \"sim\": \"lfc-check\",\n  \"mode\": \"%s\",\n  \"frames\": %" PRIu64
-                          ",\n  \"coverage\": {\n",
+  bad = bad || fprintf(f,
+                       "\",\n  \"sim\": \"lfc-check\",\n  \"mode\": \"%s\",\n  \"frames\": %" PRIu64
+                       ",\n  \"coverage\": {\n",
                        mode == LFC_MODE_IB ? "ib" : "pfc", lfc_check_frames(c)) < 0;
   size_t last = 0;
   for (size_t i = 0; i < lfc_check_cov_points(); i++) {
@@ -380,7 +382,8 @@ int main(int argc, char **argv) {
     int got;
     while ((got = lfc_pcap_reader_next(r, &rec, err, sizeof err)) == 1) {
       if (rec.ts_ns < prev) {
-        die("%s: record %" PRIu64 " at byte %" PRIu64 ": time %" PRIu64 " ns is before the "
+        die("%s: record %" PRIu64 " at byte %" PRIu64 ": time %" PRIu64
+            " ns is before the "
             "record before it (%" PRIu64 " ns): give a capture in time order (reordercap IN OUT)",
             o.captures[link], rec.index, rec.offset, rec.ts_ns, prev);
       }
@@ -390,7 +393,8 @@ int main(int argc, char **argv) {
         dir = eth_dir(&o, &sides, &rec);
       } else if (lfc_pcap_reader_linktype(r) == LFC_PCAP_LINKTYPE_ERF) {
         if (rec.dir < 0) {
-          die("%s: record %" PRIu64 " at byte %" PRIu64 ": ERF interface %u: lfc-check reads "
+          die("%s: record %" PRIu64 " at byte %" PRIu64
+              ": ERF interface %u: lfc-check reads "
               "interfaces 0 (A>B) and 1 (B>A)",
               o.captures[link], rec.index, rec.offset, (unsigned)rec.iface);
         }
@@ -416,8 +420,8 @@ int main(int argc, char **argv) {
   if (!o.quiet) {
     for (size_t i = 0; lfc_check_format(c, i, line, sizeof line) != NULL; i++) puts(line);
     if (total > o.max_lines) {
-      printf("... %" PRIu64 " more violations not printed (--max-lines %zu)\n",
-             total - o.max_lines, o.max_lines);
+      printf("... %" PRIu64 " more violations not printed (--max-lines %zu)\n", total - o.max_lines,
+             o.max_lines);
     }
   }
   /* The summary: frames, violations by class, coverage. */
