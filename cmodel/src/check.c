@@ -270,7 +270,7 @@ uint64_t chk_units(const lfc_check_t *c, uint64_t t_ps) { return t_ps / c->cfg.t
 static void say(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void say(char *err, size_t errlen, const char *fmt, ...) {
-  if (err == NULL || errlen == 0) return;
+  if (err == NULL) return; /* vsnprintf writes nothing when errlen is 0 */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err, errlen, fmt, ap);
@@ -388,7 +388,7 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
           ? cfg->reaction_ns * ns
           : chk_bits_ps(c, (uint64_t)lfc_check_reaction_quanta(cfg->speed_mbps) * LFC_QUANTUM_BITS);
   if (cfg->mode == LFC_MODE_IB) chk_ib_init(c);
-  if (err != NULL && errlen > 0) err[0] = '\0';
+  say(err, errlen, "%s", "");
   return c;
 }
 

@@ -58,7 +58,7 @@ static uint16_t be16(const uint8_t *b) { return (uint16_t)(b[0] << 8 | b[1]); }
 static void say(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void say(char *err, size_t errlen, const char *fmt, ...) {
-  if (err == NULL || errlen == 0) return;
+  if (err == NULL) return; /* vsnprintf writes nothing when errlen is 0 */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err, errlen, fmt, ap);

@@ -50,7 +50,7 @@ void lfc_sb_cfg_default(lfc_sb_cfg_t *cfg) {
 
 lfc_sb_t *lfc_sb_create(const lfc_sb_cfg_t *cfg, char *err, size_t errlen) {
   if (cfg->time_unit_ps < 1) {
-    if (err != NULL && errlen > 0) {
+    if (err != NULL) {
       snprintf(err, errlen, "scoreboard: time_unit_ps 0, allowed 1 or more (1000 for ns)");
     }
     return NULL;
@@ -60,7 +60,7 @@ lfc_sb_t *lfc_sb_create(const lfc_sb_cfg_t *cfg, char *err, size_t errlen) {
   if (sb == NULL || flows == NULL) {
     free(sb);
     free(flows);
-    if (err != NULL && errlen > 0) snprintf(err, errlen, "scoreboard: out of memory");
+    if (err != NULL) snprintf(err, errlen, "scoreboard: out of memory");
     return NULL;
   }
   sb->cfg = *cfg;
@@ -68,7 +68,7 @@ lfc_sb_t *lfc_sb_create(const lfc_sb_cfg_t *cfg, char *err, size_t errlen) {
   chk_log_init(&sb->log, cfg->max_kept);
   sb->flows = flows;
   sb->slots = FLOWS_INITIAL;
-  if (err != NULL && errlen > 0) err[0] = '\0';
+  if (err != NULL) snprintf(err, errlen, "%s", "");
   return sb;
 }
 

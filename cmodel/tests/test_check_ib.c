@@ -149,6 +149,21 @@ static void test_fctbs_miscount(void **state) {
   lfc_check_destroy(c);
 }
 
+/* After an FCTBS the monitor did not expect, it counts from the sender's figure: the cap of
+ * FCCL is judged against the blocks the sender says it sent. */
+static void test_fctbs_resync_moves_the_cap(void **state) {
+  (void)state;
+  lfc_check_t *c = make(true, NULL);
+  assert_int_equal(fcp(c, BA, 0, 0, 0, 100), 0);
+  assert_int_equal(data(c, AB, 1, 0, 10), 0);
+  assert_int_equal(fcp(c, AB, 2, 0, 50, 0), 1);     /* 40 more than seen: one line */
+  assert_int_equal(fcp(c, BA, 3, 0, 0, 2098), 0);   /* 2048 beyond 50: allowed */
+  assert_int_equal(fcp(c, BA, 4, 0, 0, 2099), 1);   /* 2049 beyond */
+  assert_int_equal(lfc_check_count(c, LFC_RULE_IB_FCCL_CAP), 1);
+  assert_int_equal(lfc_check_count(c, LFC_RULE_IB_FCTBS), 1);
+  lfc_check_destroy(c);
+}
+
 /* A sender that wraps its FCTBS at 4095 instead of 4096: right until the wrap, one off after. */
 static void test_fctbs_wrap_mistake(void **state) {
   (void)state;
@@ -641,6 +656,7 @@ int main(void) {
       cmocka_unit_test(test_send_rule_across_the_wrap),
       cmocka_unit_test(test_send_rule_half_space_edge),
       cmocka_unit_test(test_fctbs_miscount),
+      cmocka_unit_test(test_fctbs_resync_moves_the_cap),
       cmocka_unit_test(test_fctbs_wrap_mistake),
       cmocka_unit_test(test_fccl_backwards),
       cmocka_unit_test(test_fccl_wrap_and_jump),

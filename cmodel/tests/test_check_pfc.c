@@ -211,6 +211,9 @@ static void test_refresh_late_from_frames(void **state) {
   assert_int_equal(pfc_from(c, SIDE_B, 2000, 1, 100), 1);
   ct_expect_one(c, LFC_RULE_PFC_REFRESH, "dir=B>A", "prio=1", "class=pfc-refresh-late",
                 "a refresh before 1517ns", "XOFF again 488ns after it ran out", NULL);
+  /* Refreshed in time from there (runs out at 2517.12): no more lines. */
+  assert_int_equal(pfc_from(c, SIDE_B, 2400, 1, 100), 0);
+  assert_int_equal(lfc_check_violations(c), 1);
   lfc_check_destroy(c);
 
   /* A receiver that never sends XON pauses by time alone: an XOFF after a lapse is a new
@@ -377,6 +380,18 @@ static void test_config_refused(void **state) {
   lfc_check_t *c = lfc_check_create(&cfg, err, sizeof err);
   assert_non_null(c);
   lfc_check_destroy(c);
+  lfc_check_cfg_default(&cfg, LFC_MODE_PFC);
+  cfg.reaction_ns = 100;
+  cfg.speed_mbps = 1600000; /* 1.6 Tb/s: the fastest allowed */
+  c = lfc_check_create(&cfg, err, sizeof err);
+  assert_non_null(c);
+  assert_string_equal(err, "");
+  lfc_check_destroy(c);
+  cfg.speed_mbps = 1600001;
+  assert_null(lfc_check_create(&cfg, err, sizeof err));
+  assert_string_equal(err, "check: speed_mbps 1600001, allowed 1..1600000");
+  cfg.speed_mbps = 0;
+  assert_null(lfc_check_create(&cfg, err, sizeof err));
   lfc_check_cfg_default(&cfg, LFC_MODE_PFC);
   cfg.mtu_bytes = 63;
   assert_null(lfc_check_create(&cfg, err, sizeof err));
