@@ -128,8 +128,8 @@ const char *lfc_check_rule_source(lfc_check_rule_t rule) {
 const char *lfc_check_rule_what(lfc_check_rule_t rule) {
   return (unsigned)rule < LFC_RULES ? RULES[rule].what : "?";
 }
-unsigned chk_rule_modes(lfc_check_rule_t rule) {
-  return (unsigned)rule < LFC_RULES ? RULES[rule].modes : 0u;
+unsigned chk_rule_modes(size_t rule) {
+  return rule < LFC_RULES ? RULES[rule].modes : 0u;
 }
 
 /* ---- the violation log ---- */
@@ -222,9 +222,9 @@ const char *lfc_check_cov_name(size_t point) {
 
 bool lfc_check_cov_in_mode(size_t point, lfc_mode_t mode) {
   if ((unsigned)mode > LFC_MODE_PFC) return false;
-  if (point < COV_EVENTS) return (COV_MODES[point] >> mode) & 1u;
-  if (point >= CHK_COV_POINTS) return false;
-  return (chk_rule_modes((lfc_check_rule_t)(point - COV_EVENTS)) >> mode) & 1u;
+  /* Past the events, the rules' points: chk_rule_modes is 0 for the scoreboard's and beyond. */
+  const unsigned modes = point < COV_EVENTS ? COV_MODES[point] : chk_rule_modes(point - COV_EVENTS);
+  return (modes >> mode) & 1u;
 }
 
 uint64_t lfc_check_cov(const lfc_check_t *c, size_t point) {
@@ -241,7 +241,7 @@ static const struct {
                 {50000u, 147u}, {100000u, 394u}, {200000u, 453u}, {400000u, 905u}, {800000u, 905u}};
 
 uint32_t lfc_check_reaction_quanta(uint32_t speed_mbps) {
-  for (size_t i = 0; i < sizeof REACTION / sizeof REACTION[0]; i++) {
+  for (size_t i = 0; i != sizeof REACTION / sizeof REACTION[0]; i++) {
     if (REACTION[i].mbps == speed_mbps) return REACTION[i].quanta;
   }
   return 0;
@@ -258,7 +258,7 @@ void lfc_check_cfg_default(lfc_check_cfg_t *cfg, lfc_mode_t mode) {
   cfg->mtu_bytes = mode == LFC_MODE_IB ? IB_MTU_MAX : ETH_DEFAULT_MAX_FRAME;
   cfg->lossless_mask = 0xFFu;
   cfg->eth_fcs = true;
-  for (unsigned d = 0; d < DSCP_COUNT; d++) cfg->dscp_to_prio[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
+  for (unsigned d = 0; d != DSCP_COUNT; d++) cfg->dscp_to_prio[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
 }
 
 uint64_t chk_bits_ps(const lfc_check_t *c, uint64_t bits) {
@@ -315,7 +315,7 @@ static int cfg_check(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
           (unsigned)cfg->mtu_bytes, LFC_ETH_MIN_FRAME, ETH_MAX_FRAME);
       return -1;
     }
-    for (unsigned d = 0; d < DSCP_COUNT; d++) {
+    for (unsigned d = 0; d != DSCP_COUNT; d++) {
       if (cfg->dscp_to_prio[d] >= LFC_PFC_MAX_PRIOS) {
         say(err, errlen, "check: dscp_to_prio[%u] %u, allowed 0..7", d,
             (unsigned)cfg->dscp_to_prio[d]);
@@ -338,7 +338,7 @@ static int cfg_check(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
                    {"skew_ns[0]", cfg->skew_ns[0]},
                    {"skew_ns[1]", cfg->skew_ns[1]},
                    {"watchdog_ns", cfg->watchdog_ns}};
-  for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
+  for (size_t i = 0; i != sizeof durations / sizeof durations[0]; i++) {
     if (durations[i].v > MAX_DURATION_NS) {
       say(err, errlen, "check: %s %" PRIu64 ", allowed 0..%llu (a day)", durations[i].name,
           durations[i].v, MAX_DURATION_NS);
@@ -381,7 +381,7 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
   if (cfg->mode == LFC_MODE_IB) {
     c->fcp_slack_ps = chk_bits_ps(c, 8u * lfc_ib_pkt_bytes(true, cfg->mtu_bytes));
   }
-  for (unsigned d = 0; d < LFC_CHECK_DIRS; d++) c->skew_ps[d] = cfg->skew_ns[d] * ns;
+  for (unsigned d = 0; d != LFC_CHECK_DIRS; d++) c->skew_ps[d] = cfg->skew_ns[d] * ns;
   c->watchdog_ps = cfg->watchdog_ns * ns;
   c->reaction_ps =
       cfg->reaction_ns != 0
@@ -510,7 +510,7 @@ int lfc_check_finish(lfc_check_t *c, uint64_t time) {
   c->err[0] = '\0';
   uint64_t t = 0;
   if (to_ps(c, time, &t) != 0) return -1;
-  for (uint32_t l = 0; l < c->cfg.links; l++) {
+  for (uint32_t l = 0; l != c->cfg.links; l++) {
     if (c->seen[l] && t < c->last_ps[l]) {
       return refuse(c, "finish at %" PRIu64 "%s, before the last frame of link %u at %" PRIu64 "%s",
                     time, c->label, (unsigned)l, chk_units(c, c->last_ps[l]), c->label);

@@ -51,9 +51,9 @@ static void map_fccl(chk_ib_vl_t *s) {
 void chk_ib_init(lfc_check_t *c) {
   if (!c->cfg.from_reset) return;
   /* Every counter is 0 at link initialisation (SPEC §5.1): known from the first frame on. */
-  for (uint32_t link = 0; link < c->cfg.links; link++) {
-    for (uint32_t d = 0; d < LFC_CHECK_DIRS; d++) {
-      for (uint32_t v = 0; v < LFC_IB_MAX_VLS; v++) {
+  for (uint32_t link = 0; link != c->cfg.links; link++) {
+    for (uint32_t d = 0; d != LFC_CHECK_DIRS; d++) {
+      for (uint32_t v = 0; v != LFC_IB_MAX_VLS; v++) {
         chk_ib_vl_t *s = &c->ib[link].vl[d][v];
         s->sent_known = s->fccl_known = s->fccl_u_known = true;
       }
@@ -250,10 +250,10 @@ int chk_ib_finish(lfc_check_t *c, uint64_t t_ps) {
   if (c->fcp_period_ps == 0) return 0;
   int found = 0;
   char exp[LFC_CHECK_TEXT], obs[LFC_CHECK_TEXT];
-  for (uint32_t link = 0; link < c->cfg.links; link++) {
+  for (uint32_t link = 0; link != c->cfg.links; link++) {
     if (!c->seen[link]) continue;
-    for (uint32_t d = 0; d < LFC_CHECK_DIRS; d++) {
-      for (uint32_t v = 0; v < c->cfg.data_vls; v++) {
+    for (uint32_t d = 0; d != LFC_CHECK_DIRS; d++) {
+      for (uint32_t v = 0; v != c->cfg.data_vls; v++) {
         const chk_ib_vl_t *s = &c->ib[link].vl[d][v];
         if (!s->fcp_seen && !c->cfg.from_reset) continue;
         const uint64_t since = s->fcp_seen ? s->fcp_last_ps : c->first_ps[link];

@@ -96,7 +96,7 @@ typedef enum { CHK_COV_EVENTS(CHK_COV_ENUM) COV_EVENTS } chk_cov_t;
 #define CHK_COV_POINTS (COV_EVENTS + CHK_CHECKER_RULES)
 
 /* Modes a rule belongs to (CHK_IB, CHK_PFC; 0 for the scoreboard's). */
-unsigned chk_rule_modes(lfc_check_rule_t rule);
+unsigned chk_rule_modes(size_t rule);
 
 /* ---- the checker ---- */
 
@@ -128,7 +128,6 @@ typedef struct {
 typedef struct {
   /* sender's view */
   bool paused;
-  bool xon_ended;       /* the pause in force was cut short by an XON */
   uint64_t ep_start_ps; /* the pause (episode) began to act on the sender */
   uint64_t react_end_ps;
   uint64_t expiry_ps;

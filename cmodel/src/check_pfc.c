@@ -119,7 +119,7 @@ static int pause_frame(lfc_check_t *c, chk_pfc_link_t *l, uint32_t fdir, uint64_
   const uint64_t arrival = t + chk_bits_ps(c, (uint64_t)len * BITS_PER_BYTE);
   const uint32_t d = other(fdir);
   const uint64_t eff = arrival + c->skew_ps[d]; /* when it acts on the sender, as seen here */
-  for (uint32_t prio = 0; prio < LFC_PFC_MAX_PRIOS; prio++) {
+  for (uint32_t prio = 0; prio != LFC_PFC_MAX_PRIOS; prio++) {
     if (!((w.pfc_en >> prio) & 1u)) continue;
     chk_pfc_prio_t *s = &l->prio[d][prio];
     const uint32_t q = w.pfc_time[prio];
@@ -158,7 +158,6 @@ static int pause_frame(lfc_check_t *c, chk_pfc_link_t *l, uint32_t fdir, uint64_
         s->expiry_ps = eff + quanta_ps(c, q); /* a refresh: no new reaction window */
       } else {
         s->paused = true;
-        s->xon_ended = false;
         s->ep_start_ps = eff;
         s->react_end_ps = eff + c->reaction_ps;
         s->expiry_ps = eff + quanta_ps(c, q);
@@ -167,7 +166,6 @@ static int pause_frame(lfc_check_t *c, chk_pfc_link_t *l, uint32_t fdir, uint64_
       }
     } else if (in_force) {
       s->expiry_ps = eff;
-      s->xon_ended = true;
       c->cov[COV_RESUME_XON]++;
     }
   }
@@ -245,7 +243,7 @@ int chk_pfc_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t t, const
     }
     memcpy(c->scratch, in, len);
     const uint32_t fcs = lfc_crc32(in, len);
-    for (unsigned i = 0; i < LFC_ETH_FCS_BYTES; i++)
+    for (unsigned i = 0; i != LFC_ETH_FCS_BYTES; i++)
       c->scratch[len + i] = (uint8_t)(fcs >> (8u * i));
     b = c->scratch;
     n = len + LFC_ETH_FCS_BYTES;
@@ -318,7 +316,6 @@ int chk_pfc_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t t, const
   } else if (n == c->cfg.mtu_bytes) {
     c->cov[COV_MTU_EXACT]++;
   }
-  (void)ip;
   return found + data_frame(c, l, dir, prio, t, n);
 }
 
@@ -350,10 +347,10 @@ int chk_pfc_xoff(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t t_ps, uin
 
 int chk_pfc_finish(lfc_check_t *c, uint64_t t_ps) {
   int found = 0;
-  for (uint32_t link = 0; link < c->cfg.links; link++) {
+  for (uint32_t link = 0; link != c->cfg.links; link++) {
     c->cur_link = link;
-    for (uint32_t d = 0; d < LFC_CHECK_DIRS; d++) {
-      for (uint32_t prio = 0; prio < LFC_PFC_MAX_PRIOS; prio++) {
+    for (uint32_t d = 0; d != LFC_CHECK_DIRS; d++) {
+      for (uint32_t prio = 0; prio != LFC_PFC_MAX_PRIOS; prio++) {
         found += expire(c, &c->pfc[link].prio[d][prio], d, prio, t_ps);
       }
     }

@@ -74,7 +74,7 @@ lfc_sb_t *lfc_sb_create(const lfc_sb_cfg_t *cfg, char *err, size_t errlen) {
 
 void lfc_sb_destroy(lfc_sb_t *sb) {
   if (sb == NULL) return;
-  for (size_t i = 0; i < sb->slots; i++) free(sb->flows[i].q);
+  for (size_t i = 0; i != sb->slots; i++) free(sb->flows[i].q);
   free(sb->flows);
   chk_log_free(&sb->log);
   free(sb);
@@ -103,7 +103,7 @@ static sb_flow_t *get(lfc_sb_t *sb, uint64_t flow) {
     const size_t slots = sb->slots * 2u;
     sb_flow_t *t = calloc(slots, sizeof *t);
     if (t == NULL) return NULL;
-    for (size_t i = 0; i < sb->slots; i++) {
+    for (size_t i = 0; i != sb->slots; i++) {
       if (!sb->flows[i].used) continue;
       size_t j = slot_of(sb->flows[i].flow, slots);
       while (t[j].used) j = (j + 1u) & (slots - 1u);
@@ -131,7 +131,7 @@ static int push(sb_flow_t *f, const sb_pkt_t *p) {
     const size_t cap = f->cap == 0 ? QUEUE_INITIAL : f->cap * 2u;
     sb_pkt_t *q = malloc(cap * sizeof *q);
     if (q == NULL) return -1;
-    for (size_t k = 0; k < f->n; k++) q[k] = *at(f, k);
+    for (size_t k = 0; k != f->n; k++) q[k] = *at(f, k);
     free(f->q);
     f->q = q;
     f->cap = cap;
@@ -148,7 +148,7 @@ static sb_pkt_t take(sb_flow_t *f, size_t k) {
   if (k == 0) {
     f->head = (f->head + 1u) & (f->cap - 1u);
   } else {
-    for (size_t j = k; j + 1u < f->n; j++) *at(f, j) = *at(f, j + 1u);
+    for (size_t j = k; j + 1u != f->n; j++) *at(f, j) = *at(f, j + 1u);
   }
   f->n--;
   f->recent[f->recent_next] = p.id;
@@ -165,7 +165,7 @@ static size_t position(const sb_flow_t *f, uint64_t id) {
 }
 
 static bool recent(const sb_flow_t *f, uint64_t id) {
-  for (unsigned k = 0; k < f->recent_n; k++) {
+  for (unsigned k = 0; k != f->recent_n; k++) {
     if (f->recent[k] == id) return true;
   }
   return false;
@@ -257,7 +257,7 @@ int lfc_sb_drop(lfc_sb_t *sb, uint64_t flow, uint64_t id, uint64_t time, uint32_
 uint64_t lfc_sb_finish(lfc_sb_t *sb, uint64_t time) {
   uint64_t lost = 0;
   char exp[LFC_CHECK_TEXT], obs[LFC_CHECK_TEXT];
-  for (size_t i = 0; i < sb->slots; i++) {
+  for (size_t i = 0; i != sb->slots; i++) {
     sb_flow_t *f = &sb->flows[i];
     if (!f->used) continue;
     while (f->n > 0) {

@@ -69,6 +69,15 @@ static void test_send_without_credit(void **state) {
   assert_int_equal(v->time, 30);
   assert_int_equal(v->frame, 4);
   assert_int_equal(v->cls, 0);
+  size_t viol_ib_send = 0;
+  while (strcmp(lfc_check_cov_name(viol_ib_send), "viol_ib_send") != 0) viol_ib_send++;
+  assert_int_equal(lfc_check_cov(c, viol_ib_send), 1);
+  assert_int_equal(lfc_check_cov(c, viol_ib_send + 1), 0); /* viol_ib_fctbs */
+  char line[CT_LINE] = "untouched";
+  assert_null(lfc_check_format(c, 0, NULL, sizeof line));
+  assert_null(lfc_check_format(c, 0, line, 0));
+  assert_null(lfc_check_format(c, 1, line, sizeof line));
+  assert_string_equal(line, "untouched");
   lfc_check_destroy(c);
 }
 
@@ -146,6 +155,9 @@ static void test_fctbs_miscount(void **state) {
   assert_int_equal(data(c, AB, 5, 3, 2), 0);
   assert_int_equal(fcp(c, AB, 6, 3, 7, 0), 0);
   assert_int_equal(lfc_check_violations(c), 1);
+  assert_int_equal(lfc_check_cov(c, 5), 1); /* fcp_advance: 5 -> 7 (the first had no before) */
+  assert_int_equal(fcp(c, AB, 7, 3, 7, 0), 0);
+  assert_int_equal(lfc_check_cov(c, 5), 1); /* 7 -> 7: no advance */
   lfc_check_destroy(c);
 }
 
@@ -206,6 +218,11 @@ static void test_fccl_wrap_and_jump(void **state) {
   assert_int_equal(lfc_check_cov(c, 0), 2);     /* and FCTBS */
   assert_int_equal(fcp(c, AB, 5, 0, 4, 0), 0);
   ct_expect_none(c);
+  lfc_check_destroy(c);
+  c = make(false, NULL);
+  assert_int_equal(fcp(c, BA, 0, 0, 0, 100), 0);
+  assert_int_equal(fcp(c, BA, 1, 0, 0, 2148), 0); /* +2048: the most a step may be */
+  assert_int_equal(fcp(c, BA, 2, 0, 0, 2148), 0);
   lfc_check_destroy(c);
   c = make(false, NULL);
   assert_int_equal(fcp(c, BA, 0, 0, 0, 100), 0);
@@ -294,6 +311,9 @@ static void test_vl_beyond_config(void **state) {
   ct_expect_one(c, LFC_RULE_IB_VL, "vl=2", "data VLs 0..1", NULL);
   assert_int_equal(fcp(c, AB, 2, 3, 0, 0), 1);
   assert_int_equal(lfc_check_count(c, LFC_RULE_IB_VL), 2);
+  char line[CT_LINE];
+  lfc_check_format(c, 1, line, sizeof line);
+  assert_non_null(strstr(line, "expected=\"FCPs for data VLs 0..1\" observed=\"an FCP for VL 3\""));
   lfc_check_destroy(c);
 }
 
@@ -330,6 +350,15 @@ static void test_malformed(void **state) {
   b[30] ^= 0x40; /* a payload byte: the ICRC no longer matches (nor the VCRC, checked first) */
   assert_int_equal(lfc_check_frame(c, 0, AB, 0, DATA, b, len), 2); /* and no credit */
   assert_int_equal(lfc_check_count(c, LFC_RULE_IB_MALFORMED), 1);
+  lfc_check_destroy(c);
+
+  /* A packet cut to 64 bytes (its PktLen says more) went over the wire as one block. */
+  c = make(true, NULL);
+  assert_int_equal(fcp(c, BA, 0, 0, 0, 100), 0);
+  len = ct_ib_data(b, 0, 2, 0x10);
+  assert_int_equal(lfc_check_frame(c, 0, AB, 1, DATA, b, 64), 1);
+  ct_expect_one(c, LFC_RULE_IB_MALFORMED, "bad-length", NULL);
+  assert_int_equal(fcp(c, AB, 2, 0, 1, 0), 0);
   lfc_check_destroy(c);
 
   c = make(true, NULL);
@@ -411,6 +440,27 @@ static void test_refused_input(void **state) {
   cfg.fcp_period_ns = UINT64_MAX;
   assert_null(lfc_check_create(&cfg, err, sizeof err));
   assert_non_null(strstr(err, "fcp_period_ns"));
+}
+
+/* Times print in the unit they are given in. */
+static void unit_ps(lfc_check_cfg_t *cfg) { cfg->time_unit_ps = 1; }
+static void unit_cycles(lfc_check_cfg_t *cfg) { cfg->time_unit_ps = LFC_CHECK_CYCLE_PS(100000); }
+static void unit_labelled(lfc_check_cfg_t *cfg) {
+  cfg->time_unit_ps = LFC_CHECK_CYCLE_PS(100000);
+  cfg->time_label = "cyc";
+}
+
+static void test_time_units(void **state) {
+  (void)state;
+  void (*const tweak[])(lfc_check_cfg_t *) = {unit_ps, unit_cycles, unit_labelled};
+  const char *const want[] = {"time=7ps ", "time=7t ", "time=7cyc "};
+  for (int i = 0; i < 3; i++) {
+    lfc_check_t *c = make(true, tweak[i]);
+    assert_int_equal(data(c, AB, 7, 0, 1), 1);
+    ct_expect_one(c, LFC_RULE_IB_SEND, want[i], NULL);
+    lfc_check_destroy(c);
+  }
+  assert_int_equal(LFC_CHECK_CYCLE_PS(100000), 5120);
 }
 
 /* Links are independent: a count on link 0 says nothing of link 1. */
@@ -669,6 +719,7 @@ int main(void) {
       cmocka_unit_test(test_drop),
       cmocka_unit_test(test_refused_input),
       cmocka_unit_test(test_links_apart),
+      cmocka_unit_test(test_time_units),
       cmocka_unit_test(test_well_behaved_link),
       cmocka_unit_test(test_link_with_one_overrun),
   };

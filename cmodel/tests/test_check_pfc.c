@@ -109,6 +109,8 @@ static void test_reaction_edge(void **state) {
   assert_int_equal(roce_from(c, SIDE_A, 2023, 0, 82), 0);
   assert_int_equal(roce_from(c, SIDE_A, 2024, 0, 82), 1);
   ct_expect_one(c, LFC_RULE_PFC_REACTION, "prio=0", NULL);
+  assert_int_equal(cov(c, "viol_pfc_reaction"), 1);
+  assert_int_equal(cov(c, "viol_pfc_tx_paused"), 0);
   lfc_check_destroy(c);
 }
 
@@ -232,10 +234,10 @@ static void test_refresh_late_from_frames(void **state) {
 static void test_refresh_late_reported(void **state) {
   (void)state;
   lfc_check_t *c = make(NULL);
-  assert_int_equal(lfc_check_xoff(c, 0, AB, 0, 2, true), 0); /* B wants A paused */
-  assert_int_equal(pfc_from(c, SIDE_B, 0, 2, 100), 0);       /* runs out at 517.12 */
+  assert_int_equal(lfc_check_xoff(c, 0, AB, 0, 0, true), 0); /* B wants A paused */
+  assert_int_equal(pfc_from(c, SIDE_B, 0, 0, 100), 0);       /* runs out at 517.12 */
   assert_int_equal(lfc_check_finish(c, 1000), 1);
-  ct_expect_one(c, LFC_RULE_PFC_REFRESH, "time=1000ns", "dir=B>A", "prio=2",
+  ct_expect_one(c, LFC_RULE_PFC_REFRESH, "time=1000ns", "dir=B>A", "prio=0",
                 "a refresh before 517ns", "still in XOFF (reported)", NULL);
   lfc_check_destroy(c);
 
@@ -291,6 +293,10 @@ static void test_drop(void **state) {
   assert_int_equal(cov(c, "drop_allowed"), 1);
   assert_int_equal(lfc_check_drop(c, 0, AB, 2300, 8), -1);
   assert_int_equal(lfc_check_violations(c), 2);
+  lfc_check_destroy(c);
+  c = make(NULL); /* by default every priority is lossless */
+  assert_int_equal(lfc_check_drop(c, 0, BA, 10, 0), 1);
+  assert_int_equal(lfc_check_drop(c, 0, BA, 11, 7), 1);
   lfc_check_destroy(c);
 }
 
@@ -420,6 +426,9 @@ static void test_coverage_points(void **state) {
     if (strncmp(name, "viol_", 5) == 0) viol++;
   }
   assert_null(lfc_check_cov_name(n));
+  assert_false(lfc_check_cov_in_mode(n, LFC_MODE_IB));
+  assert_false(lfc_check_cov_in_mode(n + LFC_RULES, LFC_MODE_PFC)); /* past the table */
+  assert_false(lfc_check_cov_in_mode(0, (lfc_mode_t)2));
   assert_int_equal(viol, LFC_RULE_SB_LOST);
   assert_string_equal(lfc_check_cov_name(n - 1), "viol_eth_malformed");
   assert_true(lfc_check_cov_in_mode(cov_index("viol_pfc_reaction"), LFC_MODE_PFC));

@@ -111,10 +111,13 @@ static void test_round_trip_ethernet(void **state) {
   assert_int_equal(
       lfc_pcap_write_dir(w, 1000000007ull, LFC_PCAP_ETH, 1, b, sizeof b, err, sizeof err), 0);
   assert_int_equal(lfc_pcap_write(w, 2000000000ull, LFC_PCAP_ETH, x, sizeof x, err, sizeof err), 0);
+  assert_int_equal(lfc_pcap_write_dir(w, 2000000001ull, LFC_PCAP_ETH, 1, b, 12, err, sizeof err), 0);
   /* The address says side A: the file would contradict itself as direction 1. */
   assert_int_equal(lfc_pcap_write_dir(w, 3, LFC_PCAP_ETH, 1, a, sizeof a, err, sizeof err), -1);
   assert_non_null(strstr(err, "side A's address written as direction 1"));
   assert_int_equal(lfc_pcap_write_dir(w, 3, LFC_PCAP_ETH, 2, a, sizeof a, err, sizeof err), -1);
+  /* A frame of just the two addresses is judged by its source too. */
+  assert_int_equal(lfc_pcap_write_dir(w, 3, LFC_PCAP_ETH, 1, a, 12, err, sizeof err), -1);
   assert_int_equal(lfc_pcap_close(w, err, sizeof err), 0);
 
   lfc_pcap_reader_t *r = lfc_pcap_reader_open(path, err, sizeof err);
@@ -136,6 +139,9 @@ static void test_round_trip_ethernet(void **state) {
   assert_int_equal(lfc_pcap_reader_next(r, &rec, err, sizeof err), 1);
   assert_int_equal(rec.dir, -1); /* not lfc's convention: the reader cannot tell */
   assert_int_equal(rec.index, 3);
+  assert_int_equal(lfc_pcap_reader_next(r, &rec, err, sizeof err), 1);
+  assert_int_equal(rec.len, 12); /* just the addresses: the source still says the side */
+  assert_int_equal(rec.dir, 1);
   assert_int_equal(lfc_pcap_reader_next(r, &rec, err, sizeof err), 0);
   assert_int_equal(lfc_pcap_reader_next(r, &rec, err, sizeof err), 0);
   lfc_pcap_reader_close(r);
@@ -147,6 +153,12 @@ static void test_round_trip_ethernet(void **state) {
   assert_int_equal(lfc_pcap_mac_side(mac), 1);
   mac[5] = 2;
   assert_int_equal(lfc_pcap_mac_side(mac), -1);
+  /* Each of the three first bytes must be the convention's. */
+  for (unsigned i = 0; i < 3; i++) {
+    lfc_pcap_side_mac(7, 0, mac);
+    mac[i] ^= 0x10;
+    assert_int_equal(lfc_pcap_mac_side(mac), -1);
+  }
 }
 
 static void test_round_trip_erf(void **state) {

@@ -100,6 +100,21 @@ static void test_order(void **state) {
   lfc_sb_destroy(sb);
 }
 
+/* A packet taken from the middle of its flow leaves the others in their order. */
+static void test_order_middle(void **state) {
+  (void)state;
+  lfc_sb_t *sb = make(0, 0);
+  for (uint64_t id = 1; id <= 6; id++) assert_int_equal(lfc_sb_accept(sb, 4, id, id, 0, 0), 0);
+  assert_int_equal(lfc_sb_deliver(sb, 4, 3, 10, 0, 1), 1); /* ahead of 1 and 2 */
+  assert_int_equal(lfc_sb_drop(sb, 4, 5, 11, 0, 1, LFC_DROP_SHARED), 1); /* not allowed */
+  const uint64_t rest[] = {1, 2, 4, 6};
+  for (size_t i = 0; i < 4; i++) assert_int_equal(lfc_sb_deliver(sb, 4, rest[i], 12, 0, 1), 0);
+  assert_int_equal(lfc_sb_count(sb, LFC_RULE_SB_ORDER), 1);
+  assert_int_equal(lfc_sb_violations(sb), 2);
+  assert_int_equal(lfc_sb_finish(sb, 13), 0);
+  lfc_sb_destroy(sb);
+}
+
 static void test_duplicate_and_unknown(void **state) {
   (void)state;
   lfc_sb_t *sb = make(0, 0);
@@ -110,7 +125,9 @@ static void test_duplicate_and_unknown(void **state) {
   assert_int_equal(lfc_sb_deliver(sb, 1, 6, 5, 0, 1), 1);  /* never accepted */
   assert_int_equal(lfc_sb_deliver(sb, 77, 1, 6, 0, 1), 1); /* a flow never seen */
   assert_int_equal(lfc_sb_drop(sb, 1, 7, 7, 0, 1, LFC_DROP_HEADROOM), 1);
-  assert_int_equal(lfc_sb_count(sb, LFC_RULE_SB_UNKNOWN), 3);
+  assert_int_equal(lfc_sb_deliver(sb, 1, 0, 8, 0, 1), 1); /* id 0: never accepted either */
+  assert_int_equal(lfc_sb_count(sb, LFC_RULE_SB_UNKNOWN), 4);
+  assert_int_equal(lfc_sb_count(sb, LFC_RULE_SB_DUP), 1);
   lfc_sb_destroy(sb);
 }
 
@@ -144,6 +161,7 @@ static void test_drops(void **state) {
   assert_int_equal(lfc_sb_count(sb, LFC_RULE_SB_DUP), 1);
   lfc_sb_stats_t st;
   lfc_sb_stats(sb, &st);
+  assert_int_equal(st.outstanding, 0); /* two dropped, one delivered */
   assert_int_equal(st.dropped[LFC_DROP_SHARED], 1);
   assert_int_equal(st.dropped[LFC_DROP_HEADROOM], 1);
   assert_int_equal(lfc_sb_finish(sb, 9), 0);
@@ -189,6 +207,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_in_order_many_flows),
       cmocka_unit_test(test_order),
+      cmocka_unit_test(test_order_middle),
       cmocka_unit_test(test_duplicate_and_unknown),
       cmocka_unit_test(test_lost),
       cmocka_unit_test(test_drops),
