@@ -3,14 +3,17 @@
  * rules, the violation log and its one-line form, coverage, and the entry points that hand each
  * frame to the IB monitor (check_ib.c) or the PFC monitor (check_pfc.c).
  */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "lfc/check.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_internal.h"
+#include "lfc/parse.h"
 #include "lfc/wire.h"
 #include "lfc/wire_ib_data.h"
 
@@ -390,6 +393,107 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
   if (cfg->mode == LFC_MODE_IB) chk_ib_init(c);
   say(err, errlen, "%s", "");
   return c;
+}
+
+/* ---- configuration from text ---- */
+
+typedef enum { KEY_U32, KEY_U64, KEY_SIZE, KEY_U8, KEY_FLAG, KEY_SKEW, KEY_HEADROOM } key_kind_t;
+
+#define KEY(name, kind, field) {name, kind, offsetof(lfc_check_cfg_t, field)}
+#define HEADROOM_KEY(p) \
+  KEY("headroom_bytes_" #p, KEY_U64, headroom_bytes[p])
+static const struct {
+  const char *name;
+  key_kind_t kind;
+  size_t offset;
+} KEYS[] = {
+    KEY("links", KEY_U32, links),
+    KEY("speed_mbps", KEY_U32, speed_mbps),
+    KEY("time_unit_ps", KEY_U32, time_unit_ps),
+    KEY("max_kept", KEY_SIZE, max_kept),
+    KEY("data_vls", KEY_U32, data_vls),
+    KEY("mtu_bytes", KEY_U32, mtu_bytes),
+    KEY("fcp_period_ns", KEY_U64, fcp_period_ns),
+    KEY("from_reset", KEY_FLAG, from_reset),
+    KEY("lossless_mask", KEY_U8, lossless_mask),
+    KEY("reaction_ns", KEY_U64, reaction_ns),
+    KEY("skew_ns", KEY_SKEW, skew_ns),
+    KEY("skew_ns_ab", KEY_U64, skew_ns[LFC_CHECK_AB]),
+    KEY("skew_ns_ba", KEY_U64, skew_ns[LFC_CHECK_BA]),
+    KEY("watchdog_ns", KEY_U64, watchdog_ns),
+    KEY("headroom_bytes", KEY_HEADROOM, headroom_bytes),
+    HEADROOM_KEY(0), HEADROOM_KEY(1), HEADROOM_KEY(2), HEADROOM_KEY(3),
+    HEADROOM_KEY(4), HEADROOM_KEY(5), HEADROOM_KEY(6), HEADROOM_KEY(7),
+    KEY("eth_fcs", KEY_FLAG, eth_fcs),
+    KEY("prio_dscp", KEY_FLAG, prio_dscp),
+};
+#define KEYS_COUNT (sizeof KEYS / sizeof KEYS[0])
+
+/* Set one key=value of lfc_check_create_text in *cfg; 0, or -1 with the reason. */
+static int set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t errlen) {
+  const char *eq = strchr(item, '=');
+  if (eq == NULL) {
+    say(err, errlen, "check: setting '%s' is not key=value", item);
+    return -1;
+  }
+  const size_t n = (size_t)(eq - item);
+  size_t k = 0;
+  while (k != KEYS_COUNT && (strlen(KEYS[k].name) != n || strncmp(KEYS[k].name, item, n) != 0)) {
+    k++;
+  }
+  if (k == KEYS_COUNT) {
+    say(err, errlen, "check: unknown key '%.*s' (lfc/check.h, lfc_check_create_text: the keys)",
+        (int)n, item);
+    return -1;
+  }
+  const key_kind_t kind = KEYS[k].kind;
+  const int64_t max = kind == KEY_FLAG ? 1 : kind == KEY_U8 ? UINT8_MAX
+                      : kind == KEY_U32 ? (int64_t)UINT32_MAX
+                      : kind == KEY_SIZE ? (int64_t)(SIZE_MAX > INT64_MAX ? INT64_MAX : SIZE_MAX)
+                                         : INT64_MAX;
+  int64_t v;
+  if (lfc_parse_int(eq + 1, 0, max, &v) != 0) {
+    say(err, errlen, "check: %s '%s': a whole number 0..%" PRId64, KEYS[k].name, eq + 1, max);
+    return -1;
+  }
+  unsigned char *field = (unsigned char *)cfg + KEYS[k].offset;
+  switch (kind) {
+    case KEY_U32: *(uint32_t *)(void *)field = (uint32_t)v; break;
+    case KEY_U8: *field = (uint8_t)v; break;
+    case KEY_SIZE: *(size_t *)(void *)field = (size_t)v; break;
+    case KEY_FLAG: *(bool *)(void *)field = v != 0; break;
+    case KEY_SKEW:
+    case KEY_HEADROOM: {
+      const size_t count = kind == KEY_SKEW ? LFC_CHECK_DIRS : LFC_PFC_MAX_PRIOS;
+      for (size_t i = 0; i != count; i++) ((uint64_t *)(void *)field)[i] = (uint64_t)v;
+      break;
+    }
+    default: *(uint64_t *)(void *)field = (uint64_t)v; break; /* KEY_U64 */
+  }
+  return 0;
+}
+
+lfc_check_t *lfc_check_create_text(lfc_mode_t mode, const char *settings, char *err,
+                                   size_t errlen) {
+  lfc_check_cfg_t cfg;
+  lfc_check_cfg_default(&cfg, mode);
+  if (settings != NULL) {
+    char *copy = strdup(settings);
+    if (copy == NULL) {
+      say(err, errlen, "check: out of memory");
+      return NULL;
+    }
+    char *save = NULL;
+    for (char *item = strtok_r(copy, " \t\n,", &save); item != NULL;
+         item = strtok_r(NULL, " \t\n,", &save)) {
+      if (set_key(&cfg, item, err, errlen) != 0) {
+        free(copy);
+        return NULL;
+      }
+    }
+    free(copy);
+  }
+  return lfc_check_create(&cfg, err, errlen);
 }
 
 void lfc_check_destroy(lfc_check_t *c) {

@@ -271,6 +271,15 @@ static void test_fcp_period(void **state) {
   assert_int_equal(lfc_check_frame(c, 0, AB, 6000, LINK, (const uint8_t *)"", 0), -1);
   assert_non_null(strstr(lfc_check_error(c), "after lfc_check_finish"));
   lfc_check_destroy(c);
+  c = make(false, period);
+  assert_int_equal(fcp(c, AB, 0, 0, 0, 0), 0);
+  assert_int_equal(lfc_check_finish(c, 1026), 0); /* 1026 <= 1000 + 25.76 + 1 */
+  lfc_check_destroy(c);
+  c = make(false, period);
+  assert_int_equal(fcp(c, AB, 0, 0, 0, 0), 0);
+  assert_int_equal(lfc_check_finish(c, 1027), 1);
+  ct_expect_one(c, LFC_RULE_IB_FCP_PERIOD, "vl=0", "dir=A>B", NULL);
+  lfc_check_destroy(c);
 }
 
 /* ---- VL15, the VL range, the MTU ---- */
@@ -440,6 +449,12 @@ static void test_refused_input(void **state) {
   cfg.fcp_period_ns = UINT64_MAX;
   assert_null(lfc_check_create(&cfg, err, sizeof err));
   assert_non_null(strstr(err, "fcp_period_ns"));
+  cfg.fcp_period_ns = 86400000000001ull; /* a day and a nanosecond */
+  assert_null(lfc_check_create(&cfg, err, sizeof err));
+  cfg.fcp_period_ns = 86400000000000ull; /* a day: the longest */
+  lfc_check_t *d = lfc_check_create(&cfg, err, sizeof err);
+  assert_non_null(d);
+  lfc_check_destroy(d);
 }
 
 /* Times print in the unit they are given in. */

@@ -176,6 +176,20 @@ LFC_API lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, siz
 LFC_API void lfc_check_destroy(lfc_check_t *c);
 
 /*
+ * A checker from text, for bindings that would rather not mirror lfc_check_cfg_t (cocotb through
+ * ctypes, SystemVerilog through DPI-C): the defaults of mode, then each "key=value" of settings
+ * (separated by blanks or commas; NULL or "" for none) set in the field of that name. Keys:
+ * links, speed_mbps, time_unit_ps, max_kept, data_vls, mtu_bytes, fcp_period_ns, from_reset,
+ * lossless_mask, reaction_ns, skew_ns (both directions), skew_ns_ab, skew_ns_ba, watchdog_ns,
+ * headroom_bytes (every priority), headroom_bytes_0 .. headroom_bytes_7, eth_fcs, prio_dscp;
+ * numbers as lfc_parse_int reads them (0x hex too), flags 0 or 1. NULL with one line in err for
+ * a setting that is not key=value, an unknown key, a value that is not a number of its field,
+ * or a configuration lfc_check_create refuses.
+ */
+LFC_API lfc_check_t *lfc_check_create_text(lfc_mode_t mode, const char *settings, char *err,
+                                           size_t errlen);
+
+/*
  * Feed one frame: len bytes seen on link in direction dir at time. kind says what it is
  * (lfc/pcap.h): LFC_PCAP_ETH in PFC mode; LFC_PCAP_IB_DATA or LFC_PCAP_IB_LINK in IB mode.
  * Returns the violations the frame showed (0 or more), or -1 when the input itself is refused:
