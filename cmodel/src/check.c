@@ -23,7 +23,6 @@
 #define IB_MTU_MAX 4096u
 /* A 9216-byte IP MTU in an 802.1Q-tagged frame with its FCS: 9216 + 14 + 4 + 4. */
 #define ETH_DEFAULT_MAX_FRAME 9238u
-#define ETH_MAX_FRAME 65535u    /* pcap's snap length */
 #define MAX_SPEED_MBPS 1600000u /* 1.6 Tb/s */
 #define DSCP_CLASS_SHIFT 3u     /* the class selector: DSCP >> 3 (RFC 2474 §4.2.2) */
 #define DSCP_COUNT 64u
@@ -131,9 +130,7 @@ const char *lfc_check_rule_source(lfc_check_rule_t rule) {
 const char *lfc_check_rule_what(lfc_check_rule_t rule) {
   return (unsigned)rule < LFC_RULES ? RULES[rule].what : "?";
 }
-unsigned chk_rule_modes(size_t rule) {
-  return rule < LFC_RULES ? RULES[rule].modes : 0u;
-}
+unsigned chk_rule_modes(size_t rule) { return rule < LFC_RULES ? RULES[rule].modes : 0u; }
 
 /* ---- the violation log ---- */
 
@@ -190,7 +187,7 @@ const char *chk_time_label(const char *label, uint32_t unit_ps) {
 
 char *chk_log_format(const lfc_check_violation_t *v, const char *label, char *buf, size_t len) {
   const unsigned modes = chk_rule_modes(v->rule);
-  char cls[24] = "";
+  char cls[sizeof " prio=4294967295"] = ""; /* room for any unsigned */
   if (v->cls != LFC_CHECK_NO_CLASS) {
     snprintf(cls, sizeof cls, " %s=%u", (modes & CHK_PFC) ? "prio" : "vl", (unsigned)v->cls);
   }
@@ -261,7 +258,8 @@ void lfc_check_cfg_default(lfc_check_cfg_t *cfg, lfc_mode_t mode) {
   cfg->mtu_bytes = mode == LFC_MODE_IB ? IB_MTU_MAX : ETH_DEFAULT_MAX_FRAME;
   cfg->lossless_mask = 0xFFu;
   cfg->eth_fcs = true;
-  for (unsigned d = 0; d != DSCP_COUNT; d++) cfg->dscp_to_prio[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
+  for (unsigned d = 0; d != DSCP_COUNT; d++)
+    cfg->dscp_to_prio[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
 }
 
 uint64_t chk_bits_ps(const lfc_check_t *c, uint64_t bits) {
@@ -313,9 +311,9 @@ static int cfg_check(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
       return -1;
     }
   } else {
-    if (cfg->mtu_bytes < LFC_ETH_MIN_FRAME || cfg->mtu_bytes > ETH_MAX_FRAME) {
+    if (cfg->mtu_bytes < LFC_ETH_MIN_FRAME || cfg->mtu_bytes > CHK_ETH_MAX_FRAME) {
       say(err, errlen, "check: mtu_bytes %u, allowed %u..%u for Ethernet (the frame with FCS)",
-          (unsigned)cfg->mtu_bytes, LFC_ETH_MIN_FRAME, ETH_MAX_FRAME);
+          (unsigned)cfg->mtu_bytes, LFC_ETH_MIN_FRAME, CHK_ETH_MAX_FRAME);
       return -1;
     }
     for (unsigned d = 0; d != DSCP_COUNT; d++) {
@@ -354,29 +352,15 @@ static int cfg_check(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
 lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
   if (cfg_check(cfg, err, errlen) != 0) return NULL;
   lfc_check_t *c = calloc(1, sizeof *c);
-  if (c == NULL) {
-    say(err, errlen, "check: out of memory");
+  if (c == NULL || (c->link = calloc(cfg->links, sizeof *c->link)) == NULL) {
+    lfc_check_destroy(c);
+    say(err, errlen, "check: out of memory for %u links (%zu bytes each)", (unsigned)cfg->links,
+        sizeof *c->link);
     return NULL;
   }
   c->cfg = *cfg;
   c->label = chk_time_label(cfg->time_label, cfg->time_unit_ps);
   chk_log_init(&c->log, cfg->max_kept);
-  c->last_ps = calloc(cfg->links, sizeof *c->last_ps);
-  c->first_ps = calloc(cfg->links, sizeof *c->first_ps);
-  c->link_frames = calloc(cfg->links, sizeof *c->link_frames);
-  c->seen = calloc(cfg->links, sizeof *c->seen);
-  if (cfg->mode == LFC_MODE_IB) {
-    c->ib = calloc(cfg->links, sizeof *c->ib);
-  } else {
-    c->pfc = calloc(cfg->links, sizeof *c->pfc);
-    c->scratch = malloc(ETH_MAX_FRAME + LFC_ETH_FCS_BYTES);
-  }
-  if (c->last_ps == NULL || c->first_ps == NULL || c->seen == NULL || c->link_frames == NULL ||
-      (cfg->mode == LFC_MODE_IB ? c->ib == NULL : (c->pfc == NULL || c->scratch == NULL))) {
-    lfc_check_destroy(c);
-    say(err, errlen, "check: out of memory for %u links", (unsigned)cfg->links);
-    return NULL;
-  }
   const uint64_t ns = LFC_CHECK_NS_PS;
   c->tol_ps = cfg->time_unit_ps;
   c->fcp_period_ps = cfg->fcp_period_ns * ns;
@@ -399,9 +383,9 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
 
 typedef enum { KEY_U32, KEY_U64, KEY_SIZE, KEY_U8, KEY_FLAG, KEY_SKEW, KEY_HEADROOM } key_kind_t;
 
-#define KEY(name, kind, field) {name, kind, offsetof(lfc_check_cfg_t, field)}
-#define HEADROOM_KEY(p) \
-  KEY("headroom_bytes_" #p, KEY_U64, headroom_bytes[p])
+#define KEY(name, kind, field) \
+  { name, kind, offsetof(lfc_check_cfg_t, field) }
+#define HEADROOM_KEY(p) KEY("headroom_bytes_" #p, KEY_U64, headroom_bytes[p])
 static const struct {
   const char *name;
   key_kind_t kind;
@@ -422,8 +406,14 @@ static const struct {
     KEY("skew_ns_ba", KEY_U64, skew_ns[LFC_CHECK_BA]),
     KEY("watchdog_ns", KEY_U64, watchdog_ns),
     KEY("headroom_bytes", KEY_HEADROOM, headroom_bytes),
-    HEADROOM_KEY(0), HEADROOM_KEY(1), HEADROOM_KEY(2), HEADROOM_KEY(3),
-    HEADROOM_KEY(4), HEADROOM_KEY(5), HEADROOM_KEY(6), HEADROOM_KEY(7),
+    HEADROOM_KEY(0),
+    HEADROOM_KEY(1),
+    HEADROOM_KEY(2),
+    HEADROOM_KEY(3),
+    HEADROOM_KEY(4),
+    HEADROOM_KEY(5),
+    HEADROOM_KEY(6),
+    HEADROOM_KEY(7),
     KEY("eth_fcs", KEY_FLAG, eth_fcs),
     KEY("prio_dscp", KEY_FLAG, prio_dscp),
 };
@@ -447,8 +437,9 @@ static int set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t err
     return -1;
   }
   const key_kind_t kind = KEYS[k].kind;
-  const int64_t max = kind == KEY_FLAG ? 1 : kind == KEY_U8 ? UINT8_MAX
-                      : kind == KEY_U32 ? (int64_t)UINT32_MAX
+  const int64_t max = kind == KEY_FLAG   ? 1
+                      : kind == KEY_U8   ? UINT8_MAX
+                      : kind == KEY_U32  ? (int64_t)UINT32_MAX
                       : kind == KEY_SIZE ? (int64_t)(SIZE_MAX > INT64_MAX ? INT64_MAX : SIZE_MAX)
                                          : INT64_MAX;
   int64_t v;
@@ -458,17 +449,27 @@ static int set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t err
   }
   unsigned char *field = (unsigned char *)cfg + KEYS[k].offset;
   switch (kind) {
-    case KEY_U32: *(uint32_t *)(void *)field = (uint32_t)v; break;
-    case KEY_U8: *field = (uint8_t)v; break;
-    case KEY_SIZE: *(size_t *)(void *)field = (size_t)v; break;
-    case KEY_FLAG: *(bool *)(void *)field = v != 0; break;
+    case KEY_U32:
+      *(uint32_t *)(void *)field = (uint32_t)v;
+      break;
+    case KEY_U8:
+      *field = (uint8_t)v;
+      break;
+    case KEY_SIZE:
+      *(size_t *)(void *)field = (size_t)v;
+      break;
+    case KEY_FLAG:
+      *(bool *)(void *)field = v != 0;
+      break;
     case KEY_SKEW:
     case KEY_HEADROOM: {
       const size_t count = kind == KEY_SKEW ? LFC_CHECK_DIRS : LFC_PFC_MAX_PRIOS;
       for (size_t i = 0; i != count; i++) ((uint64_t *)(void *)field)[i] = (uint64_t)v;
       break;
     }
-    default: *(uint64_t *)(void *)field = (uint64_t)v; break; /* KEY_U64 */
+    default:
+      *(uint64_t *)(void *)field = (uint64_t)v;
+      break; /* KEY_U64 */
   }
   return 0;
 }
@@ -499,13 +500,7 @@ lfc_check_t *lfc_check_create_text(lfc_mode_t mode, const char *settings, char *
 void lfc_check_destroy(lfc_check_t *c) {
   if (c == NULL) return;
   chk_log_free(&c->log);
-  free(c->last_ps);
-  free(c->first_ps);
-  free(c->link_frames);
-  free(c->seen);
-  free(c->ib);
-  free(c->pfc);
-  free(c->scratch);
+  free(c->link);
   free(c);
 }
 
@@ -520,12 +515,28 @@ static int refuse(lfc_check_t *c, const char *fmt, ...) {
   return -1;
 }
 
-/* The time in ps, or -1 (with the reason) if it cannot be counted. */
-static int to_ps(lfc_check_t *c, uint64_t time, uint64_t *ps) {
+/* The time into c->cur_ps and c->cur_time, or -1 (with the reason) if it cannot be counted. */
+static int take_time(lfc_check_t *c, uint64_t time) {
   if (time > UINT64_MAX / c->cfg.time_unit_ps) {
     return refuse(c, "time %" PRIu64 "%s is too large to count in picoseconds", time, c->label);
   }
-  *ps = time * c->cfg.time_unit_ps;
+  c->cur_ps = time * c->cfg.time_unit_ps;
+  c->cur_time = time;
+  return 0;
+}
+
+/* What every input on a link checks first; then its violations are of link, at time, of no
+ * frame (lfc_check_frame numbers its own). Returns 0, or -1 with the reason. */
+static int begin(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time) {
+  c->err[0] = '\0';
+  if (link >= c->cfg.links) {
+    return refuse(c, "link %u, allowed 0..%u", (unsigned)link, (unsigned)c->cfg.links - 1u);
+  }
+  if (dir >= LFC_CHECK_DIRS) return refuse(c, "direction %u, allowed 0 (A>B) or 1 (B>A)", dir);
+  if (take_time(c, time) != 0) return -1;
+  c->cur_frame = 0;
+  c->cur_link = link;
+  c->cur_dir = dir;
   return 0;
 }
 
@@ -538,93 +549,63 @@ int chk_flag(lfc_check_t *c, uint32_t dir, lfc_check_rule_t rule, uint32_t cls,
 
 int lfc_check_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, lfc_pcap_rec_t kind,
                     const uint8_t *frame, size_t len) {
-  c->err[0] = '\0';
+  if (begin(c, link, dir, time) != 0) return -1;
   if (c->finished) return refuse(c, "a frame after lfc_check_finish");
-  if (link >= c->cfg.links) {
-    return refuse(c, "link %u, allowed 0..%u", (unsigned)link, (unsigned)c->cfg.links - 1u);
-  }
-  if (dir >= LFC_CHECK_DIRS) return refuse(c, "direction %u, allowed 0 (A>B) or 1 (B>A)", dir);
   const bool ib = c->cfg.mode == LFC_MODE_IB;
   if (ib ? (kind != LFC_PCAP_IB_DATA && kind != LFC_PCAP_IB_LINK) : kind != LFC_PCAP_ETH) {
     return refuse(c, "a frame of kind %d in %s mode: allowed %s", (int)kind, ib ? "IB" : "PFC",
                   ib ? "1 (IB data) or 2 (IB link)" : "0 (Ethernet)");
   }
   if (frame == NULL && len > 0) return refuse(c, "no bytes for a frame of %zu", len);
-  uint64_t t = 0;
-  if (to_ps(c, time, &t) != 0) return -1;
-  if (c->seen[link] && t < c->last_ps[link]) {
+  chk_link_t *l = &c->link[link];
+  const uint64_t t = c->cur_ps;
+  if (l->seen && t < l->last_ps) {
     return refuse(c,
                   "link %u: time %" PRIu64 "%s is before the previous frame's %" PRIu64
-                  "%s: "
-                  "frames of a link must come in order of time",
-                  (unsigned)link, time, c->label, chk_units(c, c->last_ps[link]), c->label);
+                  "%s: frames of a link must come in order of time",
+                  (unsigned)link, time, c->label, chk_units(c, l->last_ps), c->label);
   }
-  if (!c->seen[link]) c->first_ps[link] = t;
-  c->seen[link] = true;
-  c->last_ps[link] = t;
+  if (!l->seen) l->first_ps = t;
+  l->seen = true;
+  l->last_ps = t;
   c->frames++;
-  c->cur_time = time;
-  c->cur_frame = ++c->link_frames[link];
-  c->cur_link = link;
-  c->cur_dir = dir;
+  c->cur_frame = ++l->frames;
   return ib ? chk_ib_frame(c, link, dir, t, kind, frame, len)
             : chk_pfc_frame(c, link, dir, t, frame, len);
 }
 
 int lfc_check_drop(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, uint32_t cls) {
-  c->err[0] = '\0';
-  if (link >= c->cfg.links) {
-    return refuse(c, "link %u, allowed 0..%u", (unsigned)link, (unsigned)c->cfg.links - 1u);
-  }
-  if (dir >= LFC_CHECK_DIRS) return refuse(c, "direction %u, allowed 0 (A>B) or 1 (B>A)", dir);
+  if (begin(c, link, dir, time) != 0) return -1;
   const bool ib = c->cfg.mode == LFC_MODE_IB;
   const uint32_t classes = ib ? LFC_MAX_CLASSES : LFC_PFC_MAX_PRIOS;
   if (cls >= classes) {
     return refuse(c, "class %u, allowed 0..%u (%s)", (unsigned)cls, (unsigned)classes - 1u,
                   ib ? "VL; 15 is VL15" : "priority");
   }
-  uint64_t t = 0;
-  if (to_ps(c, time, &t) != 0) return -1;
-  c->cur_time = time;
-  c->cur_frame = 0;
-  c->cur_link = link;
-  c->cur_dir = dir;
   return ib ? chk_ib_drop(c, link, dir, cls) : chk_pfc_drop(c, link, dir, cls);
 }
 
 int lfc_check_xoff(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, uint32_t prio,
                    bool xoff) {
-  c->err[0] = '\0';
+  if (begin(c, link, dir, time) != 0) return -1;
   if (c->cfg.mode != LFC_MODE_PFC) return refuse(c, "an XOFF state in IB mode");
-  if (link >= c->cfg.links) {
-    return refuse(c, "link %u, allowed 0..%u", (unsigned)link, (unsigned)c->cfg.links - 1u);
-  }
-  if (dir >= LFC_CHECK_DIRS) return refuse(c, "direction %u, allowed 0 (A>B) or 1 (B>A)", dir);
   if (prio >= LFC_PFC_MAX_PRIOS) return refuse(c, "priority %u, allowed 0..7", (unsigned)prio);
-  uint64_t t = 0;
-  if (to_ps(c, time, &t) != 0) return -1;
-  c->cur_time = time;
-  c->cur_frame = 0;
-  c->cur_link = link;
-  c->cur_dir = dir;
-  return chk_pfc_xoff(c, link, dir, t, prio, xoff);
+  return chk_pfc_xoff(c, link, dir, c->cur_ps, prio, xoff);
 }
 
 int lfc_check_finish(lfc_check_t *c, uint64_t time) {
   c->err[0] = '\0';
-  uint64_t t = 0;
-  if (to_ps(c, time, &t) != 0) return -1;
+  if (take_time(c, time) != 0) return -1;
   for (uint32_t l = 0; l != c->cfg.links; l++) {
-    if (c->seen[l] && t < c->last_ps[l]) {
+    if (c->link[l].seen && c->cur_ps < c->link[l].last_ps) {
       return refuse(c, "finish at %" PRIu64 "%s, before the last frame of link %u at %" PRIu64 "%s",
-                    time, c->label, (unsigned)l, chk_units(c, c->last_ps[l]), c->label);
+                    time, c->label, (unsigned)l, chk_units(c, c->link[l].last_ps), c->label);
     }
   }
   if (c->finished) return 0;
   c->finished = true;
-  c->cur_time = time;
   c->cur_frame = 0;
-  return c->cfg.mode == LFC_MODE_IB ? chk_ib_finish(c, t) : chk_pfc_finish(c, t);
+  return c->cfg.mode == LFC_MODE_IB ? chk_ib_finish(c, c->cur_ps) : chk_pfc_finish(c, c->cur_ps);
 }
 
 uint64_t lfc_check_violations(const lfc_check_t *c) { return c->log.total; }
@@ -646,9 +627,9 @@ char *lfc_check_format(const lfc_check_t *c, size_t i, char *buf, size_t len) {
 }
 
 uint64_t lfc_check_headroom_max(const lfc_check_t *c, uint32_t link, uint32_t dir, uint32_t prio) {
-  if (c->pfc == NULL || link >= c->cfg.links || dir >= LFC_CHECK_DIRS ||
+  if (c->cfg.mode != LFC_MODE_PFC || link >= c->cfg.links || dir >= LFC_CHECK_DIRS ||
       prio >= LFC_PFC_MAX_PRIOS) {
     return 0;
   }
-  return c->pfc[link].prio[dir][prio].hr_max;
+  return c->link[link].pfc.prio[dir][prio].hr_max;
 }

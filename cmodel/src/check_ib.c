@@ -54,7 +54,7 @@ void chk_ib_init(lfc_check_t *c) {
   for (uint32_t link = 0; link != c->cfg.links; link++) {
     for (uint32_t d = 0; d != LFC_CHECK_DIRS; d++) {
       for (uint32_t v = 0; v != LFC_IB_MAX_VLS; v++) {
-        chk_ib_vl_t *s = &c->ib[link].vl[d][v];
+        chk_ib_vl_t *s = &c->link[link].ib.vl[d][v];
         s->sent_known = s->fccl_known = s->fccl_u_known = true;
       }
     }
@@ -162,7 +162,7 @@ static int flow_control_packet(lfc_check_t *c, chk_ib_link_t *l, uint32_t dir, u
   /* The period: FCPs of this VL sent in this direction. */
   chk_ib_vl_t *s = &l->vl[dir][p.vl];
   if (c->fcp_period_ps != 0) {
-    const uint64_t since = s->fcp_seen ? s->fcp_last_ps : c->first_ps[c->cur_link];
+    const uint64_t since = s->fcp_seen ? s->fcp_last_ps : c->link[c->cur_link].first_ps;
     if ((s->fcp_seen || c->cfg.from_reset) &&
         t - since > c->fcp_period_ps + c->fcp_slack_ps + c->tol_ps) {
       chk_text(exp, "an FCP at least every %" PRIu64 "%s (+%" PRIu64 "%s for one MTU packet)",
@@ -225,7 +225,7 @@ static int flow_control_packet(lfc_check_t *c, chk_ib_link_t *l, uint32_t dir, u
 
 int chk_ib_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t t_ps, lfc_pcap_rec_t kind,
                  const uint8_t *frame, size_t len) {
-  chk_ib_link_t *l = &c->ib[link];
+  chk_ib_link_t *l = &c->link[link].ib;
   return kind == LFC_PCAP_IB_LINK ? flow_control_packet(c, l, dir, t_ps, frame, len)
                                   : data_packet(c, l, dir, frame, len);
 }
@@ -235,7 +235,7 @@ int chk_ib_drop(lfc_check_t *c, uint32_t link, uint32_t dir, uint32_t cls) {
     c->cov[COV_DROP_ALLOWED]++; /* VL15 may drop (SPEC §5.4) */
     return 0;
   }
-  const chk_ib_vl_t *s = cls < LFC_IB_MAX_VLS ? &c->ib[link].vl[dir][cls] : NULL;
+  const chk_ib_vl_t *s = cls < LFC_IB_MAX_VLS ? &c->link[link].ib.vl[dir][cls] : NULL;
   if (s != NULL && s->send_viol > 0) {
     c->cov[COV_DROP_EXCUSED]++;
     return 0;
@@ -251,12 +251,12 @@ int chk_ib_finish(lfc_check_t *c, uint64_t t_ps) {
   int found = 0;
   char exp[LFC_CHECK_TEXT], obs[LFC_CHECK_TEXT];
   for (uint32_t link = 0; link != c->cfg.links; link++) {
-    if (!c->seen[link]) continue;
+    if (!c->link[link].seen) continue;
     for (uint32_t d = 0; d != LFC_CHECK_DIRS; d++) {
       for (uint32_t v = 0; v != c->cfg.data_vls; v++) {
-        const chk_ib_vl_t *s = &c->ib[link].vl[d][v];
+        const chk_ib_vl_t *s = &c->link[link].ib.vl[d][v];
         if (!s->fcp_seen && !c->cfg.from_reset) continue;
-        const uint64_t since = s->fcp_seen ? s->fcp_last_ps : c->first_ps[link];
+        const uint64_t since = s->fcp_seen ? s->fcp_last_ps : c->link[link].first_ps;
         if (t_ps - since <= c->fcp_period_ps + c->fcp_slack_ps + c->tol_ps) continue;
         c->cur_link = link;
         chk_text(exp, "an FCP at least every %" PRIu64 "%s (+%" PRIu64 "%s for one MTU packet)",

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lfc/check.h"
+#include "lfc/wire.h"
 
 #define CHK_ERR_TEXT 256u
 #define CHK_PS_PER_US 1000000ull /* bits * 10^6 / (Mb/s) = picoseconds */
@@ -156,6 +157,19 @@ typedef struct {
   chk_pfc_prio_t prio[LFC_CHECK_DIRS][LFC_PFC_MAX_PRIOS];
 } chk_pfc_link_t;
 
+/* One link: one allocation for all of them, so that running out of memory has one place. */
+typedef struct {
+  uint64_t first_ps, last_ps; /* its first and last frame: frames of a link come in order */
+  uint64_t frames;            /* frames fed: a violation names its frame by this count */
+  bool seen;
+  union {
+    chk_ib_link_t ib;
+    chk_pfc_link_t pfc;
+  };
+} chk_link_t;
+
+#define CHK_ETH_MAX_FRAME 65535u /* pcap's snap length */
+
 struct lfc_check {
   lfc_check_cfg_t cfg;
   const char *label;
@@ -164,20 +178,15 @@ struct lfc_check {
   uint64_t frames;
   bool finished;
   char err[CHK_ERR_TEXT];
-  /* per link: the time of its last frame (frames of a link come in order) */
-  uint64_t *last_ps;
-  bool *seen;
-  uint64_t *first_ps;
-  uint64_t *link_frames; /* frames fed per link: a violation names its frame by this count */
-  chk_ib_link_t *ib;
-  chk_pfc_link_t *pfc;
-  uint8_t *scratch; /* an Ethernet frame with its FCS appended (cfg.eth_fcs = false) */
+  chk_link_t *link; /* cfg.links of them */
+  /* an Ethernet frame with its FCS appended (cfg.eth_fcs = false) */
+  uint8_t scratch[CHK_ETH_MAX_FRAME + LFC_ETH_FCS_BYTES];
   /* durations in picoseconds, from the configuration; tol_ps: one time unit, how far a time
    * given in whole units may be from the true one (a rule is broken only by more) */
   uint64_t tol_ps;
   uint64_t reaction_ps, skew_ps[LFC_CHECK_DIRS], watchdog_ps, fcp_period_ps, fcp_slack_ps;
-  /* the frame being checked, for the violations it shows */
-  uint64_t cur_time, cur_frame;
+  /* the frame being checked, for the violations it shows; cur_ps is cur_time in ps */
+  uint64_t cur_time, cur_ps, cur_frame;
   uint32_t cur_link, cur_dir;
 };
 

@@ -230,7 +230,7 @@ static int malformed_wire(lfc_check_t *c, uint32_t dir, uint32_t prio, const cha
 
 int chk_pfc_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t t, const uint8_t *in,
                   size_t len) {
-  chk_pfc_link_t *l = &c->pfc[link];
+  chk_pfc_link_t *l = &c->link[link].pfc;
   const uint8_t *b = in;
   size_t n = len;
   char exp[LFC_CHECK_TEXT], obs[LFC_CHECK_TEXT];
@@ -324,7 +324,7 @@ int chk_pfc_drop(lfc_check_t *c, uint32_t link, uint32_t dir, uint32_t cls) {
     c->cov[COV_DROP_ALLOWED]++; /* a lossy priority may drop */
     return 0;
   }
-  if (c->pfc[link].prio[dir][cls].peer_viol > 0) {
+  if (c->link[link].pfc.prio[dir][cls].peer_viol > 0) {
     c->cov[COV_DROP_EXCUSED]++;
     return 0;
   }
@@ -337,7 +337,7 @@ int chk_pfc_drop(lfc_check_t *c, uint32_t link, uint32_t dir, uint32_t cls) {
 
 int chk_pfc_xoff(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t t_ps, uint32_t prio,
                  bool xoff) {
-  chk_pfc_prio_t *s = &c->pfc[link].prio[dir][prio];
+  chk_pfc_prio_t *s = &c->link[link].pfc.prio[dir][prio];
   const int found = expire(c, s, dir, prio, t_ps); /* judged with the state before this change */
   s->rx_known = true;
   s->rx_xoff = xoff;
@@ -351,7 +351,7 @@ int chk_pfc_finish(lfc_check_t *c, uint64_t t_ps) {
     c->cur_link = link;
     for (uint32_t d = 0; d != LFC_CHECK_DIRS; d++) {
       for (uint32_t prio = 0; prio != LFC_PFC_MAX_PRIOS; prio++) {
-        found += expire(c, &c->pfc[link].prio[d][prio], d, prio, t_ps);
+        found += expire(c, &c->link[link].pfc.prio[d][prio], d, prio, t_ps);
       }
     }
   }

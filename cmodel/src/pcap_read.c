@@ -34,14 +34,14 @@
 #define ETH_SRC_OFFSET 6u
 #define ETH_SRC_END 12u
 
+/* One allocation: the record buffer of the largest record and the path are part of it. */
 struct lfc_pcap_reader {
   FILE *f;
-  char *path;
   bool swap, nano, failed;
   uint32_t linktype;
   uint64_t index, offset;
-  uint8_t *buf;
-  size_t cap;
+  uint8_t buf[LFC_PCAP_READ_MAX];
+  char path[];
 };
 
 static uint32_t rd32(const uint8_t *b, bool swap) {
@@ -68,18 +68,17 @@ static void say(char *err, size_t errlen, const char *fmt, ...) {
 void lfc_pcap_reader_close(lfc_pcap_reader_t *r) {
   if (r == NULL) return;
   if (r->f != NULL) fclose(r->f);
-  free(r->path);
-  free(r->buf);
   free(r);
 }
 
 lfc_pcap_reader_t *lfc_pcap_reader_open(const char *path, char *err, size_t errlen) {
-  lfc_pcap_reader_t *r = calloc(1, sizeof *r);
-  if (r == NULL || (r->path = strdup(path)) == NULL) {
+  const size_t n = strlen(path) + 1u;
+  lfc_pcap_reader_t *r = calloc(1, sizeof *r + n);
+  if (r == NULL) {
     say(err, errlen, "%s: out of memory", path);
-    lfc_pcap_reader_close(r);
     return NULL;
   }
+  memcpy(r->path, path, n);
   r->f = fopen(path, "rb");
   if (r->f == NULL) {
     say(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -239,12 +238,6 @@ int lfc_pcap_reader_next(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, char *err
                " bytes captured (snap "
                "length): the checkers need whole frames",
                incl, orig);
-  }
-  if (incl > r->cap) {
-    uint8_t *b = realloc(r->buf, incl);
-    if (b == NULL) return bad(r, err, errlen, r->offset, "out of memory for %" PRIu32, incl);
-    r->buf = b;
-    r->cap = incl;
   }
   const size_t data = fread(r->buf, 1, incl, r->f);
   if (data < incl) {

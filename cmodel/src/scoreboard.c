@@ -56,10 +56,9 @@ lfc_sb_t *lfc_sb_create(const lfc_sb_cfg_t *cfg, char *err, size_t errlen) {
     return NULL;
   }
   lfc_sb_t *sb = calloc(1, sizeof *sb);
-  sb_flow_t *flows = calloc(FLOWS_INITIAL, sizeof *flows);
-  if (sb == NULL || flows == NULL) {
+  sb_flow_t *flows = sb != NULL ? calloc(FLOWS_INITIAL, sizeof *flows) : NULL;
+  if (flows == NULL) {
     free(sb);
-    free(flows);
     if (err != NULL) snprintf(err, errlen, "scoreboard: out of memory");
     return NULL;
   }

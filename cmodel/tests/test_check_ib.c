@@ -168,9 +168,9 @@ static void test_fctbs_resync_moves_the_cap(void **state) {
   lfc_check_t *c = make(true, NULL);
   assert_int_equal(fcp(c, BA, 0, 0, 0, 100), 0);
   assert_int_equal(data(c, AB, 1, 0, 10), 0);
-  assert_int_equal(fcp(c, AB, 2, 0, 50, 0), 1);     /* 40 more than seen: one line */
-  assert_int_equal(fcp(c, BA, 3, 0, 0, 2098), 0);   /* 2048 beyond 50: allowed */
-  assert_int_equal(fcp(c, BA, 4, 0, 0, 2099), 1);   /* 2049 beyond */
+  assert_int_equal(fcp(c, AB, 2, 0, 50, 0), 1);   /* 40 more than seen: one line */
+  assert_int_equal(fcp(c, BA, 3, 0, 0, 2098), 0); /* 2048 beyond 50: allowed */
+  assert_int_equal(fcp(c, BA, 4, 0, 0, 2099), 1); /* 2049 beyond */
   assert_int_equal(lfc_check_count(c, LFC_RULE_IB_FCCL_CAP), 1);
   assert_int_equal(lfc_check_count(c, LFC_RULE_IB_FCTBS), 1);
   lfc_check_destroy(c);
@@ -403,6 +403,7 @@ static void test_drop(void **state) {
   assert_int_equal(lfc_check_drop(c, 0, AB, 8, 1), 0);
   assert_int_equal(lfc_check_violations(c), 2);
   assert_int_equal(lfc_check_drop(c, 0, AB, 9, 16), -1);
+  assert_non_null(strstr(lfc_check_error(c), "class 16, allowed 0..15 (VL; 15 is VL15)"));
   lfc_check_destroy(c);
 }
 

@@ -165,6 +165,11 @@ static void test_watchdog(void **state) {
   assert_int_equal(roce_from(c, SIDE_A, 10005, 6, 82), 0);
   assert_int_equal(roce_from(c, SIDE_A, 20000, 6, 82), 0);
   assert_int_equal(cov(c, "watchdog"), 1);
+  /* XON, then a new pause: its watchdog is counted anew. */
+  assert_int_equal(pfc_from(c, SIDE_B, 30000, 6, 0), 0);
+  assert_int_equal(pfc_from(c, SIDE_B, 31000, 6, 65535), 0);
+  assert_int_equal(roce_from(c, SIDE_A, 45000, 6, 82), 0);
+  assert_int_equal(cov(c, "watchdog"), 2);
   ct_expect_one(c, LFC_RULE_PFC_REACTION, "prio=6", NULL);
   lfc_check_destroy(c);
 }
@@ -247,6 +252,14 @@ static void test_refresh_late_reported(void **state) {
   assert_int_equal(lfc_check_xoff(c, 0, AB, 400, 2, false), 0); /* left XOFF in time */
   assert_int_equal(lfc_check_finish(c, 1000), 0);
   ct_expect_none(c);
+  lfc_check_destroy(c);
+  /* Left XOFF too late: the report itself finds the lapse before it. */
+  c = make(NULL);
+  assert_int_equal(lfc_check_xoff(c, 0, AB, 0, 2, true), 0);
+  assert_int_equal(pfc_from(c, SIDE_B, 0, 2, 100), 0);
+  assert_int_equal(lfc_check_xoff(c, 0, AB, 800, 2, false), 1);
+  ct_expect_one(c, LFC_RULE_PFC_REFRESH, "time=800ns", "prio=2", NULL);
+  assert_int_equal(lfc_check_violation(c, 0)->frame, 0);
   assert_int_equal(lfc_check_xoff(c, 0, AB, 0, 8, true), -1);
   lfc_check_destroy(c);
 }
@@ -289,10 +302,13 @@ static void test_drop(void **state) {
   assert_int_equal(pfc_from(c, SIDE_B, 30, 3, 65535), 0);
   assert_int_equal(roce_from(c, SIDE_A, 2100, 3, 82), 1);
   assert_int_equal(lfc_check_drop(c, 0, AB, 2200, 3), 0);
+  assert_int_equal(lfc_check_drop(c, 0, BA, 2250, 3), 1); /* B's own sender broke nothing */
   assert_int_equal(cov(c, "drop_excused"), 1);
   assert_int_equal(cov(c, "drop_allowed"), 1);
+  assert_int_equal(lfc_check_violation(c, 2)->frame, 0); /* a drop has no frame */
   assert_int_equal(lfc_check_drop(c, 0, AB, 2300, 8), -1);
-  assert_int_equal(lfc_check_violations(c), 2);
+  assert_non_null(strstr(lfc_check_error(c), "class 8, allowed 0..7 (priority)"));
+  assert_int_equal(lfc_check_violations(c), 3);
   lfc_check_destroy(c);
   c = make(NULL); /* by default every priority is lossless */
   assert_int_equal(lfc_check_drop(c, 0, BA, 10, 0), 1);
@@ -408,6 +424,7 @@ static void test_config_refused(void **state) {
   lfc_check_cfg_default(&cfg, LFC_MODE_PFC);
   cfg.mode = (lfc_mode_t)2;
   assert_null(lfc_check_create(&cfg, err, sizeof err));
+  assert_string_equal(err, "check: mode 2, allowed 0 (IB) or 1 (PFC)");
   assert_int_equal(lfc_check_reaction_quanta(400000), 905);
   assert_int_equal(lfc_check_reaction_quanta(10000), 67);
   assert_int_equal(lfc_check_reaction_quanta(12345), 0);

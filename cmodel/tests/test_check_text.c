@@ -127,7 +127,7 @@ static void test_pfc_keys(void **state) {
   c = text(LFC_MODE_PFC, "headroom_bytes=100 headroom_bytes_3=5000");
   assert_int_equal(pfc(c, BA, 0, 2, 65535), 0);
   assert_int_equal(pfc(c, BA, 10, 3, 65535), 0);
-  assert_int_equal(roce(c, AB, 20, 2, 0, 1002, true), 1); /* 1002 > 100 */
+  assert_int_equal(roce(c, AB, 20, 2, 0, 1002, true), 1);  /* 1002 > 100 */
   assert_int_equal(roce(c, AB, 120, 3, 0, 1002, true), 0); /* 1002 <= 5000 */
   lfc_check_destroy(c);
   for (int p = 0; p < 8; p++) {
