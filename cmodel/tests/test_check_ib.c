@@ -268,6 +268,8 @@ static void test_fcp_period(void **state) {
   assert_int_equal(fcp(c, BA, 0, 2, 0, 0), 0);
   assert_int_equal(lfc_check_finish(c, 5000), 1);
   ct_expect_one(c, LFC_RULE_IB_FCP_PERIOD, "dir=B>A", "vl=2", "none in the last 5000ns", NULL);
+  assert_int_equal(lfc_check_finish(c, 5000), 0); /* once only: nothing found again */
+  assert_int_equal(lfc_check_violations(c), 1);
   assert_int_equal(lfc_check_frame(c, 0, AB, 6000, LINK, (const uint8_t *)"", 0), -1);
   assert_non_null(strstr(lfc_check_error(c), "after lfc_check_finish"));
   lfc_check_destroy(c);

@@ -345,37 +345,33 @@ int main(int argc, char **argv) {
   parse(argc, argv, &o, &cfg);
   char err[ERRLEN];
 
-  /* The mode: given, or from the first capture's link type; every capture must suit it. */
-  lfc_pcap_reader_t **readers = calloc(o.ncaptures, sizeof *readers);
-  if (readers == NULL) die("out of memory");
-  for (unsigned i = 0; i < o.ncaptures; i++) {
-    readers[i] = lfc_pcap_reader_open(o.captures[i], err, sizeof err);
-    if (readers[i] == NULL) die("%s", err);
-    const bool eth = lfc_pcap_reader_linktype(readers[i]) == LFC_PCAP_LINKTYPE_ETHERNET;
-    const int m = eth ? LFC_MODE_PFC : LFC_MODE_IB;
-    if (o.mode < 0) o.mode = m;
-    if (o.mode != m) {
-      die("%s: link type %u holds %s frames, but the mode is %s", o.captures[i],
-          (unsigned)lfc_pcap_reader_linktype(readers[i]), eth ? "Ethernet" : "InfiniBand",
-          o.mode == LFC_MODE_IB ? "ib" : "pfc");
-    }
-  }
-  const lfc_mode_t mode = (lfc_mode_t)o.mode;
-  const uint32_t mtu = cfg.mtu_bytes;
-  {
-    lfc_check_cfg_t d;
-    lfc_check_cfg_default(&d, mode);
-    cfg.mode = mode;
-    cfg.mtu_bytes = mtu != 0 ? mtu : d.mtu_bytes;
-  }
-  cfg.links = o.ncaptures;
-  cfg.max_kept = o.max_lines;
-  lfc_check_t *c = lfc_check_create(&cfg, err, sizeof err);
-  if (c == NULL) die("%s", err);
-
+  /* One capture at a time (a reader holds a buffer of the largest record). The mode is given,
+   * or the first capture's link type's; every capture must suit it. */
+  lfc_check_t *c = NULL;
+  lfc_mode_t mode = LFC_MODE_PFC;
   uint64_t end = 0;
   for (unsigned link = 0; link < o.ncaptures; link++) {
-    lfc_pcap_reader_t *r = readers[link];
+    lfc_pcap_reader_t *r = lfc_pcap_reader_open(o.captures[link], err, sizeof err);
+    if (r == NULL) die("%s", err);
+    const uint32_t linktype = lfc_pcap_reader_linktype(r);
+    const bool eth = linktype == LFC_PCAP_LINKTYPE_ETHERNET;
+    if (o.mode < 0) o.mode = eth ? LFC_MODE_PFC : LFC_MODE_IB;
+    if (o.mode != (eth ? LFC_MODE_PFC : LFC_MODE_IB)) {
+      die("%s: link type %u holds %s frames, but the mode is %s", o.captures[link],
+          (unsigned)linktype, eth ? "Ethernet" : "InfiniBand",
+          o.mode == LFC_MODE_IB ? "ib" : "pfc");
+    }
+    if (c == NULL) {
+      mode = (lfc_mode_t)o.mode;
+      lfc_check_cfg_t d;
+      lfc_check_cfg_default(&d, mode);
+      cfg.mode = mode;
+      if (cfg.mtu_bytes == 0) cfg.mtu_bytes = d.mtu_bytes;
+      cfg.links = o.ncaptures;
+      cfg.max_kept = o.max_lines;
+      c = lfc_check_create(&cfg, err, sizeof err);
+      if (c == NULL) die("%s", err);
+    }
     sides_t sides = {0};
     lfc_pcap_record_t rec;
     uint64_t prev = 0;
@@ -383,19 +379,18 @@ int main(int argc, char **argv) {
     while ((got = lfc_pcap_reader_next(r, &rec, err, sizeof err)) == 1) {
       if (rec.ts_ns < prev) {
         die("%s: record %" PRIu64 " at byte %" PRIu64 ": time %" PRIu64
-            " ns is before the "
-            "record before it (%" PRIu64 " ns): give a capture in time order (reordercap IN OUT)",
+            " ns is before the record before it (%" PRIu64
+            " ns): give a capture in time order (reordercap IN OUT)",
             o.captures[link], rec.index, rec.offset, rec.ts_ns, prev);
       }
       prev = rec.ts_ns;
       uint32_t dir = LFC_CHECK_AB;
       if (rec.kind == LFC_PCAP_ETH) {
         dir = eth_dir(&o, &sides, &rec);
-      } else if (lfc_pcap_reader_linktype(r) == LFC_PCAP_LINKTYPE_ERF) {
+      } else if (linktype == LFC_PCAP_LINKTYPE_ERF) {
         if (rec.dir < 0) {
           die("%s: record %" PRIu64 " at byte %" PRIu64
-              ": ERF interface %u: lfc-check reads "
-              "interfaces 0 (A>B) and 1 (B>A)",
+              ": ERF interface %u: lfc-check reads interfaces 0 (A>B) and 1 (B>A)",
               o.captures[link], rec.index, rec.offset, (unsigned)rec.iface);
         }
         dir = (uint32_t)rec.dir;
@@ -408,7 +403,6 @@ int main(int argc, char **argv) {
     if (got < 0) die("%s", err);
     lfc_pcap_reader_close(r);
   }
-  free(readers);
   if (lfc_check_finish(c, end) < 0) die("%s", lfc_check_error(c));
 
   /* The coverage file first: a run whose file could not be written prints nothing else. */
