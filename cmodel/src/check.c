@@ -281,46 +281,47 @@ static void say(char *err, size_t errlen, const char *fmt, ...) {
 /* The durations of the configuration, in ps, must stay far from overflow: a day is plenty. */
 #define MAX_DURATION_NS 86400000000000ull
 
-static int cfg_check(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
+/* The configuration is legal; else false with the reason. */
+static bool cfg_ok(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
   if (cfg->mode != LFC_MODE_IB && cfg->mode != LFC_MODE_PFC) {
     say(err, errlen, "check: mode %d, allowed 0 (IB) or 1 (PFC)", (int)cfg->mode);
-    return -1;
+    return false;
   }
   if (cfg->links < 1 || cfg->links > LFC_CHECK_MAX_LINKS) {
     say(err, errlen, "check: links %u, allowed 1..%u", (unsigned)cfg->links, LFC_CHECK_MAX_LINKS);
-    return -1;
+    return false;
   }
   if (cfg->speed_mbps < 1 || cfg->speed_mbps > MAX_SPEED_MBPS) {
     say(err, errlen, "check: speed_mbps %u, allowed 1..%u", (unsigned)cfg->speed_mbps,
         MAX_SPEED_MBPS);
-    return -1;
+    return false;
   }
   if (cfg->time_unit_ps < 1) {
     say(err, errlen, "check: time_unit_ps 0, allowed 1 or more (1000 for ns)");
-    return -1;
+    return false;
   }
   if (cfg->mode == LFC_MODE_IB) {
     if (cfg->data_vls < 1 || cfg->data_vls > LFC_IB_MAX_VLS) {
       say(err, errlen, "check: data_vls %u, allowed 1..%u", (unsigned)cfg->data_vls,
           LFC_IB_MAX_VLS);
-      return -1;
+      return false;
     }
     if (cfg->mtu_bytes < IB_MTU_MIN || cfg->mtu_bytes > IB_MTU_MAX) {
       say(err, errlen, "check: mtu_bytes %u, allowed %u..%u for IB (the payload)",
           (unsigned)cfg->mtu_bytes, IB_MTU_MIN, IB_MTU_MAX);
-      return -1;
+      return false;
     }
   } else {
     if (cfg->mtu_bytes < LFC_ETH_MIN_FRAME || cfg->mtu_bytes > CHK_ETH_MAX_FRAME) {
       say(err, errlen, "check: mtu_bytes %u, allowed %u..%u for Ethernet (the frame with FCS)",
           (unsigned)cfg->mtu_bytes, LFC_ETH_MIN_FRAME, CHK_ETH_MAX_FRAME);
-      return -1;
+      return false;
     }
     for (unsigned d = 0; d != DSCP_COUNT; d++) {
       if (cfg->dscp_to_prio[d] >= LFC_PFC_MAX_PRIOS) {
         say(err, errlen, "check: dscp_to_prio[%u] %u, allowed 0..7", d,
             (unsigned)cfg->dscp_to_prio[d]);
-        return -1;
+        return false;
       }
     }
     if (cfg->reaction_ns == 0 && lfc_check_reaction_quanta(cfg->speed_mbps) == 0) {
@@ -328,7 +329,7 @@ static int cfg_check(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
           "check: no IEEE 802.3 Annex 31B reaction budget for %u Mb/s (the table has 100, 1000, "
           "10000, 25000, 40000, 50000, 100000, 200000, 400000, 800000): set reaction_ns",
           (unsigned)cfg->speed_mbps);
-      return -1;
+      return false;
     }
   }
   const struct {
@@ -343,14 +344,14 @@ static int cfg_check(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
     if (durations[i].v > MAX_DURATION_NS) {
       say(err, errlen, "check: %s %" PRIu64 ", allowed 0..%llu (a day)", durations[i].name,
           durations[i].v, MAX_DURATION_NS);
-      return -1;
+      return false;
     }
   }
-  return 0;
+  return true;
 }
 
 lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
-  if (cfg_check(cfg, err, errlen) != 0) return NULL;
+  if (!cfg_ok(cfg, err, errlen)) return NULL;
   lfc_check_t *c = calloc(1, sizeof *c);
   if (c == NULL || (c->link = calloc(cfg->links, sizeof *c->link)) == NULL) {
     lfc_check_destroy(c);
@@ -419,12 +420,12 @@ static const struct {
 };
 #define KEYS_COUNT (sizeof KEYS / sizeof KEYS[0])
 
-/* Set one key=value of lfc_check_create_text in *cfg; 0, or -1 with the reason. */
-static int set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t errlen) {
+/* Set one key=value of lfc_check_create_text in *cfg; false with the reason if it cannot. */
+static bool set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t errlen) {
   const char *eq = strchr(item, '=');
   if (eq == NULL) {
     say(err, errlen, "check: setting '%s' is not key=value", item);
-    return -1;
+    return false;
   }
   const size_t n = (size_t)(eq - item);
   size_t k = 0;
@@ -434,7 +435,7 @@ static int set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t err
   if (k == KEYS_COUNT) {
     say(err, errlen, "check: unknown key '%.*s' (lfc/check.h, lfc_check_create_text: the keys)",
         (int)n, item);
-    return -1;
+    return false;
   }
   const key_kind_t kind = KEYS[k].kind;
   const int64_t max = kind == KEY_FLAG   ? 1
@@ -445,7 +446,7 @@ static int set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t err
   int64_t v;
   if (lfc_parse_int(eq + 1, 0, max, &v) != 0) {
     say(err, errlen, "check: %s '%s': a whole number 0..%" PRId64, KEYS[k].name, eq + 1, max);
-    return -1;
+    return false;
   }
   unsigned char *field = (unsigned char *)cfg + KEYS[k].offset;
   switch (kind) {
@@ -471,7 +472,7 @@ static int set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t err
       *(uint64_t *)(void *)field = (uint64_t)v;
       break; /* KEY_U64 */
   }
-  return 0;
+  return true;
 }
 
 lfc_check_t *lfc_check_create_text(lfc_mode_t mode, const char *settings, char *err,
@@ -487,7 +488,7 @@ lfc_check_t *lfc_check_create_text(lfc_mode_t mode, const char *settings, char *
     char *save = NULL;
     for (char *item = strtok_r(copy, " \t\n,", &save); item != NULL;
          item = strtok_r(NULL, " \t\n,", &save)) {
-      if (set_key(&cfg, item, err, errlen) != 0) {
+      if (!set_key(&cfg, item, err, errlen)) {
         free(copy);
         return NULL;
       }
@@ -515,29 +516,34 @@ static int refuse(lfc_check_t *c, const char *fmt, ...) {
   return -1;
 }
 
-/* The time into c->cur_ps and c->cur_time, or -1 (with the reason) if it cannot be counted. */
-static int take_time(lfc_check_t *c, uint64_t time) {
+/* The time into c->cur_ps and c->cur_time; false (with the reason) if it cannot be counted. */
+static bool take_time(lfc_check_t *c, uint64_t time) {
   if (time > UINT64_MAX / c->cfg.time_unit_ps) {
-    return refuse(c, "time %" PRIu64 "%s is too large to count in picoseconds", time, c->label);
+    refuse(c, "time %" PRIu64 "%s is too large to count in picoseconds", time, c->label);
+    return false;
   }
   c->cur_ps = time * c->cfg.time_unit_ps;
   c->cur_time = time;
-  return 0;
+  return true;
 }
 
 /* What every input on a link checks first; then its violations are of link, at time, of no
- * frame (lfc_check_frame numbers its own). Returns 0, or -1 with the reason. */
-static int begin(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time) {
+ * frame (lfc_check_frame numbers its own). False with the reason if the input is refused. */
+static bool begin(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time) {
   c->err[0] = '\0';
   if (link >= c->cfg.links) {
-    return refuse(c, "link %u, allowed 0..%u", (unsigned)link, (unsigned)c->cfg.links - 1u);
+    refuse(c, "link %u, allowed 0..%u", (unsigned)link, (unsigned)c->cfg.links - 1u);
+    return false;
   }
-  if (dir >= LFC_CHECK_DIRS) return refuse(c, "direction %u, allowed 0 (A>B) or 1 (B>A)", dir);
-  if (take_time(c, time) != 0) return -1;
+  if (dir >= LFC_CHECK_DIRS) {
+    refuse(c, "direction %u, allowed 0 (A>B) or 1 (B>A)", dir);
+    return false;
+  }
+  if (!take_time(c, time)) return false;
   c->cur_frame = 0;
   c->cur_link = link;
   c->cur_dir = dir;
-  return 0;
+  return true;
 }
 
 int chk_flag(lfc_check_t *c, uint32_t dir, lfc_check_rule_t rule, uint32_t cls,
@@ -549,7 +555,7 @@ int chk_flag(lfc_check_t *c, uint32_t dir, lfc_check_rule_t rule, uint32_t cls,
 
 int lfc_check_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, lfc_pcap_rec_t kind,
                     const uint8_t *frame, size_t len) {
-  if (begin(c, link, dir, time) != 0) return -1;
+  if (!begin(c, link, dir, time)) return -1;
   if (c->finished) return refuse(c, "a frame after lfc_check_finish");
   const bool ib = c->cfg.mode == LFC_MODE_IB;
   if (ib ? (kind != LFC_PCAP_IB_DATA && kind != LFC_PCAP_IB_LINK) : kind != LFC_PCAP_ETH) {
@@ -575,7 +581,7 @@ int lfc_check_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, 
 }
 
 int lfc_check_drop(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, uint32_t cls) {
-  if (begin(c, link, dir, time) != 0) return -1;
+  if (!begin(c, link, dir, time)) return -1;
   const bool ib = c->cfg.mode == LFC_MODE_IB;
   const uint32_t classes = ib ? LFC_MAX_CLASSES : LFC_PFC_MAX_PRIOS;
   if (cls >= classes) {
@@ -587,7 +593,7 @@ int lfc_check_drop(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, u
 
 int lfc_check_xoff(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, uint32_t prio,
                    bool xoff) {
-  if (begin(c, link, dir, time) != 0) return -1;
+  if (!begin(c, link, dir, time)) return -1;
   if (c->cfg.mode != LFC_MODE_PFC) return refuse(c, "an XOFF state in IB mode");
   if (prio >= LFC_PFC_MAX_PRIOS) return refuse(c, "priority %u, allowed 0..7", (unsigned)prio);
   return chk_pfc_xoff(c, link, dir, c->cur_ps, prio, xoff);
@@ -595,7 +601,7 @@ int lfc_check_xoff(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, u
 
 int lfc_check_finish(lfc_check_t *c, uint64_t time) {
   c->err[0] = '\0';
-  if (take_time(c, time) != 0) return -1;
+  if (!take_time(c, time)) return -1;
   for (uint32_t l = 0; l != c->cfg.links; l++) {
     if (c->link[l].seen && c->cur_ps < c->link[l].last_ps) {
       return refuse(c, "finish at %" PRIu64 "%s, before the last frame of link %u at %" PRIu64 "%s",

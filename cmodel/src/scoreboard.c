@@ -125,11 +125,11 @@ static sb_flow_t *get(lfc_sb_t *sb, uint64_t flow) {
 
 static sb_pkt_t *at(const sb_flow_t *f, size_t k) { return &f->q[(f->head + k) & (f->cap - 1u)]; }
 
-static int push(sb_flow_t *f, const sb_pkt_t *p) {
+static bool push(sb_flow_t *f, const sb_pkt_t *p) {
   if (f->n == f->cap) {
     const size_t cap = f->cap == 0 ? QUEUE_INITIAL : f->cap * 2u;
     sb_pkt_t *q = malloc(cap * sizeof *q);
-    if (q == NULL) return -1;
+    if (q == NULL) return false;
     for (size_t k = 0; k != f->n; k++) q[k] = *at(f, k);
     free(f->q);
     f->q = q;
@@ -138,7 +138,7 @@ static int push(sb_flow_t *f, const sb_pkt_t *p) {
   }
   *at(f, f->n) = *p;
   f->n++;
-  return 0;
+  return true;
 }
 
 /* Take out the k-th outstanding packet, keeping the order of the others. */
@@ -198,7 +198,7 @@ int lfc_sb_accept(lfc_sb_t *sb, uint64_t flow, uint64_t id, uint64_t time, uint3
   }
   sb_flow_t *f = get(sb, flow);
   const sb_pkt_t p = {.id = id, .time = time, .link = link, .dir = dir};
-  if (f == NULL || push(f, &p) != 0) {
+  if (f == NULL || !push(f, &p)) {
     snprintf(sb->err, sizeof sb->err,
              "scoreboard: out of memory with %" PRIu64 " packets outstanding", sb->st.outstanding);
     return -1;
