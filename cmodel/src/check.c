@@ -3,7 +3,6 @@
  * rules, the violation log and its one-line form, coverage, and the entry points that hand each
  * frame to the IB monitor (check_ib.c) or the PFC monitor (check_pfc.c).
  */
-#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "lfc/check.h"
 
 #include <inttypes.h>
@@ -420,11 +419,15 @@ static const struct {
 };
 #define KEYS_COUNT (sizeof KEYS / sizeof KEYS[0])
 
-/* Set one key=value of lfc_check_create_text in *cfg; false with the reason if it cannot. */
-static bool set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t errlen) {
-  const char *eq = strchr(item, '=');
+#define SETTING_SEPARATORS " \t\n,"
+#define VALUE_MAX_CHARS 32u /* longer than any number of a field */
+
+/* Set the key=value of lfc_check_create_text in item[0..len) in *cfg; false with the reason if
+ * it cannot. */
+static bool set_key(lfc_check_cfg_t *cfg, const char *item, size_t len, char *err, size_t errlen) {
+  const char *eq = memchr(item, '=', len);
   if (eq == NULL) {
-    say(err, errlen, "check: setting '%s' is not key=value", item);
+    say(err, errlen, "check: setting '%.*s' is not key=value", (int)len, item);
     return false;
   }
   const size_t n = (size_t)(eq - item);
@@ -438,14 +441,17 @@ static bool set_key(lfc_check_cfg_t *cfg, const char *item, char *err, size_t er
     return false;
   }
   const key_kind_t kind = KEYS[k].kind;
-  const int64_t max = kind == KEY_FLAG   ? 1
-                      : kind == KEY_U8   ? UINT8_MAX
-                      : kind == KEY_U32  ? (int64_t)UINT32_MAX
-                      : kind == KEY_SIZE ? (int64_t)(SIZE_MAX > INT64_MAX ? INT64_MAX : SIZE_MAX)
-                                         : INT64_MAX;
+  const int64_t max = kind == KEY_FLAG                      ? 1
+                      : kind == KEY_U8                      ? UINT8_MAX
+                      : kind == KEY_U32 || kind == KEY_SIZE ? (int64_t)UINT32_MAX
+                                                            : INT64_MAX;
+  char value[VALUE_MAX_CHARS + 1u];
+  const size_t vlen = len - n - 1u;
+  snprintf(value, sizeof value, "%.*s", (int)vlen, eq + 1);
   int64_t v;
-  if (lfc_parse_int(eq + 1, 0, max, &v) != 0) {
-    say(err, errlen, "check: %s '%s': a whole number 0..%" PRId64, KEYS[k].name, eq + 1, max);
+  if (vlen > VALUE_MAX_CHARS || lfc_parse_int(value, 0, max, &v) != 0) {
+    say(err, errlen, "check: %s '%.*s': a whole number 0..%" PRId64, KEYS[k].name, (int)vlen,
+        eq + 1, max);
     return false;
   }
   unsigned char *field = (unsigned char *)cfg + KEYS[k].offset;
@@ -479,21 +485,12 @@ lfc_check_t *lfc_check_create_text(lfc_mode_t mode, const char *settings, char *
                                    size_t errlen) {
   lfc_check_cfg_t cfg;
   lfc_check_cfg_default(&cfg, mode);
-  if (settings != NULL) {
-    char *copy = strdup(settings);
-    if (copy == NULL) {
-      say(err, errlen, "check: out of memory");
-      return NULL;
-    }
-    char *save = NULL;
-    for (char *item = strtok_r(copy, " \t\n,", &save); item != NULL;
-         item = strtok_r(NULL, " \t\n,", &save)) {
-      if (!set_key(&cfg, item, err, errlen)) {
-        free(copy);
-        return NULL;
-      }
-    }
-    free(copy);
+  /* Read in place: no copy, so nothing to allocate. */
+  for (const char *p = settings != NULL ? settings : ""; *p != '\0';) {
+    p += strspn(p, SETTING_SEPARATORS);
+    const size_t len = strcspn(p, SETTING_SEPARATORS);
+    if (len > 0 && !set_key(&cfg, p, len, err, errlen)) return NULL;
+    p += len;
   }
   return lfc_check_create(&cfg, err, errlen);
 }

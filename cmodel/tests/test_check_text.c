@@ -170,6 +170,19 @@ static void test_bad_settings(void **state) {
   refused(LFC_MODE_PFC, "reaction_ns=", "check: reaction_ns '': a whole number");
   refused(LFC_MODE_IB, "links=0", "check: links 0, allowed 1..4096"); /* lfc_check_create's */
   refused(LFC_MODE_IB, "data_vls=16", "check: data_vls 16, allowed 1..15");
+  refused(LFC_MODE_IB, "max_kept=4294967296",
+          "check: max_kept '4294967296': a whole number 0..4294967295");
+  refused(
+      LFC_MODE_IB, "fcp_period_ns=000000000000000000000000000000001",
+      "check: fcp_period_ns '000000000000000000000000000000001': a whole number"); /* 33 chars */
+  lfc_check_t *c = text(LFC_MODE_IB, "fcp_period_ns=00000000000000000000000000000001"); /* 32 */
+  lfc_check_destroy(c);
+  c = text(LFC_MODE_IB, " ,\n links=2 ,, ");
+  uint8_t b[8];
+  const size_t len = ct_fcp(b, 0, 0, 0, 0);
+  assert_int_equal(lfc_check_frame(c, 1, AB, 0, LFC_PCAP_IB_LINK, b, len), 0);
+  assert_int_equal(lfc_check_frame(c, 2, AB, 0, LFC_PCAP_IB_LINK, b, len), -1);
+  lfc_check_destroy(c);
   assert_null(lfc_check_create_text(LFC_MODE_IB, "links=x", NULL, 0)); /* no err: fine */
 }
 
