@@ -33,15 +33,17 @@
 #define IB_LINK_MAX_BYTES 8u /* an FCP is 6 bytes, 8 with tshark's padding (wire-formats §3) */
 #define ETH_SRC_OFFSET 6u
 #define ETH_SRC_END 12u
+#define PATH_TEXT 4096u /* of a path, for messages */
 
-/* One allocation: the record buffer of the largest record and the path are part of it. */
+/* One allocation: the record buffer of the largest record and the path (for messages; a longer
+ * one is cut) are part of it. */
 struct lfc_pcap_reader {
   FILE *f;
   bool swap, nano, failed;
   uint32_t linktype;
   uint64_t index, offset;
   uint8_t buf[LFC_PCAP_READ_MAX];
-  char path[];
+  char path[PATH_TEXT];
 };
 
 static uint32_t rd32(const uint8_t *b, bool swap) {
@@ -72,13 +74,12 @@ void lfc_pcap_reader_close(lfc_pcap_reader_t *r) {
 }
 
 lfc_pcap_reader_t *lfc_pcap_reader_open(const char *path, char *err, size_t errlen) {
-  const size_t n = strlen(path) + 1u;
-  lfc_pcap_reader_t *r = calloc(1, sizeof *r + n);
+  lfc_pcap_reader_t *r = calloc(1, sizeof *r);
   if (r == NULL) {
     say(err, errlen, "%s: out of memory", path);
     return NULL;
   }
-  memcpy(r->path, path, n);
+  snprintf(r->path, sizeof r->path, "%s", path);
   r->f = fopen(path, "rb");
   if (r->f == NULL) {
     say(err, errlen, "%s: cannot open: %s", path, strerror(errno));

@@ -281,6 +281,7 @@ static void test_fcp_period(void **state) {
   assert_int_equal(fcp(c, AB, 0, 0, 0, 0), 0);
   assert_int_equal(lfc_check_finish(c, 1027), 1);
   ct_expect_one(c, LFC_RULE_IB_FCP_PERIOD, "vl=0", "dir=A>B", NULL);
+  assert_int_equal(lfc_check_violation(c, 0)->frame, 0); /* found at the end: no frame */
   lfc_check_destroy(c);
 }
 
