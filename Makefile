@@ -304,6 +304,7 @@ clean:
 ##   make test-wire-tshark    tshark decodes every PFC, RoCEv2 and IB frame the codecs write
 ##   make fuzz-wire           libFuzzer on the wire-format decoders (FUZZ_SECONDS)
 ##   make test-fuzz-wire      the wire decoders' seeds and a short fixed-seed fuzz run
+##   make test-lfc-check      lfc-check on model captures: clean 0, broken 1 with the line, bad 2
 ##
 ## RTL and co-simulation (tb/README.md)
 ##   make lint                Verilator -Wall and Icarus on every RTL_LINT_CONFIGS
@@ -419,6 +420,8 @@ include docs/docs.mk
 # The wire formats: the tshark cross-check and the decoders' fuzzer (cmodel/tools/wire.mk appends
 # test-wire-tshark and test-fuzz-wire to TEST_STEPS).
 include cmodel/tools/wire.mk
+# lfc-check, the protocol checkers over captures (cmodel/tools/check.mk appends test-lfc-check).
+include cmodel/tools/check.mk
 
 # ---------------------------------------------------------------------------------------
 # make check: the everyday loop
@@ -429,7 +432,7 @@ include cmodel/tools/wire.mk
 # formal, fuzzing, sweeps on Slurm, install and packaging) are left to make test.
 CHECK_STEPS = test-deps test-help test-no-tracker-refs test-script-args test-mutants-report \
               test-mutants-pick test-unit test-golden test-sim-quick test-calc test-asan
-CHECK_STEPS += test-abi
+CHECK_STEPS += test-abi test-lfc-check
 
 # A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
 # a claim of each kind (sim/tests/test_sim_quick.sh). Not in TEST_STEPS: test-sim covers it.

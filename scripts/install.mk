@@ -3,8 +3,8 @@
 #
 #   make install PREFIX=/usr/local [DESTDIR=/stage]
 #       liblfc.a, liblfc.so.X.Y.Z (soname liblfc.so.X) with the liblfc.so.X and liblfc.so links,
-#       the headers under include/lfc/, the programs that exist (lfc-demo, lfc-trace, and
-#       lfc-sim when sim/sim.mk builds it), lib/pkgconfig/lfc.pc, man pages made from each
+#       the headers under include/lfc/, the programs that exist (lfc-demo, lfc-trace, lfc-check,
+#       and lfc-sim when sim/sim.mk builds it), lib/pkgconfig/lfc.pc, man pages made from each
 #       program's --help (help2man, man/*.h2m), the library's page man/lfc.3, and the
 #       documentation under share/doc/lfc/.
 #       BINDIR, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, MANDIR and DOCDIR may be set one by one.
@@ -75,9 +75,10 @@ LFC_HEADERS   = $(wildcard cmodel/include/lfc/*.h)
 LFC_DOCS      = README.md CHANGELOG.md $(wildcard docs/*.md docs/*.svg docs/*.png)
 
 # Programs: installed name = built file (sim/sim.mk builds lfc-sim).
-LFC_PROGRAMS  = lfc-demo lfc-trace lfc-sim
+LFC_PROGRAMS  = lfc-demo lfc-trace lfc-check lfc-sim
 LFC_PROG_lfc-demo  = $(BUILD)/lfc-demo
 LFC_PROG_lfc-trace = $(BUILD)/tools/lfc_trace
+LFC_PROG_lfc-check = $(BUILD)/tools/lfc_check
 LFC_PROG_lfc-sim   = $(BUILD)/lfc-sim
 LFC_PROG_FILES = $(foreach p,$(LFC_PROGRAMS),$(LFC_PROG_$(p)))
 LFC_MAN_PAGES  = $(patsubst %,$(DIST)/man/%.1,$(LFC_PROGRAMS))
@@ -146,7 +147,7 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/liblfc.a $(DESTDIR)$(LIBDIR)/liblfc.so \
 	  $(DESTDIR)$(LIBDIR)/$(LFC_SONAME) $(DESTDIR)$(LIBDIR)/$(LFC_SO_REAL) \
 	  $(DESTDIR)$(PKGCONFIGDIR)/lfc.pc $(DESTDIR)$(MANDIR)/man3/lfc.3 \
-	  $(foreach p,lfc-demo lfc-trace lfc-sim,\
+	  $(foreach p,lfc-demo lfc-trace lfc-check lfc-sim,\
 	    $(DESTDIR)$(BINDIR)/$(p) $(DESTDIR)$(MANDIR)/man1/$(p).1)
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/lfc $(DESTDIR)$(DOCDIR)
 	@echo "uninstall: lfc $(LFC_VERSION) from $(DESTDIR)$(PREFIX)"

@@ -65,6 +65,9 @@ bad "one BUILD directory only" scripts/doc-figures.sh build other
 bad "usage: " scripts/test_abi.sh build/liblfc.so
 bad "$work/none.so: no such file" scripts/test_abi.sh "$work/none.so" "$work/abi"
 bad "usage: test_wire_tshark.sh" scripts/test_wire_tshark.sh build/tools/lfc_wire_gen
+bad "usage: test_lfc_check.sh" scripts/test_lfc_check.sh build/tools/lfc_check
+bad "'$work/none' is not an executable" scripts/test_lfc_check.sh "$work/none" /bin/true /bin/true \
+  "$work/c"
 bad "WIRE_COUNT='many'" env WIRE_COUNT=many scripts/test_wire_tshark.sh /bin/true "$work/w"
 bad "WIRE_SEED='-1'" env WIRE_SEED=-1 scripts/test_wire_tshark.sh /bin/true "$work/w"
 bad "GEN '$work/none' is not an executable" scripts/test_wire_tshark.sh "$work/none" "$work/w"

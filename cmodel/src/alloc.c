@@ -28,3 +28,5 @@ static int inject(void) {
 void *lfc_malloc(size_t size) { return inject() ? NULL : malloc(size); }
 
 void *lfc_calloc(size_t n, size_t size) { return inject() ? NULL : calloc(n, size); }
+
+void *lfc_realloc(void *ptr, size_t size) { return inject() ? NULL : realloc(ptr, size); }

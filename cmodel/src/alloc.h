@@ -16,6 +16,8 @@
 /* malloc and calloc, unless the fault injector says this one fails (then NULL). */
 void *lfc_malloc(size_t size);
 void *lfc_calloc(size_t n, size_t size);
+/* realloc, the same; on failure ptr is left as it was (C11 7.22.3.5). */
+void *lfc_realloc(void *ptr, size_t size);
 
 /* Test hook: the nth allocation from now (1 = the next one) returns NULL, the others succeed;
    0 turns the injector off. Per thread. */

@@ -9,11 +9,13 @@
 #include "testutil.h"
 
 #include "../src/alloc.h"
+#include "lfc/check.h"
 #include "lfc/flat.h"
 #include "lfc/link.h"
 #include "lfc/nic.h"
 #include "lfc/pcap.h"
 #include "lfc/pcap_link.h"
+#include "lfc/scoreboard.h"
 #include "lfc/star.h"
 
 #include <stdio.h>
@@ -193,11 +195,95 @@ static void test_pcap_link_each_allocation(void **state) {
   assert_int_equal(rmdir(pcap_dir), 0);
 }
 
+static void *check_create(void *arg, char *err, size_t errlen) {
+  return lfc_check_create(arg, err, errlen);
+}
+static void check_destroy(void *obj) { lfc_check_destroy(obj); }
+
+static void test_check_each_allocation(void **state) {
+  (void)state;
+  lfc_check_cfg_t c;
+  lfc_check_cfg_default(&c, LFC_MODE_PFC);
+  c.links = 3;
+  assert_int_equal(each_failure(check_create, check_destroy, &c, "out of memory"), 2u);
+  lfc_check_cfg_default(&c, LFC_MODE_IB);
+  assert_int_equal(each_failure(check_create, check_destroy, &c, "out of memory"), 2u);
+}
+
+/* A violation log that cannot grow still counts every violation (lfc/check.h: all are counted,
+   max_kept kept): the frame that could not be kept is counted, and the next one is kept. */
+static void test_check_log_grows_or_counts(void **state) {
+  (void)state;
+  char err[256];
+  lfc_check_t *c = lfc_check_create_text(LFC_MODE_PFC, "links=1", err, sizeof err);
+  assert_non_null(c);
+  static const uint8_t runt[4] = {0};
+  lfc_alloc_fail_nth(1);
+  int v = lfc_check_frame(c, 0, 0, 10, LFC_PCAP_ETH, runt, sizeof runt);
+  int failed = lfc_alloc_failed();
+  lfc_alloc_fail_nth(0);
+  assert_true(failed);
+  assert_true(v >= 1);
+  assert_int_equal(lfc_check_violations(c), (uint64_t)v);
+  assert_null(lfc_check_violation(c, 0)); /* counted, not kept */
+  assert_true(lfc_check_frame(c, 0, 0, 20, LFC_PCAP_ETH, runt, sizeof runt) >= 1);
+  assert_non_null(lfc_check_violation(c, 0));
+  lfc_check_destroy(c);
+}
+
+static void *sb_create(void *arg, char *err, size_t errlen) {
+  return lfc_sb_create(arg, err, errlen);
+}
+static void sb_destroy(void *obj) { lfc_sb_destroy(obj); }
+
+static void test_sb_each_allocation(void **state) {
+  (void)state;
+  lfc_sb_cfg_t c;
+  lfc_sb_cfg_default(&c);
+  assert_int_equal(each_failure(sb_create, sb_destroy, &c, "out of memory"), 2u);
+  /* A packet that cannot be recorded is refused, not lost silently (lfc/scoreboard.h). */
+  char err[256];
+  lfc_sb_t *sb = lfc_sb_create(&c, err, sizeof err);
+  assert_non_null(sb);
+  lfc_alloc_fail_nth(1);
+  assert_int_equal(lfc_sb_accept(sb, 7, 1, 0, 0, 0), -1);
+  lfc_alloc_fail_nth(0);
+  assert_non_null(strstr(lfc_sb_error(sb), "out of memory"));
+  assert_int_equal(lfc_sb_accept(sb, 7, 1, 0, 0, 0), 0);
+  assert_int_equal(lfc_sb_deliver(sb, 7, 1, 5, 0, 1), 0);
+  assert_int_equal(lfc_sb_finish(sb, 10), 0);
+  lfc_sb_destroy(sb);
+}
+
+/* lfc_pcap_reader_open: one allocation; its failure names the path. */
+static void *reader_create(void *arg, char *err, size_t errlen) {
+  return lfc_pcap_reader_open(arg, err, errlen);
+}
+static void reader_destroy(void *obj) { lfc_pcap_reader_close(obj); }
+
+static void test_pcap_reader_each_allocation(void **state) {
+  (void)state;
+  strcpy(pcap_dir, "/tmp/lfc-alloc-XXXXXX");
+  assert_non_null(mkdtemp(pcap_dir));
+  snprintf(pcap_path, sizeof pcap_path, "%s/r.pcap", pcap_dir);
+  char err[256];
+  lfc_pcap_t *w = lfc_pcap_open(pcap_path, LFC_PCAP_LINKTYPE_ERF, err, sizeof err);
+  assert_non_null(w);
+  assert_int_equal(lfc_pcap_close(w, err, sizeof err), 0);
+  char needle[128];
+  snprintf(needle, sizeof needle, "%s: out of memory", pcap_path);
+  assert_int_equal(each_failure(reader_create, reader_destroy, pcap_path, needle), 1u);
+  assert_int_equal(unlink(pcap_path), 0);
+  assert_int_equal(rmdir(pcap_dir), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_switch_each_allocation), cmocka_unit_test(test_nic_each_allocation),
       cmocka_unit_test(test_link_each_allocation),   cmocka_unit_test(test_flat_each_allocation),
       cmocka_unit_test(test_star_each_allocation),   cmocka_unit_test(test_pcap_each_allocation),
+      cmocka_unit_test(test_check_each_allocation), cmocka_unit_test(test_check_log_grows_or_counts),
+      cmocka_unit_test(test_sb_each_allocation), cmocka_unit_test(test_pcap_reader_each_allocation),
       cmocka_unit_test(test_pcap_link_each_allocation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

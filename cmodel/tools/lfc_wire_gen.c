@@ -4,7 +4,8 @@
  * (scripts/test_wire_tshark.sh, docs/wire-formats.md §7).
  *
  *   lfc_wire_gen --eth|--ib-erf|--ib-247 [--seed S] [--count N] PCAP EXPECT
- *   lfc_wire_gen --model-pfc|--model-ib [--seed S] [--cycles N] PCAP EXPECT
+ *   lfc_wire_gen --model-pfc|--model-ib [--seed S] [--cycles N] [--link P [--response-cycles R]
+ *                [--skip-frame K]] PCAP EXPECT
  *
  * --eth: PFC, PAUSE and RoCEv2 frames (IPv4 and IPv6, tagged and not) in LINKTYPE_ETHERNET;
  * --ib-erf / --ib-247: IB data packets (with and without GRH) and FCPs in LINKTYPE_ERF or
@@ -19,6 +20,12 @@
  * runs N cycles of incast with the traffic seed S; every word the switch sends, on every port,
  * is written as its frame (lfc_*_from_word) at its cycle: RoCEv2 and PFC in LINKTYPE_ETHERNET,
  * IB data packets and FCPs in ERF.
+ * --link P: instead, both directions of the switch's port P, seen at the switch: side A is the
+ * switch (its words, direction 0), side B the end node (the words the switch receives, at the
+ * cycle they arrive, direction 1), marked as lfc/pcap.h says (ERF capture interface; Ethernet
+ * source addresses lfc_pcap_side_mac(P, side)): a capture of one link for lfc-check. Options
+ * for making broken captures from it: --response-cycles R, the node's reaction to a pause
+ * (SPEC §12.2; 0 by default); --skip-frame K, leave frame K (from 1) out of the file.
  *
  * EXPECT has one line per frame: the frame number (from 1), then tab-separated `field=value`
  * pairs named as tshark names them (value decimal; for the `_ws.col.*` columns, text the column
@@ -62,6 +69,7 @@ enum { MODE_ETH, MODE_IB_ERF, MODE_IB_247, MODE_MODEL_IB, MODE_MODEL_PFC };
 #define MODEL_KMAX 64u
 #define MODEL_PMAX 32768u
 #define DEFAULT_CYCLES 5000u
+#define MODEL_IB_MTU_BLOCKS 64u
 #define MODEL_QPN_BASE 0x100u
 /* tshark 4.0 reads 8 bytes of a link packet; an FCP is 6 (docs/wire-formats.md §7). */
 #define FCP_TSHARK_PAD 2u
@@ -83,6 +91,8 @@ typedef struct {
   uint64_t cycle;
   bool model;   /* the caller sets cycle: the model's */
   bool fcp_pad; /* --ib-erf-fcp8: FCP records carry FCP_TSHARK_PAD zero bytes after the FCP */
+  uint32_t dir;  /* --link: the direction of the frame being written */
+  uint64_t skip; /* --skip-frame: this frame (from 1) is not written; 0 = none */
   unsigned n;
   char line[LINE];
   size_t used;
@@ -128,8 +138,12 @@ static void emit(out_t *o, lfc_pcap_rec_t kind, const uint8_t *f, size_t len,
   const int k = snprintf(o->line + o->used, LINE - o->used, "\tdecode=%s\n",
                          lfc_wire_status_name(decoded));
   if (k < 0 || (size_t)k >= LINE - o->used) fail_exit(o, "expectation line too long");
-  if (lfc_pcap_write(o->pcap, lfc_pcap_cycle_ns(o->cycle, LINK_GBPS), kind, f, len, err,
-                     sizeof err) != 0) {
+  if (o->n == o->skip) { /* left out on purpose: a capture that misses a frame */
+    if (!o->model) o->cycle += (len + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
+    return;
+  }
+  if (lfc_pcap_write_dir(o->pcap, lfc_pcap_cycle_ns(o->cycle, LINK_GBPS), kind, o->dir, f, len,
+                         err, sizeof err) != 0) {
     fail_exit(o, err);
   }
   if (fputs(o->line, o->expect) == EOF) {
@@ -407,8 +421,13 @@ static void write_fcp(out_t *o, const lfc_ib_fcp_t *pp, bool corrupt_crc) {
  * was sent: data packets once, at their first block. PFC mode keeps packets to 2 blocks or more,
  * since a 64-byte RoCEv2 frame cannot carry the 4-byte tag (docs/wire-formats.md §8).
  */
-static void run_model(out_t *o, bool ib, uint64_t seed, unsigned cycles) {
-  static uint8_t payload[LFC_MAX_NBLK * LFC_BLOCK_BYTES];
+/* One word as its frame: the switch's (side A) or, with from_node, the node's (side B) on port;
+ * mac_link >= 0 gives the sources lfc_pcap_side_mac(mac_link, side). */
+static void write_word(out_t *o, bool ib, const lfc_word_t *w, unsigned port, bool from_node,
+                       int mac_link, uint32_t *psn, const lfc_roce_map_t *map);
+
+static void run_model(out_t *o, bool ib, uint64_t seed, unsigned cycles, int link,
+                      unsigned response) {
   lfc_star_cfg_t cfg;
   lfc_star_cfg_default(&cfg, ib ? LFC_MODE_IB : LFC_MODE_PFC, MODEL_PORTS, MODEL_CLASSES);
   cfg.traffic.pattern = LFC_TRAFFIC_INCAST;
@@ -422,6 +441,13 @@ static void run_model(out_t *o, bool ib, uint64_t seed, unsigned cycles) {
     cfg.sw.kmax = MODEL_KMAX;
     cfg.sw.pmax = MODEL_PMAX;
   }
+  cfg.nic.response_cycles = response;
+  if (link >= 0 && ib) {
+    /* One link for lfc-check: packets within the IB MTU of 4096 payload bytes, which a packet
+     * of 64 blocks without GRH holds (docs/packet-sizes.md); at 65 blocks the payload that
+     * lfc_ib_pkt_from_word gives it would be 4132 bytes. */
+    cfg.traffic.max_nblk = MODEL_IB_MTU_BLOCKS;
+  }
   char err[ERRLEN];
   lfc_star_t *star = lfc_star_create(&cfg, err, sizeof err);
   if (star == NULL) fail_exit(o, err);
@@ -434,69 +460,87 @@ static void run_model(out_t *o, bool ib, uint64_t seed, unsigned cycles) {
     lfc_star_step(star);
     const lfc_word_t *in, *out;
     lfc_star_last_words(star, &in, &out);
+    if (link >= 0) {
+      /* One link, both directions, at the switch: what it sends, then what it receives. */
+      o->dir = LFC_PCAP_DIR_AB;
+      write_word(o, ib, &out[link], (unsigned)link, false, link, psn, &map);
+      o->dir = LFC_PCAP_DIR_BA;
+      write_word(o, ib, &in[link], (unsigned)link, true, link, psn, &map);
+      continue;
+    }
     for (unsigned port = 0; port < MODEL_PORTS; port++) {
-      const lfc_word_t *w = &out[port];
-      lfc_wire_error_t werr;
-      lfc_wire_status_t st = LFC_WIRE_OK;
-      if (w->kind == LFC_FCP) {
-        lfc_ib_fcp_t p;
-        st = lfc_ib_fcp_from_word(w, &p, &werr);
-        if (st == LFC_WIRE_OK) write_fcp(o, &p, false);
-      } else if (w->kind == LFC_PFC) {
-        lfc_pfc_frame_t f;
-        const uint8_t src[LFC_ETH_ADDR_BYTES] = {0x02, 0, 0, 0, 0, (uint8_t)(port + 1u)};
-        st = lfc_pfc_from_word(w, src, &f, &werr);
-        if (st == LFC_WIRE_OK) write_pfc(o, &f, false, 0);
-      } else if (w->kind == LFC_DATA && w->sop && ib) {
-        lfc_ib_pkt_t tmpl, p;
-        memset(&tmpl, 0, sizeof tmpl);
-        tmpl.slid = (uint16_t)(port + 1u);
-        tmpl.bth.opcode = RC_SEND_ONLY;
-        tmpl.bth.pkey = PKEY_DEFAULT;
-        tmpl.bth.dqpn = MODEL_QPN_BASE + port;
-        tmpl.bth.psn = psn[port]++ & LFC_IB_QPN_MASK;
-        st = lfc_ib_pkt_from_word(w, &tmpl, &p, payload, sizeof payload, &werr);
-        if (st == LFC_WIRE_OK) write_ib_data(o, &p, false);
-      } else if (w->kind == LFC_DATA && w->sop) {
-        lfc_roce_pkt_t tmpl, p;
-        memset(&tmpl, 0, sizeof tmpl);
-        tmpl.dst_mac[0] = 0x02;
-        tmpl.dst_mac[5] = (uint8_t)(w->dst + 1u);
-        tmpl.src_mac[0] = 0x02;
-        tmpl.src_mac[4] = 0x01; /* the switch */
-        tmpl.src_mac[5] = (uint8_t)(port + 1u);
-        tmpl.has_vlan = true;
-        tmpl.vid = 1;
-        tmpl.ttl = 64;
-        tmpl.src_ip[0] = 10;
-        tmpl.src_ip[3] = (uint8_t)(port + 1u);
-        tmpl.dst_ip[0] = 10;
-        tmpl.udp_src = (uint16_t)(UDP_EPHEMERAL_BASE + port);
-        tmpl.bth.opcode = RC_SEND_ONLY;
-        tmpl.bth.pkey = PKEY_DEFAULT;
-        tmpl.bth.dqpn = MODEL_QPN_BASE + port;
-        tmpl.bth.psn = psn[port]++ & LFC_IB_QPN_MASK;
-        st = lfc_roce_from_word(w, &map, &tmpl, &p, payload, sizeof payload, &werr);
-        if (st == LFC_WIRE_OK) write_roce(o, &p);
-      }
-      if (st != LFC_WIRE_OK) {
-        char msg[ERRLEN + 64];
-        snprintf(msg, sizeof msg, "cycle %llu port %u: %s", (unsigned long long)o->cycle, port,
-                 werr.text);
-        lfc_star_destroy(star);
-        fail_exit(o, msg);
-      }
+      write_word(o, ib, &out[port], port, false, -1, psn, &map);
     }
   }
   lfc_star_destroy(star);
+}
+
+static void write_word(out_t *o, bool ib, const lfc_word_t *w, unsigned port, bool from_node,
+                       int mac_link, uint32_t *psn, const lfc_roce_map_t *map) {
+  static uint8_t payload[LFC_MAX_NBLK * LFC_BLOCK_BYTES];
+  const unsigned side = from_node ? 1u : 0u;
+  lfc_wire_error_t werr;
+  lfc_wire_status_t st = LFC_WIRE_OK;
+  if (w->kind == LFC_FCP) {
+    lfc_ib_fcp_t p;
+    st = lfc_ib_fcp_from_word(w, &p, &werr);
+    if (st == LFC_WIRE_OK) write_fcp(o, &p, false);
+  } else if (w->kind == LFC_PFC) {
+    lfc_pfc_frame_t f;
+    uint8_t src[LFC_ETH_ADDR_BYTES] = {0x02, 0, 0, 0, 0, (uint8_t)(port + 1u)};
+    if (mac_link >= 0) lfc_pcap_side_mac((uint32_t)mac_link, side, src);
+    st = lfc_pfc_from_word(w, src, &f, &werr);
+    if (st == LFC_WIRE_OK) write_pfc(o, &f, false, 0);
+  } else if (w->kind == LFC_DATA && w->sop && ib) {
+    lfc_ib_pkt_t tmpl, p;
+    memset(&tmpl, 0, sizeof tmpl);
+    tmpl.slid = (uint16_t)(port + 1u);
+    tmpl.bth.opcode = RC_SEND_ONLY;
+    tmpl.bth.pkey = PKEY_DEFAULT;
+    tmpl.bth.dqpn = MODEL_QPN_BASE + port;
+    tmpl.bth.psn = psn[port]++ & LFC_IB_QPN_MASK;
+    st = lfc_ib_pkt_from_word(w, &tmpl, &p, payload, sizeof payload, &werr);
+    if (st == LFC_WIRE_OK) write_ib_data(o, &p, false);
+  } else if (w->kind == LFC_DATA && w->sop) {
+    lfc_roce_pkt_t tmpl, p;
+    memset(&tmpl, 0, sizeof tmpl);
+    tmpl.dst_mac[0] = 0x02;
+    tmpl.dst_mac[5] = (uint8_t)(w->dst + 1u);
+    tmpl.src_mac[0] = 0x02;
+    tmpl.src_mac[4] = 0x01; /* the switch */
+    tmpl.src_mac[5] = (uint8_t)(port + 1u);
+    if (mac_link >= 0) {
+      lfc_pcap_side_mac((uint32_t)mac_link, side, tmpl.src_mac);
+      lfc_pcap_side_mac((uint32_t)mac_link, side ^ 1u, tmpl.dst_mac);
+    }
+    tmpl.has_vlan = true;
+    tmpl.vid = 1;
+    tmpl.ttl = 64;
+    tmpl.src_ip[0] = 10;
+    tmpl.src_ip[3] = (uint8_t)(port + 1u);
+    tmpl.dst_ip[0] = 10;
+    tmpl.udp_src = (uint16_t)(UDP_EPHEMERAL_BASE + port);
+    tmpl.bth.opcode = RC_SEND_ONLY;
+    tmpl.bth.pkey = PKEY_DEFAULT;
+    tmpl.bth.dqpn = MODEL_QPN_BASE + port;
+    tmpl.bth.psn = psn[port]++ & LFC_IB_QPN_MASK;
+    st = lfc_roce_from_word(w, map, &tmpl, &p, payload, sizeof payload, &werr);
+    if (st == LFC_WIRE_OK) write_roce(o, &p);
+  }
+  if (st != LFC_WIRE_OK) {
+    char msg[ERRLEN + 64];
+    snprintf(msg, sizeof msg, "cycle %llu port %u: %s", (unsigned long long)o->cycle, port,
+             werr.text);
+    fail_exit(o, msg);
+  }
 }
 
 static void usage_exit(const char *what) {
   fprintf(stderr,
           "lfc_wire_gen: %s; usage: lfc_wire_gen --eth|--ib-erf|--ib-erf-fcp8|--ib-247 "
           "[--seed S] "
-          "[--count N] PCAP EXPECT, or --model-ib|--model-pfc [--seed S] [--cycles N] PCAP "
-          "EXPECT\n",
+          "[--count N] PCAP EXPECT, or --model-ib|--model-pfc [--seed S] [--cycles N] "
+          "[--link P [--response-cycles R] [--skip-frame K]] PCAP EXPECT\n",
           what);
   exit(EXIT_BAD);
 }
@@ -518,6 +562,9 @@ int main(int argc, char **argv) {
   unsigned count = DEFAULT_COUNT;
   unsigned cycles = DEFAULT_CYCLES;
   bool fcp_pad = false;
+  int link = -1;
+  unsigned response = 0;
+  uint64_t skip = 0;
   const char *paths[2] = {NULL, NULL};
   unsigned npaths = 0;
   for (int i = 1; i < argc; i++) {
@@ -538,6 +585,12 @@ int main(int argc, char **argv) {
       cycles = (unsigned)number("--cycles", argv[++i], 10000000u);
     } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
       seed = number("--seed", argv[++i], UINT64_MAX);
+    } else if (strcmp(argv[i], "--link") == 0 && i + 1 < argc) {
+      link = (int)number("--link", argv[++i], MODEL_PORTS - 1u);
+    } else if (strcmp(argv[i], "--response-cycles") == 0 && i + 1 < argc) {
+      response = (unsigned)number("--response-cycles", argv[++i], 65535u);
+    } else if (strcmp(argv[i], "--skip-frame") == 0 && i + 1 < argc) {
+      skip = number("--skip-frame", argv[++i], UINT64_MAX);
     } else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
       count = (unsigned)number("--count", argv[++i], 1000000u);
     } else if (argv[i][0] == '-') {
@@ -549,10 +602,15 @@ int main(int argc, char **argv) {
     }
   }
   if (mode < 0 || npaths != 2) usage_exit("need a mode and two paths");
+  if ((link >= 0 || response != 0 || skip != 0) && mode != MODE_MODEL_IB &&
+      mode != MODE_MODEL_PFC) {
+    usage_exit("--link, --response-cycles and --skip-frame go with --model-ib or --model-pfc");
+  }
   rng = seed != 0 ? seed : DEFAULT_SEED; /* xorshift never leaves 0 */
   out_t o;
   memset(&o, 0, sizeof o);
   o.fcp_pad = fcp_pad;
+  o.skip = skip;
   char err[ERRLEN];
   const uint32_t lt = (mode == MODE_ETH || mode == MODE_MODEL_PFC) ? LFC_PCAP_LINKTYPE_ETHERNET
                       : mode == MODE_IB_247                        ? LFC_PCAP_LINKTYPE_INFINIBAND
@@ -571,7 +629,7 @@ int main(int argc, char **argv) {
   o.pcap = lfc_pcap_open(paths[0], lt, err, sizeof err);
   if (o.pcap == NULL) fail_exit(&o, err);
   if (mode == MODE_MODEL_IB || mode == MODE_MODEL_PFC) {
-    run_model(&o, mode == MODE_MODEL_IB, rng, cycles);
+    run_model(&o, mode == MODE_MODEL_IB, rng, cycles, link, response);
     count = 0;
   }
   for (unsigned i = 0; i < count; i++) {

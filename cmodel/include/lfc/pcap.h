@@ -22,6 +22,8 @@
  *             locally administered address 02-4C-46-LL-LL-0S (lfc_pcap_side_mac); a reader
  *             given other addresses must be told which belong to side A;
  *   247       no direction can be recorded: such a file holds one direction.
+ *
+ * lfc_pcap_reader_* reads such files back (and any classic pcap of those link types).
  */
 #ifndef LFC_PCAP_H
 #define LFC_PCAP_H
@@ -100,6 +102,52 @@ LFC_API void lfc_pcap_abort(lfc_pcap_t *p);
 /* The time of the start of cycle `cycle` on a link of link_gbps Gb/s, in nanoseconds: one cycle
  * is one 64-byte block, 512 bit times (SPEC §1). link_gbps must be > 0. */
 LFC_API uint64_t lfc_pcap_cycle_ns(uint64_t cycle, uint32_t link_gbps);
+
+/* ---- reading ---- */
+
+typedef struct lfc_pcap_reader lfc_pcap_reader_t;
+
+/* The largest record the reader takes (pcap's customary maximum snap length). */
+#define LFC_PCAP_READ_MAX 262144u
+
+/* One record read. data is valid until the next lfc_pcap_reader_next or close. */
+typedef struct {
+  uint64_t index;      /* 1 for the file's first record */
+  uint64_t offset;     /* byte offset of its record header in the file */
+  uint64_t ts_ns;      /* microsecond files are scaled to nanoseconds */
+  lfc_pcap_rec_t kind; /* Ethernet; ERF by its type; 247 by length (8 bytes or less: a link
+                          packet, an FCP) */
+  uint32_t iface;      /* ERF: the capture interface, 0..3; else 0 */
+  int dir;             /* 0 or 1 as recorded (ERF: iface if 0 or 1; Ethernet: the side of a
+                          lfc_pcap_side_mac source address); -1 when the record does not say */
+  const uint8_t *data; /* the frame: Ethernet as captured, IB from the LRH or the FCP on */
+  size_t len;
+} lfc_pcap_record_t;
+
+/*
+ * Open a classic pcap file (microsecond or nanosecond, either byte order) of link type 1, 197
+ * or 247. NULL with a one-line reason naming the path in err: it cannot be read, it is shorter
+ * than the file header, the magic is not pcap's (a pcapng file is named as such), the major
+ * version is not 2, or the link type is another.
+ */
+LFC_API lfc_pcap_reader_t *lfc_pcap_reader_open(const char *path, char *err, size_t errlen);
+
+/* The file's link type (the low 16 bits of the header's field). */
+LFC_API uint32_t lfc_pcap_reader_linktype(const lfc_pcap_reader_t *r);
+
+/*
+ * The next record into *rec: returns 1, or 0 at the end of the file, or -1 with a one-line
+ * reason (path, record number and byte offset, what is wrong) for a bad record: truncated
+ * (header or data past the end of the file), a captured length over the original (or over
+ * LFC_PCAP_READ_MAX), a frame cut by the snap length (the checkers need whole frames), a
+ * timestamp fraction out of range, an ERF record that is short, of a type other than 21 or 25,
+ * or whose lengths disagree. After -1 the reader returns -1 again.
+ */
+LFC_API int lfc_pcap_reader_next(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, char *err,
+                                 size_t errlen);
+
+/* Close and free; NULL is allowed. */
+LFC_API void lfc_pcap_reader_close(lfc_pcap_reader_t *r);
 
 #ifdef __cplusplus
 }
