@@ -366,6 +366,7 @@ clean:
 ##   make test-sim-deadlock   no deadlock reported on fabrics that cannot deadlock; real ones found
 ##   make test-sim-defaults   defaults that follow the scenario: idle paths, jumbo frames, INA; warnings
 ##   make test-sim-pcap       --pcap: bad arguments, results unchanged, tshark decodes every frame
+##   make test-sim-lfc-check  lfc-check on every scenario's captures: clean; misbehaviour named
 ##   make fuzz                every libFuzzer target for FUZZ_SECONDS each
 ##   make fuzz-sim-scenario   libFuzzer on the scenario parser (FUZZ_SECONDS)
 ##   make fuzz-sim-cli        libFuzzer on lfc-sim's and the calculators' command lines

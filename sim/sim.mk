@@ -107,6 +107,14 @@ test-sim-pcap: deps-verify $(BUILD)/lfc-sim
 	@echo "== lfc-sim --pcap: bad arguments, results unchanged, tshark decodes every frame"
 	@sim/tests/test_sim_pcap.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-pcap
 
+# lfc-check on lfc-sim's own captures: every scenario clean with the options lfc-sim writes
+# beside its files, the skew needed, the short headroom of pfc_headroom named (about 10 s).
+TEST_STEPS += test-sim-lfc-check
+.PHONY: test-sim-lfc-check
+test-sim-lfc-check: $(BUILD)/lfc-sim $(BUILD)/tools/lfc_check # CHECK_BIN: check.mk is read later
+	@echo "== lfc-sim --pcap then lfc-check: every scenario clean, misbehaviour named"
+	@sim/tests/test_sim_lfc_check.sh $(BUILD)/lfc-sim $(BUILD)/tools/lfc_check $(BUILD)/sim-test-lfc-check
+
 # The deadlock detector's wait-for graph is exact: no cycle on random deadlock-free fabrics under
 # heavy congestion, the same cycles as before where routing does deadlock (about 30 s).
 TEST_STEPS += test-sim-deadlock

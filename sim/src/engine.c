@@ -566,6 +566,21 @@ static void map_control(const wire_t *fwd, lfc_word_t *w) {
   }
 }
 
+/* Word `in`, off wire w into a port whose own wire back is `back` (NONE: none), in the
+ * receiver's classes: data through w's class map, control through the map of `back`. */
+static void received(const sim_t *s, const wire_t *w, uint32_t back, lfc_word_t *in) {
+  if (w->has_map && in->kind == LFC_DATA) in->cls = w->cmap[in->cls];
+  if (in->kind == LFC_PFC || in->kind == LFC_FCP) { /* about the classes we send on this cable */
+    const wire_t *fwd = back != NONE ? &s->wire[back] : NULL;
+    if (fwd != NULL && fwd->has_map) map_control(fwd, in);
+  }
+}
+
+void sim_word_received(const sim_t *s, uint32_t wi, lfc_word_t *in) {
+  const wire_t *w = &s->wire[wi];
+  received(s, w, s->dev[w->to].out_wire[w->to_port], in);
+}
+
 /* Port p's input at T when the link has an unpredicted word or in --step-all (take_input). */
 static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, uint32_t p,
                                                       uint64_t T, wire_t *w, lfc_word_t *in) {
@@ -582,11 +597,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
   }
   track_update(&w->rx, T, in);
   if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
-  if (w->has_map && in->kind == LFC_DATA) in->cls = w->cmap[in->cls];
-  if (in->kind == LFC_PFC || in->kind == LFC_FCP) { /* about the classes we send on this cable */
-    const wire_t *fwd = dv->out_wire[p] != NONE ? &s->wire[dv->out_wire[p]] : NULL;
-    if (fwd != NULL && fwd->has_map) map_control(fwd, in);
-  }
+  received(s, w, dv->out_wire[p], in);
 }
 
 /* Port p's input at T, rebuilt from the link's tracker and its queue of unpredicted words;

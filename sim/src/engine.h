@@ -268,6 +268,9 @@ struct sim {
  * with step_all). 0 or -1 with err. */
 int sim_create(sim_t *sim, const lfc_scenario_t *sc, char *err, size_t errlen);
 void sim_destroy(sim_t *sim);
+/* Word w as the receiver of wire wi takes it: in its own classes, through the class maps of the
+ * cable ([classmap]); a cable without one leaves w as it is. */
+void sim_word_received(const sim_t *sim, uint32_t wi, lfc_word_t *w);
 /* Run to sc->duration_us (all devices end at that cycle), on sim->nlanes threads. */
 void sim_run(sim_t *sim);
 /* Bring every device to cycle `to` (no device may be behind a pending event before it). */

@@ -5,6 +5,7 @@
 #include "pcapout.h"
 
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,7 @@ typedef struct {
   char *path;          /* DIR/NAME.pcap */
   uint32_t wire[DIRS]; /* the wire A sends on (into B), the wire B sends on (into A) */
   uint32_t delay;      /* cycles, each way */
+  uint32_t speed_div;  /* SPEC §1.2: a block every speed_div cycles */
 } cap_t;
 
 struct pcapout {
@@ -179,6 +181,7 @@ struct pcapout {
   sim_tap_t *taps; /* two per cable, in cap order */
   uint32_t gbps_milli;
   uint32_t gbps; /* the fastest speed when a whole number of Gb/s, else 0 */
+  char *args_path; /* DIR/lfc-check.args */
 };
 
 static void po_free(pcapout_t *po) {
@@ -188,6 +191,7 @@ static void po_free(pcapout_t *po) {
     for (uint32_t i = 0; i < po->n; i++) free(po->cap[i].path);
   free(po->taps);
   free(po->cap);
+  free(po->args_path);
   free(po->sim->tap);
   po->sim->tap = NULL;
   free(po);
@@ -206,12 +210,13 @@ pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char
   po->gbps = fastest == floor(fastest) ? (uint32_t)fastest : 0u;
   po->cap = calloc(pl->n, sizeof *po->cap);
   po->taps = calloc((size_t)DIRS * pl->n, sizeof *po->taps);
+  po->args_path = path_join(dir, PCAP_CHECK_ARGS);
   /* one slot per wire index: out_base[d] + port over every device (engine.h) */
   const size_t nslots = sim->ndev > 0 ? (size_t)sim->out_base[sim->ndev - 1u] +
                                             sim->dev[sim->ndev - 1u].nports + 1u
                                       : 1u;
   sim->tap = calloc(nslots, sizeof *sim->tap);
-  if (po->cap == NULL || po->taps == NULL || sim->tap == NULL) {
+  if (po->cap == NULL || po->taps == NULL || sim->tap == NULL || po->args_path == NULL) {
     if (err && errlen) snprintf(err, errlen, "out of memory");
     po_free(po);
     return NULL;
@@ -226,6 +231,7 @@ pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char
     c->wire[0] = sim->out_base[lk->b] + lk->pb; /* wires are indexed by receiver (engine.h) */
     c->wire[1] = sim->out_base[lk->a] + lk->pa;
     c->delay = lk->delay;
+    c->speed_div = lk->speed_div;
     for (uint32_t d = 0; d < DIRS; d++) sim->tap[c->wire[d]] = &po->taps[DIRS * i + d];
     topo_link_name(t, l, name, sizeof name - sizeof PCAP_EXT + 1u);
     strcat(name, PCAP_EXT); /* room kept above */
@@ -265,7 +271,11 @@ static int flush_cable(pcapout_t *po, uint32_t i, uint64_t before, char *err, si
         d = x;
       }
     if (d == DIRS) break;
-    const lfc_word_t *w = &tp[d]->v[k[d]].w;
+    /* One numbering of the classes for the whole file, side A's: B's words as A takes them
+       (a class map on the cable, [classmap], is applied at the receiving end) */
+    lfc_word_t w_a = tp[d]->v[k[d]].w;
+    if (d == 1u) sim_word_received(s, c->wire[1], &w_a);
+    const lfc_word_t *w = &w_a;
     /* the packet's source: its tag names the endpoint (engine.h pool_t), whose first address
        is endpoint x ways (SPEC §7.1, routing.h) */
     const uint16_t src = (uint16_t)((w->tag & emask) * s->routes.ways);
@@ -285,8 +295,38 @@ int pcapout_flush(pcapout_t *po, uint64_t before, char *err, size_t errlen) {
   return 0;
 }
 
+/*
+ * DIR/lfc-check.args: per file, the lfc-check options that fit where and how it was taken, so
+ * that `lfc-check OPTIONS DIR/FILE` judges the model's own traffic (docs/sim.md "Captures"):
+ * the mode; the link's own speed (its reaction budget, IEEE 802.3 Annex 31B); and, both
+ * directions being seen at side A, a skew of 0 for A's data (a pause from B is seen as it
+ * arrives) and of the round trip for B's (a pause from A is seen as it leaves, B's data as it
+ * arrives): 2 x the cable's delay, rounded down as the times are (the checker gives every
+ * comparison one unit, docs/verify-your-rtl.md §3.2; a skew rounded up would move the end of a
+ * pause past a frame B starts the cycle its pause runs out).
+ */
+static int write_check_args(const pcapout_t *po, outfile_t *o, char *err, size_t errlen) {
+  if (outfile_open(o, po->args_path, err, errlen) != 0) return -1;
+  const char *mode = po->sim->sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc";
+  for (uint32_t i = 0; i < po->n; i++) {
+    const cap_t *c = &po->cap[i];
+    const char *slash = strrchr(c->path, '/');
+    const uint64_t mbps = (uint64_t)po->gbps_milli / c->speed_div; /* Gb/s x 1000 = Mb/s */
+    fprintf(o->f, "%s --mode %s --speed-gbps %" PRIu64 ".%03" PRIu64 " --skew-ns 0,%" PRIu64 "\n",
+            slash != NULL ? slash + 1 : c->path, mode, mbps / MILLI, mbps % MILLI,
+            ns_of(po, 2u * (uint64_t)c->delay));
+  }
+  if (outfile_sync(o, err, errlen) != 0) {
+    outfile_discard(o);
+    return -1;
+  }
+  return 0;
+}
+
 int pcapout_close(pcapout_t *po, pcapout_stats_t *st, char *err, size_t errlen) {
-  if (pcapout_flush(po, UINT64_MAX, err, errlen) != 0) {
+  outfile_t args = {0};
+  if (pcapout_flush(po, UINT64_MAX, err, errlen) != 0 ||
+      write_check_args(po, &args, err, errlen) != 0) {
     pcapout_abort(po);
     return -1;
   }
@@ -302,9 +342,15 @@ int pcapout_close(pcapout_t *po, pcapout_stats_t *st, char *err, size_t errlen) 
     po->cap[i].w = NULL;
     if (lfc_pcap_link_close(w, err, errlen) != 0) {
       for (uint32_t j = 0; j < i; j++) unlink(po->cap[j].path); /* all the files or none */
+      outfile_discard(&args);
       pcapout_abort(po);
       return -1;
     }
+  }
+  if (outfile_close(&args, err, errlen) != 0) {
+    for (uint32_t j = 0; j < po->n; j++) unlink(po->cap[j].path);
+    pcapout_abort(po);
+    return -1;
   }
   if (st != NULL) *st = sum;
   po_free(po);

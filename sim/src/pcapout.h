@@ -24,6 +24,8 @@
 #include "engine.h"
 #include "scenario.h"
 
+/* Beside the files: per file, the lfc-check options for it (docs/sim.md "Captures"). */
+#define PCAP_CHECK_ARGS "lfc-check.args"
 /* --pcap-max-mb without a value: the files of a run are refused above this bound (MiB). */
 #define PCAP_DEFAULT_MAX_MB 1024u
 /* The largest --pcap-max-mb: 1 PiB, as --max-memory-mb. */
@@ -70,8 +72,8 @@ pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char
  */
 int pcapout_flush(pcapout_t *po, uint64_t before, char *err, size_t errlen);
 
-/* Write the rest, close every file and rename it into place; frees po and sim->tap. 0, or -1
- * with err: then no file is left, the ones renamed already are removed. st, if not NULL, gets
+/* Write the rest, write DIR/lfc-check.args, close every file and rename it into place; frees po
+ * and sim->tap. 0, or -1 with err: then no file is left, the ones renamed already are removed. st, if not NULL, gets
  * the totals. */
 int pcapout_close(pcapout_t *po, pcapout_stats_t *st, char *err, size_t errlen);
 

@@ -125,11 +125,13 @@ PY
 done
 "$sim" "$pfc" --no-warnings --pcap "$work/some" --pcap-links 'h1, sw0.3-*' >/dev/null ||
   fail "the run with --pcap-links failed"
-[ "$(ls "$work/some" | tr '\n' ' ')" = "sw0.1-h1.0.pcap sw0.3-h3.0.pcap " ] ||
+[ "$(ls "$work/some" | tr '\n' ' ')" = "lfc-check.args sw0.1-h1.0.pcap sw0.3-h3.0.pcap " ] ||
   fail "--pcap-links 'h1, sw0.3-*' wrote $(ls "$work/some")"
 cmp -s "$work/some/sw0.1-h1.0.pcap" "$work/pfc/sw0.1-h1.0.pcap" ||
   fail "a cable's file differs when fewer cables are captured"
-echo "ok: --pcap-links 'h1, sw0.3-*' writes those two cables, the same bytes"
+[ "$(cut -d' ' -f1 "$work/some/lfc-check.args" | tr '\n' ' ')" = \
+  "sw0.1-h1.0.pcap sw0.3-h3.0.pcap " ] || fail "lfc-check.args does not list the two files"
+echo "ok: --pcap-links 'h1, sw0.3-*' writes those two cables, the same bytes, and their options"
 n=$((n + 1))
 
 # 4. tshark.
