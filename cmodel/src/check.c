@@ -234,18 +234,24 @@ uint64_t lfc_check_cov(const lfc_check_t *c, size_t point) {
 /* ---- configuration ---- */
 
 /* IEEE 802.3 Annex 31B.3.7 pause_quanta per speed, as SONiC's buffer_headroom_mellanox.lua and
- * its dynamic-headroom HLD give them (REFERENCES.md §B); 800G is SONiC's own. */
+ * its dynamic-headroom HLD give them (REFERENCES.md §B); 800G is SONiC's own. The standard's text
+ * was not at hand: a Cisco book excerpt gives 60 quanta for 10 Gb/s where SONiC has 67. The one
+ * table of lfc: the headroom calculator (sim/src/calc.c) takes its defaults from here. */
 static const struct {
   uint32_t mbps, quanta;
 } REACTION[] = {{100u, 1u},     {1000u, 2u},     {10000u, 67u},   {25000u, 80u},   {40000u, 118u},
                 {50000u, 147u}, {100000u, 394u}, {200000u, 453u}, {400000u, 905u}, {800000u, 905u}};
 
+#define REACTION_ROWS (sizeof REACTION / sizeof REACTION[0])
+
 uint32_t lfc_check_reaction_quanta(uint32_t speed_mbps) {
-  for (size_t i = 0; i != sizeof REACTION / sizeof REACTION[0]; i++) {
+  for (size_t i = 0; i != REACTION_ROWS; i++) {
     if (REACTION[i].mbps == speed_mbps) return REACTION[i].quanta;
   }
   return 0;
 }
+
+uint32_t lfc_check_reaction_speed(size_t row) { return row < REACTION_ROWS ? REACTION[row].mbps : 0; }
 
 void lfc_check_cfg_default(lfc_check_cfg_t *cfg, lfc_mode_t mode) {
   memset(cfg, 0, sizeof *cfg);
@@ -325,10 +331,15 @@ static bool cfg_ok(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
       }
     }
     if (cfg->reaction_ns == 0 && lfc_check_reaction_quanta(cfg->speed_mbps) == 0) {
+      char speeds[REACTION_ROWS * 8u] = "";
+      for (size_t i = 0, used = 0; i != REACTION_ROWS; i++) {
+        used += (size_t)snprintf(speeds + used, sizeof speeds - used, "%s%u", i ? ", " : "",
+                                 (unsigned)REACTION[i].mbps);
+      }
       say(err, errlen,
-          "check: no IEEE 802.3 Annex 31B reaction budget for %u Mb/s (the table has 100, 1000, "
-          "10000, 25000, 40000, 50000, 100000, 200000, 400000, 800000): set reaction_ns",
-          (unsigned)cfg->speed_mbps);
+          "check: no IEEE 802.3 Annex 31B reaction budget for %u Mb/s (the table has %s): set "
+          "reaction_ns",
+          (unsigned)cfg->speed_mbps, speeds);
       return false;
     }
   }

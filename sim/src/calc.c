@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lfc/check.h" /* lfc_check_reaction_quanta: the Annex 31B table */
 #include "lfc/parse.h" /* lfc_parse_int: the project's one integer reader */
 #include "lfc/types.h"
+#include "lfc/wire_ib_data.h" /* header sizes */
 
 #define CALC_EXIT_OK 0
 #define CALC_EXIT_USAGE 2
@@ -25,26 +27,11 @@
 #define CALC_XOFF_REACTION_BLOCKS 2u /* SPEC §11: counters registered, then the frame's slot */
 #define CALC_FIXED_DECIMALS 3u       /* Gb/s and metres are read with up to 3 decimals */
 #define CALC_PCT 100.0
+#define CALC_IB_MTU_PAYLOAD_MAX 4096u /* IBA vol. 1: the largest of the MTUs 256..4096 */
 
-/*
- * IEEE 802.3 Annex 31B.3.7: how many pause_quanta a MAC may still transmit after receiving a
- * pause frame, per speed. Source: SONiC sonic-swss cfgmgr/buffer_headroom_barefoot.lua and
- * buffer_headroom_mellanox.lua ("defined in IEEE 802.3 31B.3.7"), and the SONiC HLD
- * doc/qos/dynamically-headroom-calculation.md (../shared/REFERENCES.md §B). The text of the
- * standard itself was not at hand, so these values are UNVERIFIED against it: a Cisco book
- * excerpt gives 60 quanta (30,720 bit times) for 10 Gb/s where SONiC has 67. The command line
- * says so whenever it uses a default; --response-quanta overrides it.
- */
-typedef struct {
-  uint32_t speed_mbps;
-  uint32_t quanta;
-} quanta_row_t;
-
-static const quanta_row_t ANNEX_31B_QUANTA[] = {
-    {100u, 1u},      {1000u, 2u},     {10000u, 67u},   {25000u, 80u},   {40000u, 118u},
-    {50000u, 147u},  {100000u, 394u}, {200000u, 453u}, {400000u, 905u},
-};
-#define ANNEX_31B_ROWS (sizeof ANNEX_31B_QUANTA / sizeof ANNEX_31B_QUANTA[0])
+/* The peer's default response: IEEE 802.3 Annex 31B.3.7's pause_quanta per speed, from the
+ * library's table (lfc_check_reaction_quanta, lfc/check.h: the values SONiC tabulates, not
+ * checked against the standard's text; the command line says so whenever it uses one). */
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0u); }
 
@@ -72,13 +59,10 @@ uint64_t lfc_flow_hold_blocks(uint32_t mtu_blocks, uint64_t latency, int cut_thr
 }
 
 int lfc_calc_default_quanta(uint32_t speed_mbps, uint32_t *quanta) {
-  for (size_t i = 0; i < ANNEX_31B_ROWS; i++) {
-    if (ANNEX_31B_QUANTA[i].speed_mbps == speed_mbps) {
-      *quanta = ANNEX_31B_QUANTA[i].quanta;
-      return 0;
-    }
-  }
-  return -1;
+  const uint32_t q = lfc_check_reaction_quanta(speed_mbps);
+  if (q == 0u) return -1;
+  *quanta = q;
+  return 0;
 }
 
 /* A speed in Mb/s as text in Gb/s ("100", "2.5", "0.1"). */
@@ -93,9 +77,9 @@ static void fmt_gbps(char *buf, size_t len, uint32_t mbps) {
 static void fmt_known_speeds(char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
-  for (size_t i = 0; i < ANNEX_31B_ROWS && used < len; i++) {
+  for (size_t i = 0; lfc_check_reaction_speed(i) != 0u && used < len; i++) {
     char g[32];
-    fmt_gbps(g, sizeof g, ANNEX_31B_QUANTA[i].speed_mbps);
+    fmt_gbps(g, sizeof g, lfc_check_reaction_speed(i));
     int n = snprintf(buf + used, len - used, "%s%s", i ? " " : "", g);
     if (n < 0) break;
     used += (size_t)n;
@@ -243,7 +227,7 @@ static void headroom_usage(FILE *f) {
           "  --mtu M              largest frame in bytes, %u..%u (rounded up to 64-byte blocks)\n"
           "  --response-quanta Q  peer response time in pause quanta (512 bit times), 0..%u;\n"
           "                       default: IEEE 802.3 Annex 31B for the speed (0.1 1 10 25 40\n"
-          "                       50 100 200 400 Gb/s; values as tabulated by SONiC, not\n"
+          "                       50 100 200 400 800 Gb/s; values as tabulated by SONiC, not\n"
           "                       checked against the standard)\n"
           "  --cell B             buffer cell size in bytes for the cell count, 1..%u\n"
           "                       (default 64, lfc's block)\n"
@@ -484,6 +468,15 @@ static void print_cable(const char *speed, double cycle_ns, double cable_ns, uin
          cable_ns, LFC_CALC_CABLE_NS_PER_M, d);
 }
 
+/* The start of the scenario lines to paste (docs/sim.md, lfc-sim's own keys): the link as given
+ * and the MTU in blocks; the caller adds its figure. lfc-sim turns speed and metres into cycles
+ * as the calculators do, so the figures hold there. */
+static void print_scenario_link(const char *speed, uint32_t cable_mm, uint32_t mtu_blocks) {
+  printf("\n  for lfc-sim (scenario keys, docs/sim.md):\n  [link]\n  speed_gbps = %s\n"
+         "  cable_m = %g\n  [switch]\n  mtu_blocks = %" PRIu32 "\n",
+         speed, (double)cable_mm / CALC_MM_PER_M, mtu_blocks);
+}
+
 static int headroom_cli(const lfc_headroom_in_t *inp) {
   const char *prog = "lfc-sim headroom";
   lfc_headroom_in_t in = *inp;
@@ -522,10 +515,10 @@ static int headroom_cli(const lfc_headroom_in_t *inp) {
          h.headroom_bytes, h.headroom_cells);
   printf("        (xoff threshold = PG buffer - %" PRIu64 " bytes; SONiC's BUFFER_PROFILE xoff)\n",
          h.headroom_bytes);
-  printf("  lfc:  [pfc] headroom_blocks = %" PRIu64 ", links of delay %" PRIu64
-         ", peers with response_cycles %" PRIu64 "%s\n",
-         h.headroom_blocks, h.delay_cycles, h.response_cycles,
-         h.headroom_blocks > UINT16_MAX ? " (exceeds the 0..65535 range of SPEC §3.2)" : "");
+  print_scenario_link(speed, in.cable_mm, h.mtu_blocks);
+  printf("  [host]\n  response_ns = %.3f\n  [pfc]\n  headroom_blocks = %" PRIu64 "%s\n",
+         (double)h.response_cycles * h.cycle_ns, h.headroom_blocks,
+         h.headroom_blocks > UINT16_MAX ? "  ; exceeds the 0..65535 range of SPEC §3.2" : "");
   printf("  not included: MAC/PHY and gearbox delays, cell-size waste of small packets "
          "(docs/calculators.md)\n");
   return CALC_EXIT_OK;
@@ -568,11 +561,21 @@ static int credits_cli(const lfc_credits_in_t *inp) {
   else
     printf("  credit window (SPEC §5.3): %" PRIu32 " credits, does not limit this link\n",
            c.window_blocks);
-  printf("  lfc:  [ib] vl_blocks = %" PRIu64 " (end node rx_blocks %" PRIu64
-         "), links of delay %" PRIu64 ", latency %" PRIu64 "\n",
+  /* The largest packet InfiniBand allows: a 4096-byte payload (IBA vol. 1: MTUs 256..4096)
+     with every header a plain packet can carry, GRH included. */
+  const uint32_t ib_max = CALC_IB_MTU_PAYLOAD_MAX + LFC_IB_LRH_BYTES + LFC_IB_GRH_BYTES +
+                          LFC_IB_BTH_BYTES + LFC_IB_ICRC_BYTES + LFC_IB_VCRC_BYTES;
+  if (in.mtu_bytes > ib_max)
+    printf("  note: %" PRIu32 " bytes is beyond InfiniBand's largest packet: %u bytes of payload "
+           "at most\n        (%" PRIu32 " with LRH, GRH, BTH, ICRC and VCRC); the figures are "
+           "for a link that allows it\n",
+           in.mtu_bytes, CALC_IB_MTU_PAYLOAD_MAX, ib_max);
+  print_scenario_link(speed, in.cable_mm, c.mtu_blocks);
+  printf("  latency_ns = %.3f\n  [ib]\n  vl_blocks = %" PRIu64 "\n  [host]\n  rx_blocks = %" PRIu64
+         "\n",
+         (double)c.latency_cycles * c.cycle_ns,
          c.window_limits_switch ? (uint64_t)c.window_blocks : c.need_switch_blocks,
-         c.window_limits ? (uint64_t)c.window_blocks : c.need_blocks, c.delay_cycles,
-         c.latency_cycles);
+         c.window_limits ? (uint64_t)c.window_blocks : c.need_blocks);
   return CALC_EXIT_OK;
 }
 

@@ -81,7 +81,7 @@ grep -q UNVERIFIED "$tmp/out" && fail "a given response time is flagged UNVERIFI
 ok credits --speed-gbps 100 --cable-m 100 -- \
   'credit round trip.* 198 ' 'end node.* 263 +16832 ' 'lfc switch ingress.* 394 +25216 ' \
   '263 credits \(16832 bytes\) at an end node' '394 credits \(25216 bytes\) at an lfc switch' \
-  'does not limit' 'vl_blocks = 394 '
+  'does not limit' 'vl_blocks = 394$'
 # Cut-through, latency 500 ns = ceil(500 / 5.12) = 98 cycles: 263 + 98 + 0 + 65 = 426.
 ok credits --speed-gbps 100 --cable-m 100 --cut-through --latency-ns 500 -- \
   'pipeline latency.* 98 ' 'store-and-forward: no.* 0 ' 'lfc switch ingress.* 426 '
@@ -109,11 +109,49 @@ bad headroom --speed-gbps 100 --cable-m 1 --mtu 1500 --cell 0 -- "--cell '0'"
 bad headroom --speed-gbps 100 --cable-m 1 --mtu -- '--mtu needs a value'
 bad headroom --speed-gbps 100 --speed-gbps 100 --cable-m 1 --mtu 1500 -- 'given twice'
 bad headroom --speed-gbps 100 --cable-m 1 --mtu 1500 --bogus -- "unknown option '--bogus'"
-bad headroom --speed-gbps 800 --cable-m 1 --mtu 1500 -- 'no default response time for 800 Gb/s'
+bad headroom --speed-gbps 56 --cable-m 1 --mtu 1500 -- 'no default response time for 56 Gb/s .*400 800 Gb/s'
 bad credits --speed-gbps 100 --cable-m 1 --cell 64 -- "unknown option '--cell'"
 bad credits --cable-m 1 -- '--speed-gbps is required'
 bad credits --speed-gbps 100 --cable-m 1 --cut-through=1 -- "--cut-through takes no value"
 bad credits --speed-gbps 100 --cable-m 1 --latency-ns 100001 -- "--latency-ns '100001' is not allowed"
+
+# An MTU beyond InfiniBand's (4096 bytes of payload, 4162 with every header) is said; 4160 not.
+ok credits --speed-gbps 100 --cable-m 1 --mtu 8192 -- "note: 8192 bytes is beyond InfiniBand's largest packet"
+checks=$((checks + 1))
+run credits --speed-gbps 100 --cable-m 1 --mtu 4162
+grep -q 'beyond InfiniBand' "$tmp/out" && fail "credits --mtu 4162: called beyond InfiniBand's"
+
+# 800 Gb/s has a default (SONiC's 905 quanta, the library's one table, lfc/check.h).
+ok headroom --speed-gbps 800 --cable-m 1 --mtu 4096 -- 'peer response: 905 quanta'
+
+# The scenario lines printed are lfc-sim's own keys and its figures hold there: pasted into a
+# scenario they load without a warning that the buffer is below the calculator's figure, and
+# one block less draws that warning (docs/sim.md "Warnings").
+if [ "$(basename "${cmd[0]}")" = lfc-sim ] && [ ${#cmd[@]} -eq 1 ]; then
+  paste_case() { # name mode key calculator-args...
+    local name=$1 mode=$2 key=$3
+    shift 3
+    checks=$((checks + 1))
+    run "$@"
+    sed -n '/^  for lfc-sim/,$p' "$tmp/out" | sed '1d; /^  not included/d; s/^  //' >"$tmp/$name.lines"
+    local fig
+    fig=$(awk -F' = ' -v k="$key" '$1 == k { print $2 }' "$tmp/$name.lines" | cut -d' ' -f1)
+    [ -n "$fig" ] || { fail "$name: no '$key = ' among the printed lines"; return; }
+    { printf '[sim]\nduration_us = 1\n[topology]\nkind = star\nhosts_per_switch = 2\n'
+      cat "$tmp/$name.lines"
+      printf '[switch]\nmode = %s\n[traffic.a]\npattern = flow\nsrc = 0\ndst = 1\n' "$mode"
+    } >"$tmp/$name.ini"
+    "${cmd[0]}" "$tmp/$name.ini" >"$tmp/$name.out" 2>"$tmp/$name.err" ||
+      { fail "$name: the pasted lines do not load: $(head -1 "$tmp/$name.err")"; return; }
+    grep -q 'below' "$tmp/$name.err" && fail "$name: warned at the figure: $(head -1 "$tmp/$name.err")"
+    sed "s/^$key = .*/$key = $((fig - 1))/" "$tmp/$name.ini" >"$tmp/$name-1.ini"
+    "${cmd[0]}" "$tmp/$name-1.ini" >/dev/null 2>"$tmp/$name-1.err"
+    grep -q "$key" "$tmp/$name-1.err" ||
+      fail "$name: $key = $((fig - 1)) drew no warning: $(head -1 "$tmp/$name-1.err")"
+  }
+  paste_case headroom pfc headroom_blocks headroom --speed-gbps 400 --cable-m 500 --mtu 4096
+  paste_case credits ib vl_blocks credits --speed-gbps 100 --cable-m 100
+fi
 
 echo "test_calc_cli: $checks checks, $fails failed (${cmd[*]})"
 [ "$fails" -eq 0 ]

@@ -167,6 +167,9 @@ LFC_API void lfc_check_cfg_default(lfc_check_cfg_t *cfg, lfc_mode_t mode);
  * 905 for 0.1/1/10/25/40/50/100/200/400/800 Gb/s; the standard's text was not at hand
  * [reading]), or 0 for a speed not in that table. */
 LFC_API uint32_t lfc_check_reaction_quanta(uint32_t speed_mbps);
+/* The speed in Mb/s of that table's row (0 = 100 Mb/s, ascending), or 0 past its last row: to
+ * list the speeds that have a budget. */
+LFC_API uint32_t lfc_check_reaction_speed(size_t row);
 
 typedef struct lfc_check lfc_check_t;
 
