@@ -250,7 +250,7 @@ static void test_headroom_errors(void **state) {
   expect_headroom_error((lfc_headroom_in_t){100000, 1000, 1500, 1, 65536, 0}, "response");
   expect_headroom_error((lfc_headroom_in_t){100000, 1000, 1500, 1, 0, 65537}, "cell");
   /* 800 Gb/s has no Annex 31B default: the message says what to give instead. */
-  expect_headroom_error((lfc_headroom_in_t){800000, 1000, 1500, 0, 0, 0}, "--response-quanta");
+  expect_headroom_error((lfc_headroom_in_t){56000, 1000, 1500, 0, 0, 0}, "--response-quanta");
   /* The largest legal inputs do not overflow: 1.6 Tb/s, 10 km, 16320 bytes, 65535 quanta. */
   lfc_headroom_t h = headroom_of(1600000, 10000000, 16320, 1, 65535, 1);
   /* D = ceil(10^7 * 5 * 1.6*10^6 / (512 * 10^6)) = ceil(156250) = 156250;
