@@ -367,6 +367,7 @@ clean:
 ##   make test-sim-defaults   defaults that follow the scenario: idle paths, jumbo frames, INA; warnings
 ##   make test-sim-pcap       --pcap: bad arguments, results unchanged, tshark decodes every frame
 ##   make test-sim-lfc-check  lfc-check on every scenario's captures: clean; misbehaviour named
+##   make test-sim-report     the stdout report (receivers, fairness, groups, flows) = --json
 ##   make fuzz                every libFuzzer target for FUZZ_SECONDS each
 ##   make fuzz-sim-scenario   libFuzzer on the scenario parser (FUZZ_SECONDS)
 ##   make fuzz-sim-cli        libFuzzer on lfc-sim's and the calculators' command lines

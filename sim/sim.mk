@@ -107,6 +107,14 @@ test-sim-pcap: deps-verify $(BUILD)/lfc-sim
 	@echo "== lfc-sim --pcap: bad arguments, results unchanged, tshark decodes every frame"
 	@sim/tests/test_sim_pcap.sh $(BUILD)/lfc-sim $(BUILD)/sim-test-pcap
 
+# The report on stdout against the run's own --json: receivers, Jain's index, groups, the flow
+# table and its --flows / --sort (about 2 s).
+TEST_STEPS += test-sim-report
+.PHONY: test-sim-report
+test-sim-report: $(BUILD)/lfc-sim
+	@echo "== lfc-sim: the report on stdout agrees with --json"
+	@python3 sim/tests/test_sim_report.py $(BUILD)/lfc-sim $(BUILD)/sim-test-report
+
 # lfc-check on lfc-sim's own captures: every scenario clean with the options lfc-sim writes
 # beside its files, the skew needed, the short headroom of pfc_headroom named (about 10 s).
 TEST_STEPS += test-sim-lfc-check

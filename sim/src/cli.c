@@ -16,7 +16,8 @@
 #define CLI_OPTIONS                                                                          \
   "--json FILE, --csv DIR, --plot DIR, --seed N, --set SEC.KEY=VALUE, --threads N, "         \
   "--max-memory-mb N, --estimate, --pcap DIR, --pcap-links LIST, --pcap-max-mb N, "           \
-  "--progress, --no-progress, --no-warnings, --step-all, --digest, --help, --version"
+  "--flows N, --sort COLUMN, --progress, --no-progress, --no-warnings, --step-all, --digest, " \
+  "--help, --version"
 
 #define CLI_ERR(...)                                       \
   do {                                                     \
@@ -37,6 +38,7 @@ static int cli_int(const char *flag, const char *v, int64_t lo, int64_t hi, int6
 int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err, size_t errlen) {
   memset(cli, 0, sizeof *cli);
   cli->progress = progress_default;
+  cli->flows_shown = CLI_DEFAULT_FLOWS;
   if (argc >= 2 && argv[1] != NULL &&
       (!strcmp(argv[1], "headroom") || !strcmp(argv[1], "credits"))) {
     cli->action = CLI_CALC;
@@ -47,7 +49,7 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
   } with_value[] = {{"--json", "FILE"},   {"--csv", "DIR"},     {"--plot", "DIR"},
                     {"--seed", "N"},      {"--threads", "N"},   {"--set", "SEC.KEY=VALUE"},
                     {"--max-memory-mb", "N"}, {"--pcap", "DIR"}, {"--pcap-links", "LIST"},
-                    {"--pcap-max-mb", "N"}};
+                    {"--pcap-max-mb", "N"}, {"--flows", "N"}, {"--sort", "COLUMN"}};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a == NULL) break;
@@ -68,6 +70,20 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
       if (cli_int("--pcap-max-mb", val, 1, (int64_t)PCAP_MAX_MAX_MB, &n, err, errlen) != 0)
         return -1;
       cli->pcap_max_mb = (uint64_t)n;
+    }
+    else if (!strcmp(a, "--flows")) {
+      int64_t n;
+      if (cli_int("--flows", val, 0, UINT32_MAX, &n, err, errlen) != 0) return -1;
+      cli->flows_shown = (uint32_t)n;
+    } else if (!strcmp(a, "--sort")) {
+      static const char *const names[] = {"id", "bytes", "gbps", "fct", "p99"};
+      int found = -1;
+      for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++)
+        if (!strcmp(val, names[k])) found = k;
+      if (found < 0)
+        CLI_ERR("lfc-sim: --sort %.*s%s: not a column; allowed: %s", CLI_ECHO, val,
+                strlen(val) > CLI_ECHO ? "..." : "", CLI_SORT_NAMES);
+      cli->flows_sort = found;
     }
     else if (!strcmp(a, "--seed")) {
       int64_t s;

@@ -37,6 +37,8 @@ typedef struct {
   const char *pcap;                /* --pcap DIR: the links as pcap files (pcapout.h); NULL: no */
   const char *pcap_links;          /* --pcap-links LIST; NULL: every working cable */
   uint64_t pcap_max_mb;            /* --pcap-max-mb, 1..PCAP_MAX_MAX_MB; 0: not given */
+  uint32_t flows_shown;            /* --flows N: rows of the flow table; 0 = every flow */
+  int flows_sort;                  /* --sort COLUMN: a cli_sort_t */
 } cli_t;
 
 /*
@@ -45,6 +47,11 @@ typedef struct {
  * Returns 0, or -1 with one line in err ("lfc-sim: --threads 0: ..."). The first of -h/--help,
  * --version wins over everything after it, as the options are read in order.
  */
+/* The flow table's order on stdout (--sort): by id, or the largest first. */
+typedef enum { CLI_SORT_ID, CLI_SORT_BYTES, CLI_SORT_GBPS, CLI_SORT_FCT, CLI_SORT_P99 } cli_sort_t;
+#define CLI_SORT_NAMES "id, bytes, gbps, fct, p99"
+#define CLI_DEFAULT_FLOWS 16u /* rows of the flow table without --flows */
+
 int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err, size_t errlen);
 
 #endif /* LFC_SIM_CLI_H */

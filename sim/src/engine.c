@@ -840,7 +840,7 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   if (routes_build(sc, &s->topo, &s->routes, err, errlen) != 0) goto fail_quiet;
   if (flows_build(sc, &s->topo, &s->flows, err, errlen) != 0) goto fail_quiet;
   topo_t *t = &s->topo;
-  dcqcn_cfg(sc, sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps, &s->dcqcn);
+  dcqcn_cfg(sc, sc_host_gbps(sc), &s->dcqcn);
   for (uint32_t i = 0; i < s->flows.n; i++)
     if (s->flows.f[i].dcqcn && dcqcn_init(&s->dcqcn, &s->flows.f[i]) != 0) CERR("out of memory");
   s->ndev = t->nnodes;

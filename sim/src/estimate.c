@@ -34,7 +34,7 @@ static double group_flows(const sc_group_t *g, uint64_t nsw) {
 
 /* Bytes of one latency series of a flow of group g (latsum.h). */
 static double series_bytes(const lfc_scenario_t *sc, const sc_group_t *g) {
-  double gbps = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+  double gbps = sc_host_gbps(sc);
   double pkt = g->packet_bytes > 0 ? g->packet_bytes : 1.0;
   /* packets at the group's load over the run, or of its bytes if fewer */
   double pk = (double)g->load_ppm / 1e6 * gbps * sc->duration_us * 1000.0 / (8.0 * pkt);

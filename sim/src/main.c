@@ -65,7 +65,11 @@ static void usage(FILE *o) {
           "                       the results are the same for any N (docs/sim.md \"Threads\")\n"
           "  --step-all           step every device every cycle instead of skipping ahead (for\n"
           "                       checking that skip-ahead is exact; much slower; one thread)\n"
-          "  --digest             print a hash of every result and link word\n"          "  --max-memory-mb N    refuse a run whose memory estimate is above N MiB (default:\n"
+          "  --digest             print a hash of every result and link word\n"
+          "  --flows N            rows of the flow table on stdout (default %u; 0 = every flow)\n"
+          "  --sort COLUMN        the flow table's order: id (default), or the largest first by\n"
+          "                       bytes, gbps, fct (completion time) or p99 (latency)\n"
+          "  --max-memory-mb N    refuse a run whose memory estimate is above N MiB (default:\n"
           "                       three quarters of the physical memory; docs/sim.md \"Memory\")\n"
           "  --estimate           print the memory and time estimate and exit\n"
           "  --pcap DIR           write the words of the links as pcap files into DIR, one per\n"
@@ -92,7 +96,7 @@ static void usage(FILE *o) {
           "Exit status: 0 ran, 1 a finding (scoreboard error, link mismatch), 2 bad input (one\n"
           "line naming the file, line, key, value and what is allowed) or a resource refused or\n"
           "short (memory above --max-memory-mb or not available, an output file not written).\n",
-          CLI_MAX_SETS, SC_MAX_THREADS, PCAP_DEFAULT_MAX_MB);
+          CLI_MAX_SETS, SC_MAX_THREADS, CLI_DEFAULT_FLOWS, PCAP_DEFAULT_MAX_MB);
 }
 
 static void print_warning(void *ctx, const char *line) {
@@ -309,7 +313,8 @@ int main(int argc, char **argv) {
   }
   summary_t sum;
   results_summary(&sim, &dl, wall, &sum);
-  results_print(stdout, &sim, &dl, &sum);
+  const results_view_t view = {cli.flows_shown, cli.flows_sort};
+  results_print(stdout, &sim, &dl, &sum, &view);
   if (sim.link_mismatch) {
     fprintf(stdout, "  LINK MISMATCH %llu: the rebuilt words differ from lfc_link\n",
             (unsigned long long)sim.link_mismatch);

@@ -119,9 +119,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
   fprintf(o, "  ],\n  \"flows\": [\n");
   for (uint32_t i = 0; i < sim->flows.n; i++) {
     const flow_t *f = &sim->flows.f[i];
-    uint64_t t0 = f->first_tx == SIM_NEVER ? 0 : f->first_tx;
-    uint64_t t1 = f->done_cycle != SIM_NEVER ? f->done_cycle : sim->end;
-    double gbps = t1 > t0 ? (double)f->rx_bytes * 8.0 / ((double)(t1 - t0) * sim->cycle_ns) : 0.0;
+    const double gbps = results_flow_gbps(sim, f);
     fprintf(o, "    {\"id\": %u, \"group\": \"%s\", \"src\": %u, \"dst\": %lld, \"class\": %u, "
                "\"offered_bytes\": %llu, \"wire_bytes\": %llu, \"delivered_bytes\": %llu, "
                "\"offered_packets\": %llu, \"wire_packets\": %llu, \"delivered_packets\": %llu, "

@@ -4,7 +4,16 @@
 #include "results.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "cli.h" /* cli_sort_t */
+
+#define BITS_PER_BYTE 8.0
+#define NS_PER_US 1000.0
+#define PCT 100.0
+#define KIB 1024.0
+#define RECEIVERS_SHOWN 8u /* receivers named on their line, the busiest first */
 
 uint64_t results_flow_latency(const flow_t *f, double p) { return latsum_pct(&f->lat, p); }
 
@@ -75,17 +84,186 @@ void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summar
   sum->deadlock_cycle = dl->found ? dl->found_cycle : 0;
 }
 
-void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summary_t *s) {
+double results_flow_gbps(const sim_t *sim, const flow_t *f) {
+  const uint64_t t0 = f->first_tx == SIM_NEVER ? 0 : f->first_tx;
+  const uint64_t t1 = f->done_cycle != SIM_NEVER ? f->done_cycle : sim->end;
+  return t1 > t0 ? (double)f->rx_bytes * BITS_PER_BYTE / ((double)(t1 - t0) * sim->cycle_ns)
+                 : 0.0;
+}
+
+double results_jain(const sim_t *sim, uint32_t *n) {
+  double sum = 0.0, sq = 0.0;
+  *n = 0;
+  for (uint32_t i = 0; i < sim->flows.n; i++) {
+    const flow_t *f = &sim->flows.f[i];
+    if (f->first_tx == SIM_NEVER) continue;
+    const double x = results_flow_gbps(sim, f);
+    sum += x;
+    sq += x * x;
+    (*n)++;
+  }
+  return *n > 0 && sq > 0.0 ? sum * sum / ((double)*n * sq) : 0.0;
+}
+
+/* Bytes with a binary unit beside them: "3022848 bytes (2.88 MiB)". */
+static const char *bytes_text(uint64_t b, char *buf, size_t len) {
+  if (b < KIB)
+    snprintf(buf, len, "%llu bytes", (unsigned long long)b);
+  else if (b < KIB * KIB)
+    snprintf(buf, len, "%llu bytes (%.2f KiB)", (unsigned long long)b, (double)b / KIB);
+  else if (b < KIB * KIB * KIB)
+    snprintf(buf, len, "%llu bytes (%.2f MiB)", (unsigned long long)b, (double)b / (KIB * KIB));
+  else
+    snprintf(buf, len, "%llu bytes (%.2f GiB)", (unsigned long long)b,
+             (double)b / (KIB * KIB * KIB));
+  return buf;
+}
+
+/* Per receiving host: what its flows delivered over the run, against its link's line rate. */
+typedef struct {
+  uint32_t host;
+  uint64_t bytes;
+} receiver_t;
+
+static int by_bytes_desc(const void *a, const void *b) {
+  const receiver_t *x = a, *y = b;
+  if (x->bytes != y->bytes) return x->bytes < y->bytes ? 1 : -1;
+  return x->host < y->host ? -1 : x->host > y->host;
+}
+
+static void print_receivers(FILE *o, const sim_t *sim) {
+  const uint32_t nh = sim->topo.nhosts;
+  receiver_t *r = nh > 0 ? calloc(nh, sizeof *r) : NULL;
+  if (r == NULL || sim->end == 0) {
+    free(r);
+    return;
+  }
+  for (uint32_t h = 0; h < nh; h++) r[h].host = h;
+  for (uint32_t i = 0; i < sim->flows.n; i++) {
+    const flow_t *f = &sim->flows.f[i];
+    if (f->dst != FLOW_ANY_DST && f->dst < nh) r[f->dst].bytes += f->rx_bytes;
+  }
+  qsort(r, nh, sizeof *r, by_bytes_desc);
+  const double run_ns = (double)sim->end * sim->cycle_ns;
+  const double line = sc_host_gbps(sim->sc);
+  uint32_t shown = 0;
+  for (uint32_t h = 0; h < nh && shown < RECEIVERS_SHOWN && r[h].bytes > 0; h++, shown++) {
+    char n[64];
+    const double gbps = (double)r[h].bytes * BITS_PER_BYTE / run_ns;
+    fprintf(o, "%s %s %.2f Gb/s (%.1f %% of %g)", shown ? "," : "  receivers  ",
+            topo_name(&sim->topo, sim->topo.nsw + r[h].host, n, sizeof n), gbps,
+            line > 0 ? PCT * gbps / line : 0.0, line);
+  }
+  if (shown) {
+    uint32_t more = 0;
+    for (uint32_t h = shown; h < nh; h++) more += r[h].bytes > 0;
+    fprintf(o, "%s; over the whole run, of the host link's Gb/s\n",
+            more ? " ..." : "");
+  }
+  free(r);
+}
+
+static void print_groups(FILE *o, const sim_t *sim) {
+  const lfc_scenario_t *sc = sim->sc;
+  for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
+    group_result_t r;
+    results_group(sim, gi, &r);
+    if (r.flows < 2u && sc->groups[gi].compute_us <= 0) continue; /* a single flow: its row */
+    fprintf(o, "  group %-10s %s, %u flows, ", sc->groups[gi].name,
+            sc_pattern_name(sc->groups[gi].pattern), r.flows);
+    if (r.complete)
+      fprintf(o, "complete in %.3f us", r.time_us);
+    else
+      fprintf(o, "not complete at the end");
+    if (r.complete && sc->groups[gi].compute_us > 0)
+      fprintf(o, ", MFU %.3f (compute %.3f us, then the communication)", r.mfu,
+              sc->groups[gi].compute_us);
+    fprintf(o, "\n");
+  }
+}
+
+/* The flow table's sort key for a flow (larger first), per cli_sort_t. */
+typedef struct {
+  const sim_t *sim;
+  int sort;
+} sort_ctx_t;
+static _Thread_local sort_ctx_t sort_ctx;
+
+static double sort_key(const flow_t *f) {
+  const sim_t *sim = sort_ctx.sim;
+  switch (sort_ctx.sort) {
+  case CLI_SORT_BYTES: return (double)f->rx_bytes;
+  case CLI_SORT_GBPS: return results_flow_gbps(sim, f);
+  case CLI_SORT_FCT: return f->done_cycle == SIM_NEVER ? INFINITY : (double)(f->done_cycle - f->start);
+  case CLI_SORT_P99: return f->rx_pkts ? (double)results_flow_latency(f, 99) : -1.0;
+  default: return 0.0;
+  }
+}
+
+static int by_key(const void *a, const void *b) {
+  const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  const double kx = sort_key(&sort_ctx.sim->flows.f[x]), ky = sort_key(&sort_ctx.sim->flows.f[y]);
+  if (kx != ky) return kx < ky ? 1 : -1;
+  return x < y ? -1 : x > y; /* ties by id: the same order on every run */
+}
+
+static void print_flows(FILE *o, const sim_t *sim, const results_view_t *v) {
+  const uint32_t n = sim->flows.n;
+  if (n == 0) return;
+  const uint32_t show = v->rows == 0 || v->rows > n ? n : v->rows;
+  uint32_t *order = malloc((size_t)n * sizeof *order);
+  if (order == NULL) return;
+  for (uint32_t i = 0; i < n; i++) order[i] = i;
+  if (v->sort != CLI_SORT_ID) {
+    sort_ctx = (sort_ctx_t){sim, v->sort};
+    qsort(order, n, sizeof *order, by_key);
+  }
+  const double line = sc_host_gbps(sim->sc);
+  fprintf(o, "  flow group      src -> dst  cls      bytes   Gb/s  %%line     fct_us  lat_p50_ns  "
+             "lat_p99_ns\n");
+  for (uint32_t k = 0; k < show; k++) {
+    const uint32_t i = order[k];
+    const flow_t *f = &sim->flows.f[i];
+    char src[32], dst[32];
+    topo_name(&sim->topo, sim->topo.nsw + f->src, src, sizeof src);
+    if (f->dst == FLOW_ANY_DST)
+      snprintf(dst, sizeof dst, "any");
+    else
+      topo_name(&sim->topo, sim->topo.nsw + f->dst, dst, sizeof dst);
+    /* a flow still running at the end has no completion time (null in --json) */
+    char fct[24] = "running";
+    if (f->done_cycle != SIM_NEVER)
+      snprintf(fct, sizeof fct, "%.3f", (double)(f->done_cycle - f->start) * sim->cycle_ns /
+                                            NS_PER_US);
+    const double gbps = results_flow_gbps(sim, f);
+    fprintf(o, "  %4u %-9.9s %4s -> %-4s %3u %10llu %6.2f %6.1f %10s ", i,
+            sim->sc->groups[f->group].name, src, dst, f->cls, (unsigned long long)f->rx_bytes, gbps,
+            line > 0 ? PCT * gbps / line : 0.0, fct);
+    if (f->rx_pkts == 0)
+      fprintf(o, "%23s\n", f->first_tx == SIM_NEVER ? "not started" : "nothing delivered");
+    else
+      fprintf(o, "%11.1f %11.1f\n", (double)results_flow_latency(f, 50) * sim->cycle_ns,
+              (double)results_flow_latency(f, 99) * sim->cycle_ns);
+  }
+  if (n > show)
+    fprintf(o, "  ... %u more flows (--flows 0 shows all; every flow is in --json)\n", n - show);
+  free(order);
+}
+
+void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summary_t *s,
+                   const results_view_t *view) {
   const lfc_scenario_t *sc = sim->sc;
   fprintf(o, "lfc-sim %s: %s, %u switches, %u hosts, %s mode, %.2f ns/cycle\n", sc->file,
           sc_topo_name(sc->topo), sim->topo.nsw, sim->topo.nhosts,
           sc->sw[0].mode == LFC_MODE_IB ? "IB credit" : "PFC", sim->cycle_ns);
   fprintf(o, "  simulated   %llu cycles (%.3f us) in %.3f s wall\n",
           (unsigned long long)s->sim_cycles, s->sim_us, s->wall_seconds);
-  fprintf(o, "  offered     %llu bytes to the NICs, %llu put on the wire\n",
-          (unsigned long long)s->offered_bytes, (unsigned long long)s->wire_bytes);
-  fprintf(o, "  delivered   %llu bytes; flows complete %llu of %llu", (unsigned long long)s->delivered_bytes,
-          (unsigned long long)s->flows_done, (unsigned long long)s->flows);
+  char b1[64], b2[64];
+  fprintf(o, "  offered     %s to the NICs, %s put on the wire\n",
+          bytes_text(s->offered_bytes, b1, sizeof b1), bytes_text(s->wire_bytes, b2, sizeof b2));
+  fprintf(o, "  delivered   %s; flows complete %llu of %llu",
+          bytes_text(s->delivered_bytes, b1, sizeof b1), (unsigned long long)s->flows_done,
+          (unsigned long long)s->flows);
   if (s->flows_done) fprintf(o, ", last at %.3f us", (double)s->max_fct_cycle * sim->cycle_ns / 1000.0);
   fprintf(o, "\n  drops       %llu (", (unsigned long long)s->drops);
   for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
@@ -113,23 +291,12 @@ void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summar
   }
   if (sim->errors)
     fprintf(o, "  SCOREBOARD ERRORS %llu: %s\n", (unsigned long long)sim->errors, sim->error);
-  uint32_t show = sim->flows.n < 16 ? sim->flows.n : 16;
-  if (show) fprintf(o, "  flow  src -> dst  cls      bytes  Gb/s     fct_us  lat_p50_ns  lat_p99_ns\n");
-  for (uint32_t i = 0; i < show; i++) {
-    const flow_t *f = &sim->flows.f[i];
-    uint64_t t0 = f->first_tx == SIM_NEVER ? 0 : f->first_tx;
-    uint64_t t1 = f->done_cycle != SIM_NEVER ? f->done_cycle : sim->end;
-    double gbps = t1 > t0 ? (double)f->rx_bytes * 8.0 / ((double)(t1 - t0) * sim->cycle_ns) : 0.0;
-    char dst[16];
-    if (f->dst == FLOW_ANY_DST) snprintf(dst, sizeof dst, "any"); else snprintf(dst, sizeof dst, "%u", f->dst);
-    /* a flow still running at the end has no completion time (null in --json) */
-    char fct[24] = "running";
-    if (f->done_cycle != SIM_NEVER)
-      snprintf(fct, sizeof fct, "%.3f", (double)(f->done_cycle - f->start) * sim->cycle_ns / 1000.0);
-    fprintf(o, "  %4u %4u -> %-4s %3u %10llu %6.2f %10s %11.1f %11.1f\n", i, f->src, dst, f->cls,
-            (unsigned long long)f->rx_bytes, gbps, fct,
-            (double)results_flow_latency(f, 50) * sim->cycle_ns,
-            (double)results_flow_latency(f, 99) * sim->cycle_ns);
-  }
-  if (sim->flows.n > show) fprintf(o, "  ... %u more flows in --json\n", sim->flows.n - show);
+  print_receivers(o, sim);
+  uint32_t nj;
+  const double jain = results_jain(sim, &nj);
+  if (nj > 1)
+    fprintf(o, "  fairness    Jain's index %.3f over the %u flows' Gb/s (1 = equal shares)\n", jain,
+            nj);
+  print_groups(o, sim);
+  print_flows(o, sim, view);
 }

@@ -44,7 +44,21 @@ void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summar
 uint64_t results_flow_latency(const flow_t *f, double p);
 /* The same of the time its packets spent in the switch of hop `hop` (0 = first). */
 uint64_t results_hop_latency(const flow_t *f, uint32_t hop, double p);
-void results_print(FILE *out, const sim_t *sim, const deadlock_t *dl, const summary_t *sum);
+/* A flow's delivered rate, Gb/s: its bytes over the time from its first packet sent to its
+ * completion (or the end of the run); 0 before it sends. */
+double results_flow_gbps(const sim_t *sim, const flow_t *f);
+/* Jain's fairness index of the flows' rates (Jain, Chiu and Hawe 1984): (sum x)^2 / (n sum x^2),
+ * 1 for equal shares, 1/n when one flow has everything; over the n flows that sent; 0 if none. */
+double results_jain(const sim_t *sim, uint32_t *n);
+
+/* How the flow table on stdout is shown: rows (0 = all) and order (cli.h cli_sort_t). */
+typedef struct {
+  uint32_t rows;
+  int sort;
+} results_view_t;
+
+void results_print(FILE *out, const sim_t *sim, const deadlock_t *dl, const summary_t *sum,
+                   const results_view_t *view);
 /* Write the --json file (docs/sim-json.md) whole or not at all (outfile.h). 0, or -1 with a
  * one-line err naming the path. */
 int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const sampler_t *sp,

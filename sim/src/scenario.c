@@ -91,8 +91,12 @@ double sc_ae_gbps(const lfc_scenario_t *sc) {
   return sc->ae_speed_gbps > 0 ? sc->ae_speed_gbps : SC_AE_SPEEDUP * sc->speed_gbps;
 }
 
+double sc_host_gbps(const lfc_scenario_t *sc) {
+  return sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+}
+
 double sc_fastest_gbps(const lfc_scenario_t *sc) {
-  double host = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+  double host = sc_host_gbps(sc);
   double f = sc->speed_gbps > host ? sc->speed_gbps : host;
   return sc_ae_gbps(sc) > f ? sc_ae_gbps(sc) : f;
 }
@@ -1110,7 +1114,7 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   uint64_t hosts;
   sc->nroles = topo_roles(sc, names, sc->radix, &hosts, err, errlen);
   if (sc->nroles == 0) return -1;
-  double host_speed = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+  double host_speed = sc_host_gbps(sc);
   double fastest = sc_fastest_gbps(sc);
   double speeds[3] = {sc->speed_gbps, host_speed, sc_ae_gbps(sc) > 0 ? sc_ae_gbps(sc) : fastest};
   for (int i = 0; i < 3; i++) {

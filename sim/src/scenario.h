@@ -205,6 +205,8 @@ int sc_switch_key(const lfc_scenario_t *sc, uint32_t role, const char *base, con
 const char *sc_topo_name(sc_topo_kind_t t);
 const char *sc_pattern_name(sc_pattern_t p);
 /* The fastest link, and the aggregation engines' (0 if the scenario has none), in Gb/s. */
+/* The hosts' links, Gb/s: [link] host_speed_gbps, or speed_gbps when not given. */
+double sc_host_gbps(const lfc_scenario_t *sc);
 double sc_fastest_gbps(const lfc_scenario_t *sc);
 double sc_ae_gbps(const lfc_scenario_t *sc);
 /* Nanoseconds per cycle: one 64-byte block at the fastest link (SPEC §1.2). */

@@ -128,10 +128,6 @@ static double host_cable_m(const lfc_scenario_t *sc) {
   return sc->host_cable_m >= 0 ? sc->host_cable_m : sc->cable_m;
 }
 
-static double host_gbps(const lfc_scenario_t *sc) {
-  return sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
-}
-
 /* The AE's cable: inside the switch, one cycle (topo_build). */
 #define AE_DELAY 1u
 
@@ -150,7 +146,7 @@ uint32_t topo_role_cables(const lfc_scenario_t *sc, uint32_t role, topo_cable_t 
   uint32_t n = 0;
   if (hosts)
     out[n++] = (topo_cable_t){TOPO_PEER_HOST, cable_delay(sc, host_cable_m(sc)),
-                              speed_div(fastest, host_gbps(sc))};
+                              speed_div(fastest, sc_host_gbps(sc))};
   if (switches)
     out[n++] = (topo_cable_t){TOPO_PEER_SWITCH, cable_delay(sc, sc->cable_m),
                               speed_div(fastest, sc->speed_gbps)};
@@ -217,7 +213,7 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
 
   double fastest = sc_fastest_gbps(sc);
   builder_t b = {t, sc, cable_delay(sc, sc->cable_m), cable_delay(sc, host_cable_m(sc)),
-                 speed_div(fastest, sc->speed_gbps), speed_div(fastest, host_gbps(sc))};
+                 speed_div(fastest, sc->speed_gbps), speed_div(fastest, sc_host_gbps(sc))};
   uint32_t nexth = 0;
   switch (sc->topo) {
     case TOPO_LINE:

@@ -200,7 +200,7 @@ static int check_connected(const lfc_scenario_t *sc, const topo_t *t, const flow
 int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *err, size_t errlen) {
   memset(fl, 0, sizeof *fl);
   vec_t v = {0};
-  double host_speed = sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
+  double host_speed = sc_host_gbps(sc);
   double fastest = sc_fastest_gbps(sc);
   uint32_t hk = (uint32_t)lround(fastest / host_speed);
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
