@@ -67,30 +67,73 @@ static int run(char *const argv[], const char *log, char *err, size_t errlen) {
   return -1;
 }
 
-/* The gnuplot script. Columns by column(N), not $N: nothing in it is substituted. */
-static void write_script(FILE *g, uint32_t last_flow) {
+/* The switches' names as gnuplot tics at their first rows: ("sw0" 0, "sw1" 40, ...), each
+ * switch's rows from base = the rows (ports x classes) of the switches before it. */
+static void write_tics(FILE *g, const sim_t *sim, uint32_t per_port) {
+  uint32_t base = 0;
+  fprintf(g, "(");
+  for (uint32_t d = 0; d < sim->topo.nsw; d++) {
+    char n[64];
+    fprintf(g, "%s\"%s\" %u", d ? ", " : "", topo_name(&sim->topo, d, n, sizeof n),
+            per_port ? base : d);
+    base += sim->dev[d].nports * per_port;
+  }
+  fprintf(g, ")");
+}
+
+/* The gnuplot script. Columns by column(N), not $N: nothing in it is substituted. A queue's row
+ * in occupancy.png is base[switch] + port x classes + class, under its switch's name. */
+static void write_script(FILE *g, const sim_t *sim, uint32_t last_flow) {
+  uint32_t classes = 1;
+  for (uint32_t r = 0; r < sim->sc->nroles; r++)
+    if (sim->sc->sw[r].classes > classes) classes = sim->sc->sw[r].classes;
   fprintf(g,
           "# lfc-sim --plot: run as  gnuplot -c plots.gp CSV_DIR PLOT_DIR\n"
           "# (the directories are arguments, read as strings; nothing of them is a command)\n"
-          "csv = ARG1\nout = ARG2\n"
+          "csv = ARG1\nout = ARG2\nclasses = %u\narray base[%u] = [",
+          classes, sim->topo.nsw ? sim->topo.nsw : 1u);
+  for (uint32_t d = 0, b = 0; d < sim->topo.nsw; d++) {
+    fprintf(g, "%s%u", d ? ", " : "", b);
+    b += sim->dev[d].nports * classes;
+  }
+  uint32_t rows = 0;
+  for (uint32_t d = 0; d < sim->topo.nsw; d++) rows += sim->dev[d].nports * classes;
+  fprintf(g, "%s]\n", sim->topo.nsw ? "" : "0");
+  fprintf(g,
           "set datafile separator ','\nset terminal pngcairo size 1000,600\nunset key\n"
           "set output out.'/occupancy.png.tmp'\n"
-          "set title 'egress queue occupancy: one row per non-empty queue, colour = blocks'\n"
-          "set xlabel 'time (us)'\nset ylabel 'queue: switch*1000 + port*16 + class'\n"
-          "set cblabel 'blocks'\n"
+          "set title 'egress queue occupancy: a row per queue (port x classes + class) under "
+          "its switch'\n"
+          "set xlabel 'time (us)'\nset ylabel 'switch, then port and class'\nset ytics ");
+  write_tics(g, sim, classes);
+  fprintf(g,
+          "\nset yrange [-0.5:%u.5]\nset grid ytics\nset cblabel 'queue length (64-byte blocks)'\n"
           "plot csv.'/queues.csv' every ::1 "
-          "using 1:(column(2)*1000+column(3)*16+column(4)):5 with points pt 5 ps 0.6 palette\n"
+          "using 1:(base[int(column(2))+1]+column(3)*classes+column(4)):5 with points pt 5 "
+          "ps 0.6 palette\n",
+          rows ? rows - 1u : 0u);
+  fprintf(g,
           /* points, not lines: the rows of the flows interleave, and a line would break at
              every other flow's row */
+          "unset grid\nset ytics auto\nset yrange [*:*]\n"
           "set output out.'/throughput.png.tmp'\nset title 'throughput per flow (per sample)'\n"
           "set ylabel 'Gb/s'\nset key outside\n"
           "plot for [i=0:%u] csv.'/flows.csv' every ::1 using 1:(column(2)==i?column(4):1/0) "
           "with points pt 7 ps 0.5 title sprintf('flow %%d', i)\nunset key\n"
-          "set output out.'/pause_heatmap.png.tmp'\nset title 'pause propagation: paused queues "
-          "per switch over time'\nset ylabel 'switch'\nunset key\n"
+          "set output out.'/pause_heatmap.png.tmp'\nset title 'pause propagation: paused "
+          "queues per switch over time'\nset ylabel 'switch'\nset ytics ",
+          last_flow);
+  write_tics(g, sim, 0);
+  /* queues.csv: paused = paused or credit-starved during the sample; blocked = it sent nothing
+     in the sample for that reason (docs/sim.md "Files") */
+  fprintf(g,
+          "\nset yrange [-0.5:%u.5]\nset cbrange [0:2]\n"
+          "set cbtics ('sending' 0, 'held' 1, 'stopped' 2)\n"
+          "set cblabel 'held back by pause or credit (part of a sample, or all of it)'\n"
+          "unset key\n"
           "plot csv.'/queues.csv' every ::1 using 1:2:(column(6)*(1+column(7))) with points "
           "pt 5 ps 1 palette\nunset output\n",
-          last_flow);
+          sim->topo.nsw ? sim->topo.nsw - 1u : 0u);
 }
 
 /* Rename dir/NAME.tmp to dir/NAME, or remove it (commit = 0). 0 or -1 with err. */
@@ -126,7 +169,7 @@ static int gnuplot(const char *dir, const char *csv_dir, const sim_t *sim, char 
   outfile_t o;
   if (outfile_open(&o, gp, err, errlen) != 0) goto out;
   uint32_t n = sim->flows.n < PLOT_MAX_FLOWS ? sim->flows.n : PLOT_MAX_FLOWS;
-  write_script(o.f, n ? n - 1u : 0u);
+  write_script(o.f, sim, n ? n - 1u : 0u);
   if (outfile_close(&o, err, errlen) != 0) goto out;
   char *argv[] = {"gnuplot", "-c", a0, a1, a2, NULL};
   rc = run(argv, log, err, errlen);

@@ -9,6 +9,7 @@ report") agrees with its own --json (docs/sim-json.md):
   - the flow table: host names, Gb/s and % of line as the JSON, `--sort` orders rows largest
     first, `--flows N` shows N rows and says how many more; a flow that never sent says
     "not started", one that sent and delivered nothing "nothing delivered" (not latency 0);
+  - --plot: the rows of occupancy.png and pause_heatmap.png named by switch;
   - bad --sort and --flows values: one line, exit 2.
 """
 import json
@@ -108,6 +109,20 @@ ok(cut["delivered_packets"] == 0 and
    "a flow that delivered nothing: said so, no latency printed")
 ok(re.search(r"^ +0 a .* [0-9.]+ +[0-9.]+$", out4, re.M) is not None,
    "a flow that delivered: its latencies")
+
+# --plot: the occupancy rows and the heat map named by switch, not by index arithmetic
+plot = os.path.join(WORK, "plot")
+subprocess.run([SIM, "sim/scenarios/victim.ini", "--plot", plot, "--no-warnings"],
+               capture_output=True, check=True)
+gp = open(os.path.join(plot, "plots.gp")).read()
+ok('set ytics ("leaf0" 0, "leaf1" 5, "spine0" 10)' in gp and
+   'set ytics ("leaf0" 0, "leaf1" 1, "spine0" 2)' in gp and "array base[3] = [0, 5, 10]" in gp,
+   "--plot: occupancy rows under each switch's name (5 ports x 1 class each), heat map rows named")
+ok("set cblabel 'queue length (64-byte blocks)'" in gp and "'stopped' 2" in gp,
+   "--plot: colour bars say what the colour is")
+ok(all(os.path.getsize(os.path.join(plot, n)) > 0
+       for n in ("occupancy.png", "throughput.png", "pause_heatmap.png")),
+   "--plot: gnuplot drew the three plots from that script")
 
 for args, word in ((["--sort", "speed"], "--sort speed: not a column; allowed: id, bytes"),
                    (["--flows", "-1"], "--flows -1: out of range")):
