@@ -29,7 +29,7 @@ extern char **environ;
 static const char *const PLOT_PNGS[] = {"occupancy.png", "throughput.png", "pause_heatmap.png"};
 #define PLOT_NPNGS (sizeof PLOT_PNGS / sizeof PLOT_PNGS[0])
 /* Flows drawn in throughput.png (the legend of more would hide the plot). */
-#define PLOT_MAX_FLOWS 16u
+#define PLOT_MAX_FLOWS 16u /* the title below says 16 */
 
 /*
  * Run argv[0] (found on PATH) with argv, stdin from /dev/null, stdout and stderr appended to
@@ -83,7 +83,29 @@ static void write_tics(FILE *g, const sim_t *sim, uint32_t per_port) {
 
 /* The gnuplot script. Columns by column(N), not $N: nothing in it is substituted. A queue's row
  * in occupancy.png is base[switch] + port x classes + class, under its switch's name. */
-static void write_script(FILE *g, const sim_t *sim, uint32_t last_flow) {
+/* The flows drawn in throughput.png: every flow, or the PLOT_MAX_FLOWS that delivered the most
+ * (ties by id), as gnuplot words "3 0 7". */
+static void write_top_flows(FILE *g, const sim_t *sim) {
+  const uint32_t n = sim->flows.n, show = n < PLOT_MAX_FLOWS ? n : PLOT_MAX_FLOWS;
+  uint32_t top[PLOT_MAX_FLOWS];
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++) { /* insertion into the short list, largest first */
+    const uint64_t b = sim->flows.f[i].rx_bytes;
+    uint32_t j = k < show ? k++ : show;
+    if (j == show && (show == 0 || b <= sim->flows.f[top[show - 1u]].rx_bytes)) continue;
+    if (j == show) j = show - 1u;
+    while (j > 0 && sim->flows.f[top[j - 1u]].rx_bytes < b) {
+      top[j] = top[j - 1u];
+      j--;
+    }
+    top[j] = i;
+  }
+  fprintf(g, "flows = \"");
+  for (uint32_t i = 0; i < k; i++) fprintf(g, "%s%u", i ? " " : "", top[i]);
+  fprintf(g, "\"\n");
+}
+
+static void write_script(FILE *g, const sim_t *sim) {
   uint32_t classes = 1;
   for (uint32_t r = 0; r < sim->sc->nroles; r++)
     if (sim->sc->sw[r].classes > classes) classes = sim->sc->sw[r].classes;
@@ -116,13 +138,19 @@ static void write_script(FILE *g, const sim_t *sim, uint32_t last_flow) {
           /* points, not lines: the rows of the flows interleave, and a line would break at
              every other flow's row */
           "unset grid\nset ytics auto\nset yrange [*:*]\n"
-          "set output out.'/throughput.png.tmp'\nset title 'throughput per flow (per sample)'\n"
+          "set output out.'/throughput.png.tmp'\n");
+  write_top_flows(g, sim);
+  fprintf(g,
+          "set title 'throughput per sample: %s, and the total'\n"
           "set ylabel 'Gb/s'\nset key outside\n"
-          "plot for [i=0:%u] csv.'/flows.csv' every ::1 using 1:(column(2)==i?column(4):1/0) "
-          "with points pt 7 ps 0.5 title sprintf('flow %%d', i)\nunset key\n"
+          /* smooth frequency sums the flows' Gb/s of each sample time: the total */
+          "plot csv.'/flows.csv' every ::1 using 1:4 smooth frequency with lines lw 2 lc "
+          "'black' title 'total', "
+          "for [w in flows] csv.'/flows.csv' every ::1 using 1:(column(2)==int(w)?column(4):1/0) "
+          "with points pt 7 ps 0.5 title sprintf('flow %%s', w)\nunset key\n"
           "set output out.'/pause_heatmap.png.tmp'\nset title 'pause propagation: paused "
           "queues per switch over time'\nset ylabel 'switch'\nset ytics ",
-          last_flow);
+          sim->flows.n <= PLOT_MAX_FLOWS ? "every flow" : "the 16 flows that delivered most");
   write_tics(g, sim, 0);
   /* queues.csv: paused = paused or credit-starved during the sample; blocked = it sent nothing
      in the sample for that reason (docs/sim.md "Files") */
@@ -168,8 +196,7 @@ static int gnuplot(const char *dir, const char *csv_dir, const sim_t *sim, char 
   }
   outfile_t o;
   if (outfile_open(&o, gp, err, errlen) != 0) goto out;
-  uint32_t n = sim->flows.n < PLOT_MAX_FLOWS ? sim->flows.n : PLOT_MAX_FLOWS;
-  write_script(o.f, sim, n ? n - 1u : 0u);
+  write_script(o.f, sim);
   if (outfile_close(&o, err, errlen) != 0) goto out;
   char *argv[] = {"gnuplot", "-c", a0, a1, a2, NULL};
   rc = run(argv, log, err, errlen);

@@ -118,6 +118,10 @@ gp = open(os.path.join(plot, "plots.gp")).read()
 ok('set ytics ("leaf0" 0, "leaf1" 5, "spine0" 10)' in gp and
    'set ytics ("leaf0" 0, "leaf1" 1, "spine0" 2)' in gp and "array base[3] = [0, 5, 10]" in gp,
    "--plot: occupancy rows under each switch's name (5 ports x 1 class each), heat map rows named")
+want = " ".join(str(f["id"]) for f in sorted(d["flows"], key=lambda f: (-f["delivered_bytes"],
+                                                                       f["id"]))[:16])
+ok('flows = "%s"' % want in gp and "smooth frequency" in gp,
+   "--plot: throughput.png draws the flows that delivered most (%s) and their total" % want)
 ok("set cblabel 'queue length (64-byte blocks)'" in gp and "'stopped' 2" in gp,
    "--plot: colour bars say what the colour is")
 ok(all(os.path.getsize(os.path.join(plot, n)) > 0
