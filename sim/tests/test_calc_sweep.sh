@@ -51,9 +51,10 @@ rm "$csv"
 "$sweep" --gather "$out" >/dev/null
 check; cmp -s "$csv" "$work/first.csv" || fail "--gather wrote a different CSV"
 
-# 3. Failing points: exit 1, the CSV still has every row, with the status and the error line.
+# 3. Failing points (past the check, --no-check): exit 1, the CSV still has every row, with the
+#    status and the error line.
 out="$work/fail"
-"$sweep" "$work/x.ini" --grid t.a=1,bad,nojson --grid=t.b=7 --cmd "$standin" --out "$out" \
+"$sweep" "$work/x.ini" --grid t.a=1,bad,nojson --grid=t.b=7 --no-check --cmd "$standin" --out "$out" \
   >"$work/fail.stdout" 2>"$work/fail.stderr"
 rc=$?
 check; [ "$rc" -eq 1 ] || fail "sweep with failing points: exit $rc, want 1"
@@ -79,6 +80,18 @@ bad() {
   grep -Fq -- "$want" "$work/bad.err" || fail "sweep $*: stderr '$(cat "$work/bad.err")' lacks '$want'"
 }
 mkdir -p "$work/foreign" && touch "$work/foreign/x"
+# 3b. Without --no-check a point that does not load stops the sweep before anything is written
+#     or run: exit 2, one line naming the point and the simulator's message.
+out="$work/checked"
+"$sweep" "$work/x.ini" --grid t.a=1,bad --grid=t.b=7 --cmd "$standin" --out "$out" \
+  >"$work/checked.stdout" 2>"$work/checked.stderr"
+rc=$?
+check; [ "$rc" -eq 2 ] || fail "a grid with a bad point: exit $rc, want 2"
+check; [ "$(wc -l <"$work/checked.stderr")" -eq 1 ] &&
+  grep -q "point 1 (t.a=bad, t.b=7) does not load (exit 2): .*bad value 'bad'" "$work/checked.stderr" ||
+  fail "a grid with a bad point: stderr '$(cat "$work/checked.stderr")'"
+check; [ ! -e "$out" ] || fail "a grid with a bad point wrote $out"
+
 bad "--out DIR is required" "$work/x.ini" --grid t.a=1 --cmd "$standin"
 bad "no --grid given" "$work/x.ini" --out "$work/o5" --cmd "$standin"
 bad "key 'nodot' is not allowed" "$work/x.ini" --grid nodot=1 --out "$work/o5" --cmd "$standin"
