@@ -104,6 +104,8 @@ bad "unknown option '--bogus'" "$work/x.ini" --grid t.a=1 --bogus --out "$work/o
 bad "scenario '$work/none.ini' is not a readable file" "$work/none.ini" --grid t.a=1 --out "$work/o5"
 bad "command '$work/nosuch' is not an executable file" "$work/x.ini" --grid t.a=1 --out "$work/o5" --cmd "$work/nosuch"
 bad "is not empty and not a sweep directory" "$work/x.ini" --grid t.a=1 --out "$work/foreign" --cmd "$standin"
+bad "--column 'p99': give NAME=PATH" "$work/x.ini" --grid t.a=1 --column p99 --out "$work/o5" --cmd "$standin"
+bad "the column a is given twice" "$work/x.ini" --grid t.a=1 --column a=x --column a=y --out "$work/o5" --cmd "$standin"
 bad "--sbatch-opt needs --slurm" "$work/x.ini" --grid t.a=1 --sbatch-opt=-p --out "$work/o5" --cmd "$standin"
 bad "the grid has 1000000 points" "$work/x.ini" --grid t.a=$(seq -s, 1000) --grid t.b=$(seq -s, 1000) --out "$work/o5" --cmd "$standin"
 check; [ ! -e "$work/o5" ] || fail "a refused sweep created its output directory"
@@ -113,7 +115,9 @@ check; [ ! -e "$work/o5" ] || fail "a refused sweep created its output directory
 if [ -n "$lfc_sim" ]; then
   out="$work/real"
   "$sweep" "$root/sim/scenarios/pfc_headroom.ini" --grid pfc.headroom_blocks=300,719 \
-    --set sim.duration_us=5 -j 2 --cmd "$lfc_sim" --out "$out" >/dev/null 2>"$work/real.stderr"
+    --set sim.duration_us=5 -j 2 --cmd "$lfc_sim" --out "$out" \
+    --column p99=flows.0.latency_ns_p99 --column inc_bytes=groups.incast.bytes \
+    --column missing=groups.nosuch.time_us >/dev/null 2>"$work/real.stderr"
   rc=$?
   check; [ "$rc" -eq 0 ] || fail "sweep of $lfc_sim: exit $rc: $(cat "$work/real.stderr")"
   # Columns by name: status, drops, and every summary field docs/sweep.md names.
@@ -128,6 +132,19 @@ assert [r["pfc.headroom_blocks"] for r in rows] == ["300", "719"], rows
 assert all(r["status"] == "0" for r in rows), rows
 assert int(rows[0]["drops"]) > 0 and int(rows[1]["drops"]) == 0, [r["drops"] for r in rows]
 assert int(rows[1]["pause_frames"]) > 0, rows[1]
+# drops by cause, one column each, adding up; --column values from each point's own JSON
+import json, os
+for i, r in enumerate(rows):
+    causes = [k for k in r if k.startswith("drops_by_cause.")]
+    assert "drops_by_cause.headroom" in causes, list(r)
+    assert sum(int(r[k]) for k in causes) == int(r["drops"]), r
+    doc = json.load(open(os.path.join(os.path.dirname(sys.argv[1]), "runs", "%04d" % i,
+                                      "out.json")))
+    assert r["p99"] == str(doc["flows"][0]["latency_ns_p99"]), (r["p99"], doc["flows"][0])
+    inc = [g for g in doc["groups"] if g["name"] == "incast"][0]
+    assert r["inc_bytes"] == str(inc["bytes"]), r
+    assert r["missing"] == "", r
+assert list(rows[0])[-4:] == ["p99", "inc_bytes", "missing", "error"], list(rows[0])
 PY
   checks=$((checks + 1))
 fi
