@@ -5,13 +5,17 @@
 #       liblfc.a, liblfc.so.X.Y.Z (soname liblfc.so.X) with the liblfc.so.X and liblfc.so links,
 #       the headers under include/lfc/, the programs that exist (lfc-demo, lfc-trace, lfc-check,
 #       and lfc-sim when sim/sim.mk builds it), lib/pkgconfig/lfc.pc, man pages made from each
-#       program's --help (help2man, man/*.h2m), the library's page man/lfc.3, and the
+#       program's --help (help2man, man/*.h2m), the library's page man/lfc.3, a page per public
+#       function made from its header (scripts/man3.py: man lfc_switch_step), and the
 #       documentation under share/doc/lfc/.
 #       BINDIR, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, MANDIR and DOCDIR may be set one by one.
 #   make uninstall PREFIX=... [DESTDIR=...]
 #       removes what install wrote (include/lfc/ and share/doc/lfc/ as whole directories)
 #   make man
 #       the man pages, in $(BUILD)/dist/man/
+#   make test-man              (a step of make test; a few seconds)
+#       every function liblfc.so exports has a page with a description from its header, and
+#       every page renders without a groff warning (scripts/test_man3.sh)
 #   make test-install          (a step of make test; about 10 s after the build)
 #       installs into $(BUILD)/test-install, checks the tree, builds a small C program with
 #       pkg-config against it (shared and static) and runs it; scripts/install_check.sh
@@ -115,14 +119,28 @@ $(DIST)/man/%.1: man/%.h2m | deps-packaging
 	  $(LFC_PROG_$*)
 $(foreach p,$(LFC_PROGRAMS),$(eval $(DIST)/man/$(p).1: $(LFC_PROG_$(p))))
 
-man: $(LFC_MAN_PAGES)
+# A page per public function, from the comments of its header (scripts/man3.py). The stamp
+# stands for the pages: their names come from the headers.
+LFC_MAN3_DIR   = $(DIST)/man/man3
+LFC_MAN3_STAMP = $(LFC_MAN3_DIR)/.stamp
+$(LFC_MAN3_STAMP): scripts/man3.py $(LFC_HEADERS) VERSION
+	@rm -rf $(LFC_MAN3_DIR)
+	@python3 scripts/man3.py cmodel/include $(LFC_MAN3_DIR) $(LFC_VERSION)
+	@touch $@
+
+man: $(LFC_MAN_PAGES) $(LFC_MAN3_STAMP)
+
+.PHONY: test-man
+TEST_STEPS += test-man
+test-man: $(LFC_MAN3_STAMP) $(BUILD)/liblfc.so
+	@scripts/test_man3.sh $(BUILD)/liblfc.so $(LFC_MAN3_DIR)
 
 # ---------------------------------------------------------------------------------------
 # install, uninstall
 # ---------------------------------------------------------------------------------------
 
 LFC_INSTALL_INPUTS = $(BUILD)/liblfc.a $(DIST)/lib/$(LFC_SO_REAL) $(LFC_PROG_FILES) \
-                     $(LFC_MAN_PAGES) man/lfc.3 scripts/lfc.pc.in
+                     $(LFC_MAN_PAGES) man/lfc.3 scripts/lfc.pc.in $(LFC_MAN3_STAMP)
 
 install: $(LFC_INSTALL_INPUTS)
 	$(lfc_pc_generate)
@@ -139,6 +157,7 @@ install: $(LFC_INSTALL_INPUTS)
 	$(INSTALL_DATA) $(DIST)/lfc.pc $(DESTDIR)$(PKGCONFIGDIR)/lfc.pc
 	$(INSTALL_DATA) $(LFC_MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL_DATA) man/lfc.3 $(DESTDIR)$(MANDIR)/man3/lfc.3
+	$(INSTALL_DATA) $(LFC_MAN3_DIR)/lfc_*.3 $(DESTDIR)$(MANDIR)/man3/
 	$(INSTALL_DATA) $(LFC_DOCS) $(DESTDIR)$(DOCDIR)/
 	@echo "install: lfc $(LFC_VERSION) in $(DESTDIR)$(PREFIX)"
 
@@ -147,6 +166,7 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/liblfc.a $(DESTDIR)$(LIBDIR)/liblfc.so \
 	  $(DESTDIR)$(LIBDIR)/$(LFC_SONAME) $(DESTDIR)$(LIBDIR)/$(LFC_SO_REAL) \
 	  $(DESTDIR)$(PKGCONFIGDIR)/lfc.pc $(DESTDIR)$(MANDIR)/man3/lfc.3 \
+	  $(DESTDIR)$(MANDIR)/man3/lfc_*.3 \
 	  $(foreach p,lfc-demo lfc-trace lfc-check lfc-sim,\
 	    $(DESTDIR)$(BINDIR)/$(p) $(DESTDIR)$(MANDIR)/man1/$(p).1)
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/lfc $(DESTDIR)$(DOCDIR)

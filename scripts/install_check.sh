@@ -95,6 +95,12 @@ check_tree() {
     [ -s "$f" ] || { fail "$f: missing"; return 1; }
     warn="$(groff -k -man -Tutf8 -ww -z "$f" 2>&1)"
     [ -z "$warn" ] || { fail "$f does not render cleanly: $warn"; return 1; }
+    # A page per public function (scripts/man3.py), as man(1) finds them under MANDIR.
+    n3=$(ls "$root/share/man/man3"/lfc_*.3 2>/dev/null | wc -l)
+    [ "$n3" -ge 100 ] && [ -s "$root/share/man/man3/lfc_switch_step.3" ] ||
+      { fail "$root/share/man/man3: $n3 function pages, lfc_switch_step.3 among them?"; return 1; }
+    MANPATH="$root/share/man" man -w lfc_switch_step >/dev/null 2>&1 ||
+      { fail "man -w lfc_switch_step does not find the installed page"; return 1; }
     for f in README.md CHANGELOG.md SPEC.md; do
       [ -s "$root/share/doc/lfc/$f" ] || { fail "$root/share/doc/lfc/$f: missing"; return 1; }
     done

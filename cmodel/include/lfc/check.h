@@ -236,7 +236,7 @@ LFC_API int lfc_check_finish(lfc_check_t *c, uint64_t time);
 /* Why the last call returned -1 (one line), or "". */
 LFC_API const char *lfc_check_error(const lfc_check_t *c);
 
-/* Violations found so far, in all; of one rule. */
+/* Violations found so far, in all (kept or not); lfc_check_count: of one rule. */
 LFC_API uint64_t lfc_check_violations(const lfc_check_t *c);
 LFC_API uint64_t lfc_check_count(const lfc_check_t *c, lfc_check_rule_t rule);
 /* Frames fed and accepted. */
@@ -270,6 +270,7 @@ LFC_API size_t lfc_check_cov_points(void);
 LFC_API const char *lfc_check_cov_name(size_t point); /* NULL out of range */
 /* True if point is counted in mode (a point of the other mode always reads 0). */
 LFC_API bool lfc_check_cov_in_mode(size_t point, lfc_mode_t mode);
+/* How many times checker c has seen point's event (0 for a point out of range). */
 LFC_API uint64_t lfc_check_cov(const lfc_check_t *c, size_t point);
 
 #ifdef __cplusplus

@@ -22,8 +22,11 @@ typedef struct lfc_link lfc_link_t;
 
 /* delay 1..LFC_LINK_MAX_DELAY cycles; NULL if out of range or out of memory. Starts all IDLE. */
 LFC_API lfc_link_t *lfc_link_create(uint32_t delay);
+/* Free a link; NULL is allowed. */
 LFC_API void lfc_link_destroy(lfc_link_t *link);
+/* Every word in flight back to IDLE, as at creation. */
 LFC_API void lfc_link_reset(lfc_link_t *link);
+/* The delay the link was created with, in cycles. */
 LFC_API uint32_t lfc_link_delay(const lfc_link_t *link);
 
 /* The word arriving in the current cycle (pushed `delay` cycles ago). */

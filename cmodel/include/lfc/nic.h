@@ -49,9 +49,14 @@ typedef struct lfc_nic lfc_nic_t;
  */
 typedef void (*lfc_nic_rx_fn)(void *ctx, const lfc_word_t *word, uint64_t cycle);
 
+/* An end node for cfg (SPEC §12.2), or NULL with a one-line reason in err (a configuration out
+ * of range, no memory). */
 LFC_API lfc_nic_t *lfc_nic_create(const lfc_nic_cfg_t *cfg, char *err, size_t errlen);
+/* Free an end node; NULL is allowed. */
 LFC_API void lfc_nic_destroy(lfc_nic_t *nic);
+/* Back to the state after create: cycle 0, queues empty, counters and statistics zero. */
 LFC_API void lfc_nic_reset(lfc_nic_t *nic);
+/* Call fn(ctx, word, cycle) for each packet the node receives (its first block); NULL: none. */
 LFC_API void lfc_nic_set_rx_callback(lfc_nic_t *nic, lfc_nic_rx_fn fn, void *ctx);
 
 /*
@@ -70,6 +75,7 @@ LFC_API void lfc_nic_step(lfc_nic_t *nic, const lfc_word_t *in, lfc_word_t *out)
 LFC_API uint64_t lfc_nic_next_event(const lfc_nic_t *nic);
 LFC_API void lfc_nic_advance(lfc_nic_t *nic, uint64_t to);
 
+/* The cycles stepped (or advanced over) since create or reset. */
 LFC_API uint64_t lfc_nic_cycle(const lfc_nic_t *nic);
 
 typedef struct {
@@ -82,6 +88,7 @@ typedef struct {
   uint64_t peak_rx_blocks;        /* receive buffer, any class */
 } lfc_nic_stats_t;
 
+/* The node's statistics since create or reset (borrowed: valid until the next step or reset). */
 LFC_API const lfc_nic_stats_t *lfc_nic_stats(const lfc_nic_t *nic);
 
 #ifdef __cplusplus

@@ -57,6 +57,7 @@ typedef struct lfc_sb lfc_sb_t;
 
 /* A scoreboard, or NULL with a one-line reason in err (a bad time unit, no memory). */
 LFC_API lfc_sb_t *lfc_sb_create(const lfc_sb_cfg_t *cfg, char *err, size_t errlen);
+/* Free a scoreboard; NULL is allowed. */
 LFC_API void lfc_sb_destroy(lfc_sb_t *sb);
 
 /*
@@ -95,6 +96,7 @@ typedef struct {
   double latency_mean;
 } lfc_sb_stats_t;
 
+/* The scoreboard's totals so far into *st. */
 LFC_API void lfc_sb_stats(const lfc_sb_t *sb, lfc_sb_stats_t *st);
 
 /* Why the last call returned -1, or "". */

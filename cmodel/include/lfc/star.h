@@ -40,6 +40,8 @@ typedef struct {
   uint64_t seed;
 } lfc_traffic_cfg_t;
 
+/* The traffic defaults: uniform, 50 % load, 1..65 blocks, class 0 only, no ECN-capable packets,
+ * no bursts, never stopping, seed 1. */
 LFC_API void lfc_traffic_cfg_default(lfc_traffic_cfg_t *cfg);
 
 typedef struct {
@@ -52,17 +54,24 @@ typedef struct {
 /* A consistent testbed for mode/ports/classes: SPEC defaults, link delay 1, uniform traffic. */
 LFC_API void lfc_star_cfg_default(lfc_star_cfg_t *cfg, lfc_mode_t mode, uint32_t ports,
                                   uint32_t classes);
+/* 0 if cfg is legal, else -1 with a one-line reason in err (the switch's, a node's, the
+ * traffic's or the link's field out of range). */
 LFC_API int lfc_star_cfg_check(const lfc_star_cfg_t *cfg, char *err, size_t errlen);
 
 typedef struct lfc_star lfc_star_t;
 
+/* A testbed for cfg: the switch, a node and two links per port, the traffic and the scoreboard;
+ * NULL with a one-line reason in err (an illegal cfg, no memory). */
 LFC_API lfc_star_t *lfc_star_create(const lfc_star_cfg_t *cfg, char *err, size_t errlen);
+/* Free the testbed and everything in it; NULL is allowed. */
 LFC_API void lfc_star_destroy(lfc_star_t *star);
 
 /* Run one cycle / n cycles. */
 LFC_API void lfc_star_step(lfc_star_t *star);
 LFC_API void lfc_star_run(lfc_star_t *star, uint64_t cycles);
 
+/* The cycles run; the testbed's switch; the node on port (NULL out of range): borrowed, owned
+ * by the testbed. */
 LFC_API uint64_t lfc_star_cycle(const lfc_star_t *star);
 LFC_API lfc_switch_t *lfc_star_switch(lfc_star_t *star);
 LFC_API lfc_nic_t *lfc_star_nic(lfc_star_t *star, uint32_t port);
@@ -81,6 +90,7 @@ typedef struct {
   uint64_t max_buffered_blocks; /* largest total held by the switch in any cycle */
 } lfc_score_t;
 
+/* The scoreboard's counts so far (borrowed: owned by the testbed). */
 LFC_API const lfc_score_t *lfc_star_score(const lfc_star_t *star);
 
 /* First scoreboard error as text ("" if none). */

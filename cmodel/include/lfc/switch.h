@@ -181,7 +181,8 @@ typedef struct {
   uint8_t mode;     /* LFC_MODE_IB, LFC_MODE_PFC, or 2 for both */
 } lfc_reg_info_t;
 
-/* Number of registers and their descriptions (index 0..count-1). */
+/* Number of registers, and lfc_reg_info: the description of register reg (index 0..count-1;
+ * NULL out of range). */
 LFC_API size_t lfc_reg_count(void);
 LFC_API const lfc_reg_info_t *lfc_reg_info(size_t reg);
 /* Index of the register with this name, or -1. */
