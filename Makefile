@@ -381,6 +381,7 @@ clean:
 ##   make install             PREFIX=... [DESTDIR=...]: library, headers, programs, man pages
 ##   make uninstall           remove what install wrote
 ##   make man                 the man pages, in build/dist/man/
+##   make test-man            a man page per public function, each with a description
 ##   make test-install        install, build against it with pkg-config, uninstall
 ##   make fusesoc-venv        FuseSoC from PyPI in build/venv-fusesoc
 ##   make fusesoc-sim         lfc.core's co-simulation target under FuseSoC
