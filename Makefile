@@ -339,6 +339,9 @@ clean:
 ##   make fuzz-tb-args        libFuzzer on the co-simulation's plusargs
 ##   make fuzz-trace-args     libFuzzer on lfc-trace's command line
 ##   make fuzz-demo-args      libFuzzer on lfc-demo's command line
+##   make fuzz-check-pcap     libFuzzer on the pcap reader and the protocol checkers it feeds
+##   make fuzz-check-text     libFuzzer on the checkers' settings text (lfc_check_create_text)
+##   make fuzz-check-args     libFuzzer on lfc-check's command line, captures and report
 ##   make soak                random co-simulation for HOURS
 ##   make test-soak           one minute of soak
 ##   make cocotb              the cocotb test with the model as scoreboard

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_lfc_check.sh - lfc-check (cmodel/tools/lfc_check.c) on captures of one link of the model
 # written by lfc_wire_gen --link (both directions, marked as docs/wire-formats.md §6 says):
-#   - clean captures (the model's switch and its end node keep every rule): exit 0, no line;
+#   - clean captures (the model's switch and its end node keep every rule): exit 0, no line; also
+#     as a microsecond pcap, whose times are up to 999 ns early;
 #   - broken ones: an end node that honours pauses 5 us late (--response-cycles 1000, beyond the
 #     2 us of IEEE 802.3 Annex 31B at 100 Gb/s): exit 1 with pfc-reaction lines for the node's
 #     direction; a capture that misses one IB data packet (--skip-frame): exit 1 with exactly one
@@ -105,6 +106,14 @@ clean pfc "$work/pfc.pcap" --coverage "$work/pfc.json"
 clean ib "$work/ib.pcap" "${IB_ARGS[@]}" --coverage "$work/ib.json"
 # Two links at once: each capture is its own link.
 clean two-links --mode pfc "$work/pfc.pcap" "$work/pfc.pcap"
+# A microsecond capture (big-endian) of a clean link: its times are up to 999 ns early, which must
+# not turn frames sent after a pause ended into frames sent in it (the checker then counts in
+# microseconds). The same capture in nanoseconds, and both together. Committed captures of the
+# fuzz target of lfc-check (tb/fuzz/make_check_seeds.py).
+fixtures="$root/tb/fuzz/check_fixtures"
+clean microseconds "$fixtures/pfc-us-be.pcap"
+clean nanoseconds "$fixtures/pfc.pcap"
+clean us-and-ns "$fixtures/pfc.pcap" "$fixtures/pfc-us-be.pcap"
 
 # The coverage file: the co-simulation's form, a "coverage" object of the mode's points.
 checks=$((checks + 1))

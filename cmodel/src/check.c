@@ -432,7 +432,6 @@ static const struct {
 #define KEYS_COUNT (sizeof KEYS / sizeof KEYS[0])
 
 #define SETTING_SEPARATORS " \t\n,"
-#define VALUE_MAX_CHARS 32u /* longer than any number of a field */
 
 /* Set the key=value of lfc_check_create_text in item[0..len) in *cfg; false with the reason if
  * it cannot. */
@@ -457,11 +456,11 @@ static bool set_key(lfc_check_cfg_t *cfg, const char *item, size_t len, char *er
                       : kind == KEY_U8                      ? UINT8_MAX
                       : kind == KEY_U32 || kind == KEY_SIZE ? (int64_t)UINT32_MAX
                                                             : INT64_MAX;
-  char value[VALUE_MAX_CHARS + 1u];
+  char value[LFC_CHECK_TEXT_VALUE_MAX + 1u];
   const size_t vlen = len - n - 1u;
   snprintf(value, sizeof value, "%.*s", (int)vlen, eq + 1);
   int64_t v;
-  if (vlen > VALUE_MAX_CHARS || lfc_parse_int(value, 0, max, &v) != 0) {
+  if (vlen > LFC_CHECK_TEXT_VALUE_MAX || lfc_parse_int(value, 0, max, &v) != 0) {
     say(err, errlen, "check: %s '%.*s': a whole number 0..%" PRId64, KEYS[k].name, (int)vlen,
         eq + 1, max);
     return false;

@@ -135,6 +135,10 @@ lfc_pcap_reader_t *lfc_pcap_reader_open(const char *path, char *err, size_t errl
 
 uint32_t lfc_pcap_reader_linktype(const lfc_pcap_reader_t *r) { return r->linktype; }
 
+uint32_t lfc_pcap_reader_resolution_ns(const lfc_pcap_reader_t *r) {
+  return r->nano ? 1u : NS_PER_US;
+}
+
 static int bad(lfc_pcap_reader_t *r, char *err, size_t errlen, uint64_t at, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 static int bad(lfc_pcap_reader_t *r, char *err, size_t errlen, uint64_t at, const char *fmt, ...) {

@@ -233,6 +233,7 @@ static void test_other_forms(void **state) {
   lfc_pcap_reader_t *r = lfc_pcap_reader_open(path, err, sizeof err);
   assert_non_null(r);
   lfc_pcap_record_t rec;
+  assert_int_equal(lfc_pcap_reader_resolution_ns(r), 1000); /* a microsecond file */
   assert_int_equal(lfc_pcap_reader_next(r, &rec, err, sizeof err), 1);
   assert_int_equal(rec.ts_ns, 3250000000ull);
   assert_int_equal(rec.len, 4);
@@ -257,6 +258,7 @@ static void test_other_forms(void **state) {
   put(path, b, n);
   r = lfc_pcap_reader_open(path, err, sizeof err);
   assert_non_null(r);
+  assert_int_equal(lfc_pcap_reader_resolution_ns(r), 1); /* a nanosecond file */
   assert_int_equal(lfc_pcap_reader_next(r, &rec, err, sizeof err), 1);
   assert_int_equal(rec.kind, LFC_PCAP_IB_LINK);
   assert_int_equal(rec.iface, 3);

@@ -9,6 +9,8 @@
  * frames by their source address (lfc's own addresses, lfc_pcap_side_mac; else --mac-a, else
  * the first frame's source is side A); a LINKTYPE_INFINIBAND (247) capture is one direction,
  * A>B. The mode comes from the link type (Ethernet: PFC; ERF and 247: IB) unless --mode says.
+ * Times are in nanoseconds, or in microseconds ("us") when a capture is a microsecond pcap: the
+ * checker allows one unit of error in each time, and such a capture's are up to 999 ns off.
  *
  * Installed as lfc-check (scripts/install.mk).
  *
@@ -82,6 +84,25 @@ static void usage(FILE *f) {
           "  --version              print the version of lfc and exit\n");
 }
 
+/* What the program holds while it runs, freed by release() before any exit: so that a bad input
+ * ends with nothing left allocated, and a leak checker (LeakSanitizer in the fuzz target of this
+ * command line, tb/fuzz/fuzz_check_args.c, which turns exit into a return) sees only real
+ * leaks. */
+static struct {
+  const char **captures;
+  lfc_check_t *check;
+  lfc_pcap_reader_t *reader;
+  char *copy; /* headroom()'s copy of its value */
+} held;
+
+static void release(void) {
+  free(held.captures);
+  lfc_check_destroy(held.check);
+  lfc_pcap_reader_close(held.reader);
+  free(held.copy);
+  memset(&held, 0, sizeof held);
+}
+
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...) {
   va_list ap;
@@ -90,6 +111,7 @@ static void die(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
+  release(); /* after the message, which may be the checker's own (lfc_check_error) */
   exit(EXIT_BAD);
 }
 
@@ -146,7 +168,7 @@ static void headroom(const char *s, lfc_check_cfg_t *cfg) {
     for (unsigned p = 0; p < LFC_PFC_MAX_PRIOS; p++) cfg->headroom_bytes[p] = v;
     return;
   }
-  char *copy = strdup(s);
+  char *copy = held.copy = strdup(s);
   if (copy == NULL) die("out of memory");
   char *save = NULL;
   for (char *item = strtok_r(copy, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
@@ -159,6 +181,7 @@ static void headroom(const char *s, lfc_check_cfg_t *cfg) {
     cfg->headroom_bytes[p] = number("--headroom-bytes", eq + 1, UINT32_MAX);
   }
   free(copy);
+  held.copy = NULL;
 }
 
 typedef struct {
@@ -177,7 +200,7 @@ static void parse(int argc, char **argv, opts_t *o, lfc_check_cfg_t *cfg) {
   o->max_lines = DEFAULT_MAX_LINES;
   lfc_check_cfg_default(cfg, LFC_MODE_PFC);
   cfg->mtu_bytes = 0; /* the mode's default, once the mode is known */
-  o->captures = calloc((size_t)argc, sizeof *o->captures);
+  o->captures = held.captures = calloc((size_t)argc, sizeof *o->captures);
   if (o->captures == NULL) die("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -188,9 +211,11 @@ static void parse(int argc, char **argv, opts_t *o, lfc_check_cfg_t *cfg) {
     i++;                                                    \
   } while (0)
     if (strcmp(a, "--help") == 0) {
+      release();
       usage(stdout);
       exit(fflush(stdout) == 0 ? 0 : EXIT_BAD);
     } else if (strcmp(a, "--version") == 0) {
+      release();
       printf("lfc-check (lfc) %s\n", lfc_version());
       exit(fflush(stdout) == 0 ? 0 : EXIT_BAD);
     } else if (strcmp(a, "--mode") == 0) {
@@ -345,13 +370,26 @@ int main(int argc, char **argv) {
   parse(argc, argv, &o, &cfg);
   char err[ERRLEN];
 
+  /* The checker counts time in the unit of the coarsest capture: a microsecond pcap's times
+   * are up to 999 ns early, and the checker allows one unit of error in each time it is given
+   * (lfc/check.h), so in nanoseconds it would flag frames that were in fact on time. Every
+   * capture's header is read first for that. */
+  uint32_t res_ns = 1;
+  for (unsigned link = 0; link < o.ncaptures; link++) {
+    lfc_pcap_reader_t *r = held.reader = lfc_pcap_reader_open(o.captures[link], err, sizeof err);
+    if (r == NULL) die("%s", err);
+    if (lfc_pcap_reader_resolution_ns(r) > res_ns) res_ns = lfc_pcap_reader_resolution_ns(r);
+    lfc_pcap_reader_close(r);
+    held.reader = NULL;
+  }
+
   /* One capture at a time (a reader holds a buffer of the largest record). The mode is given,
    * or the first capture's link type's; every capture must suit it. */
   lfc_check_t *c = NULL;
   lfc_mode_t mode = LFC_MODE_PFC;
   uint64_t end = 0;
   for (unsigned link = 0; link < o.ncaptures; link++) {
-    lfc_pcap_reader_t *r = lfc_pcap_reader_open(o.captures[link], err, sizeof err);
+    lfc_pcap_reader_t *r = held.reader = lfc_pcap_reader_open(o.captures[link], err, sizeof err);
     if (r == NULL) die("%s", err);
     const uint32_t linktype = lfc_pcap_reader_linktype(r);
     const bool eth = linktype == LFC_PCAP_LINKTYPE_ETHERNET;
@@ -369,7 +407,9 @@ int main(int argc, char **argv) {
       if (cfg.mtu_bytes == 0) cfg.mtu_bytes = d.mtu_bytes;
       cfg.links = o.ncaptures;
       cfg.max_kept = o.max_lines;
-      c = lfc_check_create(&cfg, err, sizeof err);
+      cfg.time_unit_ps = res_ns * LFC_CHECK_NS_PS;
+      cfg.time_label = res_ns == 1u ? "ns" : "us";
+      c = held.check = lfc_check_create(&cfg, err, sizeof err);
       if (c == NULL) die("%s", err);
     }
     sides_t sides = {0};
@@ -395,13 +435,16 @@ int main(int argc, char **argv) {
         }
         dir = (uint32_t)rec.dir;
       }
-      if (lfc_check_frame(c, link, dir, rec.ts_ns, rec.kind, rec.data, rec.len) < 0) {
+      const uint64_t t = rec.ts_ns / res_ns; /* a nanosecond capture among microsecond ones:
+                                                 rounded down, within the unit allowed */
+      if (lfc_check_frame(c, link, dir, t, rec.kind, rec.data, rec.len) < 0) {
         die("%s: record %" PRIu64 ": %s", o.captures[link], rec.index, lfc_check_error(c));
       }
-      if (rec.ts_ns > end) end = rec.ts_ns;
+      if (t > end) end = t;
     }
     if (got < 0) die("%s", err);
     lfc_pcap_reader_close(r);
+    held.reader = NULL;
   }
   if (lfc_check_finish(c, end) < 0) die("%s", lfc_check_error(c));
 
@@ -438,8 +481,7 @@ int main(int argc, char **argv) {
   }
   printf("coverage: %zu of %zu points hit%s%s\n", hit, points, o.cov_path ? ", " : "",
          o.cov_path ? o.cov_path : "");
-  lfc_check_destroy(c);
-  free(o.captures);
+  release(); /* the checker and the list of captures */
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "%s: standard output: cannot write: %s\n", prog, strerror(errno));
     return EXIT_BAD;

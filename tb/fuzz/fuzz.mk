@@ -16,7 +16,8 @@
 #       the make targets listed in FUZZ_TARGETS, which each part appends to); fails if any
 #       target found something, each naming its input file
 #   make fuzz-parse-int, fuzz-cfg-set, fuzz-tb-config, fuzz-flat-cfg, fuzz-trace-args,
-#   fuzz-demo-args, fuzz-tb-args [FUZZ_SECONDS=60]
+#   fuzz-demo-args, fuzz-tb-args, fuzz-check-pcap, fuzz-check-text, fuzz-check-args
+#   [FUZZ_SECONDS=60]
 #       one parser or command line (tb/fuzz/fuzz_<name>.c) under ASan + UBSan, with its
 #       properties (docs/fuzzing.md §5)
 #   make fuzz-selftest [SELFTEST_SECONDS=120] [SELFTEST_ONLY=rtl|model|parser]
@@ -129,7 +130,8 @@ fuzz-model: $(TBFUZZ_BUILD)/fuzz-model
 
 # The parser targets (their rules are made below); named here because a prerequisite list is
 # expanded when make reads it.
-TBFUZZ_PARSERS        = parse_int cfg_set tb_config flat_cfg trace_args demo_args tb_args
+TBFUZZ_PARSERS        = parse_int cfg_set tb_config flat_cfg trace_args demo_args tb_args \
+                        check_pcap check_text check_args
 TBFUZZ_PARSER_BINS    = $(patsubst %,$(TBFUZZ_BUILD)/fuzz_%,$(TBFUZZ_PARSERS))
 
 # Replay: the committed seeds and every regression input, once each, through both targets, and
@@ -224,6 +226,11 @@ $(TBFUZZ_BUILD)/san/tb/%.o: tb/common/%.c $(TBFUZZ_HDRS) tb/common/tb.h | deps
 $(TBFUZZ_BUILD)/san/fuzz_trace_args.o: cmodel/tools/lfc_trace.c
 $(TBFUZZ_BUILD)/san/fuzz_demo_args.o: cmodel/demo/lfc_demo.c
 $(TBFUZZ_BUILD)/san/fuzz_tb_args.o: tb/common/tb_main.c tb/common/tb.h
+$(TBFUZZ_BUILD)/san/fuzz_check_args.o: cmodel/tools/lfc_check.c
+# lfc-check's target reads the committed captures of tb/fuzz/check_fixtures/ (by absolute path,
+# so that it runs from any directory).
+$(TBFUZZ_BUILD)/san/fuzz_check_args.o: \
+  TBFUZZ_CFLAGS += -DFUZZ_CHECK_FIXTURES='"$(CURDIR)/tb/fuzz/check_fixtures"'
 $(patsubst %,$(TBFUZZ_BUILD)/san/fuzz_%.o,$(TBFUZZ_PARSERS)): tb/fuzz/fuzz_parse.h
 
 # fuzz_<name>: its object, the model, and the test bench objects it names.
@@ -241,6 +248,9 @@ $(eval $(call TBFUZZ_PARSER_RULE,tb_config,$(call TBFUZZ_SAN_TB,tb_config)))
 $(eval $(call TBFUZZ_PARSER_RULE,flat_cfg,))
 $(eval $(call TBFUZZ_PARSER_RULE,trace_args,))
 $(eval $(call TBFUZZ_PARSER_RULE,demo_args,))
+$(eval $(call TBFUZZ_PARSER_RULE,check_pcap,))
+$(eval $(call TBFUZZ_PARSER_RULE,check_text,))
+$(eval $(call TBFUZZ_PARSER_RULE,check_args,))
 $(eval $(call TBFUZZ_PARSER_RULE,tb_args,$(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov \
   dut_pack tb_pcap) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
 

@@ -106,6 +106,12 @@ PARSER_MUTANTS=(
   "cycles_zero|trace_args|cmodel/tools/lfc_trace.c|s/v < 1u /v < 0u /|lfc-trace: CYCLES 0 accepted"
   "delay_bound|demo_args|cmodel/demo/lfc_demo.c|s/parse_num\(a, v, 1u, LFC_LINK_MAX_DELAY, &x\)/parse_num(a, v, 0u, LFC_LINK_MAX_DELAY, \&x)/|lfc-demo: --delay 0 accepted"
   "bad_arg_goes_on|tb_args|tb/common/tb_main.c|/DBG_MAX\);$/{n;s/return -1;/continue;/}|cosim: a bad plusarg reported, and the run goes on"
+  "reader_not_sticky|check_pcap|cmodel/src/pcap_read.c|s/^  r->failed = true;/  (void)0;/|pcap reader: after a bad record it reads on"
+  "frame_after_finish|check_pcap|cmodel/src/check.c|s/if \(c->finished\) return refuse\(c, \"a frame after lfc_check_finish\"\);/(void)0;/|lfc_check_frame: a frame after finish is taken"
+  "comma_not_separator|check_text|cmodel/src/check.c|s/(SETTING_SEPARATORS \" .{4}),\"/\1\"/|lfc_check_create_text: settings separated by commas refused"
+  "links_max|check_text|cmodel/src/check.c|s/cfg->links > LFC_CHECK_MAX_LINKS/cfg->links >= LFC_CHECK_MAX_LINKS/|lfc_check_create: links = 4096 refused"
+  "usage_on_error|check_args|cmodel/tools/lfc_check.c|s/die\(\"unknown option/usage(stderr), die(\"unknown option/|lfc-check: the usage printed before the error of an unknown option"
+  "leak_on_die|check_args|cmodel/tools/lfc_check.c|s/^  release\(\); \/\* after the message.*/  (void)0;/|lfc-check: exit on bad input leaves the checker and readers allocated"
 )
 [ "$only" = rtl ] || [ "$only" = model ] && PARSER_MUTANTS=()
 pcaught=0
@@ -130,7 +136,7 @@ for m in "${PARSER_MUTANTS[@]}"; do
   objs=("$TBFUZZ_BUILD/san/model/"*.o)
   [ "$target" = tb_config ] && objs+=("$TBFUZZ_BUILD/san/tb/tb_config.o")
   [ "$target" = tb_args ] &&
-    objs+=("$TBFUZZ_BUILD"/san/tb/{tb_config,tb_stim,tb_score,tb_cov,dut_pack}.o \
+    objs+=("$TBFUZZ_BUILD"/san/tb/{tb_config,tb_stim,tb_score,tb_cov,dut_pack,tb_pcap}.o \
     "$TBFUZZ_BUILD/san/fuzz_dut_stub.o")
   src="$here/fuzz_$target.c"
   case $file in

@@ -185,10 +185,13 @@ LFC_API void lfc_check_destroy(lfc_check_t *c);
  * links, speed_mbps, time_unit_ps, max_kept, data_vls, mtu_bytes, fcp_period_ns, from_reset,
  * lossless_mask, reaction_ns, skew_ns (both directions), skew_ns_ab, skew_ns_ba, watchdog_ns,
  * headroom_bytes (every priority), headroom_bytes_0 .. headroom_bytes_7, eth_fcs, prio_dscp;
- * numbers as lfc_parse_int reads them (0x hex too), flags 0 or 1. NULL with one line in err for
- * a setting that is not key=value, an unknown key, a value that is not a number of its field,
- * or a configuration lfc_check_create refuses.
+ * numbers as lfc_parse_int reads them (0x hex too), flags 0 or 1, at most
+ * LFC_CHECK_TEXT_VALUE_MAX characters each. NULL with one line in err for a setting that is not
+ * key=value, an unknown key, a value that is not a number of its field (flags 0..1,
+ * lossless_mask 0..255, links, speed_mbps, time_unit_ps, max_kept, data_vls and mtu_bytes
+ * 0..2^32-1, the others 0..2^63-1) or is longer, or a configuration lfc_check_create refuses.
  */
+#define LFC_CHECK_TEXT_VALUE_MAX 32u /* characters of a value: more than any number needs */
 LFC_API lfc_check_t *lfc_check_create_text(lfc_mode_t mode, const char *settings, char *err,
                                            size_t errlen);
 

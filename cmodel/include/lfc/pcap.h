@@ -135,6 +135,10 @@ LFC_API lfc_pcap_reader_t *lfc_pcap_reader_open(const char *path, char *err, siz
 /* The file's link type (the low 16 bits of the header's field). */
 LFC_API uint32_t lfc_pcap_reader_linktype(const lfc_pcap_reader_t *r);
 
+/* The resolution of the file's timestamps in nanoseconds: 1 for a nanosecond file, 1000 for a
+ * microsecond one (whose times ts_ns may be up to 999 ns before the true ones). */
+LFC_API uint32_t lfc_pcap_reader_resolution_ns(const lfc_pcap_reader_t *r);
+
 /*
  * The next record into *rec: returns 1, or 0 at the end of the file, or -1 with a one-line
  * reason (path, record number and byte offset, what is wrong) for a bad record: truncated
