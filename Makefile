@@ -358,6 +358,8 @@ clean:
 ##   make test-sim-quick      a few scenarios of test-sim (part of make check)
 ##   make test-sim-tsan       lfc-sim on 2 and 3 threads under ThreadSanitizer
 ##   make study               the IB vs RoCEv2 study: docs/study/README.md
+##   make validate            lfc-sim against theory and published results: docs/validation/README.md
+##   make test-validate       a short make validate under build/ (known deviations listed)
 ##   make bench-sim           simulator speed: build/bench/sim.json
 ##   make test-calc           the headroom and credits calculators
 ##   make test-sweep          scripts/sweep on GNU parallel

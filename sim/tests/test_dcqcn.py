@@ -98,4 +98,5 @@ def main():
     sys.exit(1 if fail else 0)
 
 
-main()
+if __name__ == "__main__":  # validate.py imports the setup
+    main()
