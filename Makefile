@@ -205,6 +205,13 @@ TEST_STEPS += test-no-tracker-refs
 test-no-tracker-refs:
 	@scripts/test_no_tracker_refs.sh $(BUILD)
 
+# No merge conflict markers left in a tracked file: a git grep.
+TEST_STEPS += test-no-conflict-markers
+CHECK_STEPS += test-no-conflict-markers
+.PHONY: test-no-conflict-markers
+test-no-conflict-markers:
+	@scripts/test_no_conflict_markers.sh
+
 # ---------------------------------------------------------------------------------------
 # Test steps (see TEST_STEPS; `make test` is the last rule of this file)
 # ---------------------------------------------------------------------------------------
@@ -386,6 +393,7 @@ clean:
 ##   make install             PREFIX=... [DESTDIR=...]: library, headers, programs, man pages
 ##   make uninstall           remove what install wrote
 ##   make man                 the man pages, in build/dist/man/
+##   make test-no-conflict-markers  no merge conflict markers left in a tracked file
 ##   make test-man            a man page per public function, each with a description
 ##   make test-install        install, build against it with pkg-config, uninstall
 ##   make fusesoc-venv        FuseSoC from PyPI in build/venv-fusesoc
