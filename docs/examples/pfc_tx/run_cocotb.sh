@@ -21,8 +21,14 @@ usage() {
 # $1 simulator, $2 IgnorePause. The log is $OUT/$1-$2/log.txt; exit 0 when the test passed.
 run_one() {
   local sim="$1" ignore="$2" out="$OUT/$1-$2"
-  case "$sim" in icarus | verilator) ;; *) usage ;; esac
-  case "$ignore" in 0 | 1) ;; *) usage ;; esac
+  case "$sim" in icarus | verilator) ;; *)
+    echo "run_cocotb.sh: simulator '$sim': icarus or verilator" >&2
+    exit 2 ;;
+  esac
+  case "$ignore" in 0 | 1) ;; *)
+    echo "run_cocotb.sh: IgnorePause '$ignore': 0 or 1" >&2
+    exit 2 ;;
+  esac
   mkdir -p "$out"
   out="$(realpath "$out")"
   rm -f "$out/results.xml"
