@@ -359,6 +359,14 @@ clean:
 ##   make dpi-build           build the DPI-C testbench only
 ##   make dpi-mutants         the DPI-C checker on mutated RTL: each must stop
 ##   make test-dpi            make dpi, as a step of make test
+##   make dpi-check-example   lfc_check_pkg.sv: pfc_tx_stub checked through DPI-C (DPI_CHECK_IGNORE_PAUSE=0|1)
+##   make test-dpi-check      that example on Verilator: as written it passes, IgnorePause=1 fails
+##
+## Python and cocotb (docs/verify-your-rtl.md)
+##   make test-python         the lfc Python binding's unit tests (python/tests)
+##   make python-venv         cocotb's environment with the lfc package pip-installed
+##   make cocotb-example      pfc_tx_stub under cocotb, checked by lfc (EXAMPLE_SIM=, EXAMPLE_IGNORE_PAUSE=)
+##   make test-cocotb-example that example on Icarus and Verilator: as written passes, IgnorePause=1 fails
 ##
 ## lfc-sim, the fabric simulator (docs/sim.md)
 ##   make test-sim            every scenario: skip-ahead == stepping, claims, bad input
@@ -429,6 +437,8 @@ include tb/formal/formal.mk
 include tb/fuzz/fuzz.mk
 include tb/cocotb/cocotb.mk
 include tb/dpi/dpi.mk
+include tb/dpi/dpi_check.mk
+include python/python.mk
 include sim/sim.mk
 include sim/calc.mk
 include scripts/install.mk

@@ -1,0 +1,51 @@
+# python/python.mk - the lfc Python package (python/lfc: liblfc's checkers, scoreboard and pcap
+# reader through ctypes; cocotb helpers) and its cocotb example. Included by the top Makefile.
+# See docs/verify-your-rtl.md, "Python and cocotb".
+#
+#   make test-python
+#       the binding's unit tests (python/tests, plain unittest) on build/liblfc.so; a second
+#   make python-venv
+#       cocotb's environment ($(BUILD)/venv, tb/cocotb/cocotb.mk) with the package installed in
+#       it by pip from a copy of python/
+#   make cocotb-example [EXAMPLE_SIM=icarus|verilator] [EXAMPLE_IGNORE_PAUSE=0|1]
+#       docs/examples/pfc_tx: the made-up device pfc_tx_stub.v under cocotb, its line checked by
+#       lfc.cocotb.LinkMonitor; exit 0 when the test passed (IgnorePause=1 must fail)
+#   make test-cocotb-example
+#       on Icarus and on Verilator: the stub passes, the stub with IgnorePause=1 fails with its
+#       pfc-reaction line
+
+EXAMPLE_SIM          ?= icarus
+EXAMPLE_IGNORE_PAUSE ?= 0
+PYTHON_PKG_SRC        = python/pyproject.toml python/README.md $(wildcard python/lfc/*.py)
+PYTHON_PKG_STAMP      = $(COCOTB_VENV)/.lfc-package-installed
+
+.PHONY: test-python python-venv cocotb-example test-cocotb-example
+TEST_STEPS += test-python test-cocotb-example
+
+test-python: deps-packaging $(BUILD)/liblfc.so
+	@echo "== lfc Python binding: python/tests"
+	@LFC_LIB=$(abspath $(BUILD)/liblfc.so) PYTHONPATH=python $(PYTHON3) -m unittest discover \
+	  -s python/tests > $(BUILD)/test-python.log 2>&1 || { cat $(BUILD)/test-python.log; exit 1; }
+	@tail -n 3 $(BUILD)/test-python.log
+
+# pip builds in the source directory (build/, *.egg-info): install from a copy under $(BUILD).
+$(PYTHON_PKG_STAMP): $(COCOTB_STAMP) $(PYTHON_PKG_SRC)
+	@echo "== lfc Python package into $(COCOTB_VENV) (pip install python/)"
+	@rm -rf $(BUILD)/python-pkg && mkdir -p $(BUILD)/python-pkg
+	@cp -r python/pyproject.toml python/README.md python/lfc $(BUILD)/python-pkg/
+	@$(COCOTB_VENV)/bin/pip install --disable-pip-version-check -q --force-reinstall --no-deps \
+	  $(BUILD)/python-pkg
+	@touch $@
+
+python-venv: $(PYTHON_PKG_STAMP)
+
+EXAMPLE_RUN_ENV = BUILD=$(BUILD) VENV=$(COCOTB_VENV) LFC_LIB=$(BUILD)/liblfc.so
+
+cocotb-example: $(PYTHON_PKG_STAMP) $(BUILD)/liblfc.so | deps-hdl deps-packaging
+	@echo "== cocotb example: pfc_tx_stub on $(EXAMPLE_SIM), IgnorePause=$(EXAMPLE_IGNORE_PAUSE)"
+	@$(EXAMPLE_RUN_ENV) docs/examples/pfc_tx/run_cocotb.sh run $(EXAMPLE_SIM) \
+	  $(EXAMPLE_IGNORE_PAUSE)
+
+test-cocotb-example: $(PYTHON_PKG_STAMP) $(BUILD)/liblfc.so | deps-hdl deps-packaging
+	@echo "== cocotb example: pfc_tx_stub passes, with IgnorePause=1 fails (Icarus, Verilator)"
+	@$(EXAMPLE_RUN_ENV) docs/examples/pfc_tx/run_cocotb.sh test icarus verilator
