@@ -458,7 +458,7 @@ include cmodel/tools/check.mk
 # formal, fuzzing, sweeps on Slurm, install and packaging) are left to make test.
 CHECK_STEPS = test-deps test-help test-no-tracker-refs test-script-args test-mutants-report \
               test-mutants-pick test-unit test-golden test-sim-quick test-calc test-asan
-CHECK_STEPS += test-abi test-lfc-check
+CHECK_STEPS += test-abi test-lfc-check test-python
 
 # A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
 # a claim of each kind (sim/tests/test_sim_quick.sh). Not in TEST_STEPS: test-sim covers it.
