@@ -24,10 +24,16 @@
  *   - no x or z bit on an output (Icarus);
  *   - [run] lossless = 1: no partner dropped a packet (the switch sent beyond its credit or
  *     through a pause; partner-drop).
- * After the configured cycles the run goes on, with no new traffic, until no accepted packet is
- * inside (at most as many cycles again), so that a longer pipeline is not taken for a loss. With
- * the watchdog's action "drop" the scoreboard is off: stat_wd_drop_o names a queue, not the
- * packet discarded from it. The protocol on each link is lfc-check's to judge, over the PCAP=1
+ * After the configured cycles the run goes on, with no new traffic (the sources stop at [traffic]
+ * stop_pct), until no accepted packet is inside, for at most a quarter of the cycles more, so
+ * that a longer pipeline is not taken for a loss. A packet still inside then is lost (sb-lost)
+ * if the configuration says it ends empty ([run] drained = 1), or if a port is stuck: it holds
+ * packets and started none for that quarter of the cycles (tx-stuck, a deadlock); otherwise (the
+ * partners of an oversubscribed port still hold packets, and the switch with them) it is
+ * counted, not judged, and a packet lost inside shows as sb-order when a later one of its flow
+ * leaves. With the
+ * watchdog's action "drop" the scoreboard is off: stat_wd_drop_o names a queue, not the packet
+ * discarded from it. The protocol on each link is lfc-check's to judge, over the PCAP=1
  * files (tb_pcap.c writes lfc-check.args beside them).
  */
 #include <inttypes.h>
@@ -45,6 +51,8 @@
 /* Direction of the scoreboard's records: into the switch (B>A), out of it (A>B). */
 #define FREE_IN LFC_CHECK_BA
 #define FREE_OUT LFC_CHECK_AB
+/* The drain after the run: at most tb->cycles / FREE_DRAIN_DIV cycles. */
+#define FREE_DRAIN_DIV 4u
 /* The time of a cycle for lfc/scoreboard.h's messages: one 512-bit block at 100 Gb/s. */
 #define FREE_GBPS_MBPS 100000u
 
@@ -55,6 +63,8 @@ typedef struct {
   uint8_t rx_rem[TB_MAX_PORTS];  /* framing mirror of SPEC §7.2 on the switch's inputs */
   uint32_t out_rem[TB_MAX_PORTS]; /* blocks still to come of the packet each port sends */
   lfc_word_t out_cur[TB_MAX_PORTS];
+  int64_t held[TB_MAX_PORTS];     /* accepted for each egress port, not yet delivered */
+  uint64_t last_tx[TB_MAX_PORTS]; /* the last cycle each port started a packet */
 } free_t;
 
 int tb_free_check_cfg(const tb_cfg_t *c) {
@@ -114,6 +124,7 @@ static void score_in(free_t *f, uint64_t t, const lfc_word_t *in, const dut_stat
     } else {
       s->accepted++;
       f->rx_rem[p] = w->nblk ? (uint8_t)(w->nblk - 1) : 0;
+      if (w->dst < tb->cfg.sw.ports) f->held[w->dst]++;
     }
   }
 }
@@ -162,6 +173,8 @@ static void score_out(free_t *f, uint64_t t, const lfc_word_t *out) {
                            q, FREE_OUT);
     s->delivered++;
     s->delivered_blocks += w->nblk;
+    f->held[q]--;
+    f->last_tx[q] = t;
     f->out_rem[q] = w->nblk ? w->nblk - 1u : 0u;
     f->out_cur[q] = *w;
   }
@@ -212,8 +225,8 @@ int tb_free_run(tb_t *tb, tb_pcap_t *pcap, uint64_t *ran) {
   dut_stat_t st;
   char xz_name[128];
   unsigned xz_port = 0;
-  /* The drain: at most as many cycles again as the run, until nothing accepted is inside. */
-  const uint64_t last = tb->cycles * 2u;
+  /* The drain: until nothing accepted is inside, at most a quarter of the run more. */
+  const uint64_t last = tb->cycles + tb->cycles / FREE_DRAIN_DIV;
   uint64_t t = 0;
   dut_set_dbg(0, 0, 0);
   for (; t < last; t++) {
@@ -256,10 +269,23 @@ int tb_free_run(tb_t *tb, tb_pcap_t *pcap, uint64_t *ran) {
   *ran = t;
   tb->cycle = t;
 
-  /* The end: what is still inside is lost; partners must not have dropped (lossless). */
-  uint64_t sb_viol = 0;
+  /* The end. A port that holds packets and started none in the drain's length of cycles is
+     stuck (tx-stuck); what is still inside is then lost, as it is where the configuration
+     drains. Partners must not have dropped (lossless). */
+  uint64_t sb_viol = 0, inside = outstanding(f);
+  int stuck = 0;
+  const uint64_t window = tb->cycles / FREE_DRAIN_DIV;
+  char a[160];
+  for (unsigned q = 0; q < ports && f->sb; q++) {
+    if (f->held[q] <= 0 || t - f->last_tx[q] < window) continue;
+    stuck = 1;
+    snprintf(a, sizeof a, "%" PRId64 " packets for port %u inside, none started since cycle %"
+             PRIu64, f->held[q], q, f->last_tx[q]);
+    finding(f, t, q, FREE_OUT, "tx-stuck", "progress: a packet started at least once in "
+            "the drain's length of cycles while packets for the port are inside", a);
+  }
   if (f->sb) {
-    (void)lfc_sb_finish(f->sb, t);
+    if (tb->cfg.drained || inside == 0 || stuck) (void)lfc_sb_finish(f->sb, t);
     sb_viol = lfc_sb_violations(f->sb);
     char line[512];
     for (size_t i = 0; i < FREE_MAX_LINES && lfc_sb_format(f->sb, i, line, sizeof line); i++)
@@ -274,7 +300,6 @@ int tb_free_run(tb_t *tb, tb_pcap_t *pcap, uint64_t *ran) {
       uint64_t n = 0;
       for (unsigned i = 0; i < LFC_DROP_CAUSES; i++) n += ns->drop_pkts[i];
       if (n == 0) continue;
-      char a[96];
       snprintf(a, sizeof a, "%" PRIu64 " packets dropped by the partner of port %u", n, p);
       finding(f, t, p, FREE_OUT, "partner-drop", "no drop at a link partner (lossless = 1)", a);
     }
@@ -296,9 +321,13 @@ int tb_free_run(tb_t *tb, tb_pcap_t *pcap, uint64_t *ran) {
     lfc_sb_stats_t ss;
     lfc_sb_stats(f->sb, &ss);
     printf(" lost=%" PRIu64 " latency=%" PRIu64 "..%" PRIu64 " (mean %.1f) cycles; "
-           "violations=%" PRIu64 "; ran %" PRIu64 " cycles (%" PRIu64 " to drain)\n", ss.lost,
+           "violations=%" PRIu64 "; ran %" PRIu64 " cycles (%" PRIu64 " to drain)", ss.lost,
            ss.latency_min, ss.latency_max, ss.latency_mean, sb_viol, t,
            t > tb->cycles ? t - tb->cycles : 0);
+    if (inside && !tb->cfg.drained && !stuck)
+      printf("; still-in-switch=%" PRIu64 " at the end, not judged lost (no [run] drained = 1, "
+             "every port still sending)", inside);
+    printf("\n");
   } else {
     printf("; end to end off: the watchdog discards queued packets and stat_wd_drop_o names "
            "none (framing and fields checked)\n");
