@@ -104,15 +104,16 @@ static void per_class(FILE *o, const char *name, const lfc_port_stats_t *st, uns
 static uint64_t cycles_ns(uint64_t n) { return n * TB_PCAP_CYCLE_PS / TB_PS_PER_NS; }
 
 /* DIR/lfc-check.args: per file, the lfc-check options that fit how the co-simulation took it
- * (docs/verify-your-rtl.md §5, the same form as lfc-sim's, docs/sim.md): the mode and the
+ * (docs/verify-your-rtl.md §5b, the same form as lfc-sim's, docs/sim.md): the mode and the
  * port's speed (one 512-bit slot every speed_div cycles of 5.12 ns). IB: --from-reset (the files
  * start at the RTL's reset, every counter 0, SPEC §5.1), the data VLs of the configuration, and
  * the FCP period of the slower of the switch and the partner (SPEC §5.5) and a slot of the port
  * (an FCP waits for one), rounded up. PFC: the lossless
  * priorities; a skew of 0 for the switch's data and the round trip of the link for the partner's
  * (the files are taken at the switch's port, side A: a pause from A is seen as it leaves, B's
- * data as it arrives), rounded down as the times are; the switch's watchdog (SPEC §6.8), which
- * may ignore a pause as old as its detection time. */
+ * data as it arrives), rounded down as the times are; the switch's watchdog with the action
+ * forward (SPEC §6.8), which sends through a pause as old as its detection time (the action drop
+ * discards instead: nothing to excuse). */
 static int args_fill(FILE *o, const void *arg) {
   const tb_t *tb = arg;
   const lfc_switch_cfg_t *s = &tb->cfg.sw;
@@ -132,7 +133,7 @@ static int args_fill(FILE *o, const void *arg) {
       if (fprintf(o, " --lossless 0x%02x --skew-ns 0,%llu", s->lossless_mask,
                   (unsigned long long)cycles_ns(2u * (uint64_t)tb->cfg.link_delay[p])) < 0)
         return -1;
-      if (s->wd_enable &&
+      if (s->wd_enable && s->wd_action == LFC_WD_FORWARD &&
           fprintf(o, " --watchdog-ns %llu", (unsigned long long)cycles_ns(s->wd_detect)) < 0)
         return -1;
     }
