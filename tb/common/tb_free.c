@@ -91,7 +91,7 @@ static void finding(free_t *f, uint64_t t, unsigned port, unsigned dir, const ch
 static void score_in(free_t *f, uint64_t t, const lfc_word_t *in, const dut_stat_t *st) {
   tb_t *tb = f->tb;
   tb_score_t *s = &tb->score;
-  char a[160];
+  char a[224], b[160];
   for (unsigned p = 0; p < tb->cfg.sw.ports; p++) {
     const lfc_word_t *w = &in[p];
     int arrival = 0;
@@ -105,7 +105,7 @@ static void score_in(free_t *f, uint64_t t, const lfc_word_t *in, const dut_stat
     if (!arrival) {
       if (st->drop[p]) {
         snprintf(a, sizeof a, "stat_drop_o cause %u with %s", st->drop_cause[p],
-                 lfc_word_format(w, a + 64, sizeof a - 64));
+                 lfc_word_format(w, b, sizeof b));
         finding(f, t, p, FREE_IN, "tx-stat", "a drop only of a packet arriving on its port", a);
       }
       continue;
@@ -167,7 +167,9 @@ static void score_out(free_t *f, uint64_t t, const lfc_word_t *out) {
       snprintf(b, sizeof b, "ecn=%d, or CE for an ECN-capable packet (SPEC §9)", ecn);
       differs = 1;
     }
-    if (differs > 0) finding(f, t, q, FREE_OUT, "tx-fields", b, lfc_word_format(w, a, sizeof a));
+    /* An unknown tag is the scoreboard's sb-unknown when it runs. */
+    if (differs > 0 || (differs < 0 && !f->sb))
+      finding(f, t, q, FREE_OUT, "tx-fields", b, lfc_word_format(w, a, sizeof a));
     if (f->sb)
       (void)lfc_sb_deliver(f->sb, FREE_FLOW(TB_TAG_SRC(w->tag), q, w->cls), TB_TAG_ID(w->tag), t,
                            q, FREE_OUT);
