@@ -17,9 +17,11 @@
 #         the scoreboard (sb:RULE);
 #   mac   the bytes of the switch's first PFC frame broken in rtl/'s capture
 #         (tb/scripts/pcap_mac_fault.py KIND): lfc-check must exit 1 with that line.
-# First, rtl/ itself with COMPARE=0 PCAP=1 on every configuration used: it must pass, and
-# lfc-check must find nothing on any port of a configuration a good variant uses (their
-# partners are well-behaved), and no line in the switch's direction (A>B) on any other.
+# First, rtl/ itself with COMPARE=0 PCAP=1 on every configuration used: it must pass, the
+# lockstep's captures must be the first bytes of its captures (the RTL is the model there, so
+# feeding the partners the RTL's words changes nothing), and lfc-check must find nothing on any
+# port of a configuration a good variant uses (their partners are well-behaved), and no line in
+# the switch's direction (A>B) on any other.
 #
 # Environment: BUILD, MAKE, LFC_CHECK (lfc-check). Exit 0 every variant behaved as said, 1 one did
 # not, 2 bad arguments.
@@ -110,6 +112,20 @@ for v in "${selected[@]}"; do
   [ "$rc" -eq 0 ] || { flunk "rtl/ fails COMPARE=0 on $config: exit $rc ($OUT/rtl/$config.$cycles.log)"; continue; }
   d="$(caps "$base_cb" "$config")"
   rm -rf "$OUT/rtl/$config.$cycles" && cp -r "$d" "$OUT/rtl/$config.$cycles"
+  # The mode itself changes nothing where the RTL is the model: the lockstep's captures are the
+  # first bytes of COMPARE=0's (which may go on to drain).
+  cosim rtl "$base_cb" "$config" "$cycles" 1 "$OUT/rtl/$config.$cycles.lockstep.log"
+  rc=$?
+  same=0
+  for f in "$d"/port*.pcap; do
+    cmp -s -n "$(stat -c %s "$f")" "$f" "$OUT/rtl/$config.$cycles/$(basename "$f")" &&
+      same=$((same + 1))
+  done
+  if [ "$rc" -eq 0 ] && [ "$same" -gt 0 ] && [ "$same" -eq "$(ls "$d"/port*.pcap | wc -l)" ]; then
+    pass "the lockstep passes, and its captures are the start of COMPARE=0's ($same ports)"
+  else
+    flunk "the lockstep exits $rc; $same ports' captures are the start of COMPARE=0's"
+  fi
   res="$(check "$OUT/rtl/$config.$cycles" base)"
   if [ -n "${clean_cfg[$config]:-}" ]; then
     if grep -qv ' rc=0$' <<<"$res"; then
