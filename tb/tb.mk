@@ -290,7 +290,7 @@ test-cosim-pcap: deps-hdl deps-verify all $(TB_PARAMS) | $(if $(filter test,$(MA
 # lockstep with a MISMATCH and pass COMPARE=0 and lfc-check on every port's capture; broken ones
 # (data without credit, counters without the 12-bit wrap, a pause ignored, an early resume, a
 # late refresh, a lossless drop, a bad PFC opcode or FCS) must make lfc-check or the COMPARE=0
-# scoreboard exit 1 with the rule's line. About a minute on two cores.
+# scoreboard exit 1 with the rule's line. One to two minutes on two cores (docs §5b).
 .PHONY: test-vip-variants
 TEST_STEPS += test-vip-variants
 test-vip-variants: $(TB_PARAMS) $(TB_VPI) $(BUILD)/tools/lfc_check | deps-hdl
