@@ -221,8 +221,8 @@ tb_not_uint  = $(filter-out 1,$(words $(1))$(call tb_nondigits,$(1)))
 tb_not_count = $(or $(call tb_not_uint,$(1)),$(if $(subst 0,,$(1)),,zero))
 
 cosim: $(call tb_sim_target,$(SIM),$(CONFIG),$(WAVES))
-	@$(TB_RUN_ENV) PCAP=$(PCAP) COMPARE=$(COMPARE) tb/scripts/cosim.sh $(SIM) $(CONFIG) $(SEED) "$(CYCLES)" $(WAVES) \
-	  $(COSIM_BUILD)/run/$(SIM)/$(CONFIG)/seed$(SEED)
+	@$(TB_RUN_ENV) PCAP=$(PCAP) COMPARE=$(COMPARE) tb/scripts/cosim.sh $(SIM) $(CONFIG) $(SEED) \
+	  "$(CYCLES)" $(WAVES) $(COSIM_BUILD)/run/$(SIM)/$(CONFIG)/seed$(SEED)
 
 # Every configuration x SEEDS seeds x both simulators.
 # The results of an earlier regression go before anything is built (first prerequisite), so a
@@ -366,8 +366,8 @@ TB_ARG_GOALS = cosim regress test test-cosim soak mutants mutants-smoke
 tb_q = '$(subst ','\'',$(1))'
 ifneq ($(filter $(TB_ARG_GOALS),$(MAKECMDGOALS)),)
 TB_ARGS_ERR := $(shell tb/scripts/make_args.sh $(call tb_q,$(MAKECMDGOALS)) \
-  $(foreach n,SIM CONFIG SEED CYCLES WAVES PCAP COMPARE COSIM_TIMEOUT SEEDS SIMS CONFIGS JOBS ICARUS_PCT \
-    TEST_COSIM_SEEDS TEST_NETLIST_CONFIGS SOAK_CONFIGS SOAK_SECONDS HOURS SOAK_SEED MUT_SEEDS \
+  $(foreach n,SIM CONFIG SEED CYCLES WAVES PCAP COMPARE COSIM_TIMEOUT SEEDS SIMS CONFIGS JOBS \
+    ICARUS_PCT TEST_COSIM_SEEDS TEST_NETLIST_CONFIGS SOAK_CONFIGS SOAK_SECONDS HOURS SOAK_SEED MUT_SEEDS \
     MUT_LIST_SEED MUT_TIMEOUT VERILATOR_JOBS MUT_CONFIGS MUTANT_SIM,$(call tb_q,$(n)=$($(n)))) \
   2>&1)
 ifneq ($(TB_ARGS_ERR),)

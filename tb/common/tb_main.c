@@ -170,7 +170,8 @@ static int parse_args(int argc, char **argv, args_t *a) {
   bad:
     fprintf(stderr, "cosim: bad argument '%s' (decimal numbers: +seed: 0..%" PRIu32 ", +cycles: "
                     "1.., +waves_from: 0.., +dbg_per_cycle: 1..%u, +threads: 1 or 2, +dump, "
-                    "+model_only and +compare: 0 or 1, +pcap: a directory)\n", argv[i], UINT32_MAX, DBG_MAX);
+                    "+model_only and +compare: 0 or 1, +pcap: a directory)\n",
+            argv[i], UINT32_MAX, DBG_MAX);
     return -1;
   }
   if (a->model_only && !a->compare) {
