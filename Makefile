@@ -318,13 +318,14 @@ clean:
 ##   make lint-<config>       lint one configuration
 ##   make synth               Yosys cells and flip-flops per module (minutes)
 ##   make synth-<config>      synthesise one configuration
-##   make cosim               one co-simulation: SIM=... CONFIG=... [SEED= CYCLES= WAVES=1 PCAP=1]
+##   make cosim               one co-simulation: SIM= CONFIG= [SEED= CYCLES= WAVES= PCAP= COMPARE=0]
 ##   make cosim-build         build the simulators of CONFIGS for SIMS
 ##   make cosim-clean         remove the co-simulation builds and results
 ##   make regress             every configuration x SEEDS seeds x both simulators: JUnit XML
 ##   make test-cosim          the co-simulation regression of make test
 ##   make test-cosim-args     wrong values for cosim, regress, soak and mutants are refused
 ##   make test-cosim-pcap     PCAP=1's files: tshark decodes every frame as the model counted it
+##   make test-vip-variants   RTL variants, no model: well-behaved pass lfc-check, broken are caught
 ##   make coverage            Verilator line and toggle coverage as lcov HTML
 ##   make mutants             Yosys mutate mutants of the RTL against the regression
 ##   make mutants-smoke       hand-made RTL mutants that must be caught

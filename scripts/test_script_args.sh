@@ -75,6 +75,13 @@ bad "usage: pcap_out_check.py sim|cosim" python3 scripts/pcap_out_check.py sim
 bad "argument source: invalid choice: 'both'" python3 scripts/pcap_out_check.py both a b
 bad "$work/none.json: [Errno 2]" python3 scripts/pcap_out_check.py sim "$work/none.json" "$work"
 bad "no 'pcap file=' lines" python3 scripts/pcap_out_check.py cosim /dev/null "$work" --mode pfc
+# make test-vip-variants' scripts (tb/scripts/vip_variants.sh, pcap_mac_fault.py)
+bad "NAME 'nosuch': one of: latency_ib" env LFC_CHECK=/bin/true tb/scripts/vip_variants.sh nosuch
+bad "'$work/none' is not an executable" env LFC_CHECK="$work/none" tb/scripts/vip_variants.sh
+bad "usage: pcap_mac_fault.py opcode|fcs" python3 tb/scripts/pcap_mac_fault.py bits a b
+bad "$work/none.pcap: No such file" python3 tb/scripts/pcap_mac_fault.py fcs "$work/none.pcap" b
+head -c 24 /dev/zero >"$work/zero.pcap"
+bad "not a classic pcap file" python3 tb/scripts/pcap_mac_fault.py fcs "$work/zero.pcap" "$work/o"
 
 echo "test_script_args: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -2,10 +2,12 @@
 # Included by the top Makefile. See tb/README.md.
 #
 #   make cosim SIM=verilator|icarus|icarus-netlist CONFIG=<name> [SEED=n] [CYCLES=n] [WAVES=1]
-#              [PCAP=1]
+#              [PCAP=1] [COMPARE=0]
 #       one run of tb/configs/<name>.ini; on a mismatch the waves of the last 2000 cycles are
 #       written automatically (a rerun with tracing from a bounded window); PCAP=1 also writes
-#       the words into and out of every port as pcap files, in the run's directory under pcap/
+#       the words into and out of every port as pcap files, in the run's directory under pcap/;
+#       COMPARE=0 runs the RTL with the same stimulus and partners but no compare against the
+#       model (the partners see the RTL's words; the end-to-end scoreboard still runs)
 #   make cosim-build [SIMS="verilator icarus"] [CONFIGS="..."]
 #       build the simulators of every configuration (each is built per configuration)
 #   make regress [SEEDS=K] [SIMS=...] [CONFIGS=...] [CYCLES=n] [JOBS=n]
@@ -31,6 +33,7 @@ SEED    ?= 1
 CYCLES  ?=
 WAVES   ?= 0
 PCAP    ?= 0
+COMPARE ?= 1
 SEEDS   ?= 2
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -218,8 +221,8 @@ tb_not_uint  = $(filter-out 1,$(words $(1))$(call tb_nondigits,$(1)))
 tb_not_count = $(or $(call tb_not_uint,$(1)),$(if $(subst 0,,$(1)),,zero))
 
 cosim: $(call tb_sim_target,$(SIM),$(CONFIG),$(WAVES))
-	@$(TB_RUN_ENV) PCAP=$(PCAP) tb/scripts/cosim.sh $(SIM) $(CONFIG) $(SEED) "$(CYCLES)" $(WAVES) \
-	  $(COSIM_BUILD)/run/$(SIM)/$(CONFIG)/seed$(SEED)
+	@$(TB_RUN_ENV) PCAP=$(PCAP) COMPARE=$(COMPARE) tb/scripts/cosim.sh $(SIM) $(CONFIG) $(SEED) \
+	  "$(CYCLES)" $(WAVES) $(COSIM_BUILD)/run/$(SIM)/$(CONFIG)/seed$(SEED)
 
 # Every configuration x SEEDS seeds x both simulators.
 # The results of an earlier regression go before anything is built (first prerequisite), so a
@@ -280,6 +283,19 @@ test-cosim-pcap: deps-hdl deps-verify all $(TB_PARAMS) | $(if $(filter test,$(MA
 	  $(foreach c,$(TEST_PCAP_CONFIGS),$(COSIM_BUILD)/verilator/$(c)/obj/Vcosim)
 	@echo "== co-simulation with PCAP=1: tshark decodes every port's frames as the model counted them"
 	@$(TB_RUN_ENV) tb/scripts/test_pcap.sh $(BUILD)/test-cosim-pcap $(TEST_PCAP_CONFIGS)
+
+# The verification IP on RTL that is not the model (docs/verify-your-rtl.md §5b): variants of
+# rtl/ made by sed under build/vip-variants (tb/scripts/vip_variants.sh), on Icarus, short runs.
+# Well-behaved ones (another latency, FCP rate, VL arbitration table, DRR quantum) must fail the
+# lockstep with a MISMATCH and pass COMPARE=0 and lfc-check on every port's capture; broken ones
+# (data without credit, counters without the 12-bit wrap, a pause ignored, an early resume, a
+# late refresh, a lossless drop, a bad PFC opcode or FCS) must make lfc-check or the COMPARE=0
+# scoreboard exit 1 with the rule's line. One to two minutes on two cores (docs §5b).
+.PHONY: test-vip-variants
+TEST_STEPS += test-vip-variants
+test-vip-variants: $(TB_PARAMS) $(TB_VPI) $(BUILD)/tools/lfc_check | deps-hdl
+	@echo "== RTL variants without the model: lfc-check and the COMPARE=0 scoreboard"
+	@BUILD=$(BUILD) MAKE="$(MAKE)" LFC_CHECK=$(BUILD)/tools/lfc_check tb/scripts/vip_variants.sh
 
 # ---- RTL code coverage (Verilator --coverage-line --coverage-toggle) ----
 
@@ -350,8 +366,8 @@ TB_ARG_GOALS = cosim regress test test-cosim soak mutants mutants-smoke
 tb_q = '$(subst ','\'',$(1))'
 ifneq ($(filter $(TB_ARG_GOALS),$(MAKECMDGOALS)),)
 TB_ARGS_ERR := $(shell tb/scripts/make_args.sh $(call tb_q,$(MAKECMDGOALS)) \
-  $(foreach n,SIM CONFIG SEED CYCLES WAVES PCAP COSIM_TIMEOUT SEEDS SIMS CONFIGS JOBS ICARUS_PCT \
-    TEST_COSIM_SEEDS TEST_NETLIST_CONFIGS SOAK_CONFIGS SOAK_SECONDS HOURS SOAK_SEED MUT_SEEDS \
+  $(foreach n,SIM CONFIG SEED CYCLES WAVES PCAP COMPARE COSIM_TIMEOUT SEEDS SIMS CONFIGS JOBS \
+    ICARUS_PCT TEST_COSIM_SEEDS TEST_NETLIST_CONFIGS SOAK_CONFIGS SOAK_SECONDS HOURS SOAK_SEED MUT_SEEDS \
     MUT_LIST_SEED MUT_TIMEOUT VERILATOR_JOBS MUT_CONFIGS MUTANT_SIM,$(call tb_q,$(n)=$($(n)))) \
   2>&1)
 ifneq ($(TB_ARGS_ERR),)

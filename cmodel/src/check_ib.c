@@ -12,7 +12,9 @@
  *     observation;
  *   - each FCTBS against the count (the sender's FCPs follow its data in order on the link);
  *   - each FCCL against the previous one (it moves forward by at most 2048: FCCL <= ABR + 2048
- *     and ABR never exceeds what the sender was allowed), and against the blocks sent (the
+ *     and ABR never exceeds what the sender was allowed; it never goes back, except by as much
+ *     as the sender's FCTBS fell behind the blocks seen, since the receiver sets ABR from it),
+ *     and against the blocks sent (the
  *     receiver's ABR cannot exceed the blocks that went past the observation point before its
  *     FCP did, so FCCL - sent <= 2048 in unwrapped counts);
  *   - the time between FCPs of a VL and direction, VL15's rules, the MTU, and the decoders'
@@ -184,8 +186,12 @@ static int flow_control_packet(lfc_check_t *c, chk_ib_link_t *l, uint32_t dir, u
       chk_text(obs, "FCTBS %u (%+" PRId64 ")", (unsigned)p.fctbs,
                signed12((uint32_t)(p.fctbs - s->fctbs) & LFC_CREDIT_MASK));
       found += chk_flag(c, dir, LFC_RULE_IB_FCTBS, p.vl, exp, obs);
-      /* Follow the sender from here, so that one error is reported once. */
-      s->sent_u += signed12((uint32_t)(p.fctbs - s->fctbs) & LFC_CREDIT_MASK);
+      /* Follow the sender from here, so that one error is reported once. The receiver follows
+       * it too: it sets ABR to this FCTBS, so an FCTBS behind the blocks it received takes its
+       * FCCL back by as much, which is the sender's error and not the receiver's. */
+      const int64_t step = signed12((uint32_t)(p.fctbs - s->fctbs) & LFC_CREDIT_MASK);
+      if (step < 0) s->fccl_back += (uint32_t)-step;
+      s->sent_u += step;
       s->fctbs = p.fctbs;
     }
   } else {
@@ -199,7 +205,10 @@ static int flow_control_packet(lfc_check_t *c, chk_ib_link_t *l, uint32_t dir, u
   chk_ib_vl_t *r = &l->vl[other(dir)][p.vl];
   if (r->fccl_known) {
     const uint32_t d = (uint32_t)(p.fccl - r->fccl) & LFC_CREDIT_MASK;
-    if (d > LFC_CREDIT_WINDOW) {
+    const uint32_t back = d > LFC_CREDIT_WINDOW ? LFC_CREDIT_MOD - d : 0u;
+    if (back > 0 && back <= r->fccl_back) {
+      r->fccl_back -= back; /* the ABR the sender's short FCTBS gave it (above) */
+    } else if (back > 0) {
       chk_text(exp, "FCCL %u + 0..2048, mod 4096 (never backwards)", (unsigned)r->fccl);
       chk_text(obs, "FCCL %u (%+" PRId64 ")", (unsigned)p.fccl, signed12(d));
       found += chk_flag(c, dir, LFC_RULE_IB_FCCL_STEP, p.vl, exp, obs);

@@ -113,6 +113,9 @@ typedef struct {
   bool fccl_u_known; /* fccl_u is on the base of sent_u */
   int64_t fccl_u;
   uint64_t send_viol; /* IB-SEND found on this VL and direction */
+  uint32_t fccl_back; /* blocks the receiver's FCCL may still step back: the sender's FCTBS fell
+                         that far behind the blocks seen (IB-FCTBS), and the receiver takes its
+                         ABR from FCTBS (SPEC §5.4), so its FCCL drops with it */
   /* FCPs sent in this direction for this VL */
   bool fcp_seen;
   uint64_t fcp_last_ps;

@@ -205,6 +205,27 @@ static void test_fccl_backwards(void **state) {
   lfc_check_destroy(c);
 }
 
+/* B's FCP leaves out 10 blocks it sent (a misbehaving B: flagged IB-FCTBS on B>A). A takes its
+ * ABR from that FCTBS (SPEC §5.4), so the FCCL it advertises for B's data drops by the 10: that
+ * is B's error, reported once, not an FCCL going backwards on A's side. One block further back
+ * is A's own. (Flagged as A's IB-FCCL-STEP before: a co-simulation with a partner that injects
+ * packets its FCTBS does not count showed every such drop twice.) */
+static void test_fccl_follows_a_short_fctbs(void **state) {
+  (void)state;
+  lfc_check_t *c = make(true, NULL);
+  assert_int_equal(fcp(c, AB, 0, 0, 0, 100), 0);  /* A grants 100 to B */
+  assert_int_equal(data(c, BA, 1, 0, 10), 0);     /* B sends 10 blocks */
+  assert_int_equal(fcp(c, AB, 2, 0, 0, 110), 0);  /* A: ABR 10, FCCL 110 */
+  assert_int_equal(fcp(c, BA, 3, 0, 0, 0), 1);    /* B says FCTBS 0: 10 short */
+  ct_expect_one(c, LFC_RULE_IB_FCTBS, "dir=B>A", "FCTBS 10:", "FCTBS 0 (-10)", NULL);
+  assert_int_equal(fcp(c, AB, 4, 0, 0, 104), 0);  /* ABR 0: back by 6, within the 10 */
+  assert_int_equal(fcp(c, AB, 5, 0, 0, 100), 0);  /* and the other 4 */
+  assert_int_equal(fcp(c, AB, 6, 0, 0, 99), 1);   /* one more is A's own */
+  assert_int_equal(lfc_check_count(c, LFC_RULE_IB_FCCL_STEP), 1);
+  assert_int_equal(lfc_check_violations(c), 2);
+  lfc_check_destroy(c);
+}
+
 /* FCCL moving forward across the wrap is not backwards; a jump of 2049 is. */
 static void test_fccl_wrap_and_jump(void **state) {
   (void)state;
@@ -728,6 +749,7 @@ int main(void) {
       cmocka_unit_test(test_fctbs_resync_moves_the_cap),
       cmocka_unit_test(test_fctbs_wrap_mistake),
       cmocka_unit_test(test_fccl_backwards),
+      cmocka_unit_test(test_fccl_follows_a_short_fctbs),
       cmocka_unit_test(test_fccl_wrap_and_jump),
       cmocka_unit_test(test_fccl_beyond_cap),
       cmocka_unit_test(test_fcp_period),

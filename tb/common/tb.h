@@ -6,6 +6,7 @@
  *   tb_cov.c    functional coverage of SPEC events, written as JSON
  *   tb_main.c   the cycle loop and the lockstep checker (RTL against lfc_switch_step)
  *   tb_pcap.c   +pcap=DIR: the words into and out of the switch as pcap files
+ *   tb_free.c   +compare=0: the RTL drives the partners, checked end to end, not against the model
  */
 #ifndef TB_TB_H
 #define TB_TB_H
@@ -209,6 +210,9 @@ int tb_score_end(tb_t *tb, tb_err_t *err);
 /* The ECN field packet `tag` had when its source made it (before any marking by the switch),
    or -1 for a tag no source made. */
 int tb_score_ecn(const tb_t *tb, uint32_t tag);
+/* Does the first block w of a packet leaving the switch carry the dst, cls and nblk its source
+   made it with? 0 yes; 1 no, -1 no source made its tag: what it should carry in what. */
+int tb_score_fields(tb_t *tb, const lfc_word_t *w, char *what, size_t len);
 /* Is event ev (a DROP with cause WATCHDOG) an admission drop of the packet arriving on its port
    (rather than a discard from an egress queue)? */
 int tb_is_admission_drop(const tb_t *tb, const lfc_event_t *ev, const lfc_word_t *in);
@@ -240,10 +244,20 @@ tb_pcap_t *tb_pcap_open(const tb_t *tb, const char *dir, char *err, size_t errle
 /* The words of cycle t at the switch's ports: in[] into it, out[] out of it. A failed write is
    kept for tb_pcap_close; later cycles are then not written. */
 void tb_pcap_cycle(tb_pcap_t *pc, uint64_t t, const lfc_word_t *in, const lfc_word_t *out);
-/* Close and rename every file, print the model's counters per port and direction; frees pc.
-   0, or -1 with err (a write that failed, now or earlier): the files are then removed. */
-int tb_pcap_close(tb_pcap_t *pc, const tb_t *tb, char *err, size_t errlen);
+/* Close and rename every file, write DIR/lfc-check.args, print the model's counters per port
+   and direction when counters is not 0 (the model ran in lockstep); frees pc. 0, or -1 with err
+   (a write that failed, now or earlier): the files are then removed. */
+int tb_pcap_close(tb_pcap_t *pc, const tb_t *tb, int counters, char *err, size_t errlen);
 /* Remove the temporary files; frees pc. NULL is allowed. */
 void tb_pcap_abort(tb_pcap_t *pc);
+
+/* tb_free.c: +compare=0, the RTL driving the partners, not compared with the model */
+/* 0 if configuration c can run so, else 2 after one line on stderr. */
+int tb_free_check_cfg(const tb_cfg_t *c);
+/* Run the RTL (bound and reset) for tb->cycles and then until nothing accepted is inside (at
+   most tb->cycles more): the scoreboard of lfc/scoreboard.h, the framing, the partners' drops;
+   the words into pcap when not NULL. Prints the findings and the summary lines; *ran is the
+   cycles run. Returns 0 pass, 1 findings, 4 an internal error. */
+int tb_free_run(tb_t *tb, tb_pcap_t *pcap, uint64_t *ran);
 
 #endif /* TB_TB_H */

@@ -24,6 +24,9 @@
  * deterministic): the report and the totals printed after it then come from exactly the state
  * the one-thread loop has there, so the output is the same either way. `+threads=1` runs it all
  * on one thread, as does a failure to create the thread.
+ *
+ * +compare=0 runs none of this: the RTL's own words feed the partners and nothing compares it
+ * with the model (tb_free.c), for RTL that is not meant to be cycle-equal to it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -58,6 +61,8 @@ typedef struct {
   int model_only;         /* run the test bench and the model without the RTL (make bench) */
   uint32_t threads;       /* 1: the C side on the simulator's thread; 2: on a thread of its own */
   const char *pcap;       /* the directory of the ports' pcap files (tb_pcap.c); NULL: none */
+  int compare;            /* 0: the RTL drives the partners, not compared with the model
+                             (tb_free.c) */
 } args_t;
 
 static const char *arg_value(const char *a, const char *key) {
@@ -89,7 +94,8 @@ static int parse_u64(const char *s, uint64_t *v) {
    one line that refuses any other. */
 #define TB_ARG_NAMES                                                                          \
   "+config=, +seed=, +cycles=, +waves=, +waves_from=, +waves_path=, +cov=, +result=, +sim=, " \
-  "+make=, +dump=, +model_only=, +dbg_per_cycle=, +threads=, +pcap=, +coverage_dat="
+  "+make=, +dump=, +model_only=, +dbg_per_cycle=, +threads=, +pcap=, +compare=, "          \
+  "+coverage_dat="
 
 /* An argument in the test's own namespace: '+' or '--', then a name of lower-case letters,
    digits and '_' ending at '=' or at the end. The simulators' own arguments are not: Verilator's
@@ -110,6 +116,7 @@ static int parse_args(int argc, char **argv, args_t *a) {
   memset(a, 0, sizeof *a);
   a->seed = 1;
   a->threads = 2;
+  a->compare = 1;
   for (int i = 1; i < argc; i++) {
     const char *v;
     uint64_t x;
@@ -139,6 +146,9 @@ static int parse_args(int argc, char **argv, args_t *a) {
     } else if ((v = arg_value(argv[i], "model_only"))) {
       if (parse_u64(v, &x) || x > 1) goto bad;
       a->model_only = (int)x;
+    } else if ((v = arg_value(argv[i], "compare"))) {
+      if (parse_u64(v, &x) || x > 1) goto bad;
+      a->compare = (int)x;
     }
     else if ((v = arg_value(argv[i], "dbg_per_cycle"))) {
       if (parse_u64(v, &x) || x == 0 || x > DBG_MAX) goto bad;
@@ -159,8 +169,13 @@ static int parse_args(int argc, char **argv, args_t *a) {
     continue;
   bad:
     fprintf(stderr, "cosim: bad argument '%s' (decimal numbers: +seed: 0..%" PRIu32 ", +cycles: "
-                    "1.., +waves_from: 0.., +dbg_per_cycle: 1..%u, +threads: 1 or 2, +dump and "
-                    "+model_only: 0 or 1, +pcap: a directory)\n", argv[i], UINT32_MAX, DBG_MAX);
+                    "1.., +waves_from: 0.., +dbg_per_cycle: 1..%u, +threads: 1 or 2, +dump, "
+                    "+model_only and +compare: 0 or 1, +pcap: a directory)\n",
+            argv[i], UINT32_MAX, DBG_MAX);
+    return -1;
+  }
+  if (a->model_only && !a->compare) {
+    fprintf(stderr, "cosim: +model_only=1 runs no RTL and +compare=0 no model: one of them\n");
     return -1;
   }
   if (!a->config) {
@@ -850,6 +865,43 @@ static int replay(ctx_t *x, cside_t *cs, uint64_t m, const actual_t *a) {
   return 4;
 }
 
+/* +compare=0 (tb_free.c): the RTL, bound and reset, runs with the stimulus and the partners
+   and is not compared with the model; then the files, the coverage of the stimulus and the
+   result line. Returns the exit status; closes the RTL and the C side. */
+static int free_main(const args_t *a, tb_t *tb, tb_pcap_t *pcap, dbg_sel_t *sel,
+                     dbg_sel_t *all) {
+  char err[512];
+  const double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+  uint64_t t = 0;
+  int rc = tb_free_run(tb, pcap, &t);
+  const double dt = clock_s(CLOCK_MONOTONIC) - t0, dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+  if (pcap && tb_pcap_close(pcap, tb, 0, err, sizeof err)) {
+    fprintf(stderr, "cosim: +pcap: %s\n", err);
+    if (rc == 0) rc = 2;
+  }
+  if (a->cov) {
+    /* Only the stimulus's points: the others are counted from the model's state. */
+    if (tb_cov_write(tb, a->cov)) {
+      fprintf(stderr, "cosim: cannot write %s: %s\n", a->cov, strerror(errno));
+      if (rc == 0) rc = 2;
+    }
+  }
+  if (rc == 0)
+    printf("PASS sim=%s config=%s seed=%u cycles=%" PRIu64 " packets=%" PRIu64
+           " cycles_per_second=%.0f cpu_cycles_per_second=%.0f compare=0 (the RTL drove the "
+           "partners and was not compared with the model)\n",
+           tb->sim, tb->cfg.name, tb->seed, t, tb->score.delivered, dt > 0 ? (double)t / dt : 0.0,
+           dc > 0 ? (double)t / dc : 0.0);
+  if (dut_close_checked(err, sizeof err)) {
+    fprintf(stderr, "cosim: %s\n", err);
+    if (rc == 0) rc = 2;
+  }
+  cside_close(tb);
+  free(sel);
+  free(all);
+  return rc;
+}
+
 int tb_main(int argc, char **argv) {
   args_t a;
   if (parse_args(argc, argv, &a)) return finish(NULL, 2);
@@ -865,6 +917,7 @@ int tb_main(int argc, char **argv) {
   char err[512];
   ctx_t x = {&a, tb};
 
+  if (!a.compare && tb_free_check_cfg(&tb->cfg)) return finish(&a, 2);
   int orc = cside_open(tb);
   if (orc) return finish(&a, orc);
 
@@ -902,6 +955,8 @@ int tb_main(int argc, char **argv) {
       return finish(&a, 2);
     }
   }
+
+  if (!a.compare) return finish(&a, free_main(&a, tb, pcap, sel, all));
 
   int rc = 0;
   double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -1016,7 +1071,7 @@ int tb_main(int argc, char **argv) {
   if (pcap) {
     tb_pcap_t *p = pcap;
     pcap = NULL;
-    if (tb_pcap_close(p, tb, err, sizeof err)) {
+    if (tb_pcap_close(p, tb, 1, err, sizeof err)) {
       fprintf(stderr, "cosim: +pcap: %s\n", err);
       if (rc == 0) rc = 2;
     }

@@ -120,6 +120,15 @@ static int fields_differ(const tb_score_rec_t *r, const lfc_word_t *w, char *wha
   return 0;
 }
 
+int tb_score_fields(tb_t *tb, const lfc_word_t *w, char *what, size_t len) {
+  const tb_score_rec_t *r = lookup(tb, w->tag);
+  if (!r) {
+    snprintf(what, len, "a tag a source created");
+    return -1;
+  }
+  return fields_differ(r, w, what, len);
+}
+
 int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_t *out,
                    const lfc_event_t *ev, size_t nev, tb_err_t *e) {
   tb_score_t *s = &tb->score;

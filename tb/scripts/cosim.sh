@@ -15,7 +15,8 @@
 # Environment (set by tb/tb.mk): COSIM_BUILD, TB_VPI, VVP, TB_MAKE_EXTRA; TB_PLUSARGS, more
 # arguments for the test (tb/scripts/regress.sh: +threads=1); COSIM_TIMEOUT, the seconds a run
 # may take (below); PCAP=1, the words into and out of every port as pcap files in OUTDIR/pcap/
-# (tb/common/tb_pcap.c; not rewritten by the rerun after a mismatch).
+# (tb/common/tb_pcap.c; not rewritten by the rerun after a mismatch); COMPARE=0, the RTL without
+# the cycle compare against the model (tb/common/tb_free.c, tb/README.md "Without the model").
 # Exit status: the test's (0 pass, 1 mismatch, 2 configuration, 3 simulator), 4 for a crash or
 # a run stopped at COSIM_TIMEOUT.
 set -uo pipefail
@@ -39,6 +40,8 @@ args_cycles cosim CYCLES "$cycles"
 args_flag cosim WAVES "$waves"
 : "${PCAP:=0}"
 args_flag cosim PCAP "$PCAP"
+: "${COMPARE:=1}"
+args_flag cosim COMPARE "$COMPARE"
 seed=$(( 10#$seed ))  # the test reads it as decimal too
 # A run that hangs is stopped and fails (a zero-delay loop in an RTL under test, a mutant or an
 # edit, spins vvp or Verilator forever, and a regression with it). The default allows 300 s plus
@@ -64,6 +67,9 @@ if [ "$PCAP" = 1 ]; then
   mkdir -p "$out/pcap" 2>/dev/null || write_fail "$out/pcap (the pcap files' directory)"
   pcap_args=(+pcap="$out/pcap")
 fi
+# COMPARE=0: the RTL drives the link partners and is not compared with the model
+# (tb/common/tb_free.c); no MISMATCH line, so no rerun with waves.
+[ "$COMPARE" = 0 ] && pcap_args+=(+compare=0)
 
 # The command that runs a simulator within COSIM_TIMEOUT (timeout's status when it stops it).
 limit=()

@@ -33,6 +33,7 @@ if has cosim; then
   args_cycles cosim CYCLES "$(val CYCLES)"
   args_flag cosim WAVES "$(val WAVES)"
   args_flag cosim PCAP "$(val PCAP)"
+  args_flag cosim COMPARE "$(val COMPARE)"
   opt_uint cosim COSIM_TIMEOUT 0
 fi
 if has regress; then

@@ -62,6 +62,7 @@ for bad in "cosim SEED=abc|SEED='abc': a whole number" \
            "cosim CYCLES=1000000000000000000|CYCLES='1000000000000000000'" \
            "cosim WAVES=yes|WAVES='yes': 0 or 1" \
            "cosim PCAP=2|PCAP='2': 0 or 1" \
+           "cosim COMPARE=2|COMPARE='2': 0 or 1" \
            "cosim CONFIG=nope|there is no tb/configs/nope.ini" \
            "cosim SIM=vcs|SIM='vcs': one of: verilator icarus icarus-netlist" \
            "cosim COSIM_TIMEOUT=abc|COSIM_TIMEOUT='abc'" \
@@ -88,6 +89,8 @@ refused "cosim.sh CONFIG nope" "there is no tb/configs/nope.ini" \
   tb/scripts/cosim.sh verilator nope 1 "" 0 "$tmp/c"
 refused "cosim.sh PCAP=yes" "PCAP='yes': 0 or 1" \
   env PCAP=yes tb/scripts/cosim.sh verilator pfc_basic 1 "" 0 "$tmp/c"
+refused "cosim.sh COMPARE=no" "COMPARE='no': 0 or 1" \
+  env COMPARE=no tb/scripts/cosim.sh verilator pfc_basic 1 "" 0 "$tmp/c"
 
 # 4. regress.sh: nothing is built, no run.
 for bad in "SEEDS=abc|SEEDS='abc'" "SEEDS=0|SEEDS='0'" "JOBS=0|JOBS='0'" \
@@ -115,10 +118,17 @@ refused "make coverage COVERAGE_CONFIGS=nope" "no tb/configs/nope.ini" \
 
 # 6. The test's own +arguments (tb_main.c), which a user may give the binary directly.
 for bad in +cycles=-5 +cycles=99999999999999999999999 "+cycles= 5" +cycles=0x10 +seed=-1 \
-           +seed=4294967296 +threads=3 +model_only=2 +pcap=; do
+           +seed=4294967296 +threads=3 +model_only=2 +pcap= +compare=2; do
   refused "the test's $bad" "bad argument '$bad'" \
     "$vcosim" +config=tb/configs/pfc_basic.ini "$bad"
 done
+
+# +compare=0 (tb_free.c) runs no model: not with +model_only=1 (no RTL either), nor on a
+# configuration whose stimulus aims FCPs from the model's registers.
+refused "+model_only=1 +compare=0" "+model_only=1 runs no RTL and +compare=0 no model" \
+  "$vcosim" +config=tb/configs/pfc_basic.ini +model_only=1 +compare=0
+refused "+compare=0 on ib_send_edge" "[misbehave] edge_fcp_* aims its FCPs from the model's" \
+  "$vcosim" +config=tb/configs/ib_send_edge.ini +compare=0
 
 # A misspelt argument of the test is refused, naming the allowed ones (+sed=3 ran seed 1 and
 # passed); the simulator's own (+verilator+...) are not the test's and pass.
