@@ -284,13 +284,13 @@ test-cosim-pcap: deps-hdl deps-verify all $(TB_PARAMS) | $(if $(filter test,$(MA
 	@echo "== co-simulation with PCAP=1: tshark decodes every port's frames as the model counted them"
 	@$(TB_RUN_ENV) tb/scripts/test_pcap.sh $(BUILD)/test-cosim-pcap $(TEST_PCAP_CONFIGS)
 
-# The verification IP on RTL that is not the model (docs/verify-your-rtl.md §5b): variants of
+# The verification IP on RTL that is not the model (docs/verify-your-rtl.md §6): variants of
 # rtl/ made by sed under build/vip-variants (tb/scripts/vip_variants.sh), on Icarus, short runs.
 # Well-behaved ones (another latency, FCP rate, VL arbitration table, DRR quantum) must fail the
 # lockstep with a MISMATCH and pass COMPARE=0 and lfc-check on every port's capture; broken ones
 # (data without credit, counters without the 12-bit wrap, a pause ignored, an early resume, a
 # late refresh, a lossless drop, a bad PFC opcode or FCS) must make lfc-check or the COMPARE=0
-# scoreboard exit 1 with the rule's line. One to two minutes on two cores (docs §5b).
+# scoreboard exit 1 with the rule's line. One to two minutes on two cores (docs §6).
 .PHONY: test-vip-variants
 TEST_STEPS += test-vip-variants
 test-vip-variants: $(TB_PARAMS) $(TB_VPI) $(BUILD)/tools/lfc_check | deps-hdl

@@ -10,7 +10,7 @@
  * created with the rest of the C side but never stepped; the stimulus reads from it only to aim
  * [misbehave] edge_fcp_*, which is refused here (tb_free_check_cfg).
  *
- * Checked without the model's timing (docs/verify-your-rtl.md §5b):
+ * Checked without the model's timing (docs/verify-your-rtl.md §6):
  *   - end to end, through lfc/scoreboard.h: a packet whose first block enters a switch port and
  *     is not dropped there (stat_drop_o in that cycle, with its stat_drop_cause_o) is accepted;
  *     it must leave once, on the port its dst names (identity route, SPEC §7.1; the flow is

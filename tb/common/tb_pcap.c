@@ -104,7 +104,7 @@ static void per_class(FILE *o, const char *name, const lfc_port_stats_t *st, uns
 static uint64_t cycles_ns(uint64_t n) { return n * TB_PCAP_CYCLE_PS / TB_PS_PER_NS; }
 
 /* DIR/lfc-check.args: per file, the lfc-check options that fit how the co-simulation took it
- * (docs/verify-your-rtl.md §5b, the same form as lfc-sim's, docs/sim.md): the mode and the
+ * (docs/verify-your-rtl.md §6, the same form as lfc-sim's, docs/sim.md): the mode and the
  * port's speed (one 512-bit slot every speed_div cycles of 5.12 ns). IB: --from-reset (the files
  * start at the RTL's reset, every counter 0, SPEC §5.1), the data VLs of the configuration, and
  * the FCP period of the slower of the switch and the partner (SPEC §5.5) and a slot of the port
