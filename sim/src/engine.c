@@ -415,7 +415,7 @@ static void do_hop(sim_t *s, lane_t *ln, const msg_t *m) {
   sl->cls = m->cls;
 }
 
-/* An adaptive switch gave the packet a new address at its input (take_input): the deadlock
+/* An adaptive switch gave the packet a new address at its input (ar_inputs): the deadlock
  * detector's view of its route there (sim_each_held). */
 static void do_route(sim_t *s, const msg_t *m) {
   slot_t *sl = slot_of(s, m->tag);
@@ -726,10 +726,11 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
  * Adaptive routing ([routing] adaptive, docs/sim.md "Adaptive routing"). The switch model
  * forwards by its route table (SPEC §7.1) and stays as it is; the choice is made for it at its
  * input, before its step: a packet's first block `in`, taken by switch d, gets the address of
- * its destination host (one of `ways`, routing.h) whose egress port in d's table has the fewest
- * blocks queued in the packet's class (`qlen`, SPEC §7.4) in d's state at the start of this
- * cycle. It keeps its own address unless another port's queue is strictly shorter; among equal
- * ones the first after its own address (in address order, modulo ways) wins: no random draw.
+ * its destination host (one of `ways`, routing.h) whose egress port in d's table has the least
+ * load in d's state at the start of this cycle: the blocks queued in the packet's class (`qlen`,
+ * SPEC §7.4) and those still to send of the packet on the wire (`tx_rem`). It keeps its own
+ * address unless another port's load is strictly less; among equal ones the first after its own
+ * address (in address order, modulo ways) wins: no random draw.
  * Only the first block is changed: the model does not read a continuation block's dst (§7.2).
  * The state read is d's own, as stepped or advanced to this cycle, so the choice is the same
  * with any number of threads and with --step-all.
