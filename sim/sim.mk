@@ -132,6 +132,15 @@ test-sim-report: $(BUILD)/lfc-sim
 	@echo "== lfc-sim: the report on stdout agrees with --json"
 	@python3 sim/tests/test_sim_report.py $(BUILD)/lfc-sim $(BUILD)/sim-test-report
 
+# Adaptive routing (docs/sim.md "Adaptive routing"): more delivered than per-flow ECMP on a
+# k = 8 fat tree permutation, packets out of order only with it, the same digest on 1, 2 and 3
+# threads and stepping every cycle, and with it off every digest as before it (about 3 s).
+TEST_STEPS += test-sim-ar
+.PHONY: test-sim-ar
+test-sim-ar: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
+	@echo "== lfc-sim: adaptive routing against ECMP, out-of-order packets, threads, feature off"
+	@python3 sim/tests/test_sim_ar.py $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check $(BUILD)/sim-test-ar
+
 # lfc-check on lfc-sim's own captures: every scenario clean with the options lfc-sim writes
 # beside its files, the skew needed, the short headroom of pfc_headroom named (about 10 s).
 TEST_STEPS += test-sim-lfc-check

@@ -351,7 +351,7 @@ typedef struct {
   uint32_t host;
 } rx_ctx_t;
 
-enum { MSG_DELIVER, MSG_DROP, MSG_HOP };
+enum { MSG_DELIVER, MSG_DROP, MSG_HOP, MSG_ROUTE };
 
 /* A node admitted a packet at its first block (SPEC §12.2). */
 static void do_deliver(sim_t *s, lane_t *ln, const msg_t *m) {
@@ -363,6 +363,15 @@ static void do_deliver(sim_t *s, lane_t *ln, const msg_t *m) {
   flow_t *f = &s->flows.f[sl->flow];
   if (m->dst / s->routes.ways != m->host || (f->dst != FLOW_ANY_DST && f->dst != m->host))
     lane_error(ln, m->t, m->dev, "a packet reached the wrong host", m->tag);
+  /* Out of order: a packet whose number is below one delivered before (serial-number
+     arithmetic, RFC 1982, so that the numbers may wrap). A flow without a fixed destination
+     (uniform) sends each packet somewhere else: it has no order to keep. */
+  if (f->dst != FLOW_ANY_DST) {
+    if (f->rx_pkts > 0 && (int32_t)(sl->seq - f->rx_seq_hi) < 0)
+      f->out_of_order++;
+    else
+      f->rx_seq_hi = sl->seq;
+  }
   f->rx_bytes += sl->bytes;
   f->rx_pkts++;
   ln->deliv_bytes += sl->bytes;
@@ -406,9 +415,17 @@ static void do_hop(sim_t *s, lane_t *ln, const msg_t *m) {
   sl->cls = m->cls;
 }
 
+/* An adaptive switch gave the packet a new address at its input (ar_inputs): the deadlock
+ * detector's view of its route there (sim_each_held). */
+static void do_route(sim_t *s, const msg_t *m) {
+  slot_t *sl = slot_of(s, m->tag);
+  if (sl != NULL) sl->dst = m->dst;
+}
+
 static void apply_msg(sim_t *s, lane_t *ln, const msg_t *m) {
   if (m->kind == MSG_DELIVER) do_deliver(s, ln, m);
   else if (m->kind == MSG_DROP) do_drop(s, ln, m);
+  else if (m->kind == MSG_ROUTE) do_route(s, m);
   else do_hop(s, ln, m);
 }
 
@@ -505,8 +522,8 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
       slot_release(s, (uint32_t)tag, T);
       continue;
     }
-    s->pool[h].slot[tag >> s->tag_bits] =
-        (slot_t){list[pos], bytes, SIM_NEVER, SIM_NEVER, 0, NONE, 0, 0};
+    s->pool[h].slot[tag >> s->tag_bits] = (slot_t){
+        list[pos], bytes, SIM_NEVER, SIM_NEVER, 0, NONE, 0, 0, (uint32_t)f->offered_pkts};
     f->offered_bytes += bytes;
     f->offered_pkts++;
     if (f->dcqcn) {
@@ -706,6 +723,58 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
 }
 
 /*
+ * Adaptive routing ([routing] adaptive, docs/sim.md "Adaptive routing"). The switch model
+ * forwards by its route table (SPEC §7.1) and stays as it is; the choice is made for it at its
+ * input, before its step: a packet's first block `in`, taken by switch d, gets the address of
+ * its destination host (one of `ways`, routing.h) whose egress port in d's table has the least
+ * load in d's state at the start of this cycle: the blocks queued in the packet's class (`qlen`,
+ * SPEC §7.4) and those still to send of the packet on the wire (`tx_rem`). It keeps its own
+ * address unless another port's load is strictly less; among equal ones the first after its own
+ * address (in address order, modulo ways) wins: no random draw.
+ * Only the first block is changed: the model does not read a continuation block's dst (§7.2).
+ * The state read is d's own, as stepped or advanced to this cycle, so the choice is the same
+ * with any number of threads and with --step-all.
+ */
+static uint16_t ar_choose(const sim_t *s, uint32_t d, const lfc_word_t *in) {
+  const uint32_t ways = s->routes.ways;
+  if (ways < 2u || in->dst >= s->routes.len || in->cls >= LFC_MAX_CLASSES) return in->dst;
+  const uint32_t h = in->dst / ways, c0 = in->dst % ways, nports = s->dev[d].nports;
+  const uint16_t *tab = &s->routes.table[d][h * ways];
+  const lfc_switch_t *sw = s->dev[d].sw;
+  uint64_t have = 0;         /* ports whose load was read */
+  uint32_t load[LFC_MAX_PORTS]; /* their blocks to send */
+  uint32_t best = c0, best_load = UINT32_MAX;
+  for (uint32_t i = 0; i < ways; i++) {
+    uint32_t c = c0 + i < ways ? c0 + i : c0 + i - ways, p = tab[c];
+    if (p >= nports) continue;
+    if (!(have >> p & 1u)) {
+      load[p] = (uint32_t)(lfc_switch_reg(sw, (size_t)s->qlen_reg, p, in->cls) +
+                           lfc_switch_reg(sw, (size_t)s->tx_rem_reg, p, 0));
+      have |= 1ull << p;
+    }
+    if (load[p] < best_load) {
+      best_load = load[p];
+      best = c;
+    }
+  }
+  return (uint16_t)(h * ways + best);
+}
+
+/* Switch d at T: the first blocks among its inputs (ports `written`) get their adaptive
+ * address; a changed one is recorded for the packet (the deadlock detector reads it). */
+static void ar_inputs(sim_t *s, lane_t *ln, uint32_t d, uint64_t T, uint64_t written) {
+  for (uint64_t m = written; m != 0; m &= m - 1u) {
+    lfc_word_t *w = &ln->in[__builtin_ctzll(m)];
+    if (w->kind != LFC_DATA || !w->sop) continue;
+    uint16_t dst = ar_choose(s, d, w);
+    if (dst == w->dst) continue;
+    w->dst = dst;
+    msg_t r = {T, T, d, w->tag, 0, dst, MSG_ROUTE, 0, 0, 0, 0, 0};
+    post(s, ln, &r);
+  }
+}
+
+/*
  * Only ports whose link has something in flight (rx_busy: a packet streaming or unpredicted
  * words queued) are rebuilt; the lane's `in` stays IDLE elsewhere and is cleaned after the step.
  * Outputs are looked at only where they can surprise: a port within a packet puts out that
@@ -729,6 +798,7 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
     written |= (uint64_t)take_input(s, dv, p, T, &in[p]) << p;
   }
+  if (s->sc->adaptive && !dv->is_host) ar_inputs(s, ln, d, T, written);
   if (dv->is_host) {
     run_source(s, ln, d, T);
     lfc_nic_step(dv->nic, in, out);
@@ -836,6 +906,14 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   s->end = (uint64_t)(sc->duration_us * 1000.0 / s->cycle_ns + 0.5);
   if (s->end < 1) s->end = 1;
   s->sample_every = sc_ns_to_cycles(sc, sc->sample_us * 1000.0);
+  s->qlen_reg = lfc_reg_find("qlen");
+  s->tx_rem_reg = lfc_reg_find("tx_rem");
+  if (sc->adaptive && (s->qlen_reg < 0 || s->tx_rem_reg < 0)) {
+    if (err && errlen)
+      snprintf(err, errlen, "%s: [routing] adaptive: the model has no register qlen or tx_rem",
+               sc->file);
+    return -1;
+  }
   if (topo_build(sc, &s->topo, err, errlen) != 0) return -1;
   if (routes_build(sc, &s->topo, &s->routes, err, errlen) != 0) goto fail_quiet;
   if (flows_build(sc, &s->topo, &s->flows, err, errlen) != 0) goto fail_quiet;
@@ -1316,6 +1394,7 @@ uint64_t sim_digest(const sim_t *s) {
     h = mix64(h, f->first_tx);
     h = digest_lat(h, &f->lat);
     h = mix64(h, f->dc_cnps);
+    if (s->sc->adaptive) h = mix64(h, f->out_of_order); /* 0 without: digests as before */
     for (uint32_t k = 0; k < f->nhops; k++) { /* per-hop latency, in the order it was taken */
       h = mix64(h, f->hop_sw[k]);
       h = digest_lat(h, &f->hlat[k]);

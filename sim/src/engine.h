@@ -99,6 +99,7 @@ typedef struct {
   uint32_t wire;       /* the wire it left its last device on, UINT32_MAX before it left its node */
   uint16_t dst;        /* its destination address (the route tables' index, SPEC §7.1) */
   uint8_t cls;         /* its class on that wire, before the wire's class map */
+  uint32_t seq;        /* its number in its flow (offered order, mod 2^32): out_of_order */
 } slot_t;
 
 /*
@@ -261,6 +262,8 @@ struct sim {
   int oom;  /* a lane ran out of memory (or threads): error says where; the results are void */
   dcqcn_cfg_t dcqcn;
   int want_digest; /* hash the unpredicted link words (sim_digest); set before sim_run */
+  int qlen_reg, tx_rem_reg; /* [routing] adaptive: the model's registers of an egress queue's
+                               blocks and of the blocks still to send of the packet in flight */
   sim_tap_t **tap; /* --pcap: per wire, its capture or NULL; NULL when nothing is captured */
 };
 

@@ -65,11 +65,12 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
   fprintf(o, "{\n  \"schema\": \"lfc-sim/1\",\n");
   fprintf(o, "  \"scenario\": {\"file\": \"%s\", \"topology\": \"%s\", \"mode\": \"%s\", "
              "\"switches\": %u, \"hosts\": %u, \"links\": %u, \"cycle_ns\": %.6f, \"seed\": %llu, "
-             "\"skip_ahead\": %s},\n",
+             "\"skip_ahead\": %s, \"adaptive\": %s},\n",
           js(sc->file, e, sizeof e), sc_topo_name(sc->topo),
           sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc",
           sim->topo.nsw, sim->topo.nhosts, sim->nwire, sim->cycle_ns,
-          (unsigned long long)sc->seed, sim->step_all ? "false" : "true");
+          (unsigned long long)sc->seed, sim->step_all ? "false" : "true",
+          sc->adaptive ? "true" : "false");
   fprintf(o, "  \"summary\": {\"sim_cycles\": %llu, \"sim_us\": %.6f, \"offered_bytes\": %llu, "
              "\"wire_bytes\": %llu, \"delivered_bytes\": %llu, \"drops\": %llu, \"drops_by_cause\": {",
           (unsigned long long)s->sim_cycles, s->sim_us, (unsigned long long)s->offered_bytes,
@@ -81,6 +82,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
   fprintf(o, "\"host\": %llu}, \"pause_frames\": %llu, \"ecn_marks\": %llu, \"watchdog_trips\": %llu, "
              "\"paused_queue_cycles\": %llu, \"host_paused_queue_cycles\": %llu, "
              "\"credit_starved_queue_cycles\": %llu, \"host_credit_starved_queue_cycles\": %llu, "
+             "\"out_of_order\": %llu, \"out_of_order_flows\": %llu, "
              "\"flows\": %llu, \"flows_complete\": %llu, \"last_completion_us\": %.6f, "
              "\"deadlock\": %s, \"deadlock_cycle\": %llu, \"scoreboard_errors\": %llu, "
              "\"wall_seconds\": %.6f},\n",
@@ -89,6 +91,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
           (unsigned long long)s->paused_cycles, (unsigned long long)s->host_paused_cycles,
           (unsigned long long)s->credit_blocked_cycles,
           (unsigned long long)s->host_credit_blocked_cycles,
+          (unsigned long long)s->out_of_order, (unsigned long long)s->out_of_order_flows,
           (unsigned long long)s->flows, (unsigned long long)s->flows_done, us(sim, s->max_fct_cycle),
           s->deadlock ? "true" : "false", (unsigned long long)s->deadlock_cycle,
           (unsigned long long)sim->errors, s->wall_seconds);
@@ -123,7 +126,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
     fprintf(o, "    {\"id\": %u, \"group\": \"%s\", \"src\": %u, \"dst\": %lld, \"class\": %u, "
                "\"offered_bytes\": %llu, \"wire_bytes\": %llu, \"delivered_bytes\": %llu, "
                "\"offered_packets\": %llu, \"wire_packets\": %llu, \"delivered_packets\": %llu, "
-               "\"drops\": %llu, \"ecn_ce\": %llu, \"cnps\": %llu, \"throughput_gbps\": %.6f, "
+               "\"drops\": %llu, \"ecn_ce\": %llu, \"cnps\": %llu, \"out_of_order\": %llu, "
+               "\"throughput_gbps\": %.6f, "
                "\"fct_us\": ",
             i, js(sc->groups[f->group].name, e, sizeof e), f->src,
             f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst, f->cls,
@@ -131,7 +135,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
             (unsigned long long)f->rx_bytes, (unsigned long long)f->offered_pkts,
             (unsigned long long)f->wire_pkts, (unsigned long long)f->rx_pkts,
             (unsigned long long)f->drops, (unsigned long long)f->ce,
-            (unsigned long long)f->dc_cnps, gbps);
+            (unsigned long long)f->dc_cnps, (unsigned long long)f->out_of_order, gbps);
     if (f->done_cycle != SIM_NEVER)
       fprintf(o, "%.6f", us(sim, f->done_cycle - f->start));
     else

@@ -76,6 +76,8 @@ void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summar
     const flow_t *f = &sim->flows.f[i];
     sum->offered_bytes += f->offered_bytes;
     sum->wire_bytes += f->wire_bytes;
+    sum->out_of_order += f->out_of_order;
+    sum->out_of_order_flows += f->out_of_order > 0;
     if (f->done_cycle == SIM_NEVER) continue;
     sum->flows_done++;
     if (f->done_cycle > sum->max_fct_cycle) sum->max_fct_cycle = f->done_cycle;
@@ -278,6 +280,10 @@ void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summar
           (unsigned long long)s->paused_cycles, (unsigned long long)s->host_paused_cycles,
           (unsigned long long)s->credit_blocked_cycles,
           (unsigned long long)s->host_credit_blocked_cycles);
+  fprintf(o, "  routing     %s, %s; %llu packets delivered out of order (in %llu flows)\n",
+          sc->route == ROUTE_UPDOWN ? "up*/down*" : "shortest paths",
+          sc->adaptive ? "adaptive per packet at every switch" : "ECMP hash per flow",
+          (unsigned long long)s->out_of_order, (unsigned long long)s->out_of_order_flows);
   if (s->deadlock) {
     char n[64];
     fprintf(o, "  DEADLOCK formed at cycle %llu (%.3f us):", (unsigned long long)s->deadlock_cycle,

@@ -23,6 +23,8 @@ typedef struct {
   uint64_t pause_frames, ecn_marks, wd_trips, credit_blocked_cycles, paused_cycles;
   uint64_t host_credit_blocked_cycles, host_paused_cycles; /* the end nodes' part of the above */
   uint64_t flows_done, flows;
+  uint64_t out_of_order, out_of_order_flows; /* packets delivered after a later one of their
+                                                flow, and the flows that had any */
   double wall_seconds, sim_us;
   int deadlock;
   uint64_t deadlock_cycle;

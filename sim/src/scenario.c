@@ -479,6 +479,7 @@ static int routing_key(ctx_t *c, const char *section, const char *key, const cha
   lfc_scenario_t *sc = c->sc;
   if (!strcmp(key, "algorithm")) ENUM(sc->route, ROUTE_NAMES, ROUTE_KINDS, sc_route_kind_t);
   if (!strcmp(key, "ecmp")) U32(sc->ecmp_ways, 1, 256);
+  if (!strcmp(key, "adaptive")) BOOL(sc->adaptive);
   if (!strcmp(key, "path")) {
     if (sc->npaths == SC_MAX_PATHS) BAD("allowed: at most %u paths", SC_MAX_PATHS);
     sc_path_t *pa = &sc->paths[sc->npaths];
@@ -501,7 +502,7 @@ static int routing_key(ctx_t *c, const char *section, const char *key, const cha
     sc->npaths++;
     return 1;
   }
-  UNKNOWN("algorithm, ecmp, path");
+  UNKNOWN("algorithm, ecmp, adaptive, path");
 }
 
 static int traffic_key(ctx_t *c, const char *section, const char *key, const char *value) {
@@ -771,6 +772,7 @@ static void defaults(lfc_scenario_t *sc) {
   sc->dcqcn_clamp_target = 0;
   sc->route = ROUTE_SHORTEST;
   sc->ecmp_ways = SC_DEFAULT_ECMP;
+  sc->adaptive = 0;
 }
 
 static int parse_text(lfc_scenario_t *sc, const char *text, size_t len, const char *name,

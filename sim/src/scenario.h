@@ -157,6 +157,7 @@ typedef struct {
   /* [routing] */
   sc_route_kind_t route;
   uint32_t ecmp_ways;
+  int adaptive; /* per-packet choice among the ecmp addresses at each switch (docs/sim.md) */
   sc_path_t paths[SC_MAX_PATHS];
   uint32_t npaths;
   /* [traffic*] */

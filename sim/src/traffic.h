@@ -46,6 +46,8 @@ typedef struct {
   uint64_t dc_cnps;               /* CNPs received by the RP */
   /* receiver side */
   uint64_t rx_bytes, rx_pkts, drops, ce;
+  uint64_t out_of_order;  /* packets delivered after a later one of the flow (fixed dst only) */
+  uint32_t rx_seq_hi;     /* the highest packet number delivered (mod 2^32), once rx_pkts > 0 */
   uint64_t first_tx, done_cycle; /* SIM_NEVER until known */
   latsum_t lat;           /* latency samples, cycles (bounded: latsum.h) */
   /* per hop: time in the switch, first block in to first block out, cycles (docs/sim.md) */

@@ -2,7 +2,7 @@
 # test_sim_tsan.sh LFC_SIM_TSAN OUTDIR - `make test-sim-tsan` (docs/sim.md "Threads"): lfc-sim
 # built with ThreadSanitizer runs scenarios that use every path between threads (words across
 # lanes, the merge of deliveries, drops and per-hop records, CNPs, flows started by the merge,
-# samples and a deadlock stop) on 2 and 3 threads. Any report fails the run (exit status 66);
+# samples and a deadlock stop, adaptive routing's route records) on 2 and 3 threads. Any report fails the run (exit status 66);
 # the digest must equal the one-thread digest of the same binary.
 set -u
 SIM=$1
@@ -13,11 +13,12 @@ export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
 fail=0
 # and a k = 8 fat tree (208 devices: every lane has work in every window)
 for n in fat_tree_mix victim_dcqcn collectives_ina ring_deadlock_pfc bounce_deadlock_pfc \
-         fat_tree_k8; do
+         fat_tree_k8 permutation_ar; do
   ini="$DIR/$n.ini"
   set --
   # the fabric of test_sim.sh, shorter: ThreadSanitizer runs it 5-15 times slower
   [ "$n" = fat_tree_k8 ] && ini="$(dirname "$0")/fat_tree_k8.ini" && set -- --set sim.duration_us=4
+  [ "$n" = permutation_ar ] && set -- --set sim.duration_us=5
   ref=$("$SIM" "$ini" "$@" --no-progress --digest 2>"$OUT/$n.1.err" | sed -n 's/^digest //p')
   for t in 2 3; do
     out=$("$SIM" "$ini" "$@" --no-progress --digest --threads $t 2>"$OUT/$n.$t.err"); rc=$?
