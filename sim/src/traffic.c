@@ -301,10 +301,11 @@ static int touching_to_gates(vec_t *v, uint32_t lo, uint32_t hi, const uint32_t 
 /*
  * Pattern ddp: data-parallel training steps with the gradient all-reduced in buckets during
  * the backward pass, as PyTorch DistributedDataParallel does (Li et al., "PyTorch Distributed:
- * Experiences on Accelerating Data Parallel Training", VLDB 2020, §3.2 and §4.2: gradients are
- * grouped into buckets, about 25 MB by default, in the reverse order of the parameters, and a
+ * Experiences on Accelerating Data Parallel Training", VLDB 2020, §3.2 "Gradient Reduction":
+ * gradients are grouped into buckets, in about the reverse order of the parameters, and a
  * bucket's all-reduce is launched asynchronously as soon as all its gradients are ready; the
- * next forward pass waits for every all-reduce of the step). Per rank (host) r and step s:
+ * optimizer step waits for every all-reduce. torch DistributedDataParallel's bucket_cap_mb,
+ * 25 MB by default, sets the size). Per rank (host) r and step s:
  *  - the step begins (gate S[r]) when every flow r sends or receives of the step's last bucket
  *    completed; step 0 begins at start_us;
  *  - bucket b is released forward_us + (b + 1) / buckets x backward_us after that (overlap 0:
