@@ -390,6 +390,7 @@ clean:
 ##   make test-sim-lfc-check  lfc-check on every scenario's captures: clean; misbehaviour named
 ##   make test-sim-report     the stdout report (receivers, fairness, groups, flows) = --json
 ##   make test-sim-ar         adaptive routing vs ECMP: throughput, out of order, threads, off = as before
+##   make test-ddp            training steps with overlap (ring/tree/INA MFU), noisy neighbours
 ##   make fuzz                every libFuzzer target for FUZZ_SECONDS each
 ##   make fuzz-sim-scenario   libFuzzer on the scenario parser (FUZZ_SECONDS)
 ##   make fuzz-sim-cli        libFuzzer on lfc-sim's and the calculators' command lines

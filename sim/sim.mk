@@ -185,3 +185,12 @@ $(BUILD)/sim/asan/test_dcqcn_rp: sim/tests/test_dcqcn_rp.c sim/src/dcqcn.c sim/s
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isim/src $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) \
 	  -o $@ sim/tests/test_dcqcn_rp.c sim/src/dcqcn.c $(CMOCKA_LIBS) -lm $(LDLIBS)
+
+# Training steps with overlap (pattern ddp) and noisy neighbours (docs/sim.md): overlap hides
+# communication, in-network aggregation beats ring, MFU = compute / step time, the neighbour
+# raises the p99 step time, 1 thread == 2 threads, bad keys refused (about 5 s).
+.PHONY: test-ddp
+TEST_STEPS += test-ddp
+test-ddp: $(BUILD)/lfc-sim | deps-sim
+	@echo "== lfc-sim: training steps with overlap (ring, tree, in-network), noisy neighbours"
+	@python3 sim/tests/test_ddp.py $(BUILD)/lfc-sim $(BUILD)/sim-test-ddp

@@ -307,19 +307,35 @@ static void sample_lost(lane_t *ln, uint64_t t, uint32_t d, uint32_t tag) {
   ln->oom = 1;
 }
 
-/* The flows waiting for f, which completed at `cycle` (seen by a step at cycle T), may start
- * from T + 1. */
-static void start_succ(sim_t *s, const flow_t *f, uint64_t cycle, uint64_t T) {
-  for (uint32_t i = 0; i < f->nsucc; i++) {
-    flow_t *g = &s->flows.f[f->succ[i]];
-    if (g->deps_left > 0 && --g->deps_left == 0) {
-      uint64_t t = cycle + 1u > T + 1u ? cycle + 1u : T + 1u;
-      if (g->start < t) g->start = t;
-      if (g->next_x1024 < g->start * X1024) g->next_x1024 = g->start * X1024;
-      uint32_t d = s->topo.nsw + g->src;
-      wake_at(s, &s->lane[s->dev[d].lane].q, d, g->start);
-    }
+/* Successor `id` of a flow or gate (a flow, or FLOW_GATE | gate) may start from cycle t as far
+ * as that predecessor goes, seen by a step at cycle T: a flow starts from T + 1 at the earliest,
+ * once its last predecessor allowed it; at the latest time any allowed if it is gated (ddp:
+ * traffic.h), else at the time its last one allowed. A gate opens at the latest time any
+ * predecessor allowed, and lets each successor start its delay later. */
+static void dep_done(sim_t *s, uint32_t id, uint64_t t, uint64_t T) {
+  if (id & FLOW_GATE) {
+    gate_t *x = &s->flows.gate[id & ~FLOW_GATE];
+    if (x->ready < t) x->ready = t;
+    if (x->deps_left > 0 && --x->deps_left == 0)
+      for (uint32_t i = 0; i < x->nsucc; i++) dep_done(s, x->succ[i], x->ready + x->delay[i], T);
+    return;
   }
+  flow_t *g = &s->flows.f[id];
+  if (g->gated && g->gate_ready < t) g->gate_ready = t;
+  if (g->deps_left > 0 && --g->deps_left == 0) {
+    if (t < T + 1u) t = T + 1u;
+    if (t < g->gate_ready) t = g->gate_ready;
+    if (g->start < t) g->start = t;
+    if (g->next_x1024 < g->start * X1024) g->next_x1024 = g->start * X1024;
+    uint32_t d = s->topo.nsw + g->src;
+    wake_at(s, &s->lane[s->dev[d].lane].q, d, g->start);
+  }
+}
+
+/* The flows and gates waiting for f, which completed at `cycle` (seen by a step at cycle T):
+ * f allows them from the cycle after. */
+static void start_succ(sim_t *s, const flow_t *f, uint64_t cycle, uint64_t T) {
+  for (uint32_t i = 0; i < f->nsucc; i++) dep_done(s, f->succ[i], cycle + 1u, T);
 }
 
 /* Flow f completed (its owner's lane ln merges its records). Its successors belong to other

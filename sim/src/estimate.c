@@ -28,6 +28,12 @@ static double group_flows(const sc_group_t *g, uint64_t nsw) {
       double chunks = chunk > 0 ? (double)g->bytes / chunk + 1.0 : 1.0;
       return chunks * (2.0 * n + 2.0 * (n < (double)nsw ? n : (double)nsw));
     }
+    case PAT_DDP: { /* steps x buckets all-reduces of a bucket */
+      sc_group_t c = *g;
+      c.pattern = g->collective;
+      c.bytes = g->bucket_bytes;
+      return (double)g->steps * g->buckets * group_flows(&c, nsw);
+    }
     default: return n; /* flow, uniform, permutation, incast: one per source */
   }
 }

@@ -51,6 +51,55 @@ static void link_sent(const sim_t *sim, uint32_t node, uint32_t port, link_sent_
   ls->fcps = st->fcp_tx;
 }
 
+/* A float, or null where a step did not complete. */
+static void num_or_null(FILE *o, int ok, double x) {
+  if (ok)
+    fprintf(o, "%.6f", x);
+  else
+    fprintf(o, "null");
+}
+
+/* groups[].ddp: null for a group of another pattern. 0, or -1 out of memory. */
+static int ddp_json(FILE *o, const sim_t *sim, uint32_t gi) {
+  const sc_group_t *g = &sim->sc->groups[gi];
+  if (g->pattern != PAT_DDP) {
+    fprintf(o, "null");
+    return 0;
+  }
+  ddp_result_t d;
+  if (results_ddp(sim, gi, &d) != 0) return -1;
+  fprintf(o, "{\"collective\": \"%s\", \"steps\": %u, \"buckets\": %u, \"bucket_bytes\": %llu, "
+             "\"forward_us\": %.6f, \"backward_us\": %.6f, \"overlap\": %s, "
+             "\"steps_complete\": %u, \"step_time_us_p50\": ",
+          sc_collective_name(g->collective), g->steps, g->buckets,
+          (unsigned long long)g->bucket_bytes, g->forward_us, g->backward_us,
+          g->overlap ? "true" : "false", d.ncomplete);
+  num_or_null(o, d.ncomplete > 0, d.time_p50_us);
+  fprintf(o, ", \"step_time_us_p99\": ");
+  num_or_null(o, d.ncomplete > 0, d.time_p99_us);
+  fprintf(o, ", \"step_time_us_max\": ");
+  num_or_null(o, d.ncomplete > 0, d.time_max_us);
+  fprintf(o, ", \"per_step\": [");
+  for (uint32_t s = 0; s < d.nsteps; s++) {
+    const step_result_t *st = &d.step[s];
+    fprintf(o, "%s{\"step\": %u, \"complete\": %s, \"end_us\": ", s ? ", " : "", s,
+            st->complete ? "true" : "false");
+    num_or_null(o, st->complete, st->end_us);
+    fprintf(o, ", \"time_us\": ");
+    num_or_null(o, st->complete, st->time_us);
+    fprintf(o, ", \"comm_us\": ");
+    num_or_null(o, st->complete, st->comm_us);
+    fprintf(o, ", \"exposed_us\": ");
+    num_or_null(o, st->complete, st->exposed_us);
+    fprintf(o, ", \"mfu\": ");
+    num_or_null(o, st->complete, st->mfu);
+    fprintf(o, "}");
+  }
+  fprintf(o, "]}");
+  results_ddp_free(&d);
+  return 0;
+}
+
 /* Room for the longest string escaped: a scenario path (at most PATH_MAX, 4096 bytes on Linux,
  * or it would not have opened) with every byte written as \u00XX. */
 #define JSON_STR_MAX (6u * 4096u + 1u)
@@ -112,11 +161,18 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
       fprintf(o, "%.6f", r.time_us);
     else
       fprintf(o, "null");
-    fprintf(o, ", \"compute_us\": %.6f, \"mfu\": ", sc->groups[gi].compute_us);
-    if (r.complete && sc->groups[gi].compute_us > 0)
+    const sc_group_t *g = &sc->groups[gi];
+    fprintf(o, ", \"compute_us\": %.6f, \"mfu\": ", sc_group_compute_us(g));
+    if (r.complete && sc_group_compute_us(g) > 0)
       fprintf(o, "%.6f", r.mfu);
     else
       fprintf(o, "null");
+    fprintf(o, ", \"ddp\": ");
+    if (ddp_json(o, sim, gi) != 0) {
+      outfile_discard(&of);
+      if (err && errlen) snprintf(err, errlen, "%s: out of memory", path);
+      return -1;
+    }
     fprintf(o, "}%s\n", gi + 1 < sc->ngroups ? "," : "");
   }
   fprintf(o, "  ],\n  \"flows\": [\n");

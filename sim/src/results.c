@@ -35,7 +35,106 @@ void results_group(const sim_t *sim, uint32_t group, group_result_t *r) {
   }
   if (r->flows == 0) r->complete = 0;
   r->time_us = end > start ? (double)(end - start) * sim->cycle_ns / 1000.0 : 0.0;
-  r->mfu = g->compute_us > 0 ? g->compute_us / (g->compute_us + r->time_us) : 0.0;
+  if (g->pattern == PAT_DDP)
+    r->mfu = r->time_us > 0 ? g->steps * sc_group_compute_us(g) / r->time_us : 0.0;
+  else
+    r->mfu = g->compute_us > 0 ? g->compute_us / (g->compute_us + r->time_us) : 0.0;
+}
+
+typedef struct {
+  uint64_t a, b;
+} span_t;
+
+static int by_span(const void *x, const void *y) {
+  const span_t *p = x, *q = y;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return p->b < q->b ? -1 : p->b > q->b;
+}
+
+static int by_double(const void *x, const void *y) {
+  const double p = *(const double *)x, q = *(const double *)y;
+  return p < q ? -1 : p > q;
+}
+
+/* Nearest rank (as latsum.h): the ceil(p/100 x n)-th smallest of n sorted values. */
+static double nearest_rank(const double *v, uint32_t n, double p) {
+  uint32_t k = (uint32_t)ceil(p / PCT * n);
+  return v[k > 0 ? k - 1u : 0];
+}
+
+int results_ddp(const sim_t *sim, uint32_t group, ddp_result_t *r) {
+  const sc_group_t *g = &sim->sc->groups[group];
+  memset(r, 0, sizeof *r);
+  r->compute_us = sc_group_compute_us(g);
+  if (g->pattern != PAT_DDP) return 0;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < sim->flows.n; i++) n += sim->flows.f[i].group == group;
+  span_t *sp = malloc((size_t)(n ? n : 1u) * sizeof *sp);
+  double *t = malloc((size_t)g->steps * sizeof *t);
+  r->step = calloc(g->steps, sizeof *r->step);
+  if (!sp || !t || !r->step) {
+    free(sp);
+    free(t);
+    results_ddp_free(r);
+    return -1;
+  }
+  r->nsteps = g->steps;
+  uint64_t prev = (uint64_t)llround(g->start_us * NS_PER_US / sim->cycle_ns);
+  /* flows are made step after step (traffic.c ddp_flows): one pass, step by step */
+  uint32_t i = 0;
+  for (uint32_t s = 0; s < g->steps; s++) {
+    uint32_t m = 0;
+    int done = 1;
+    uint64_t end = 0;
+    for (; i < sim->flows.n; i++) {
+      const flow_t *f = &sim->flows.f[i];
+      if (f->group != group) continue;
+      if (f->step != s) break;
+      if (f->done_cycle == SIM_NEVER) {
+        done = 0;
+        continue;
+      }
+      sp[m++] = (span_t){f->start, f->done_cycle};
+      if (f->done_cycle > end) end = f->done_cycle;
+    }
+    step_result_t *st = &r->step[s];
+    if (!done || (s > 0 && !r->step[s - 1].complete)) continue;
+    qsort(sp, m, sizeof *sp, by_span);
+    uint64_t busy = 0, a = 0, b = 0;
+    for (uint32_t k = 0; k < m; k++) { /* the union of the intervals */
+      if (k == 0 || sp[k].a > b) {
+        busy += b - a;
+        a = sp[k].a;
+        b = sp[k].b;
+      } else if (sp[k].b > b) {
+        b = sp[k].b;
+      }
+    }
+    busy += b - a;
+    st->complete = 1;
+    st->end_us = (double)end * sim->cycle_ns / NS_PER_US;
+    st->time_us = end > prev ? (double)(end - prev) * sim->cycle_ns / NS_PER_US : 0.0;
+    st->comm_us = (double)busy * sim->cycle_ns / NS_PER_US;
+    st->exposed_us = st->time_us - r->compute_us;
+    st->mfu = st->time_us > 0 ? r->compute_us / st->time_us : 0.0;
+    t[r->ncomplete++] = st->time_us;
+    prev = end;
+  }
+  if (r->ncomplete > 0) {
+    qsort(t, r->ncomplete, sizeof *t, by_double);
+    r->time_p50_us = nearest_rank(t, r->ncomplete, 50);
+    r->time_p99_us = nearest_rank(t, r->ncomplete, 99);
+    r->time_max_us = t[r->ncomplete - 1u];
+  }
+  free(sp);
+  free(t);
+  return 0;
+}
+
+void results_ddp_free(ddp_result_t *r) {
+  free(r->step);
+  r->step = NULL;
+  r->nsteps = r->ncomplete = 0;
 }
 
 void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summary_t *sum) {
@@ -165,6 +264,28 @@ static void print_receivers(FILE *o, const sim_t *sim) {
   free(r);
 }
 
+#define STEPS_SHOWN 16u /* step lines of a ddp group on stdout; --json has every step */
+
+static void print_steps(FILE *o, const sim_t *sim, uint32_t gi) {
+  ddp_result_t d;
+  if (results_ddp(sim, gi, &d) != 0) return;
+  for (uint32_t s = 0; s < d.nsteps && s < STEPS_SHOWN; s++) {
+    const step_result_t *st = &d.step[s];
+    if (!st->complete) {
+      fprintf(o, "    step %-4u not complete at the end\n", s);
+      break;
+    }
+    fprintf(o, "    step %-4u %.3f us, communication %.3f us, exposed %.3f us, MFU %.3f\n", s,
+            st->time_us, st->comm_us, st->exposed_us, st->mfu);
+  }
+  if (d.nsteps > STEPS_SHOWN && d.step[STEPS_SHOWN - 1u].complete)
+    fprintf(o, "    ... %u more steps (every step is in --json)\n", d.nsteps - STEPS_SHOWN);
+  if (d.ncomplete > 0)
+    fprintf(o, "    step time p50 %.3f us, p99 %.3f us, max %.3f us over %u complete steps\n",
+            d.time_p50_us, d.time_p99_us, d.time_max_us, d.ncomplete);
+  results_ddp_free(&d);
+}
+
 static void print_groups(FILE *o, const sim_t *sim) {
   const lfc_scenario_t *sc = sim->sc;
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
@@ -177,9 +298,19 @@ static void print_groups(FILE *o, const sim_t *sim) {
       fprintf(o, "complete in %.3f us", r.time_us);
     else
       fprintf(o, "not complete at the end");
-    if (r.complete && sc->groups[gi].compute_us > 0)
-      fprintf(o, ", MFU %.3f (compute %.3f us, then the communication)", r.mfu,
-              sc->groups[gi].compute_us);
+    const sc_group_t *g = &sc->groups[gi];
+    if (r.complete && g->pattern != PAT_DDP && g->compute_us > 0)
+      fprintf(o, ", MFU %.3f (compute %.3f us, then the communication)", r.mfu, g->compute_us);
+    if (g->pattern == PAT_DDP) {
+      if (r.complete)
+        fprintf(o, ", MFU %.3f", r.mfu);
+      fprintf(o, " (%u steps of %.3f us compute; %s all-reduce of %u buckets x %llu bytes, %s)\n",
+              g->steps, sc_group_compute_us(g), sc_collective_name(g->collective), g->buckets,
+              (unsigned long long)g->bucket_bytes,
+              g->overlap ? "released during backward" : "after backward");
+      print_steps(o, sim, gi);
+      continue;
+    }
     fprintf(o, "\n");
   }
 }

@@ -36,10 +36,34 @@ typedef struct {
   uint32_t flows;
   int complete;
   double time_us;
-  double mfu; /* compute / (compute + time): the step's compute and communication in series */
+  double mfu; /* compute / (compute + time): the step's compute and communication in series;
+                 ddp: steps x compute / time */
 } group_result_t;
 
 void results_group(const sim_t *sim, uint32_t group, group_result_t *r);
+
+/*
+ * The training steps of a ddp group (docs/sim.md "Training steps with overlap"). Step s ends at
+ * the last completion of its flows (end); its time is from the end of step s - 1 (the group's
+ * start for step 0); comm is the time in which one or more of its flows had started and not
+ * completed (the union of their [start, completion] intervals); exposed = time - compute, the
+ * communication the compute did not hide; MFU = compute / time.
+ */
+typedef struct {
+  int complete; /* every flow of the step (and of the steps before) completed */
+  double end_us, time_us, comm_us, exposed_us, mfu;
+} step_result_t;
+
+typedef struct {
+  uint32_t nsteps, ncomplete; /* steps, and how many of them completed */
+  step_result_t *step;        /* nsteps, malloc'd: results_ddp_free */
+  double compute_us;          /* per step */
+  double time_p50_us, time_p99_us, time_max_us; /* over the complete steps (nearest rank) */
+} ddp_result_t;
+
+/* 0, or -1 out of memory (r is then empty). */
+int results_ddp(const sim_t *sim, uint32_t group, ddp_result_t *r);
+void results_ddp_free(ddp_result_t *r);
 void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summary_t *sum);
 /* p in [0, 100]: the nearest-rank percentile of the flow's latency samples, in cycles (exact up
  * to LATSUM_RAW samples or below LATSUM_EXACT cycles, else within 0.2 %: latsum.h). */

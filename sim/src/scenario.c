@@ -80,11 +80,26 @@ static const char *const TOPO_NAMES[TOPO_KINDS] = {"line",       "ring",     "st
                                                     "leaf_spine", "fat_tree", "rail"};
 static const char *const PAT_NAMES[PAT_KINDS] = {
     "flow",           "uniform",        "permutation", "incast", "all_to_all",
-    "ring_allreduce", "tree_allreduce", "sharp"};
+    "ring_allreduce", "tree_allreduce", "sharp",       "ddp"};
+/* pattern ddp's collectives, by their own pattern: ring_allreduce, tree_allreduce, sharp */
+#define COLL_KINDS 3
+static const char *const COLL_NAMES[COLL_KINDS] = {"ring", "tree", "sharp"};
+static const sc_pattern_t COLL_PATTERNS[COLL_KINDS] = {PAT_RING_ALLREDUCE, PAT_TREE_ALLREDUCE,
+                                                        PAT_SHARP};
 static const char *const ROUTE_NAMES[ROUTE_KINDS] = {"shortest", "updown"};
 
 const char *sc_topo_name(sc_topo_kind_t t) { return t < TOPO_KINDS ? TOPO_NAMES[t] : "?"; }
 const char *sc_pattern_name(sc_pattern_t p) { return p < PAT_KINDS ? PAT_NAMES[p] : "?"; }
+
+const char *sc_collective_name(sc_pattern_t p) {
+  for (int i = 0; i < COLL_KINDS; i++)
+    if (COLL_PATTERNS[i] == p) return COLL_NAMES[i];
+  return "?";
+}
+
+double sc_group_compute_us(const sc_group_t *g) {
+  return g->pattern == PAT_DDP ? g->forward_us + g->backward_us : g->compute_us;
+}
 
 double sc_ae_gbps(const lfc_scenario_t *sc) {
   if (!topo_has_ae(sc)) return 0.0;
@@ -290,6 +305,10 @@ static sc_group_t *group_for(lfc_scenario_t *sc, const char *name) {
   g->packet_bytes = SC_DEFAULT_PACKET_BYTES;
   g->load_ppm = 1000000u;
   g->chunk_bytes = SC_DEFAULT_CHUNK_BYTES;
+  g->collective = PAT_RING_ALLREDUCE;
+  g->steps = 1;
+  g->buckets = 1;
+  g->overlap = 1;
   return g;
 }
 
@@ -523,7 +542,11 @@ static int traffic_key(ctx_t *c, const char *section, const char *key, const cha
   } kept[] = {{"pattern", GK_PATTERN}, {"src", GK_SRC},         {"hosts", GK_SRC},
               {"dst", GK_DST},         {"class", GK_CLASS},     {"bytes", GK_BYTES},
               {"packet_bytes", GK_PACKET_BYTES},                {"start_us", GK_START},
-              {"stop_us", GK_STOP},    {"on_us", GK_ON},        {"off_us", GK_OFF}};
+              {"stop_us", GK_STOP},    {"on_us", GK_ON},        {"off_us", GK_OFF},
+              {"compute_us", GK_COMPUTE},                       {"collective", GK_COLLECTIVE},
+              {"steps", GK_STEPS},     {"buckets", GK_BUCKETS}, {"bucket_bytes", GK_BUCKET_BYTES},
+              {"forward_us", GK_FORWARD},                       {"backward_us", GK_BACKWARD},
+              {"overlap", GK_OVERLAP}};
   for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
     if (strcmp(key, kept[i].key) != 0) continue;
     uint32_t was = g->line[kept[i].k];
@@ -560,8 +583,26 @@ static int traffic_key(ctx_t *c, const char *section, const char *key, const cha
   if (!strcmp(key, "dcqcn")) BOOL(g->dcqcn);
   if (!strcmp(key, "chunk_bytes")) U32(g->chunk_bytes, LFC_BLOCK_BYTES, 1u << 30);
   if (!strcmp(key, "compute_us")) F64(g->compute_us, 0.0, 1e9);
+  if (!strcmp(key, "collective")) {
+    int e;
+    if (parse_enum(value, COLL_NAMES, COLL_KINDS, &e) != 0) BAD("allowed: ring, tree, sharp");
+    g->collective = COLL_PATTERNS[e];
+    return 1;
+  }
+  if (!strcmp(key, "steps")) U32(g->steps, 1, SC_MAX_DDP_ALLREDUCES);
+  if (!strcmp(key, "buckets")) U32(g->buckets, 1, SC_MAX_DDP_ALLREDUCES);
+  if (!strcmp(key, "bucket_bytes")) {
+    uint64_t b;
+    if (parse_u64(value, 1, 1ull << 40, &b) != 0) BAD("allowed: an integer 1..2^40");
+    g->bucket_bytes = b;
+    return 1;
+  }
+  if (!strcmp(key, "forward_us")) F64(g->forward_us, 0.0, 1e7);
+  if (!strcmp(key, "backward_us")) F64(g->backward_us, 0.0, 1e7);
+  if (!strcmp(key, "overlap")) BOOL(g->overlap);
   UNKNOWN("pattern, src, dst, class, bytes, packet_bytes, load, start_us, stop_us, on_us, "
-          "off_us, ecn, dcqcn, chunk_bytes, compute_us");
+          "off_us, ecn, dcqcn, chunk_bytes, compute_us, collective, steps, buckets, "
+          "bucket_bytes, forward_us, backward_us, overlap");
 }
 
 /* Switch sections: [switch], [ib], [pfc], and [switch.ROLE], [ib.ROLE], [pfc.ROLE]. */
@@ -1088,9 +1129,38 @@ static int check_group(const lfc_scenario_t *sc, const sc_group_t *g, uint64_t h
   snprintf(v, sizeof v, "%llu", (unsigned long long)g->bytes);
   if (is_collective(g->pattern) && g->bytes == 0)
     GFAIL(GK_BYTES, "bytes", v, "allowed: more than 0 for pattern %s (the vector)", pat);
-  if (is_collective(g->pattern) && g->nsrc < 2)
+  if ((is_collective(g->pattern) || g->pattern == PAT_DDP) && g->nsrc < 2)
     GFAIL(GK_SRC, "src", NULL, "%u host; allowed: 2 or more hosts for pattern %s", g->nsrc,
           pat);
+  if (g->pattern == PAT_DDP) {
+    snprintf(v, sizeof v, "%llu", (unsigned long long)g->bytes);
+    if (g->line[GK_BYTES] != 0)
+      GFAIL(GK_BYTES, "bytes", v, "pattern ddp all-reduces buckets; allowed: bucket_bytes (the "
+            "vector of one bucket) and buckets instead of bytes");
+    if (g->line[GK_BUCKET_BYTES] == 0)
+      GFAIL(GK_BUCKET_BYTES, "bucket_bytes", NULL, "missing; allowed: the bytes of one gradient "
+            "bucket, 1..2^40, for pattern ddp");
+    snprintf(v, sizeof v, "%g", g->compute_us);
+    if (g->line[GK_COMPUTE] != 0)
+      GFAIL(GK_COMPUTE, "compute_us", v, "pattern ddp computes forward_us + backward_us per "
+            "step; allowed: forward_us and backward_us instead");
+    snprintf(v, sizeof v, "%u", g->buckets);
+    if ((uint64_t)g->steps * g->buckets > SC_MAX_DDP_ALLREDUCES)
+      GFAIL(GK_BUCKETS, "buckets", v, "steps %u x buckets %u all-reductions; allowed: at most %u",
+            g->steps, g->buckets, SC_MAX_DDP_ALLREDUCES);
+  } else {
+    static const struct {
+      sc_gkey_t k;
+      const char *key;
+    } ddp_only[] = {{GK_COLLECTIVE, "collective"}, {GK_STEPS, "steps"},
+                    {GK_BUCKETS, "buckets"},       {GK_BUCKET_BYTES, "bucket_bytes"},
+                    {GK_FORWARD, "forward_us"},    {GK_BACKWARD, "backward_us"},
+                    {GK_OVERLAP, "overlap"}};
+    for (size_t i = 0; i < sizeof ddp_only / sizeof ddp_only[0]; i++)
+      if (g->line[ddp_only[i].k] != 0)
+        GFAIL(ddp_only[i].k, ddp_only[i].key, NULL, "pattern %s; allowed: only with pattern ddp",
+              pat);
+  }
   snprintf(v, sizeof v, "%g", g->start_us);
   if (g->start_us >= sc->duration_us)
     GFAIL(GK_START, "start_us", v, "not before the end of the run (duration_us = %g): the "
@@ -1224,7 +1294,11 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
              "directions (SPEC §5.5)", f, m->line, m->from, m->to, c, to, back);
     }
   }
-  for (uint32_t i = 0; i < sc->ngroups; i++)
-    if (check_group(sc, &sc->groups[i], hosts, sw0->classes, mtu, err, errlen) != 0) return -1;
+  for (uint32_t i = 0; i < sc->ngroups; i++) {
+    sc_group_t *g = &sc->groups[i];
+    if (g->pattern == PAT_DDP && g->line[GK_BYTES] == 0) /* the gradient of a step */
+      g->bytes = g->bucket_bytes * g->buckets;
+    if (check_group(sc, g, hosts, sw0->classes, mtu, err, errlen) != 0) return -1;
+  }
   return 0;
 }

@@ -25,6 +25,7 @@
 
 #define SC_MAX_ROLES 3u      /* switch roles: leaf/edge, spine/agg, core */
 #define SC_MAX_GROUPS 32u    /* [traffic.NAME] sections */
+#define SC_MAX_DDP_ALLREDUCES 4096u /* pattern ddp: steps x buckets */
 #define SC_MAX_PATHS 64u     /* [routing] path.N keys */
 #define SC_MAX_PATH_NODES 16u
 #define SC_MAX_FAILED 16u
@@ -54,6 +55,7 @@ typedef enum {
   PAT_RING_ALLREDUCE, /* 2(N-1) dependent steps of bytes/N around a ring */
   PAT_TREE_ALLREDUCE, /* reduce up a binary tree, broadcast down */
   PAT_SHARP,          /* in-network aggregation: one step up to the switch, one down */
+  PAT_DDP,            /* data-parallel training steps: buckets all-reduced during backward */
   PAT_KINDS
 } sc_pattern_t;
 
@@ -70,6 +72,14 @@ typedef enum {
   GK_STOP,
   GK_ON,
   GK_OFF,
+  GK_COMPUTE,
+  GK_COLLECTIVE, /* pattern ddp's keys: refused with another pattern */
+  GK_STEPS,
+  GK_BUCKETS,
+  GK_BUCKET_BYTES,
+  GK_FORWARD,
+  GK_BACKWARD,
+  GK_OVERLAP,
   GK_KEYS
 } sc_gkey_t;
 
@@ -90,6 +100,15 @@ typedef struct {
   int dcqcn;            /* DCQCN reaction point on these flows */
   uint32_t chunk_bytes; /* sharp: the vector is reduced in chunks of this size, pipelined */
   double compute_us;    /* > 0: a training step's compute time, for the group's MFU */
+  /* pattern ddp (docs/sim.md "Training steps with overlap"): `steps` steps of forward_us, then
+     backward_us during which `buckets` buckets of bucket_bytes are released evenly, each
+     all-reduced by `collective` (ring, tree or sharp) once released; overlap 0: all at the
+     end of backward */
+  sc_pattern_t collective;
+  uint32_t steps, buckets;
+  uint64_t bucket_bytes;
+  double forward_us, backward_us;
+  int overlap;
 } sc_group_t;
 
 typedef struct {
@@ -205,6 +224,10 @@ int sc_switch_key(const lfc_scenario_t *sc, uint32_t role, const char *base, con
 /* Names for messages and JSON. */
 const char *sc_topo_name(sc_topo_kind_t t);
 const char *sc_pattern_name(sc_pattern_t p);
+/* Pattern ddp's collective: "ring", "tree" or "sharp". */
+const char *sc_collective_name(sc_pattern_t p);
+/* A group's compute per training step, µs: forward_us + backward_us (ddp), else compute_us. */
+double sc_group_compute_us(const sc_group_t *g);
 /* The fastest link, and the aggregation engines' (0 if the scenario has none), in Gb/s. */
 /* The hosts' links, Gb/s: [link] host_speed_gbps, or speed_gbps when not given. */
 double sc_host_gbps(const lfc_scenario_t *sc);

@@ -29,7 +29,9 @@ static const char *const ROLES[TOPO_KINDS][SC_MAX_ROLES] = {
 
 int topo_has_ae(const lfc_scenario_t *sc) {
   for (uint32_t i = 0; i < sc->ngroups; i++)
-    if (sc->groups[i].pattern == PAT_SHARP) return 1;
+    if (sc->groups[i].pattern == PAT_SHARP ||
+        (sc->groups[i].pattern == PAT_DDP && sc->groups[i].collective == PAT_SHARP))
+      return 1;
   return 0;
 }
 

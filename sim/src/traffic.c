@@ -68,7 +68,14 @@ static uint64_t us_to_cycles(const lfc_scenario_t *sc, double us) {
  * paced at the hosts' line rate, the speed of the link it leaves the switch on. Each flow of a
  * chunk also waits for the same flow of the previous chunk, so chunks leave every node in order.
  */
-static int sharp_flows(const topo_t *t, const sc_group_t *g, const flow_t *proto, vec_t *v,
+typedef struct { /* a collective's hosts and vector (a group's, or one ddp bucket's) */
+  const uint32_t *src;
+  uint32_t nsrc;
+  uint64_t bytes;
+  uint32_t chunk_bytes;
+} coll_t;
+
+static int sharp_flows(const topo_t *t, const coll_t *g, const flow_t *proto, vec_t *v,
                        char *err, size_t errlen) {
   uint32_t N = g->nsrc, top = 0, root = 0;
   for (uint32_t s = 0; s < t->nsw; s++)
@@ -154,6 +161,216 @@ nomem:
   return -1;
 }
 
+
+/* Ring all-reduce (Patarasuk & Yuan 2009): 2(N-1) steps of bytes/N; in step s host i sends to
+ * host i+1 once step s-1 from host i-1 arrived. */
+static int ring_flows(const coll_t *g, const flow_t *proto, vec_t *v) {
+  uint32_t N = g->nsrc, first = v->n;
+  const uint32_t *H = g->src;
+  uint64_t chunk = (g->bytes + N - 1u) / N;
+  for (uint32_t s = 0; s < 2u * (N - 1u); s++)
+    for (uint32_t i = 0; i < N; i++) {
+      flow_t *f = add(v);
+      if (!f) return -1;
+      *f = *proto;
+      f->src = H[i];
+      f->dst = H[(i + 1u) % N];
+      f->bytes = chunk;
+      if (s > 0) { /* after step s-1 from host i-1 arrived at host i */
+        uint32_t before = first + (s - 1u) * N + (i + N - 1u) % N;
+        if (add_dep(&v->f[before], v->n - 1u, f) != 0) return -1;
+      }
+    }
+  return 0;
+}
+
+/* Tree all-reduce: flows first..first+N-2 up, child i (1..N-1) -> parent (i-1)/2; then down,
+ * parent (i-1)/2 -> child i. */
+static int tree_flows(const coll_t *g, const flow_t *proto, vec_t *v) {
+  uint32_t N = g->nsrc, first = v->n;
+  const uint32_t *H = g->src;
+  for (uint32_t i = 1; i < N; i++) {
+    flow_t *f = add(v);
+    if (!f) return -1;
+    *f = *proto;
+    f->bytes = g->bytes;
+    f->src = H[i];
+    f->dst = H[(i - 1u) / 2u];
+  }
+  for (uint32_t i = 1; i < N; i++) {
+    flow_t *f = add(v);
+    if (!f) return -1;
+    *f = *proto;
+    f->bytes = g->bytes;
+    f->src = H[(i - 1u) / 2u];
+    f->dst = H[i];
+  }
+  for (uint32_t i = 1; i < N; i++) {
+    flow_t *up = &v->f[first + i - 1u];
+    for (uint32_t c = 2u * i + 1u; c <= 2u * i + 2u && c < N; c++) /* children first */
+      if (add_dep(&v->f[first + c - 1u], first + i - 1u, up) != 0) return -1;
+    flow_t *down = &v->f[first + N - 1u + i - 1u];
+    uint32_t p = (i - 1u) / 2u;
+    if (p == 0) { /* the root sends down once every child of the root reported */
+      for (uint32_t c = 1; c <= 2u && c < N; c++)
+        if (add_dep(&v->f[first + c - 1u], first + N - 1u + i - 1u, down) != 0) return -1;
+    } else { /* after the parent got the result */
+      if (add_dep(&v->f[first + N - 1u + p - 1u], first + N - 1u + i - 1u, down) != 0)
+        return -1;
+    }
+  }
+  return 0;
+}
+
+/* One all-reduce of c->bytes over c's hosts by `pattern`, appended to v. */
+static int coll_flows(const topo_t *t, sc_pattern_t pattern, const coll_t *c, const flow_t *proto,
+                      vec_t *v, char *err, size_t errlen) {
+  int r;
+  switch (pattern) {
+    case PAT_RING_ALLREDUCE: r = ring_flows(c, proto, v); break;
+    case PAT_TREE_ALLREDUCE: r = tree_flows(c, proto, v); break;
+    default: return sharp_flows(t, c, proto, v, err, errlen);
+  }
+  if (r != 0 && err && errlen) snprintf(err, errlen, "traffic: out of memory");
+  return r;
+}
+
+
+/* ---- Gates (traffic.h gate_t) ---- */
+
+typedef struct {
+  gate_t *g;
+  uint32_t n, cap;
+} gvec_t;
+
+/* A new gate that opens no earlier than `ready`; its index, or UINT32_MAX out of memory. */
+static uint32_t gate_new(gvec_t *gv, uint64_t ready) {
+  if (gv->n == gv->cap) {
+    uint32_t cap = gv->cap ? gv->cap * 2u : 64u;
+    gate_t *ng = realloc(gv->g, (size_t)cap * sizeof *ng);
+    if (ng == NULL) return UINT32_MAX;
+    gv->g = ng;
+    gv->cap = cap;
+  }
+  gate_t *x = &gv->g[gv->n];
+  memset(x, 0, sizeof *x);
+  x->ready = ready;
+  return gv->n++;
+}
+
+/* Flow f (id fid) waits for gate gid, starting `delay` cycles after it opens. */
+static int gate_to_flow(gvec_t *gv, uint32_t gid, vec_t *v, uint32_t fid, uint64_t delay) {
+  gate_t *x = &gv->g[gid];
+  uint32_t *s = realloc(x->succ, (x->nsucc + 1u) * sizeof *s);
+  if (s == NULL) return -1;
+  x->succ = s;
+  uint64_t *d = realloc(x->delay, (x->nsucc + 1u) * sizeof *d);
+  if (d == NULL) return -1;
+  x->delay = d;
+  s[x->nsucc] = fid;
+  d[x->nsucc++] = delay;
+  if (fid & FLOW_GATE)
+    gv->g[fid & ~FLOW_GATE].deps_left++;
+  else
+    v->f[fid].deps_left++;
+  return 0;
+}
+
+/* Gate gid waits for flow f to complete. */
+static int flow_to_gate(flow_t *f, gvec_t *gv, uint32_t gid) {
+  uint32_t *s = realloc(f->succ, (f->nsucc + 1u) * sizeof *s);
+  if (s == NULL) return -1;
+  f->succ = s;
+  s[f->nsucc++] = FLOW_GATE | gid;
+  gv->g[gid].deps_left++;
+  return 0;
+}
+
+/* Every flow of v in [lo, hi) that a rank sends or receives opens that rank's gate gate[r]
+ * (rank_of: endpoint -> rank, UINT32_MAX for an aggregation engine). */
+static int touching_to_gates(vec_t *v, uint32_t lo, uint32_t hi, const uint32_t *rank_of,
+                             gvec_t *gv, const uint32_t *gate) {
+  for (uint32_t j = lo; j < hi; j++) {
+    uint32_t rs = rank_of[v->f[j].src], rd = rank_of[v->f[j].dst];
+    if (rs != UINT32_MAX && flow_to_gate(&v->f[j], gv, gate[rs]) != 0) return -1;
+    if (rd != UINT32_MAX && flow_to_gate(&v->f[j], gv, gate[rd]) != 0) return -1;
+  }
+  return 0;
+}
+
+/*
+ * Pattern ddp: data-parallel training steps with the gradient all-reduced in buckets during
+ * the backward pass, as PyTorch DistributedDataParallel does (Li et al., "PyTorch Distributed:
+ * Experiences on Accelerating Data Parallel Training", VLDB 2020, §3.2 "Gradient Reduction":
+ * gradients are grouped into buckets, in about the reverse order of the parameters, and a
+ * bucket's all-reduce is launched asynchronously as soon as all its gradients are ready; the
+ * optimizer step waits for every all-reduce. torch DistributedDataParallel's bucket_cap_mb,
+ * 25 MB by default, sets the size). Per rank (host) r and step s:
+ *  - the step begins (gate S[r]) when every flow r sends or receives of the step's last bucket
+ *    completed; step 0 begins at start_us;
+ *  - bucket b is released forward_us + (b + 1) / buckets x backward_us after that (overlap 0:
+ *    forward_us + backward_us, every bucket at the end of the backward pass);
+ *  - r sends bucket b's data once it is released and r's part of bucket b - 1 completed (gate
+ *    G[r]): the all-reduces of one rank run one at a time, in order (one communication stream,
+ *    as NCCL runs DDP's all-reduces).
+ * Each bucket is one all-reduce by `collective`, the same flows as the patterns
+ * ring_allreduce, tree_allreduce and sharp of bucket_bytes; flows carry their step.
+ */
+static int ddp_flows(const lfc_scenario_t *sc, const topo_t *t, const sc_group_t *g,
+                     const flow_t *proto, vec_t *v, gvec_t *gv, char *err, size_t errlen) {
+  uint32_t N = g->nsrc, B = g->buckets;
+  uint32_t *rank_of = malloc((size_t)t->nendpoints * sizeof *rank_of);
+  uint32_t *S = calloc(N, sizeof *S), *G = calloc(N, sizeof *G);
+  if (!rank_of || !S || !G) goto nomem;
+  for (uint32_t e = 0; e < t->nendpoints; e++) rank_of[e] = UINT32_MAX;
+  for (uint32_t i = 0; i < N; i++) rank_of[g->src[i]] = i;
+  flow_t pr = *proto;
+  pr.gated = 1;
+  uint32_t plo = 0, phi = 0; /* the flows of the bucket before */
+  for (uint32_t s = 0; s < g->steps; s++) {
+    if (s > 0) {
+      for (uint32_t i = 0; i < N; i++)
+        if ((S[i] = gate_new(gv, 0)) == UINT32_MAX) goto nomem;
+      if (touching_to_gates(v, plo, phi, rank_of, gv, S) != 0) goto nomem;
+    }
+    for (uint32_t b = 0; b < B; b++) {
+      double at = g->forward_us + (g->overlap ? g->backward_us * (b + 1u) / B : g->backward_us);
+      uint64_t rel = us_to_cycles(sc, at);
+      uint32_t lo = v->n;
+      pr.step = s;
+      coll_t c = {g->src, N, g->bucket_bytes, g->chunk_bytes};
+      if (coll_flows(t, g->collective, &c, &pr, v, err, errlen) != 0) goto fail;
+      uint32_t hi = v->n;
+      if (s == 0 && b == 0) { /* released at a fixed time */
+        for (uint32_t j = lo; j < hi; j++) v->f[j].start = proto->start + rel;
+      } else {
+        for (uint32_t i = 0; i < N; i++) {
+          if ((G[i] = gate_new(gv, s == 0 ? proto->start + rel : 0)) == UINT32_MAX) goto nomem;
+          if (s > 0 && gate_to_flow(gv, S[i], v, FLOW_GATE | G[i], rel) != 0) goto nomem;
+        }
+        if (b > 0 && touching_to_gates(v, plo, phi, rank_of, gv, G) != 0) goto nomem;
+        for (uint32_t j = lo; j < hi; j++) {
+          uint32_t r = rank_of[v->f[j].src];
+          if (r != UINT32_MAX && gate_to_flow(gv, G[r], v, j, 0) != 0) goto nomem;
+        }
+      }
+      plo = lo;
+      phi = hi;
+    }
+  }
+  free(rank_of);
+  free(S);
+  free(G);
+  return 0;
+nomem:
+  if (err && errlen) snprintf(err, errlen, "traffic: out of memory");
+fail:
+  free(rank_of);
+  free(S);
+  free(G);
+  return -1;
+}
+
 /*
  * Every flow's destination is reachable from its source over the working cables (uniform: every
  * host). Otherwise the route tables have no entry for it and the run would end in "a packet
@@ -200,6 +417,7 @@ static int check_connected(const lfc_scenario_t *sc, const topo_t *t, const flow
 int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *err, size_t errlen) {
   memset(fl, 0, sizeof *fl);
   vec_t v = {0};
+  gvec_t gates = {0};
   double host_speed = sc_host_gbps(sc);
   double fastest = sc_fastest_gbps(sc);
   uint32_t hk = (uint32_t)lround(fastest / host_speed);
@@ -222,7 +440,6 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
     proto.rate_ppm = PPM;
     uint32_t N = g->nsrc;
     const uint32_t *H = g->src;
-    uint32_t first = v.n;
     switch (g->pattern) {
       case PAT_FLOW:
       case PAT_INCAST:
@@ -276,58 +493,15 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
             f->dst = H[(i + j) % N]; /* staggered: host i starts with i+1 */
           }
         break;
-      case PAT_RING_ALLREDUCE: {
-        uint64_t chunk = (g->bytes + N - 1u) / N;
-        for (uint32_t s = 0; s < 2u * (N - 1u); s++)
-          for (uint32_t i = 0; i < N; i++) {
-            flow_t *f = add(&v);
-            if (!f) NOMEM();
-            *f = proto;
-            f->src = H[i];
-            f->dst = H[(i + 1u) % N];
-            f->bytes = chunk;
-            if (s > 0) { /* after step s-1 from host i-1 arrived at host i */
-              uint32_t before = first + (s - 1u) * N + (i + N - 1u) % N;
-              if (add_dep(&v.f[before], v.n - 1u, f) != 0) NOMEM();
-            }
-          }
+      case PAT_RING_ALLREDUCE:
+      case PAT_TREE_ALLREDUCE:
+      case PAT_SHARP: {
+        coll_t c = {H, N, g->bytes, g->chunk_bytes};
+        if (coll_flows(t, g->pattern, &c, &proto, &v, err, errlen) != 0) goto fail;
         break;
       }
-      case PAT_TREE_ALLREDUCE: {
-        /* flows first..first+N-2: up, child i (1..N-1) -> parent (i-1)/2;
-           then down: parent (i-1)/2 -> child i. */
-        for (uint32_t i = 1; i < N; i++) {
-          flow_t *f = add(&v);
-          if (!f) NOMEM();
-          *f = proto;
-          f->src = H[i];
-          f->dst = H[(i - 1u) / 2u];
-        }
-        for (uint32_t i = 1; i < N; i++) {
-          flow_t *f = add(&v);
-          if (!f) NOMEM();
-          *f = proto;
-          f->src = H[(i - 1u) / 2u];
-          f->dst = H[i];
-        }
-        for (uint32_t i = 1; i < N; i++) {
-          flow_t *up = &v.f[first + i - 1u];
-          for (uint32_t c = 2u * i + 1u; c <= 2u * i + 2u && c < N; c++) /* children first */
-            if (add_dep(&v.f[first + c - 1u], first + i - 1u, up) != 0) NOMEM();
-          flow_t *down = &v.f[first + N - 1u + i - 1u];
-          uint32_t p = (i - 1u) / 2u;
-          if (p == 0) { /* the root sends down once every child of the root reported */
-            for (uint32_t c = 1; c <= 2u && c < N; c++)
-              if (add_dep(&v.f[first + c - 1u], first + N - 1u + i - 1u, down) != 0) NOMEM();
-          } else { /* after the parent got the result */
-            if (add_dep(&v.f[first + N - 1u + p - 1u], first + N - 1u + i - 1u, down) != 0)
-              NOMEM();
-          }
-        }
-        break;
-      }
-      case PAT_SHARP:
-        if (sharp_flows(t, g, &proto, &v, err, errlen) != 0) goto fail;
+      case PAT_DDP:
+        if (ddp_flows(sc, t, g, &proto, &v, &gates, err, errlen) != 0) goto fail;
         break;
       default:
         if (err && errlen)
@@ -338,6 +512,8 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
   }
   fl->f = v.f;
   fl->n = v.n;
+  fl->gate = gates.g;
+  fl->ngates = gates.n;
   if (check_connected(sc, t, fl->f, fl->n, err, errlen) != 0) goto fail;
   fl->by_host = calloc(t->nendpoints, sizeof *fl->by_host);
   fl->nby_host = calloc(t->nendpoints, sizeof *fl->nby_host);
@@ -359,6 +535,8 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
 fail:
   fl->f = v.f;
   fl->n = v.n;
+  fl->gate = gates.g;
+  fl->ngates = gates.n;
   flows_free(fl, t->nendpoints);
   return -1;
 }
@@ -371,6 +549,11 @@ void flows_free(flows_t *fl, uint32_t nhosts) {
     for (uint32_t h = 0; h < FLOW_MAX_HOPS; h++) latsum_free(&fl->f[i].hlat[h]);
   }
   free(fl->f);
+  for (uint32_t i = 0; i < fl->ngates; i++) {
+    free(fl->gate[i].succ);
+    free(fl->gate[i].delay);
+  }
+  free(fl->gate);
   if (fl->by_host)
     for (uint32_t h = 0; h < nhosts; h++) free(fl->by_host[h]);
   free(fl->by_host);

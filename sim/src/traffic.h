@@ -14,6 +14,7 @@
 #define FLOW_ANY_DST UINT32_MAX /* uniform: a random destination per packet */
 #define SIM_NEVER UINT64_MAX
 #define FLOW_MAX_HOPS 16u /* switches on a path (SC_MAX_PATH_NODES) */
+#define FLOW_GATE 0x80000000u /* in flow_t.succ and gate_t.succ: gate (id & ~FLOW_GATE) */
 
 typedef struct {
   uint32_t group;
@@ -24,8 +25,11 @@ typedef struct {
   uint64_t start, stop;   /* cycles; stop SIM_NEVER = end of run */
   uint64_t on, off;       /* cycles; off 0 = always on */
   uint64_t interval_x1024; /* cycles per full packet at the offered load, x1024 */
-  uint32_t deps_left;     /* flows that must complete before this one starts */
-  uint32_t *succ, nsucc;  /* flows waiting for this one */
+  uint32_t deps_left;     /* flows (and gates) that must complete before this one starts */
+  uint32_t *succ, nsucc;  /* flows (and gates, FLOW_GATE) waiting for this one */
+  uint8_t gated;          /* 1: starts at the latest of what its predecessors allow (ddp) */
+  uint64_t gate_ready;    /* gated: the latest start a predecessor allowed so far, cycles */
+  uint32_t step;          /* pattern ddp: its training step (0 otherwise) */
   /* sender state */
   uint64_t next_x1024;    /* when the next packet is due, x1024 cycles */
   uint64_t offered_bytes, offered_pkts; /* handed to the source NIC's transmit FIFO */
@@ -56,9 +60,26 @@ typedef struct {
   uint32_t nhops;
 } flow_t;
 
+/*
+ * A gate: a point in time that flows (and other gates) wait for, not a transfer. It opens at
+ * the latest of `ready` (as built) and the cycle after each predecessor flow completed, once
+ * every predecessor did; each successor may start `delay[i]` cycles after that. Pattern ddp
+ * (traffic.c) makes them: a rank's step begins when its last bucket of the previous step is
+ * all-reduced, and a bucket is released a part of the compute later.
+ */
+typedef struct {
+  uint32_t deps_left;
+  uint64_t ready;      /* cycles */
+  uint32_t *succ;      /* flow ids, or FLOW_GATE | gate id */
+  uint64_t *delay;     /* per successor, cycles */
+  uint32_t nsucc;
+} gate_t;
+
 typedef struct {
   flow_t *f;
   uint32_t n;
+  gate_t *gate;
+  uint32_t ngates;
   uint32_t **by_host;  /* flows each host sends, ascending id */
   uint32_t *nby_host;
 } flows_t;

@@ -171,17 +171,18 @@ if run counters "$HERE/../scenarios/victim.ini"; then
 fi
 
 # --- 6. every --json key defined in docs/sim-json.md, and no other ----------------------
-# A deadlock (deadlock.queues), collectives (groups with time and MFU), flows with hops, ports
-# and end nodes, hosts and aggregation engines.
+# A deadlock (deadlock.queues), collectives (groups with time and MFU), training steps (groups
+# with ddp), flows with hops, ports and end nodes, hosts and aggregation engines.
 DOC=$HERE/../../docs/sim-json.md
 if run json_ring "$HERE/../scenarios/ring_deadlock_pfc.ini" &&
-   run json_ina "$HERE/../scenarios/collectives_ina.ini"; then
-  python3 "$HERE/test_json_doc.py" "$DOC" "$OUT/json_ring.json" "$OUT/json_ina.json" || fail=1
+   run json_ina "$HERE/../scenarios/collectives_ina.ini" &&
+   run json_ddp "$HERE/../scenarios/noisy_neighbour.ini"; then
+  python3 "$HERE/test_json_doc.py" "$DOC" "$OUT/json_ring.json" "$OUT/json_ina.json" "$OUT/json_ddp.json" || fail=1
   # the check can fail: a key left out of the table, a key the output does not have
   grep -v '^| `flows\[\]\.wire_bytes`' "$DOC" >"$OUT/doc_missing.md"
   { cat "$DOC"; echo '| `summary.invented_bytes` | int | bytes | not in the output |'; } >"$OUT/doc_extra.md"
   for m in missing extra; do
-    if python3 "$HERE/test_json_doc.py" "$OUT/doc_$m.md" "$OUT/json_ring.json" "$OUT/json_ina.json" \
+    if python3 "$HERE/test_json_doc.py" "$OUT/doc_$m.md" "$OUT/json_ring.json" "$OUT/json_ina.json" "$OUT/json_ddp.json" \
          >"$OUT/doc_$m.txt"; then
       bad "a table with a key $m passes the documentation check"
     else ok "a table with a key $m fails the documentation check: $(grep -m1 FAIL "$OUT/doc_$m.txt")"; fi
