@@ -27,7 +27,8 @@ bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "  FAIL $1"; }
 for ini in sim/scenarios/*.ini; do
   name=$(basename "$ini" .ini)
   dir=$work/$name
-  if ! "$sim" "$ini" --pcap "$dir" >"$work/$name.out" 2>&1; then
+  # the bound is every slot used both ways; the files of these runs are far smaller
+  if ! "$sim" "$ini" --pcap "$dir" --pcap-max-mb 8192 >"$work/$name.out" 2>&1; then
     bad "$name: lfc-sim failed: $(tail -1 "$work/$name.out")"
     continue
   fi
@@ -48,6 +49,8 @@ for ini in sim/scenarios/*.ini; do
   done <"$args"
   if [ "$viol" -eq 0 ]; then ok "$name: $nfiles files, no violation"; else
     bad "$name: $viol of $nfiles files with violations"; fi
+  # the files of a clean scenario are not needed again (pfc_headroom's are, below)
+  [ "$viol" -ne 0 ] || [ "$name" = pfc_headroom ] || rm -rf "$dir"
 done
 
 # The skew is needed: the same file without it.
