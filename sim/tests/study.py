@@ -25,6 +25,15 @@ def duration(name):
     return 10.0
 
 
+def ini_value(name, key, default):
+    """A key's value as the scenario file writes it (the first line that sets it), or default."""
+    for line in open(os.path.join(SCEN, name + ".ini")):
+        k, eq, v = line.partition("=")
+        if eq and k.strip() == key:
+            return v.split(";")[0].strip()
+    return default
+
+
 def run(tag, name, sets=(), plot=False, scale=SCALE):
     """Run scenario `name` with --set overrides; return its JSON."""
     out = os.path.join(WORK, tag + ".json")
@@ -213,6 +222,91 @@ w("In-network aggregation moves the vector once up and once down each link inste
   "2(N−1)/N times around a ring with 2(N−1) dependent steps; with no congestion the two flow "
   "controls give nearly the same times, as they should: credits and PFC differ under "
   "contention, not on an idle path.")
+w("")
+
+# ---- adaptive routing ----------------------------------------------------------------
+w("## Adaptive routing against ECMP hashing (permutation_ar.ini)")
+w("")
+w("A permutation on a k = 8 fat tree (every host sends to one other, across pods): with ECMP "
+  "each flow keeps the path its address hashes to, and flows collide on uplinks; with adaptive "
+  "routing each switch sends each packet to its least-loaded equal-cost port (docs/sim.md "
+  "\"Adaptive routing\"), at the price of packets arriving out of order.")
+w("")
+w("| mode | routing | delivered, % of line | Jain's index | packets out of order | flows with some |")
+w("| --- | --- | --- | --- | --- | --- |")
+ar = {}
+for mode in ("ib", "pfc"):
+    for adaptive in (0, 1):
+        d = run("ar_%s_%d" % (mode, adaptive), "permutation_ar",
+                ["switch.mode=" + mode, "routing.adaptive=%d" % adaptive], scale=1)
+        s = d["summary"]
+        hosts = len(d["flows"])
+        line = float(ini_value("permutation_ar", "speed_gbps", "100"))  # docs/sim.md default
+        pct = 100.0 * s["delivered_bytes"] * 8 / (s["sim_us"] * 1e3) / (hosts * line)
+        x = [f["throughput_gbps"] for f in d["flows"]]
+        jain = sum(x) ** 2 / (len(x) * sum(v * v for v in x)) if any(x) else 0.0
+        ar[(mode, adaptive)] = pct
+        w("| %s | %s | %.1f | %.3f | %d | %d |" % (mode, "adaptive" if adaptive else "ECMP", pct, jain,
+          s["out_of_order"], s["out_of_order_flows"]))
+w("")
+w("Adaptive routing delivers %.2fx (ib) and %.2fx (pfc) what ECMP does on this permutation: the "
+  "hash puts several flows on one uplink while others idle, and per-packet choice spreads them. "
+  "The receivers must then put packets back in order (InfiniBand adapters place out-of-order "
+  "data directly; docs/sim.md). It does not help an incast, whose bottleneck is the receiver's "
+  "own link (docs/sim.md has that case: the incast spreads onto every path into the pod)."
+  % (ar[("ib", 1)] / ar[("ib", 0)], ar[("pfc", 1)] / ar[("pfc", 0)]))
+w("")
+
+# ---- training steps with overlap -------------------------------------------------------
+w("## Data-parallel training steps with overlapped all-reduce (ddp_overlap.ini)")
+w("")
+w("Each step computes 20 µs forward and 40 µs backward; backward releases 4 gradient buckets "
+  "evenly and each is all-reduced as soon as it is ready (as PyTorch DDP does), or, without "
+  "overlap, all after backward. MFU = compute / step time (docs/sim.md \"Training steps with "
+  "overlap\").")
+w("")
+w("| all-reduce | overlap | step time µs (p50) | exposed communication µs | MFU |")
+w("| --- | --- | --- | --- | --- |")
+mfu = {}
+for overlap in (1, 0):
+    d = run("ddp_%d" % overlap, "ddp_overlap",
+            ["traffic.%s.overlap=%d" % (g, overlap) for g in ("ring", "tree", "sharp")],
+            scale=1 if overlap else 2)  # without overlap the groups, one after another, take longer
+    for g in d["groups"]:
+        dd = g["ddp"]
+        if not g["complete"]:
+            w("| %s | %s | incomplete | | |" % (dd["collective"], "yes" if overlap else "no"))
+            continue
+        exposed = sum(st["exposed_us"] for st in dd["per_step"]) / len(dd["per_step"])
+        mfu[(dd["collective"], overlap)] = g["mfu"]
+        w("| %s | %s | %.1f | %.1f | %.3f |" % (dd["collective"], "yes" if overlap else "no",
+          dd["step_time_us_p50"], exposed, g["mfu"]))
+w("")
+w("Overlap hides part of the communication behind backward: the ring's MFU rises from %.2f to "
+  "%.2f. In-network aggregation moves each bucket once up and once down and reaches %.2f with "
+  "overlap; the tree, not pipelined here, is slowest."
+  % (mfu[("ring", 0)], mfu[("ring", 1)], mfu[("sharp", 1)]))
+w("")
+
+# ---- noisy neighbours ------------------------------------------------------------------
+w("## A noisy neighbour (noisy_neighbour.ini)")
+w("")
+w("Job A runs 12 training steps with a ring all-reduce on half the hosts; job B, on the other "
+  "hosts of the same leaves, sends all-to-all bursts. Job A's step time, alone and beside B:")
+w("")
+w("| job A | step time p50 µs | p99 µs | MFU |")
+w("| --- | --- | --- | --- |")
+nn = {}
+for label, sets in (("alone", ["traffic.neighbour.stop_us=0.001"]), ("with the neighbour", [])):
+    d = run("nn_" + label.split()[0], "noisy_neighbour", sets, scale=1)
+    g = [x for x in d["groups"] if x["name"] == "job_a"][0]
+    nn[label] = g["ddp"]["step_time_us_p99"]
+    w("| %s | %.2f | %.2f | %.3f |" % (label, g["ddp"]["step_time_us_p50"],
+      g["ddp"]["step_time_us_p99"], g["mfu"]))
+w("")
+w("The neighbour shares the leaves' uplinks: job A's p99 step time grows by %.0f %%, and its "
+  "spread from p50 to p99 is the neighbour's bursts landing on some steps and not others."
+  % (100.0 * (nn["with the neighbour"] / nn["alone"] - 1.0)))
 w("")
 
 # ---- every scenario -------------------------------------------------------------------
