@@ -12,7 +12,7 @@
 .PHONY: test-sim-unit
 
 SIM_UNIT_DIR   = $(BUILD)/sim/unit
-SIM_UNIT_TESTS = test_topology test_routing test_partition
+SIM_UNIT_TESTS = test_topology test_routing test_partition test_deadlock
 SIM_UNIT_BASE  = sim/src/scenario.c sim/src/calc.c sim/src/topology.c
 SIM_UNIT_HDRS  = $(wildcard sim/src/*.h) sim/tests/sim_unit.h
 SIM_UNIT_LIBS  = $(CMOCKA_LIBS) -linih $(LDLIBS)
