@@ -225,6 +225,17 @@ static void check_fat_tree(uint32_t k) {
       assert_int_equal(t->index[a] / h, p);
     }
   }
+  /* Al-Fares et al.: agg j of every pod joins the j-th group of k/2 cores, core j h + c on its
+     port h + c */
+  for (uint32_t s = 0; s < t->nsw; s++) {
+    if (t->role[s] != 1) continue;
+    uint32_t j = t->index[s] % h;
+    for (uint32_t c = 0; c < h; c++) {
+      uint32_t pp, core = peer_of(t, s, h + c, &pp);
+      assert_int_equal(t->role[core], 2);
+      assert_int_equal(t->index[core], j * h + c);
+    }
+  }
   unit_fabric_free(&f);
 }
 
