@@ -207,7 +207,6 @@ test-no-tracker-refs:
 
 # No merge conflict markers left in a tracked file: a git grep.
 TEST_STEPS += test-no-conflict-markers
-CHECK_STEPS += test-no-conflict-markers
 .PHONY: test-no-conflict-markers
 test-no-conflict-markers:
 	@scripts/test_no_conflict_markers.sh
@@ -385,6 +384,7 @@ clean:
 ##   make test-sim-outputs    output files whole or none, no shell, bounded memory
 ##   make test-sim-dcqcn      DCQCN rules (cmocka) and N flows sharing one bottleneck fairly
 ##   make test-sim-deadlock   no deadlock reported on fabrics that cannot deadlock; real ones found
+##   make test-sim-unit       cmocka unit tests of topology, routing, partition and deadlock detection
 ##   make test-sim-defaults   defaults that follow the scenario: idle paths, jumbo frames, INA; warnings
 ##   make test-sim-pcap       --pcap: bad arguments, results unchanged, tshark decodes every frame
 ##   make test-sim-lfc-check  lfc-check on every scenario's captures: clean; misbehaviour named
@@ -444,6 +444,7 @@ include tb/dpi/dpi_check.mk
 include python/python.mk
 include sim/sim.mk
 include sim/calc.mk
+include sim/unit.mk
 include scripts/install.mk
 include docs/docs.mk
 # The wire formats: the tshark cross-check and the decoders' fuzzer (cmodel/tools/wire.mk appends
@@ -460,7 +461,8 @@ include cmodel/tools/check.mk
 # quiet two-core machine once built (README.md, "Test tiers"). The slow steps (co-simulation,
 # formal, fuzzing, sweeps on Slurm, install and packaging) are left to make test.
 CHECK_STEPS = test-deps test-help test-no-tracker-refs test-script-args test-mutants-report \
-              test-mutants-pick test-unit test-golden test-sim-quick test-calc test-asan
+              test-mutants-pick test-unit test-golden test-sim-quick test-calc test-asan \
+              test-sim-unit test-no-conflict-markers
 CHECK_STEPS += test-abi test-lfc-check test-python
 
 # A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
@@ -473,7 +475,8 @@ test-sim-quick: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 # The steps, then the cmocka tests they ran added up, as make test does.
 check: $(CHECK_STEPS)
 	@scripts/run-cmocka.sh summary $(CMOCKA_LOG_DIR)/unit $(CMOCKA_LOG_DIR)/asan \
-	  $(CMOCKA_LOG_DIR)/calc $(CMOCKA_LOG_DIR)/calc-asan
+	  $(CMOCKA_LOG_DIR)/calc $(CMOCKA_LOG_DIR)/calc-asan $(CMOCKA_LOG_DIR)/sim-unit \
+	  $(CMOCKA_LOG_DIR)/sim-unit-asan
 
 # ---------------------------------------------------------------------------------------
 # make test

@@ -8,6 +8,15 @@
  * which leaves no cycle in the channel dependency graph. With per-destination tables a switch
  * that can reach the destination by down hops only always does so (so a packet that arrived by a
  * down hop never needs to go up); the others go up towards the closest such switch.
+ *
+ * ECMP: switch s deals the `ways` addresses of a destination out to its n equal-cost next hops
+ * in turn, in an order of the addresses of its own (a hash of (s, c)) from a starting hop of its
+ * own (a hash of s): every next hop gets ways / n of them, give or take one, and the orders of
+ * two switches on a path are unrelated, so the addresses that one switch sends to a neighbour
+ * are spread over all of that neighbour's next hops too. (A hash of (s, c) modulo n, as before,
+ * left some next hops without an address, so that no flow ever took them: with the default 16
+ * ways, 3 of the 64 edge and aggregation switches of a k = 8 fat tree had one of their 4 uplinks
+ * unused, and 49 of 64 switches with 8 equal-cost next hops one or more of them.)
  */
 #include "routing.h"
 
@@ -16,6 +25,35 @@
 #include <string.h>
 
 #define INF UINT32_MAX
+
+/* Odd multipliers that spread consecutive integers over 32 bits before sim_mix32. */
+#define ECMP_MUL_WAY 0x9E3779B1u
+#define ECMP_MUL_SW 0x85EBCA6Bu
+#define ECMP_MUL_START 0xC2B2AE35u
+
+typedef struct {
+  uint32_t key;
+  uint16_t way;
+} deal_t;
+
+static int by_key(const void *a, const void *b) {
+  const deal_t *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return x->way < y->way ? -1 : x->way > y->way;
+}
+
+/* ECMP (file comment): turn[s * ways + c] = the place of address c in switch s's order;
+   address c then takes next hop (turn + start(s)) mod n of n. */
+static void ecmp_turns(uint32_t nsw, uint32_t ways, uint16_t *turn, deal_t *scratch) {
+  for (uint32_t s = 0; s < nsw; s++) {
+    for (uint32_t c = 0; c < ways; c++)
+      scratch[c] = (deal_t){sim_mix32(c * ECMP_MUL_WAY ^ (s + 1u) * ECMP_MUL_SW), (uint16_t)c};
+    qsort(scratch, ways, sizeof *scratch, by_key);
+    for (uint32_t i = 0; i < ways; i++) turn[(size_t)s * ways + scratch[i].way] = (uint16_t)i;
+  }
+}
+
+static uint32_t ecmp_start(uint32_t s) { return sim_mix32((s + 1u) * ECMP_MUL_START); }
 
 typedef struct {
   uint32_t *dist, *d1, *queue, *rank;
@@ -164,7 +202,9 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
   work_t w = {calloc(t->nsw, 4), calloc(t->nsw, 4), calloc(t->nsw, 4), calloc(t->nsw, 4),
               calloc(LFC_MAX_PORTS, 2)};
   uint32_t *hs = NULL, *hs_first = NULL;
-  int ok = r->table && r->reach && w.dist && w.d1 && w.queue && w.rank && w.cand;
+  uint16_t *turn = calloc((size_t)t->nsw * ways, sizeof *turn);
+  deal_t *deal = calloc(ways, sizeof *deal);
+  int ok = turn && deal && r->table && r->reach && w.dist && w.d1 && w.queue && w.rank && w.cand;
   for (uint32_t s = 0; ok && s < t->nsw; s++) {
     r->table[s] = calloc(r->len, sizeof **r->table);
     ok = r->table[s] != NULL;
@@ -183,6 +223,7 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
   for (uint32_t h = 0; h < t->nendpoints; h++) hs_first[t->host_sw[h] + 2u]++;
   for (uint32_t d = 0; d < t->nsw; d++) hs_first[d + 2u] += hs_first[d + 1u];
   for (uint32_t h = 0; h < t->nendpoints; h++) hs[hs_first[t->host_sw[h] + 1u]++] = h;
+  ecmp_turns(t->nsw, ways, turn, deal);
   if (sc->route == ROUTE_UPDOWN) { /* root: the first switch of the top role */
     uint32_t root = 0;
     for (uint32_t s = 0; s < t->nsw; s++)
@@ -218,21 +259,24 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
         }
         w.cand[nc++] = (uint16_t)p;
       }
+      uint32_t start = nc > 0 ? ecmp_start(s) % nc : 0u;
       for (uint32_t i = hs_first[d]; i < hs_first[d + 1u]; i++) {
         uint32_t h = hs[i];
         r->reach[(size_t)s * t->nendpoints + h] = 1;
         for (uint32_t c = 0; c < ways; c++)
           r->table[s][h * ways + c] =
               s == d ? (uint16_t)t->host_port[h]
-                     : w.cand[sim_mix32(c * 0x9E3779B1u ^ (s + 1u) * 0x85EBCA6Bu) % nc];
+                     : w.cand[(turn[(size_t)s * ways + c] + start) % nc];
       }
     }
   }
   if (explicit_paths(sc, t, r, err, errlen) != 0) goto fail;
   free(w.dist), free(w.d1), free(w.queue), free(w.rank), free(w.cand), free(hs), free(hs_first);
+  free(turn), free(deal);
   return 0;
 fail:
   free(w.dist), free(w.d1), free(w.queue), free(w.rank), free(w.cand), free(hs), free(hs_first);
+  free(turn), free(deal);
   routes_free(r, t->nsw);
   return -1;
 }

@@ -2,8 +2,9 @@
  * routing.h - per-switch route tables (SPEC §7.1: route[dst] = egress port).
  *
  * ECMP without changing the SPEC: host h has `ways` addresses, dst = h * ways + choice. A flow
- * picks its choice by hashing (src, dst, flow id); each switch maps every (h, choice) to one of
- * its equal-cost next hops by a hash of (switch, choice). Explicit paths ([routing] path) then
+ * picks its choice by hashing (src, dst, flow id); each switch deals the choices out to its n
+ * equal-cost next hops in an order of its own (a hash of (switch, choice)), ways / n to each, give
+ * or take one (routing.c "ECMP"). Explicit paths ([routing] path) then
  * overwrite the entries of their destination on the switches they name.
  */
 #ifndef LFC_SIM_ROUTING_H
