@@ -18,6 +18,7 @@ EXAMPLE_SIM          ?= icarus
 EXAMPLE_IGNORE_PAUSE ?= 0
 PYTHON_PKG_SRC        = python/pyproject.toml python/README.md $(wildcard python/lfc/*.py)
 PYTHON_PKG_STAMP      = $(COCOTB_VENV)/.lfc-package-installed
+PYTHON_SIM_STAMP      = $(COCOTB_VENV)/.sim-requirements-installed
 
 .PHONY: test-python python-venv cocotb-example test-cocotb-example
 TEST_STEPS += test-python test-cocotb-example
@@ -37,7 +38,14 @@ $(PYTHON_PKG_STAMP): $(COCOTB_STAMP) $(PYTHON_PKG_SRC)
 	  $(BUILD)/python-pkg
 	@touch $@
 
-python-venv: $(PYTHON_PKG_STAMP)
+# lfc[sim]'s pandas and numpy (python/requirements-sim.txt), from PyPI, into the same venv;
+# removed with it when cocotb's pin changes (the stamp is inside it).
+$(PYTHON_SIM_STAMP): $(COCOTB_STAMP) python/requirements-sim.txt
+	@echo "== lfc[sim]: pandas into $(COCOTB_VENV) ($$(grep -v '^#' python/requirements-sim.txt | tr '\n' ' '))"
+	@$(COCOTB_VENV)/bin/pip install --disable-pip-version-check -q -r python/requirements-sim.txt
+	@touch $@
+
+python-venv: $(PYTHON_PKG_STAMP) $(PYTHON_SIM_STAMP)
 
 EXAMPLE_RUN_ENV = BUILD=$(BUILD) VENV=$(COCOTB_VENV) LFC_LIB=$(BUILD)/liblfc.so
 
