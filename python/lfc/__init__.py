@@ -301,6 +301,7 @@ class Checker:
     """
 
     def __init__(self, mode, settings=""):
+        self._h = None  # close() from __del__ when this refuses its arguments
         if mode not in _MODES:
             raise LfcError(f"check: mode '{mode}': ib or pfc")
         self.mode = mode

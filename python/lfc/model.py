@@ -382,15 +382,16 @@ class Word:
         return Word(kind=enums()["Kind"].FCP, fc_op=op, fc_vl=vl, fc_fctbs=fctbs, fc_fccl=fccl)
 
     @staticmethod
-    def pfc(times):
-        """An 802.1Qbb PFC frame (SPEC §6.6): times is {priority: quanta} (0 = XON) for the
-        priorities it enables."""
+    def pfc(times, en=None):
+        """An 802.1Qbb PFC frame (SPEC §6.6): times is {priority: quanta} (0 = XON); it enables
+        the priorities in times, or those of the class-enable vector en if given."""
         t = [0] * PFC_MAX_PRIOS
-        en = 0
+        mask = 0
         for prio, q in times.items():
             t[prio] = q
-            en |= 1 << prio
-        return Word(kind=enums()["Kind"].PFC, pfc_en=en, pfc_time=tuple(t))
+            mask |= 1 << prio
+        return Word(kind=enums()["Kind"].PFC, pfc_en=mask if en is None else en,
+                    pfc_time=tuple(t))
 
     @property
     def kind_name(self):
