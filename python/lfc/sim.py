@@ -133,9 +133,11 @@ def value_at(data, path):
 
 
 class Result:
-    """One lfc-sim run: every summary key as an attribute (r.delivered_bytes, r.drops, ...);
-    .summary, .scenario, .deadlock and .json as lfc-sim wrote them; .flows, .ports, .groups,
-    .hosts, .links as pandas DataFrames (a row per array element, a column per key); with
+    """One lfc-sim run: every summary key as an attribute (r.delivered_bytes, r.drops,
+    r.deadlock, ...); .summary, .scenario and .json as lfc-sim wrote them; .flows, .ports,
+    .groups, .hosts, .links as pandas DataFrames (a row per array element, a column per key;
+    the summary's count of flows is r.summary["flows"]); .deadlock_queues the queues of a
+    deadlock's cycle (docs/sim-json.md "deadlock"); with
     csv=True, .series {"queues": DataFrame, "flows": DataFrame} of --csv. .report is the text
     lfc-sim printed, .warnings its load warnings, .command what was run."""
 
@@ -143,7 +145,7 @@ class Result:
         self.json = data
         self.summary = data.get("summary", {})
         self.scenario = data.get("scenario", {})
-        self.deadlock = data.get("deadlock", {})
+        self.deadlock_queues = data.get("deadlock", {}).get("queues", [])
         self.report = report
         self.warnings = list(warnings)
         self.command = list(command)
@@ -152,10 +154,10 @@ class Result:
 
     def __getattr__(self, name):
         summary = self.__dict__.get("summary", {})
-        if name in summary:
-            return summary[name]
         if name in TABLES:
             return self.table(name)
+        if name in summary:
+            return summary[name]
         raise AttributeError(f"lfc-sim result has no {name!r} (summary keys: "
                              f"{', '.join(summary)}; tables: {', '.join(TABLES)})")
 
