@@ -22,7 +22,6 @@
 EXAMPLE_SIM          ?= icarus
 EXAMPLE_IGNORE_PAUSE ?= 0
 PYTHON_PKG_SRC        = python/pyproject.toml python/README.md $(wildcard python/lfc/*.py)
-PYTHON_PKG_STAMP      = $(COCOTB_VENV)/.lfc-package-installed
 PYTHON_SIM_STAMP      = $(COCOTB_VENV)/.sim-requirements-installed
 
 .PHONY: test-python test-python-sim python-venv cocotb-example test-cocotb-example

@@ -706,16 +706,6 @@ class Switch:
         self._lib.lfc_switch_step(self._h, src, self._out)
         return [Word._from_c(w) for w in self._out]
 
-    def run(self, cycles):
-        """Step `cycles` cycles with IDLE inputs; returns the events of every cycle as
-        [(cycle, Event), ...]."""
-        out = []
-        for _ in range(cycles):
-            t = self.cycle
-            self._lib.lfc_switch_step(self._h, self._idle, self._out)
-            out += [(t, e) for e in self.events]
-        return out
-
     def next_event(self):
         """The earliest cycle >= now at which, with no new input, the switch would do more than
         stream and count (lfc_switch_next_event); None if there is none."""
