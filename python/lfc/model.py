@@ -717,8 +717,8 @@ class Switch:
         inputs a legal peer would give (lfc_switch_advance). LfcError outside that range."""
         now, nxt = self.cycle, self.next_event()
         if to < now or (nxt is not None and to > nxt):
-            raise LfcError(f"switch: advance to {to}: allowed {now}..{nxt if nxt is not None else 'any'}"
-                           " (now..next_event())")
+            last = nxt if nxt is not None else "any"
+            raise LfcError(f"switch: advance to {to}: allowed {now}..{last} (now..next_event())")
         self._lib.lfc_switch_advance(self._h, to)
 
     # ---- what it did and holds ----
@@ -854,8 +854,8 @@ class Nic:
     def advance(self, to):
         now, nxt = self.cycle, self.next_event()
         if to < now or (nxt is not None and to > nxt):
-            raise LfcError(f"nic: advance to {to}: allowed {now}..{nxt if nxt is not None else 'any'}"
-                           " (now..next_event())")
+            last = nxt if nxt is not None else "any"
+            raise LfcError(f"nic: advance to {to}: allowed {now}..{last} (now..next_event())")
         self._lib.lfc_nic_advance(self._h, to)
 
     def stats(self):
