@@ -363,8 +363,9 @@ clean:
 ##   make test-dpi-check      that example on Verilator: as written it passes, IgnorePause=1 fails
 ##
 ## Python and cocotb (docs/verify-your-rtl.md)
-##   make test-python         the lfc Python binding's unit tests (python/tests)
-##   make python-venv         cocotb's environment with the lfc package pip-installed
+##   make test-python         the lfc Python package's unit tests (python/tests), without pandas
+##   make test-python-sim     the same in build/venv with pandas: lfc.sim tables, sweeps, docs/sim.md
+##   make python-venv         build/venv: cocotb, pandas and the lfc package pip-installed
 ##   make cocotb-example      pfc_tx_stub under cocotb, checked by lfc (EXAMPLE_SIM=, EXAMPLE_IGNORE_PAUSE=)
 ##   make test-cocotb-example that example on Icarus and Verilator: as written passes, IgnorePause=1 fails
 ##

@@ -1,4 +1,6 @@
-"""lfc - liblfc's protocol checkers, end-to-end scoreboard and pcap reader, through ctypes.
+"""lfc - liblfc from Python through ctypes: the protocol checkers, end-to-end scoreboard and pcap
+reader; the cycle model (lfc.Switch, lfc.Nic: lfc/model.py; lfc.flat.FlatSwitch, the RTL's view
+for cocotb); and the fabric simulator lfc-sim (lfc.sim.run, lfc.sweep: lfc/sim.py, with pandas).
 
 A thin binding of lfc/check.h, lfc/scoreboard.h and lfc/pcap.h (docs/verify-your-rtl.md): the
 rules, their texts and the violation lines all come from the C library; nothing is re-implemented
@@ -22,7 +24,9 @@ from dataclasses import dataclass
 __all__ = [
     "AB", "BA", "ETH", "IB_DATA", "IB_LINK", "drop_causes", "LfcError", "Violation",
     "Checker", "Scoreboard", "Record", "Reader", "library", "crc32_fcs", "eth_frame",
-    "pfc_frame",
+    "pfc_frame", "Switch", "Nic", "Word", "Event", "Mode", "Scope", "Kind", "DropCause",
+    "EventKind", "Reg", "Field", "Stat", "ClassStats", "PortStats", "NicStats", "Held",
+    "RegInfo", "cfg_keys", "reg_info", "FlatSwitch", "sim", "sweep", "SimError",
 ]
 
 # Directions of a link (lfc/check.h): side A sends to side B, or B to A.
@@ -297,6 +301,7 @@ class Checker:
     """
 
     def __init__(self, mode, settings=""):
+        self._h = None  # close() from __del__ when this refuses its arguments
         if mode not in _MODES:
             raise LfcError(f"check: mode '{mode}': ib or pfc")
         self.mode = mode
@@ -520,3 +525,21 @@ class Reader:
                 raise LfcError(_text(err.value))
             yield Record(rec.index, rec.offset, rec.ts_ns, rec.kind, rec.iface, rec.dir,
                          ctypes.string_at(rec.data, rec.len))
+
+
+# The cycle model, the RTL's flat view of it, and lfc-sim. They import this module's library()
+# and LfcError, so they come after them.
+from . import model  # noqa: E402
+from .model import (Switch, Nic, Word, Event, Mode, Scope, ClassStats, PortStats,  # noqa: E402
+                    NicStats, Held, RegInfo, cfg_keys, reg_info)
+from .flat import FlatSwitch  # noqa: E402
+from . import sim  # noqa: E402
+from .sim import sweep, SimError  # noqa: E402
+
+
+def __getattr__(name):
+    """lfc.Kind, lfc.DropCause, lfc.EventKind, lfc.Reg, lfc.Field, lfc.Stat: built from the
+    library's names when first used (lfc.model.enums)."""
+    if name in model._ENUM_NAMES:
+        return model.enums()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,6 @@
-# tb/cocotb/cocotb.mk - cocotb tests of the RTL with the C model as the scoreboard (ctypes).
-# Included by the top Makefile. See docs/cocotb.md.
+# tb/cocotb/cocotb.mk - cocotb tests of the RTL with the C model as the scoreboard (the lfc
+# package's lfc.flat, pip-installed into the venv from python/). Included by the top Makefile.
+# See docs/cocotb.md.
 #
 #   make cocotb [COCOTB_SIM=icarus|verilator] [COCOTB_CONFIGS="ib_basic pfc_basic"]
 #               [COCOTB_SEED=n] [COCOTB_CYCLES=n] [COCOTB_RTL_DIR=rtl]
@@ -8,7 +9,8 @@
 #   make cocotb-mutants
 #       the same test on mutated copies of the RTL (tb/cocotb/run.sh): each must fail
 #   make cocotb-venv
-#       only the Python environment: $(BUILD)/venv with tb/cocotb/requirements.txt
+#       only the Python environment: $(BUILD)/venv with tb/cocotb/requirements.txt (the lfc
+#       package is installed into it by python/python.mk, make python-venv)
 #   make test-cocotb
 #       cocotb + cocotb-mutants on Icarus, short runs, when python3 with venv and pip exists
 
@@ -20,6 +22,9 @@ COCOTB_CYCLES  ?= 1000
 COCOTB_RTL_DIR ?= rtl
 COCOTB_VENV     = $(BUILD)/venv
 COCOTB_STAMP    = $(COCOTB_VENV)/.requirements-installed
+# The lfc package pip-installed into the venv (its rule is in python/python.mk, included later:
+# the name is set here because prerequisites are expanded when a rule is read).
+PYTHON_PKG_STAMP = $(COCOTB_VENV)/.lfc-package-installed
 PYTHON3        ?= python3
 
 .PHONY: cocotb cocotb-mutants cocotb-venv test-cocotb
@@ -39,11 +44,11 @@ COCOTB_RUN_ENV = BUILD=$(BUILD) VENV=$(COCOTB_VENV) LFC_LIB=$(BUILD)/liblfc.so \
                  TB_PARAMS=$(TB_PARAMS) SIM=$(COCOTB_SIM) SEED=$(COCOTB_SEED) \
                  CYCLES=$(COCOTB_CYCLES) RTL_DIR=$(COCOTB_RTL_DIR)
 
-cocotb: $(COCOTB_STAMP) $(BUILD)/liblfc.so $(TB_PARAMS) | deps-hdl deps-packaging
+cocotb: $(PYTHON_PKG_STAMP) $(BUILD)/liblfc.so $(TB_PARAMS) | deps-hdl deps-packaging
 	@echo "== cocotb on $(COCOTB_SIM): $(COCOTB_CONFIGS), seed $(COCOTB_SEED), $(COCOTB_CYCLES) cycles"
 	@$(COCOTB_RUN_ENV) tb/cocotb/run.sh run $(COCOTB_CONFIGS)
 
-cocotb-mutants: $(COCOTB_STAMP) $(BUILD)/liblfc.so $(TB_PARAMS) | deps-hdl deps-packaging
+cocotb-mutants: $(PYTHON_PKG_STAMP) $(BUILD)/liblfc.so $(TB_PARAMS) | deps-hdl deps-packaging
 	@echo "== cocotb on mutated RTL ($(COCOTB_SIM)): each mutant must be caught"
 	@$(COCOTB_RUN_ENV) tb/cocotb/run.sh mutants
 

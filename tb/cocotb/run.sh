@@ -42,6 +42,8 @@ run_one() {
   rm -f "$out/results.xml"
   (
     export PATH="$VENV/bin:$PATH"
+    # The test module and partner.py for cocotb's MODULE; the model is the lfc package
+    # installed in the venv (lfc.flat), which loads $LFC_LIB.
     export PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}"
     export LFC_LIB="$(realpath "$LFC_LIB")" LFC_CONFIG="$ini" LFC_SEED="$SEED"
     export LFC_CYCLES="$CYCLES" LFC_SIM="$SIM" LFC_RTL_DIR="$rtl"

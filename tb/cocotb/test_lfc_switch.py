@@ -20,7 +20,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from lfc_model import LfcModel, ini_to_config
+from lfc.flat import FlatSwitch, ini_to_config
 from partner import Partner
 
 CLOCK_NS = 10  # any period: the RTL is cycle-based
@@ -46,7 +46,7 @@ class Bench:
         rtl = os.environ.get("LFC_RTL_DIR", "rtl")
         self.rtl_arg = "" if rtl == "rtl" else f" COCOTB_RTL_DIR={rtl}"
         text, ini = ini_to_config(self.config)
-        self.model = LfcModel(text)
+        self.model = FlatSwitch(text)
         m = self.model
         self.ports = m.ports
         rtl_ports = len(dut.rx_sop_i)

@@ -1,10 +1,13 @@
-"""lfc_model - the C golden model (liblfc.so) through ctypes, as a cocotb scoreboard uses it.
+"""lfc.flat - the switch model as the RTL's ports see it (lfc/flat.h), for cocotb scoreboards.
 
-A thin binding of cmodel/include/lfc/flat.h: one handle, plain integers, C strings. The field,
+A thin binding of cmodel/include/lfc/flat.h: one handle, plain integers, C strings; the words are
+per-field inputs and outputs (rx_*_i / tx_*_o) and the stats are the RTL's stat_*_o outputs of
+the cycle (SPEC §13), as tb/cocotb/test_lfc_switch.py compares them with the RTL. The field,
 stat and register tables are read from the library (lfc_flat_field_name, ...), not copied, so
-they cannot drift from the C side.
+they cannot drift from the C side. For the model itself (words, events, counters, skip-ahead),
+use lfc.Switch.
 
-    model = LfcModel.from_ini("tb/configs/pfc_basic.ini")
+    model = FlatSwitch.from_ini("tb/configs/pfc_basic.ini")
     model.set_in(port, "kind", 1)
     model.step()
     model.out(port, "tag"), model.stat("stat_drop_o", port), model.events()
@@ -12,68 +15,65 @@ they cannot drift from the C side.
 
 import configparser
 import ctypes
-import os
+
+from . import LfcError, library
 
 # The sections of a tb/configs .ini that configure the switch (lfc_switch_cfg_set, SPEC §3); the
 # other sections ([traffic], [nic], [run], ...) are the C co-simulation's own.
 SWITCH_SECTIONS = ("switch", "ib", "pfc")
 
 
-class LfcError(Exception):
-    """A call into the model failed; the message is lfc_flat_error's."""
-
-
-def _load(path):
-    lib = ctypes.CDLL(path)
-    h = ctypes.c_void_p
-    sigs = {
-        "lfc_flat_create": (h, [ctypes.c_char_p]),
+def _signatures():
+    h, i, i64, s = ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_char_p
+    return {
+        "lfc_flat_create": (h, [s]),
         "lfc_flat_destroy": (None, [h]),
-        "lfc_flat_ok": (ctypes.c_int, [h]),
-        "lfc_flat_error": (ctypes.c_char_p, [h]),
-        "lfc_flat_reset": (ctypes.c_int, [h]),
-        "lfc_flat_param": (ctypes.c_int64, [h, ctypes.c_char_p, ctypes.c_int]),
-        "lfc_flat_set_in": (ctypes.c_int, [h, ctypes.c_int, ctypes.c_int, ctypes.c_uint32]),
-        "lfc_flat_clear_in": (ctypes.c_int, [h]),
-        "lfc_flat_in": (ctypes.c_int64, [h, ctypes.c_int, ctypes.c_int]),
-        "lfc_flat_step": (ctypes.c_int64, [h]),
-        "lfc_flat_cycle": (ctypes.c_int64, [h]),
-        "lfc_flat_out": (ctypes.c_int64, [h, ctypes.c_int, ctypes.c_int]),
-        "lfc_flat_stat": (ctypes.c_int64, [h, ctypes.c_int, ctypes.c_int]),
-        "lfc_flat_event_count": (ctypes.c_int64, [h]),
-        "lfc_flat_event": (ctypes.c_int64, [h, ctypes.c_int, ctypes.c_int]),
-        "lfc_flat_reg": (ctypes.c_int64, [h, ctypes.c_int, ctypes.c_int, ctypes.c_int]),
-        "lfc_flat_format_in": (ctypes.c_char_p, [h, ctypes.c_int]),
-        "lfc_flat_format_out": (ctypes.c_char_p, [h, ctypes.c_int]),
-        "lfc_flat_format_events": (ctypes.c_char_p, [h]),
-        "lfc_flat_field_count": (ctypes.c_int, []),
-        "lfc_flat_field_name": (ctypes.c_char_p, [ctypes.c_int]),
-        "lfc_flat_field_width": (ctypes.c_int, [ctypes.c_int]),
-        "lfc_flat_stat_count": (ctypes.c_int, []),
-        "lfc_flat_stat_name": (ctypes.c_char_p, [ctypes.c_int]),
-        "lfc_flat_stat_width": (ctypes.c_int, [ctypes.c_int]),
-        "lfc_flat_reg_count": (ctypes.c_int, []),
-        "lfc_flat_reg_name": (ctypes.c_char_p, [ctypes.c_int]),
-        "lfc_flat_reg_width": (ctypes.c_int, [ctypes.c_int]),
-        "lfc_flat_reg_scope": (ctypes.c_int, [ctypes.c_int]),
-        "lfc_flat_reg_mode": (ctypes.c_int, [ctypes.c_int]),
-        "lfc_flat_cause_name": (ctypes.c_char_p, [ctypes.c_int]),
+        "lfc_flat_ok": (i, [h]),
+        "lfc_flat_error": (s, [h]),
+        "lfc_flat_reset": (i, [h]),
+        "lfc_flat_param": (i64, [h, s, i]),
+        "lfc_flat_set_in": (i, [h, i, i, ctypes.c_uint32]),
+        "lfc_flat_clear_in": (i, [h]),
+        "lfc_flat_in": (i64, [h, i, i]),
+        "lfc_flat_step": (i64, [h]),
+        "lfc_flat_cycle": (i64, [h]),
+        "lfc_flat_out": (i64, [h, i, i]),
+        "lfc_flat_stat": (i64, [h, i, i]),
+        "lfc_flat_event_count": (i64, [h]),
+        "lfc_flat_event": (i64, [h, i, i]),
+        "lfc_flat_reg": (i64, [h, i, i, i]),
+        "lfc_flat_format_in": (s, [h, i]),
+        "lfc_flat_format_out": (s, [h, i]),
+        "lfc_flat_format_events": (s, [h]),
+        "lfc_flat_field_count": (i, []),
+        "lfc_flat_field_name": (s, [i]),
+        "lfc_flat_field_width": (i, [i]),
+        "lfc_flat_stat_count": (i, []),
+        "lfc_flat_stat_name": (s, [i]),
+        "lfc_flat_stat_width": (i, [i]),
+        "lfc_flat_reg_count": (i, []),
+        "lfc_flat_reg_name": (s, [i]),
+        "lfc_flat_reg_width": (i, [i]),
+        "lfc_flat_reg_scope": (i, [i]),
+        "lfc_flat_reg_mode": (i, [i]),
+        "lfc_flat_cause_name": (s, [i]),
     }
-    for name, (res, args) in sigs.items():
-        fn = getattr(lib, name)
-        fn.restype = res
-        fn.argtypes = args
-    return lib
 
 
 _LIB = None
 
 
 def lib():
-    """liblfc.so, from $LFC_LIB (set by tb/cocotb/cocotb.mk) or build/liblfc.so."""
+    """liblfc (lfc.library(): $LFC_LIB, next to the package, or the system) with the flat API's
+    signatures set, once."""
     global _LIB
     if _LIB is None:
-        _LIB = _load(os.environ.get("LFC_LIB", "build/liblfc.so"))
+        L = library()
+        for name, (res, args) in _signatures().items():
+            fn = getattr(L, name)
+            fn.restype = res
+            fn.argtypes = args
+        _LIB = L
     return _LIB
 
 
@@ -89,12 +89,13 @@ def ini_to_config(path):
     return "\n".join(items), ini
 
 
-class LfcModel:
+class FlatSwitch:
     """One switch model. Fields, stats and registers are addressed by name or index."""
 
     def __init__(self, config_text):
         self.lib = lib()
         L = self.lib
+        self.h = None
         self.h = L.lfc_flat_create(config_text.encode())
         if not self.h:
             raise LfcError("lfc_flat_create: out of memory")
@@ -123,6 +124,15 @@ class LfcModel:
         if self.h:
             self.lib.lfc_flat_destroy(self.h)
             self.h = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
     def _check(self, v):
         if v < 0:
