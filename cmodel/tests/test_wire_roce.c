@@ -299,6 +299,10 @@ static void test_roce_malformed(void **state) {
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_PROTOCOL, 18, "protocol 6");
   valid_frame(f);
+  f[18 + 6] |= 0x20; /* IPv4 More Fragments: a fragment, at the flags and offset field */
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_RESERVED, 24, "fragment");
+  valid_frame(f);
   f[18 + 3] += 8; /* IP total length beyond the frame */
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_LENGTH, 18, "IP length");
