@@ -291,9 +291,13 @@ static void test_roce_malformed(void **state) {
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_VERSION, 18, "IP version 5");
   valid_frame(f);
+  const unsigned csum = (unsigned)f[18 + 10] << 8 | f[18 + 11];
   f[18 + 10] ^= 1; /* IPv4 checksum */
   append_fcs(f, len - 4);
-  expect_at(f, len, LFC_WIRE_BAD_CHECKSUM, 28, "checksum");
+  char want[64]; /* the checksum the header carries, and the right one */
+  snprintf(want, sizeof want, "IPv4 header checksum 0x%04x, computed 0x%04x", csum ^ 0x100u,
+           csum);
+  expect_at(f, len, LFC_WIRE_BAD_CHECKSUM, 28, want);
   valid_frame(f);
   f[18 + 9] = 6; /* TCP */
   refix(f, len);
