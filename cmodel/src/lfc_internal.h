@@ -171,10 +171,10 @@ typedef struct {
   uint8_t action;   /* LFC_TX_* */
   uint8_t cls;      /* START: queue; FCP: VL */
   uint8_t src;      /* START: LFC_SRC_* */
-  uint8_t new_turn; /* START: a new vlarb/DRR turn begins */
+  bool new_turn;    /* START: a new vlarb/DRR turn begins */
   uint8_t entry;    /* START from a vlarb table: entry j */
-  uint8_t mark;     /* START: ECN mark (SPEC §9) */
-  uint8_t draw;     /* START: the LFSR was drawn */
+  bool mark;        /* START: ECN mark (SPEC §9) */
+  bool draw;        /* START: the LFSR was drawn */
   uint8_t pfc_en;   /* PFC: priorities carried */
   uint16_t fccl;    /* FCP: the FCCL sent */
   uint16_t fcp_clean; /* VLs found not pending: their fcp_dirty bits may be cleared */

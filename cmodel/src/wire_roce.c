@@ -63,10 +63,11 @@ size_t lfc_roce_frame_bytes(bool has_vlan, bool ipv6, size_t payload_len) {
   return n + LFC_ETH_FCS_BYTES;
 }
 
-/* RFC 1071 one's complement sum of len bytes (an odd last byte padded with zero). */
+/* RFC 1071 one's complement sum of len bytes, len even: every caller sums whole 16-bit words
+ * (the IPv4 header, the IPv6 addresses, and the UDP datagram, whose BTH, padded payload and ICRC
+ * are whole 32-bit words). */
 static uint32_t sum16(uint32_t acc, const uint8_t *p, size_t len) {
   for (size_t i = 0; i + 1u < len; i += 2u) acc += wire_get16(p + i);
-  if (len & 1u) acc += (uint32_t)p[len - 1u] << 8;
   return acc;
 }
 static uint16_t fold(uint32_t acc) {

@@ -50,6 +50,18 @@ static unsigned each_failure(create_fn create, destroy_fn destroy, void *arg, co
       fail_msg("allocation %u failed, yet the constructor returned an object", n);
     }
     if (strstr(err, needle) == NULL) fail_msg("allocation %u: message '%s' lacks '%s'", n, err, needle);
+    /* The same failure with err NULL, allowed whatever errlen says, and with room for the
+       terminator only: an empty message, as snprintf leaves it (lfc/switch.h, lfc/star.h). */
+    lfc_alloc_fail_nth(n);
+    obj = create(arg, NULL, sizeof err);
+    lfc_alloc_fail_nth(0);
+    if (obj != NULL) fail_msg("allocation %u failed with err NULL, yet an object came back", n);
+    char tiny[1] = {'x'};
+    lfc_alloc_fail_nth(n);
+    obj = create(arg, tiny, sizeof tiny);
+    lfc_alloc_fail_nth(0);
+    if (obj != NULL) fail_msg("allocation %u failed with a 1-byte err, yet an object came back", n);
+    if (tiny[0] != '\0') fail_msg("allocation %u: a 1-byte err was left unterminated", n);
   }
   assert_true(n < MAX_ALLOCS);
   return n - 1u;
@@ -88,7 +100,7 @@ static void *link_create(void *arg, char *err, size_t errlen) {
   (void)err;
   (void)errlen;
   lfc_link_t *l = lfc_link_create(*(uint32_t *)arg);
-  if (l == NULL) snprintf(err, errlen, "out of memory"); /* lfc/link.h: NULL says it */
+  if (l == NULL && err != NULL) snprintf(err, errlen, "out of memory"); /* NULL says it */
   return l;
 }
 static void link_destroy(void *obj) { lfc_link_destroy(obj); }
@@ -104,11 +116,11 @@ static void test_link_each_allocation(void **state) {
 static void *flat_create(void *arg, char *err, size_t errlen) {
   lfc_flat_t *h = lfc_flat_create(arg);
   if (h == NULL) {
-    snprintf(err, errlen, "out of memory (no handle)");
+    if (err != NULL) snprintf(err, errlen, "out of memory (no handle)");
     return NULL;
   }
   if (lfc_flat_ok(h)) return h;
-  snprintf(err, errlen, "%s", lfc_flat_error(h));
+  if (err != NULL) snprintf(err, errlen, "%s", lfc_flat_error(h));
   lfc_flat_destroy(h);
   return NULL;
 }

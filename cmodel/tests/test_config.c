@@ -334,6 +334,10 @@ static void test_cfg_ib_data_vl_without_weight_rejected(void **state) {
   /* an entry beyond the table length does not count */
   c.vlarb_high_len = 0;
   expect_rejected(&c, "VL1 entry beyond vlarb_high_len", "vlarb", NULL);
+  /* the first VL as well */
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, 4, 3);
+  c.vlarb_low[0].weight = 0;
+  expect_rejected(&c, "VL0 weight 0 everywhere", "VL 0", NULL);
 }
 
 /* SPEC §3.3: a table entry naming a VL >= classes (low and high tables). */
@@ -428,6 +432,11 @@ static void test_cfg_route_entry_beyond_ports_rejected(void **state) {
   expect_rejected(&c, "route[3] = 4 with 4 ports", "route", NULL);
   c.route = good;
   expect_accepted(&c, "route within ports");
+  /* route_len 1..65536 (dst is 16 bits): one entry is a route, none is not */
+  c.route_len = 1;
+  expect_accepted(&c, "route_len = 1");
+  c.route_len = 0;
+  expect_rejected(&c, "route_len = 0 with a table", "route_len", NULL);
 }
 
 /* SPEC §3: lfc_switch_create refuses an illegal configuration with the message. */

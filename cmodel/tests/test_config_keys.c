@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static lfc_switch_cfg_t pfc_cfg(uint32_t ports, uint32_t classes) {
@@ -108,6 +109,18 @@ static void test_bool_words_whole(void **state) {
                                     "yesyesyes", "true.......", "on_____________", "false_________x",
                                     "truetruetruetruetrue", NULL};
   for (const char *const *b = bad; *b; b++) set_bad(&c, "switch", "cut_through", *b, -1, "true/false");
+  /* No word at all is refused too. Each value is an exact-size heap copy, so that a look past its
+     terminator (the word's end is searched from the first character on) fails under
+     AddressSanitizer. */
+  static const char *const none[] = {"", " ", "\t \t", NULL};
+  for (const char *const *b = none; *b; b++) {
+    const size_t n = strlen(*b) + 1u;
+    char *v = malloc(n);
+    assert_non_null(v);
+    memcpy(v, *b, n);
+    set_bad(&c, "switch", "cut_through", v, -1, "true/false");
+    free(v);
+  }
 }
 
 /* The VL arbitration table's messages give the ranges an entry may take. */

@@ -2,10 +2,12 @@
  * test_wire_pcap.c - the pcap writer (lfc/pcap.h, docs/wire-formats.md §6): the file header
  * and record bytes of pcap-savefile(5) with nanosecond timestamps, the ERF record header around
  * IB packets (type 21 data, 25 link), the cycle-to-time conversion, refusals (a bad link type, a
- * record kind the link type cannot hold, a directory that does not exist), and that a file is
- * only ever seen complete: nothing at the path before close, the old file kept on abort.
+ * record kind the link type cannot hold, a directory that does not exist, a mode that cannot be
+ * set), and that a file is only ever seen complete: nothing at the path before close, the old
+ * file kept on abort.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* syscall */
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,8 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <dirent.h>
+#include <errno.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -35,6 +39,17 @@ static int open_fds(void) {
 }
 
 static char dir[64];
+
+/* fchmod as the library sees it, to make the temporary file's mode change fail on demand (a
+ * file system that refuses it): with fchmod_errno 0 the system call itself. */
+static int fchmod_errno;
+int fchmod(int fd, mode_t mode) {
+  if (fchmod_errno != 0) {
+    errno = fchmod_errno;
+    return -1;
+  }
+  return (int)syscall(SYS_fchmod, fd, mode);
+}
 
 static int setup(void **state) {
   (void)state;
@@ -117,7 +132,8 @@ static void test_pcap_erf_bytes(void **state) {
   assert_int_equal(slurp(path, b, sizeof b), 24 + 2 * (16 + 16 + 6));
   assert_int_equal(le32(b + 20), 197);
   const uint8_t *r = b + 24;
-  assert_int_equal(le32(r + 8), 22); /* caplen: ERF header + FCP */
+  assert_int_equal(le32(r + 8), 22);  /* caplen: ERF header + FCP */
+  assert_int_equal(le32(r + 12), 22); /* len: the same, nothing was cut */
   const uint8_t *e = r + 16;
   assert_int_equal(le32(e), 0x80000000u); /* fraction */
   assert_int_equal(le32(e + 4), 1);       /* seconds */
@@ -317,6 +333,28 @@ static void test_pcap_directions(void **state) {
   assert_int_equal(entries(), 1);
 }
 
+/* lfc/pcap.h: when the temporary file cannot be made into the file (its mode cannot be set),
+ * lfc_pcap_open gives NULL with the path and the reason, and leaves nothing behind. */
+static void test_pcap_open_mode_refused(void **state) {
+  (void)state;
+  char path[128], err[256] = "";
+  snprintf(path, sizeof path, "%s/mode.pcap", dir);
+  const int fds = open_fds();
+  fchmod_errno = EPERM;
+  lfc_pcap_t *p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  fchmod_errno = 0;
+  assert_null(p);
+  assert_non_null(strstr(err, path));
+  assert_non_null(strstr(err, strerror(EPERM)));
+  assert_int_equal(open_fds(), fds);
+  assert_int_equal(entries(), 0); /* no temporary file */
+  /* and with the mode allowed again, the same path opens */
+  p = lfc_pcap_open(path, LFC_PCAP_LINKTYPE_ETHERNET, err, sizeof err);
+  assert_non_null(p);
+  assert_int_equal(lfc_pcap_close(p, err, sizeof err), 0);
+  assert_int_equal(entries(), 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_pcap_ethernet_bytes, setup, teardown),
@@ -326,6 +364,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_pcap_close_rename_fails, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pcap_full_disk, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pcap_directions, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_pcap_open_mode_refused, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

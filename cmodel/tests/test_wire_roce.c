@@ -291,13 +291,21 @@ static void test_roce_malformed(void **state) {
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_VERSION, 18, "IP version 5");
   valid_frame(f);
+  const unsigned csum = (unsigned)f[18 + 10] << 8 | f[18 + 11];
   f[18 + 10] ^= 1; /* IPv4 checksum */
   append_fcs(f, len - 4);
-  expect_at(f, len, LFC_WIRE_BAD_CHECKSUM, 28, "checksum");
+  char want[64]; /* the checksum the header carries, and the right one */
+  snprintf(want, sizeof want, "IPv4 header checksum 0x%04x, computed 0x%04x", csum ^ 0x100u,
+           csum);
+  expect_at(f, len, LFC_WIRE_BAD_CHECKSUM, 28, want);
   valid_frame(f);
   f[18 + 9] = 6; /* TCP */
   refix(f, len);
   expect_at(f, len, LFC_WIRE_BAD_PROTOCOL, 18, "protocol 6");
+  valid_frame(f);
+  f[18 + 6] |= 0x20; /* IPv4 More Fragments: a fragment, at the flags and offset field */
+  refix(f, len);
+  expect_at(f, len, LFC_WIRE_RESERVED, 24, "fragment");
   valid_frame(f);
   f[18 + 3] += 8; /* IP total length beyond the frame */
   refix(f, len);
@@ -440,6 +448,50 @@ static void test_roce_udp6_checksum_every_value(void **state) {
   assert_true(zero_sums > 0 && one_sums > 0);
 }
 
+/* RoCEv2 ICRC (IBA Annex A17): the fields routers may change on the way (IPv4 TOS, TTL and
+ * header checksum; IPv6 traffic class, flow label and hop limit; the UDP checksum) are masked to
+ * ones, so the ICRC of a packet does not depend on them; any other header field does change it.
+ * A payload long enough that no Ethernet padding follows: the ICRC is the 4 bytes before the
+ * FCS. */
+static uint32_t icrc_of(const lfc_roce_pkt_t *p) {
+  static uint8_t f[BUF];
+  const size_t len = lfc_roce_encode(p, f, BUF, NULL);
+  assert_true(len > LFC_ETH_MIN_FRAME);
+  const uint8_t *c = f + len - 8;
+  return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+}
+
+static void test_roce_icrc_ignores_variant_fields(void **state) {
+  (void)state;
+  uint8_t payload[64];
+  for (size_t i = 0; i < sizeof payload; i++) payload[i] = (uint8_t)(i * 7u);
+  for (int v6 = 0; v6 < 2; v6++) {
+    lfc_roce_pkt_t p;
+    memset(&p, 0, sizeof p);
+    p.ipv6 = v6 != 0;
+    p.ttl = 64;
+    p.bth.opcode = 0x04;
+    p.bth.dqpn = 17;
+    p.payload = payload;
+    p.payload_len = sizeof payload;
+    const uint32_t base = icrc_of(&p);
+    lfc_roce_pkt_t q = p;
+    q.dscp = 46;
+    q.ecn = LFC_ECN_CE;
+    q.ttl = 1;
+    if (v6) q.flow_label = 0xABCDEu;
+    if (icrc_of(&q) != base) fail_msg("ipv6 %d: a variant field changed the ICRC", v6);
+    for (uint32_t bit = 0; v6 && bit < 20; bit++) { /* each flow label bit alone */
+      q = p;
+      q.flow_label = 1u << bit;
+      if (icrc_of(&q) != base) fail_msg("flow label bit %u changed the ICRC", bit);
+    }
+    q = p;
+    q.bth.dqpn = 18; /* an invariant field */
+    assert_int_not_equal(icrc_of(&q), base);
+  }
+}
+
 static void test_roce_encode_refusals(void **state) {
   (void)state;
   lfc_roce_pkt_t p;
@@ -512,6 +564,7 @@ int main(void) {
       cmocka_unit_test(test_roce_frame_bytes_never_odd),
       cmocka_unit_test(test_roce_encode_refusals),
       cmocka_unit_test(test_roce_udp6_checksum_every_value),
+      cmocka_unit_test(test_roce_icrc_ignores_variant_fields),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
