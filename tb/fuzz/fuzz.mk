@@ -216,7 +216,7 @@ FUZZ_SEED            ?=
 FUZZ_SEED_OPT         = $(if $(FUZZ_SEED),-seed=$(FUZZ_SEED))
 
 .SECONDARY: $(patsubst %,$(TBFUZZ_BUILD)/san/fuzz_%.o,$(TBFUZZ_PARSERS)) \
-            $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack tb_pcap)
+            $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack tb_pcap tb_free)
 
 $(TBFUZZ_BUILD)/san/tb/%.o: tb/common/%.c $(TBFUZZ_HDRS) tb/common/tb.h | deps
 	@mkdir -p $(@D)
@@ -252,7 +252,7 @@ $(eval $(call TBFUZZ_PARSER_RULE,check_pcap,))
 $(eval $(call TBFUZZ_PARSER_RULE,check_text,))
 $(eval $(call TBFUZZ_PARSER_RULE,check_args,))
 $(eval $(call TBFUZZ_PARSER_RULE,tb_args,$(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov \
-  dut_pack tb_pcap) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
+  dut_pack tb_pcap tb_free) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
 
 # ---- make fuzz: every target ----
 
