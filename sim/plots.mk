@@ -23,6 +23,6 @@ plot-fct-slowdown: deps-sim deps-sweep $(BUILD)/lfc-sim
 	@scripts/plot-sweep check-fct-slowdown $(PLOT_DIR)/fct-slowdown
 
 TEST_STEPS += test-plot-sweep
-test-plot-sweep: deps-sim deps-sweep $(BUILD)/lfc-sim
+test-plot-sweep: deps-sim deps-sweep $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 	@echo "== scripts/plot-sweep: latency-load and FCT slowdown, the numbers behind the plots checked"
 	@sim/tests/test_plot_sweep.sh $(BUILD)/plot-sweep-test $(BUILD)/lfc-sim

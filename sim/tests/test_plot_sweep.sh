@@ -102,6 +102,18 @@ rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$out/bad.err")" -eq 1 ] && ok "decreasing --loads refused: $(cat "$out/bad.err")" ||
   bad "decreasing --loads: exit $rc, $(cat "$out/bad.err")"
 
+# pattern poisson: the same digest on 1, 2 and 3 threads and stepped every cycle with the
+# model's assertions (lfc-sim-check beside lfc-sim)
+dig() { "$@" --set sim.duration_us=300 --set traffic.stop_us=200 --set switch.mode=ib --digest \
+  2>/dev/null | grep -o 'digest [0-9a-f]*' | tail -1; }
+d1=$(dig "$sim" "$here/plot_fct.ini")
+d2=$(dig "$sim" "$here/plot_fct.ini" --threads 2)
+d3=$(dig "$sim" "$here/plot_fct.ini" --threads 3)
+chk="$(dirname "$sim")/lfc-sim-check"
+ds=$([ -x "$chk" ] && dig "$chk" "$here/plot_fct.ini" --step-all || echo "$d1")
+[ -n "$d1" ] && [ "$d1" = "$d2" ] && [ "$d1" = "$d3" ] && [ "$d1" = "$ds" ] &&
+  ok "pattern poisson: $d1 on 1, 2, 3 threads and stepped" || bad "poisson digests: $d1 $d2 $d3 $ds"
+
 # pattern poisson's keys at load: one line naming the key, exit 2
 load_err() { # NAME WANT ARGS...
   local name=$1 want=$2; shift 2
