@@ -381,6 +381,9 @@ clean:
 ##   make test-sweep          scripts/sweep on GNU parallel
 ##   make test-sweep-slurm    scripts/sweep as a Slurm job array (needs root)
 ##   make test-sweep-input    scripts/sweep refuses bad input with one line
+##   make plot-latency-load   latency against offered load, PFC and IB, saturation marked: build/plots/
+##   make plot-fct-slowdown   FCT slowdown by flow size (median, p99), PFC and IB: build/plots/
+##   make test-plot-sweep     both plots from short sweeps, the numbers behind them checked
 ##   make test-sim-load       contradictory scenarios and command lines refused at load
 ##   make test-sim-outputs    output files whole or none, no shell, bounded memory
 ##   make test-sim-dcqcn      DCQCN rules (cmocka) and N flows sharing one bottleneck fairly
@@ -445,6 +448,7 @@ include tb/dpi/dpi_check.mk
 include python/python.mk
 include sim/sim.mk
 include sim/calc.mk
+include sim/plots.mk
 include sim/unit.mk
 include scripts/install.mk
 include docs/docs.mk

@@ -17,7 +17,7 @@
 
 /* Flows group g makes (traffic.c flows_build), as a double: an all-to-all of many hosts does
  * not fit in 32 bits. */
-static double group_flows(const sc_group_t *g, uint64_t nsw) {
+static double group_flows(const lfc_scenario_t *sc, const sc_group_t *g, uint64_t nsw) {
   double n = g->nsrc;
   switch (g->pattern) {
     case PAT_ALL_TO_ALL: return n * (n - 1.0);
@@ -32,8 +32,12 @@ static double group_flows(const sc_group_t *g, uint64_t nsw) {
       sc_group_t c = *g;
       c.pattern = g->collective;
       c.bytes = g->bucket_bytes;
-      return (double)g->steps * g->buckets * group_flows(&c, nsw);
+      return (double)g->steps * g->buckets * group_flows(sc, &c, nsw);
     }
+    case PAT_POISSON: /* flows arrive at load x line rate / mean size per source */
+      return n * sc_host_gbps(sc) * 1000.0 / 8.0 * (double)g->load_ppm / 1e6 *
+             ((g->stop_us > 0 ? g->stop_us : sc->duration_us) - g->start_us) /
+             sc_group_mean_size(g) + n;
     default: return n; /* flow, uniform, permutation, incast: one per source */
   }
 }
@@ -75,7 +79,7 @@ int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t 
              (double)t.nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES * EST_QUEUE_BYTES;
   double flows = 0;
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
-    double n = group_flows(&sc->groups[gi], t.nsw);
+    double n = group_flows(sc, &sc->groups[gi], t.nsw);
     flows += n;
     b += n * ((double)sizeof(flow_t) + EST_FLOW_EXTRA_BYTES +
               EST_SERIES_PER_FLOW * series_bytes(sc, &sc->groups[gi]));

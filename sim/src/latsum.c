@@ -65,7 +65,27 @@ int latsum_add(latsum_t *s, uint32_t v) {
     s->v[b]++;
   }
   s->n++;
+  s->sum += v;
   if (v > s->max) s->max = v;
+  return 0;
+}
+
+double latsum_mean(const latsum_t *s) { return s->n ? (double)s->sum / (double)s->n : 0.0; }
+
+int latsum_merge(latsum_t *dst, const latsum_t *src) {
+  uint64_t sum = dst->sum + src->sum;
+  if (latsum_is_raw(src)) {
+    for (uint64_t i = 0; i < src->n; i++)
+      if (latsum_add(dst, src->v[i]) != 0) return -1;
+  } else {
+    for (uint32_t b = 0; b < src->nv; b++) {
+      uint64_t hi = bucket_hi(b);
+      uint32_t v = hi < src->max ? (uint32_t)hi : src->max;
+      for (uint32_t k = 0; k < src->v[b]; k++)
+        if (latsum_add(dst, v) != 0) return -1;
+    }
+  }
+  dst->sum = sum;
   return 0;
 }
 

@@ -10,7 +10,8 @@
  * 1/LATSUM_SUB (0.2 %) above the sample's own value and never below it. The bucket array
  * grows only to the bucket of the largest sample: at most LATSUM_MAX_BUCKETS * 4 bytes.
  *
- * 24 bytes per series, plus at most 4 KiB (samples) or 56 KiB (buckets).
+ * 32 bytes per series, plus at most 4 KiB (samples) or 56 KiB (buckets). The sum of the
+ * samples is kept exactly, for the mean.
  */
 #ifndef LFC_SIM_LATSUM_H
 #define LFC_SIM_LATSUM_H
@@ -29,6 +30,7 @@ typedef struct {
   uint32_t nv;  /* entries allocated in v: samples, or buckets (to the largest sample's) */
   uint32_t max; /* the largest sample */
   uint64_t n;   /* samples */
+  uint64_t sum; /* of the samples, exact (2^32 samples of at most 2^32 - 1 fit) */
 } latsum_t;
 
 /* True while v holds the samples themselves (in the order they came). */
@@ -40,6 +42,16 @@ int latsum_add(latsum_t *s, uint32_t v);
 
 /* The nearest-rank percentile p in [0, 100] (100: the largest sample); 0 with no samples. */
 uint64_t latsum_pct(const latsum_t *s, double p);
+
+/* The mean of the samples (exact, from sum); 0 with no samples. */
+double latsum_mean(const latsum_t *s);
+
+/* Adds every sample of src to dst, as if each had been added to dst: the samples themselves
+ * while src keeps them, else each bucket's count at the bucket's upper end (capped at src's
+ * largest), which lies in the same bucket of dst, so dst's percentiles are those of the union
+ * within the same bound; dst's sum and largest are exact. 0, or -1 if out of memory (dst then
+ * holds part of src: discard it). */
+int latsum_merge(latsum_t *dst, const latsum_t *src);
 
 void latsum_free(latsum_t *s);
 

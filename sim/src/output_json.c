@@ -106,8 +106,19 @@ static int ddp_json(FILE *o, const sim_t *sim, uint32_t gi) {
 
 int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const sampler_t *sp,
                  const summary_t *s, char *err, size_t errlen) {
+  /* every delivered packet's latency, for the summary's (a latency-against-load curve) */
+  latsum_t all = {0};
+  for (uint32_t i = 0; i < sim->flows.n; i++)
+    if (latsum_merge(&all, &sim->flows.f[i].lat) != 0) {
+      latsum_free(&all);
+      if (err && errlen) snprintf(err, errlen, "%s: out of memory for the latencies", path);
+      return -1;
+    }
   outfile_t of;
-  if (outfile_open(&of, path, err, errlen) != 0) return -1;
+  if (outfile_open(&of, path, err, errlen) != 0) {
+    latsum_free(&all);
+    return -1;
+  }
   FILE *o = of.f;
   const lfc_scenario_t *sc = sim->sc;
   char n[64], e[JSON_STR_MAX];
@@ -133,7 +144,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
              "\"credit_starved_queue_cycles\": %llu, \"host_credit_starved_queue_cycles\": %llu, "
              "\"out_of_order\": %llu, \"out_of_order_flows\": %llu, "
              "\"flows\": %llu, \"flows_complete\": %llu, \"last_completion_us\": %.6f, "
-             "\"deadlock\": %s, \"deadlock_cycle\": %llu, \"scoreboard_errors\": %llu, "
+             "\"latency_ns_mean\": %.3f, \"latency_ns_p50\": %.3f, \"latency_ns_p99\": %.3f, "
+             "\"latency_ns_max\": %.3f, \"deadlock\": %s, \"deadlock_cycle\": %llu, \"scoreboard_errors\": %llu, "
              "\"wall_seconds\": %.6f},\n",
           (unsigned long long)s->nic_drops, (unsigned long long)s->pause_frames,
           (unsigned long long)s->ecn_marks, (unsigned long long)s->wd_trips,
@@ -142,8 +154,11 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
           (unsigned long long)s->host_credit_blocked_cycles,
           (unsigned long long)s->out_of_order, (unsigned long long)s->out_of_order_flows,
           (unsigned long long)s->flows, (unsigned long long)s->flows_done, us(sim, s->max_fct_cycle),
+          latsum_mean(&all) * sim->cycle_ns, (double)latsum_pct(&all, 50) * sim->cycle_ns,
+          (double)latsum_pct(&all, 99) * sim->cycle_ns, (double)latsum_pct(&all, 100) * sim->cycle_ns,
           s->deadlock ? "true" : "false", (unsigned long long)s->deadlock_cycle,
           (unsigned long long)sim->errors, s->wall_seconds);
+  latsum_free(&all);
   fprintf(o, "  \"deadlock\": {\"found\": %s, \"cycle\": %llu, \"queues\": [", dl->found ? "true" : "false",
           (unsigned long long)(dl->found ? dl->found_cycle : 0));
   for (uint32_t i = 0; dl->found && i < dl->ncyc; i++)
@@ -180,6 +195,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
     const flow_t *f = &sim->flows.f[i];
     const double gbps = results_flow_gbps(sim, f);
     fprintf(o, "    {\"id\": %u, \"group\": \"%s\", \"src\": %u, \"dst\": %lld, \"class\": %u, "
+               "\"bytes\": %llu, "
                "\"offered_bytes\": %llu, \"wire_bytes\": %llu, \"delivered_bytes\": %llu, "
                "\"offered_packets\": %llu, \"wire_packets\": %llu, \"delivered_packets\": %llu, "
                "\"drops\": %llu, \"ecn_ce\": %llu, \"cnps\": %llu, \"out_of_order\": %llu, "
@@ -187,7 +203,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
                "\"fct_us\": ",
             i, js(sc->groups[f->group].name, e, sizeof e), f->src,
             f->dst == FLOW_ANY_DST ? -1LL : (long long)f->dst, f->cls,
-            (unsigned long long)f->offered_bytes, (unsigned long long)f->wire_bytes,
+            (unsigned long long)f->bytes, (unsigned long long)f->offered_bytes, (unsigned long long)f->wire_bytes,
             (unsigned long long)f->rx_bytes, (unsigned long long)f->offered_pkts,
             (unsigned long long)f->wire_pkts, (unsigned long long)f->rx_pkts,
             (unsigned long long)f->drops, (unsigned long long)f->ce,
@@ -196,9 +212,9 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
       fprintf(o, "%.6f", us(sim, f->done_cycle - f->start));
     else
       fprintf(o, "null");
-    fprintf(o, ", \"latency_ns_p50\": %.3f, \"latency_ns_p99\": %.3f, \"latency_ns_max\": %.3f, "
-               "\"hops\": [",
-            (double)results_flow_latency(f, 50) * sim->cycle_ns,
+    fprintf(o, ", \"latency_ns_mean\": %.3f, \"latency_ns_p50\": %.3f, \"latency_ns_p99\": %.3f, "
+               "\"latency_ns_max\": %.3f, \"hops\": [",
+            latsum_mean(&f->lat) * sim->cycle_ns, (double)results_flow_latency(f, 50) * sim->cycle_ns,
             (double)results_flow_latency(f, 99) * sim->cycle_ns,
             (double)results_flow_latency(f, 100) * sim->cycle_ns);
     for (uint32_t h = 0; h < f->nhops; h++)

@@ -80,7 +80,7 @@ static const char *const TOPO_NAMES[TOPO_KINDS] = {"line",       "ring",     "st
                                                     "leaf_spine", "fat_tree", "rail"};
 static const char *const PAT_NAMES[PAT_KINDS] = {
     "flow",           "uniform",        "permutation", "incast", "all_to_all",
-    "ring_allreduce", "tree_allreduce", "sharp",       "ddp"};
+    "ring_allreduce", "tree_allreduce", "sharp",       "ddp",    "poisson"};
 /* pattern ddp's collectives, by their own pattern: ring_allreduce, tree_allreduce, sharp */
 #define COLL_KINDS 3
 static const char *const COLL_NAMES[COLL_KINDS] = {"ring", "tree", "sharp"};
@@ -215,6 +215,46 @@ static int parse_f(const char *v, double min, double max, double *out) {
   if (*end != '\0' || !isfinite(x) || x < min || x > max) return -1;
   *out = x;
   return 0;
+}
+
+/* Pattern poisson's `sizes`: "BYTES:WEIGHT, ..." (1..SC_MAX_SIZES entries, BYTES 1..2^40 as
+   lfc_parse_int reads it, WEIGHT a number > 0; the weights need not sum to 1). */
+static int parse_sizes(const char *v, sc_group_t *g) {
+  uint32_t n = 0;
+  const char *p = v;
+  while (*p != '\0') {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    char item[64], *colon;
+    if (n == SC_MAX_SIZES || len >= sizeof item) return -1;
+    memcpy(item, p, len);
+    item[len] = '\0';
+    colon = strchr(item, ':');
+    if (colon == NULL) return -1;
+    *colon = '\0';
+    char *b = item, *w = colon + 1;
+    while (*b == ' ' || *b == '\t') b++;
+    for (char *e = colon; e > b && (e[-1] == ' ' || e[-1] == '\t');) *--e = '\0';
+    while (*w == ' ' || *w == '\t') w++;
+    if (parse_u64(b, 1, 1ull << 40, &g->size_bytes[n]) != 0 ||
+        parse_f(w, 1e-9, 1e9, &g->size_weight[n]) != 0)
+      return -1;
+    n++;
+    if (comma == NULL) break;
+    p = comma + 1;
+  }
+  if (n == 0) return -1;
+  g->nsizes = n;
+  return 0;
+}
+
+double sc_group_mean_size(const sc_group_t *g) {
+  double sw = 0, s = 0;
+  for (uint32_t i = 0; i < g->nsizes; i++) {
+    sw += g->size_weight[i];
+    s += g->size_weight[i] * (double)g->size_bytes[i];
+  }
+  return sw > 0 ? s / sw : 0;
 }
 
 static int parse_bool(const char *v, int *out) {
@@ -546,7 +586,7 @@ static int traffic_key(ctx_t *c, const char *section, const char *key, const cha
               {"compute_us", GK_COMPUTE},                       {"collective", GK_COLLECTIVE},
               {"steps", GK_STEPS},     {"buckets", GK_BUCKETS}, {"bucket_bytes", GK_BUCKET_BYTES},
               {"forward_us", GK_FORWARD},                       {"backward_us", GK_BACKWARD},
-              {"overlap", GK_OVERLAP}};
+              {"overlap", GK_OVERLAP}, {"sizes", GK_SIZES}};
   for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
     if (strcmp(key, kept[i].key) != 0) continue;
     uint32_t was = g->line[kept[i].k];
@@ -600,9 +640,15 @@ static int traffic_key(ctx_t *c, const char *section, const char *key, const cha
   if (!strcmp(key, "forward_us")) F64(g->forward_us, 0.0, 1e7);
   if (!strcmp(key, "backward_us")) F64(g->backward_us, 0.0, 1e7);
   if (!strcmp(key, "overlap")) BOOL(g->overlap);
+  if (!strcmp(key, "sizes")) {
+    if (parse_sizes(value, g) != 0)
+      BAD("allowed: 1..%u entries BYTES:WEIGHT separated by commas, BYTES 1..2^40 and WEIGHT a "
+          "number above 0, e.g. 4096:0.5, 65536:0.3, 1048576:0.2", SC_MAX_SIZES);
+    return 1;
+  }
   UNKNOWN("pattern, src, dst, class, bytes, packet_bytes, load, start_us, stop_us, on_us, "
           "off_us, ecn, dcqcn, chunk_bytes, compute_us, collective, steps, buckets, "
-          "bucket_bytes, forward_us, backward_us, overlap");
+          "bucket_bytes, forward_us, backward_us, overlap, sizes");
 }
 
 /* Switch sections: [switch], [ib], [pfc], and [switch.ROLE], [ib.ROLE], [pfc.ROLE]. */
@@ -1160,6 +1206,30 @@ static int check_group(const lfc_scenario_t *sc, const sc_group_t *g, uint64_t h
       if (g->line[ddp_only[i].k] != 0)
         GFAIL(ddp_only[i].k, ddp_only[i].key, NULL, "pattern %s; allowed: only with pattern ddp",
               pat);
+  }
+  if (g->pattern == PAT_POISSON) {
+    if (g->line[GK_SIZES] == 0)
+      GFAIL(GK_SIZES, "sizes", NULL, "missing; allowed: the flow sizes of pattern poisson, "
+            "BYTES:WEIGHT, ..., e.g. 4096:0.5, 65536:0.3, 1048576:0.2");
+    if (g->line[GK_BYTES] != 0)
+      GFAIL(GK_BYTES, "bytes", v, "pattern poisson draws each flow's bytes from sizes; allowed: "
+            "sizes (no bytes)");
+    if (g->nsrc < 2)
+      GFAIL(GK_SRC, "src", NULL, "%u host; allowed: 2 or more hosts for pattern poisson (a "
+            "flow goes to another of them)", g->nsrc);
+    /* flows expected: per source, the run's sending time x load x line rate / mean size */
+    double stop = g->stop_us > 0 && g->stop_us < sc->duration_us ? g->stop_us : sc->duration_us;
+    double bytes_per_us = sc_host_gbps(sc) * 1000.0 / 8.0 * (double)g->load_ppm / 1e6;
+    double expect = g->nsrc * (stop - g->start_us) * bytes_per_us / sc_group_mean_size(g);
+    if (expect > SC_MAX_POISSON_FLOWS) {
+      snprintf(v, sizeof v, "%g", (double)g->load_ppm / 1e6);
+      GFAIL(GK_SIZES, "sizes", NULL, "about %.0f flows expected over the run (%u hosts, load %s, "
+            "mean size %.0f bytes); allowed: at most %u: a shorter run, fewer hosts, a lower "
+            "load or larger flows", expect, g->nsrc, v, sc_group_mean_size(g),
+            SC_MAX_POISSON_FLOWS);
+    }
+  } else if (g->line[GK_SIZES] != 0) {
+    GFAIL(GK_SIZES, "sizes", NULL, "pattern %s; allowed: only with pattern poisson", pat);
   }
   snprintf(v, sizeof v, "%g", g->start_us);
   if (g->start_us >= sc->duration_us)

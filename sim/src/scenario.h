@@ -25,6 +25,8 @@
 
 #define SC_MAX_ROLES 3u      /* switch roles: leaf/edge, spine/agg, core */
 #define SC_MAX_GROUPS 32u    /* [traffic.NAME] sections */
+#define SC_MAX_SIZES 16u     /* pattern poisson: entries of `sizes` */
+#define SC_MAX_POISSON_FLOWS 200000u /* pattern poisson: flows expected over the run, per group */
 #define SC_MAX_DDP_ALLREDUCES 4096u /* pattern ddp: steps x buckets */
 #define SC_MAX_PATHS 64u     /* [routing] path.N keys */
 #define SC_MAX_PATH_NODES 16u
@@ -56,6 +58,7 @@ typedef enum {
   PAT_TREE_ALLREDUCE, /* reduce up a binary tree, broadcast down */
   PAT_SHARP,          /* in-network aggregation: one step up to the switch, one down */
   PAT_DDP,            /* data-parallel training steps: buckets all-reduced during backward */
+  PAT_POISSON,        /* flows of random sizes (`sizes`) arriving as a Poisson process */
   PAT_KINDS
 } sc_pattern_t;
 
@@ -80,6 +83,7 @@ typedef enum {
   GK_FORWARD,
   GK_BACKWARD,
   GK_OVERLAP,
+  GK_SIZES,      /* pattern poisson's flow sizes: refused with another pattern */
   GK_KEYS
 } sc_gkey_t;
 
@@ -109,7 +113,16 @@ typedef struct {
   uint64_t bucket_bytes;
   double forward_us, backward_us;
   int overlap;
+  /* pattern poisson (docs/sim.md "Flows of many sizes"): each source starts flows as a Poisson
+     process of mean rate load x line rate / mean size, each to a random other source, its size
+     drawn from `sizes` (size_bytes[i] with probability size_weight[i] / the weights' sum) */
+  uint32_t nsizes;
+  uint64_t size_bytes[SC_MAX_SIZES];
+  double size_weight[SC_MAX_SIZES];
 } sc_group_t;
+
+/* Pattern poisson: the mean of a group's `sizes`, bytes. */
+double sc_group_mean_size(const sc_group_t *g);
 
 typedef struct {
   char nodes[SC_MAX_PATH_NODES][SC_NAME_LEN]; /* host, switch..., host */

@@ -371,6 +371,61 @@ fail:
   return -1;
 }
 
+/* A uniform draw in [0, 1) from the top 53 bits of sim_rand. */
+static double rand_unit(uint64_t *rng) { return (double)(sim_rand(rng) >> 11) * 0x1.0p-53; }
+
+/*
+ * Pattern poisson: flows of many sizes, the workload of the RDMA congestion-control papers'
+ * flow-completion-time figures, generated as the HPCC authors' traffic generator does (Li et
+ * al., "HPCC: High Precision Congestion Control", SIGCOMM 2019; alibaba-edu/
+ * High-Precision-Congestion-Control, traffic_gen/traffic_gen.py): each source host starts flows
+ * as a Poisson process, exponential gaps of mean (mean size) / (load x its line rate), each to a
+ * random other host, its size drawn from a distribution. Here the hosts are the group's `src`
+ * and the distribution is the discrete `sizes` (the generator interpolates a CDF file). A flow
+ * is sent at line rate (pacing only by the fabric); `load` sets how often flows arrive.
+ * Random numbers: one xorshift64* stream per source host, from the seed, group and host.
+ */
+static int poisson_flows(const lfc_scenario_t *sc, uint32_t gi, const sc_group_t *g,
+                         const flow_t *proto, uint32_t hk, vec_t *v, char *err, size_t errlen) {
+  double wsum = 0;
+  for (uint32_t i = 0; i < g->nsizes; i++) wsum += g->size_weight[i];
+  double line_bytes_per_cycle = (double)LFC_BLOCK_BYTES / hk; /* one block every hk cycles */
+  double gap = sc_group_mean_size(g) / ((double)g->load_ppm / PPM * line_bytes_per_cycle);
+  uint64_t end = proto->stop != SIM_NEVER ? proto->stop : us_to_cycles(sc, sc->duration_us);
+  uint32_t made = 0;
+  for (uint32_t i = 0; i < g->nsrc; i++) {
+    uint64_t rng = (sc->seed * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(gi + 1u) << 32) ^ (i + 1u);
+    double t = (double)proto->start;
+    for (;;) {
+      t += -log(1.0 - rand_unit(&rng)) * gap;
+      if (t >= (double)end) break;
+      if (++made > 2u * SC_MAX_POISSON_FLOWS) { /* the load check allows about half of it */
+        if (err && errlen)
+          snprintf(err, errlen, "%s: [traffic.%s] pattern poisson: more than %u flows; allowed: "
+                   "a shorter run, a lower load or larger sizes", sc->file, g->name,
+                   2u * SC_MAX_POISSON_FLOWS);
+        return -1;
+      }
+      flow_t *f = add(v);
+      if (!f) {
+        if (err && errlen) snprintf(err, errlen, "traffic: out of memory");
+        return -1;
+      }
+      *f = *proto;
+      f->src = g->src[i];
+      uint32_t j = (uint32_t)(sim_rand(&rng) % (g->nsrc - 1u)); /* another of the sources */
+      f->dst = g->src[j >= i ? j + 1u : j];
+      double u = rand_unit(&rng) * wsum, cum = 0;
+      uint32_t k = 0;
+      while (k + 1u < g->nsizes && u >= (cum += g->size_weight[k])) k++;
+      f->bytes = g->size_bytes[k];
+      f->start = (uint64_t)llround(t);
+      f->interval_x1024 = (uint64_t)proto->nblk * hk * X1024; /* line rate */
+    }
+  }
+  return 0;
+}
+
 /*
  * Every flow's destination is reachable from its source over the working cables (uniform: every
  * host). Otherwise the route tables have no entry for it and the run would end in "a packet
@@ -502,6 +557,9 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
       }
       case PAT_DDP:
         if (ddp_flows(sc, t, g, &proto, &v, &gates, err, errlen) != 0) goto fail;
+        break;
+      case PAT_POISSON:
+        if (poisson_flows(sc, gi, g, &proto, hk, &v, err, errlen) != 0) goto fail;
         break;
       default:
         if (err && errlen)
