@@ -42,8 +42,9 @@ Output: BUILD/mutants/c-summary.json (total, killed, survived, equivalent (of wh
 stillborn, score = killed / (total - equivalent), the sample and how it was drawn, the
 survivors, the equivalents with their reasons) and BUILD/mutants/c-survivors.txt (one line per
 survivor: file:line:column, kind, the change and the source line; then the review errors and the
-equivalents of the sample, each with its reason). A sample (--max N > 0) is drawn with
-random.Random(--seed) from the full list, so it is the same every run; --rerun and --only
+equivalents of the sample, each with its reason). A sample (--max N > 0) is the N mutants
+lowest in a hash of what each is (file, line text, column, change) salted with --seed: the same
+every run, and an edit elsewhere in cmodel/src does not redraw it (stable_pick); --rerun and --only
 evaluate the survivors of an earlier run, or the mutants at given places, instead (--rerun also
 prints the earlier sample's score with the new results in place of its survivors'). --min-score
 makes a sample run (or a --rerun, by that score) exit 1 below it (`make mutants-c`: 95 %).
@@ -613,15 +614,18 @@ def changed_lines(rev, files):
     return out
 
 
-def stable_pick(idx, allm, srcs, n):
+def stable_pick(idx, allm, srcs, n, salt=""):
     """n of the mutants idx, chosen by a hash of what each one is (file, source line text,
-    column, change) rather than by its place in the list: the same mutants whatever else
-    changed in the files, and the same on every machine."""
+    column, change), salted (a sample's seed), rather than by its place in the list: the same
+    mutants whatever else changed in the files, and the same on every machine. A new file or
+    function only adds its own mutants to the draw (each taken with the same chance as any
+    other), and an edited line only redraws the mutants of that line, so a sample's score
+    stays a measure of the same tests on the same code as the code grows."""
     def key(i):
         m = allm[i]
         src = srcs[m[0]]
         text = src.split("\n")[line_of(src, m[1]) - 1].strip()
-        h = hashlib.sha1(f"{m[0]}|{text}|{col_of(src, m[1])}|{m[5]}".encode()).hexdigest()
+        h = hashlib.sha1(f"{salt}{m[0]}|{text}|{col_of(src, m[1])}|{m[5]}".encode()).hexdigest()
         return (h, i)
     return sorted(sorted(idx, key=key)[:n])
 
@@ -818,9 +822,11 @@ def main():
             how = (f"{len(sample)} of the {len(near)} mutants on the {nlines} lines of cmodel/src "
                    f"changed since {why}, chosen by a hash of each")
     elif 0 < args.max < len(allm):
-        sample = sorted(random.Random(args.seed).sample(sample, args.max))
-        how = (f"{args.max} of {len(allm)} mutants, drawn uniformly with "
-               f"random.Random({args.seed}).sample")
+        # By a seeded hash of each mutant, not by its place in the list: a draw by place
+        # (random.sample over indices) is a new sample after any edit anywhere in cmodel/src.
+        sample = stable_pick(sample, allm, srcs, args.max, salt=f"seed {args.seed}|")
+        how = (f"{args.max} of {len(allm)} mutants, the {args.max} lowest of a hash of each "
+               f"salted with seed {args.seed}")
     print(f"mutants-c: {how}; building the pristine objects", flush=True)
     base = Base(args.build, sanitize=not args.no_sanitize, jobs=args.jobs)
     sans = (", with " + " and ".join(base.sanitizers) if base.sanitizers else ", no sanitizer")
