@@ -31,6 +31,40 @@ static void test_crc32_in_pieces(void **state) {
   assert_int_equal(reg ^ LFC_CRC32_XOROUT, 0xCBF43926u);
 }
 
+/* The CRC-32 as its definition computes it, one bit at a time (the reflected polynomial
+ * 0xEDB88320), written out here independently of lfc_crc32_update's byte table. */
+static uint32_t bitwise_crc32(uint32_t reg, const uint8_t *buf, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    reg ^= buf[i];
+    for (int k = 0; k < 8; k++) reg = (reg & 1u) ? (reg >> 1) ^ 0xEDB88320u : reg >> 1;
+  }
+  return reg;
+}
+
+/* Every byte value, every length up to a jumbo frame's, and pieces of any size give the CRC
+ * that the bit-by-bit definition does: a wrong table entry, or a table derived from the wrong
+ * bits, changes the CRC of some byte. */
+static void test_crc32_matches_bitwise(void **state) {
+  (void)state;
+  static uint8_t buf[9018]; /* a 9000-byte MTU frame with its Ethernet header and FCS */
+  for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)((i * 2654435761u) >> 13);
+  for (unsigned b = 0; b < 256; b++) {
+    const uint8_t one = (uint8_t)b;
+    assert_int_equal(lfc_crc32_update(LFC_CRC32_POLY, LFC_CRC32_INIT, &one, 1),
+                     bitwise_crc32(LFC_CRC32_INIT, &one, 1));
+  }
+  for (size_t n = 0; n <= 300; n++) {
+    assert_int_equal(lfc_crc32(buf, n), bitwise_crc32(LFC_CRC32_INIT, buf, n) ^ LFC_CRC32_XOROUT);
+  }
+  const uint32_t whole = bitwise_crc32(LFC_CRC32_INIT, buf, sizeof buf);
+  assert_int_equal(lfc_crc32_update(LFC_CRC32_POLY, LFC_CRC32_INIT, buf, sizeof buf), whole);
+  for (size_t cut = 0; cut <= sizeof buf; cut += 1001) {
+    uint32_t reg = lfc_crc32_update(LFC_CRC32_POLY, LFC_CRC32_INIT, buf, cut);
+    reg = lfc_crc32_update(LFC_CRC32_POLY, reg, buf + cut, sizeof buf - cut);
+    assert_int_equal(reg, whole);
+  }
+}
+
 /* The catalogue's CRC-16/ARC (poly 0x8005, init 0, check 0xBB3D) and CRC-16/IBM-SDLC (poly
  * 0x1021, init and xorout 0xFFFF, check 0x906E) validate the reflected CRC-16 engine. */
 static void test_crc16_engine_catalogue(void **state) {
@@ -78,6 +112,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_crc32_catalogue_check),
       cmocka_unit_test(test_crc32_in_pieces),
+      cmocka_unit_test(test_crc32_matches_bitwise),
       cmocka_unit_test(test_crc16_engine_catalogue),
       cmocka_unit_test(test_crc16_ib_check_value),
       cmocka_unit_test(test_crc32_register_after_masked_lrh),

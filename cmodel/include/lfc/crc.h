@@ -2,7 +2,7 @@
  * lfc/crc.h - the cyclic redundancy checks of the wire formats (docs/wire-formats.md §1).
  *
  * Every CRC here is a reflected CRC (bits enter least significant first, as the serial line
- * sends them), computed bit by bit from its parameters in the Williams/Rocksoft model that the
+ * sends them), computed from its parameters in the Williams/Rocksoft model that the
  * CRC catalogue (reveng.sourceforge.io/crc-catalogue) uses: width, polynomial (normal form),
  * initial register, reflected input and output, final XOR. Pure functions, no state.
  *
