@@ -42,7 +42,7 @@ VALGRIND = valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds
 
 # The groups of Debian packages in scripts/deps.sh. Each rule asks for the groups it needs
 # (deps-minimal, deps-hdl, ...); `make deps` installs the groups in DEPS (default all).
-DEPS_GROUPS = minimal hdl sim verify sweep packaging
+DEPS_GROUPS = minimal hdl sim verify sweep packaging waves
 DEPS ?= all
 export DEPS
 
@@ -194,11 +194,14 @@ $(addprefix deps-,$(DEPS_GROUPS)): deps-%:
 	@scripts/deps.sh $*
 
 # scripts/deps.sh's exit statuses and groups, with stand-ins for dpkg-query and apt-get
-# (nothing is installed): under a second.
+# (nothing is installed); then the groups each target asks for (make -n), e.g. test-unit only
+# minimal: a few seconds.
 TEST_STEPS += test-deps
 test-deps:
 	@echo "== scripts/deps.sh: groups, exit 0 / 2 with stand-in package tools"
 	@scripts/test_deps.sh $(BUILD)/deps-test
+	@echo "== the package groups of each target: scripts/test_deps_targets.sh"
+	@scripts/test_deps_targets.sh $(BUILD)/deps-targets-test
 
 # No code or documentation cites an issue tracker by number (CHANGELOG.md may): a grep.
 TEST_STEPS += test-no-tracker-refs
@@ -250,8 +253,9 @@ memcheck: deps-minimal $(TEST_BINS)
 # Running things
 # ---------------------------------------------------------------------------------------
 
-# The demonstration: packages, build, run.
-run: deps-minimal $(BUILD)/lfc-demo
+# The demonstration: packages, build, run. GTKWave too (deps-waves): the README's next step after
+# the demonstration opens a co-simulation's waves with it.
+run: deps-minimal deps-waves $(BUILD)/lfc-demo
 	$(BUILD)/lfc-demo $(RUN_ARGS)
 
 # Benchmarks live in scripts/bench.sh, which chooses its own build and configurations: the
@@ -286,12 +290,13 @@ clean:
 ##
 ## Packages (scripts/deps.sh; each target asks only for the groups it needs)
 ##   make deps                install the groups in DEPS (default all)
-##   make deps-minimal        the C model: cmocka, valgrind, pkg-config, zstd, gzip
+##   make deps-minimal        the C model: cmocka, valgrind, pkg-config, zstd, gzip, python3
 ##   make deps-hdl            Verilator, Icarus, Yosys, ccache, libinih
 ##   make deps-sim            lfc-sim: libinih, gnuplot, Graphviz
 ##   make deps-verify         lcov, clang-14 with libFuzzer, LeakSanitizer
 ##   make deps-sweep          GNU parallel, Slurm, munge
 ##   make deps-packaging      help2man, groff, Python venv and pip, libpython
+##   make deps-waves          GTKWave, the waveform viewer (make run installs it)
 ##
 ## The C model
 ##   make test-unit           cmocka unit and property tests
@@ -417,7 +422,7 @@ clean:
 ##   make test-fusesoc        lfc.core parsed by FuseSoC, its lint target run
 ##
 ## Checks of the tree itself
-##   make test-deps           scripts/deps.sh's groups and exit statuses
+##   make test-deps           scripts/deps.sh's groups and exit statuses; each target's groups
 ##   make test-help           every .PHONY target is listed here, every *.mk included
 ##   make test-no-tracker-refs  no issue-tracker numbers in code or docs
 ##   make test-script-args    the scripts refuse bad arguments with one line, exit 2
@@ -473,7 +478,7 @@ CHECK_STEPS += test-abi test-lfc-check test-python
 # A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
 # a claim of each kind (sim/tests/test_sim_quick.sh). Not in TEST_STEPS: test-sim covers it.
 .PHONY: test-sim-quick
-test-sim-quick: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
+test-sim-quick: deps-minimal deps-sim $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 	@echo "== lfc-sim: a few scenarios, skip-ahead == step-every-cycle == 2 threads, claims"
 	@sim/tests/test_sim_quick.sh $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check $(BUILD)/sim-quick
 

@@ -30,7 +30,7 @@ TEST_STEPS += test-python test-python-sim test-cocotb-example
 PYTHON_TEST_ENV = LFC_LIB=$(abspath $(BUILD)/liblfc.so) LFC_SIM=$(abspath $(BUILD)/lfc-sim) \
                   PYTHONPATH=$(abspath python)
 
-test-python: deps-packaging $(BUILD)/liblfc.so $(BUILD)/lfc-sim
+test-python: deps-minimal deps-sim $(BUILD)/liblfc.so $(BUILD)/lfc-sim
 	@echo "== lfc Python package: python/tests (without pandas)"
 	@$(PYTHON_TEST_ENV) $(PYTHON3) -m unittest discover -s python/tests \
 	  > $(BUILD)/test-python.log 2>&1 || { cat $(BUILD)/test-python.log; exit 1; }

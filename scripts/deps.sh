@@ -4,12 +4,14 @@
 #   scripts/deps.sh [GROUP...]     the packages of each GROUP (default: $DEPS, else all)
 #
 # Groups (each make target asks only for the groups it needs: `make deps-hdl`, ...):
-#   minimal    the C model: cmocka unit tests, valgrind memcheck, compressed golden traces
+#   minimal    the C model: cmocka unit tests, valgrind memcheck, compressed golden traces;
+#              python3 for the scripts that check the tree
 #   hdl        co-simulation, lint, synthesis and formal proofs of the RTL
 #   sim        lfc-sim and its plots, the figures of docs/mechanisms/
 #   verify     coverage reports, libFuzzer targets, C-model mutants
 #   sweep      scripts/sweep on GNU parallel or a single-node Slurm
 #   packaging  make install's man pages, the Python environments of FuseSoC and cocotb
+#   waves      GTKWave, to open the waves a co-simulation writes (README.md); make run installs it
 #   all        every group above (what `make test` needs)
 #
 # A machine may come without these, so the make targets and CI call this first. Runs of this
@@ -22,8 +24,9 @@ set -euo pipefail
 
 EXIT_REFUSED=2
 
-# Build and test the C model: cmocka unit tests, valgrind memcheck, compressed golden vectors.
-PKGS_MINIMAL="libcmocka-dev valgrind pkg-config zstd gzip"
+# Build and test the C model: cmocka unit tests, valgrind memcheck, compressed golden vectors;
+# python3 runs the scripts of make check (mutation reports, argument checks, lfc-sim's tests).
+PKGS_MINIMAL="libcmocka-dev valgrind pkg-config zstd gzip python3"
 # For co-simulation and synthesis. The test reads tb/configs/*.ini with libinih.
 PKGS_HDL="verilator iverilog yosys ccache libinih-dev"
 # For the simulator. gnuplot-nox is gnuplot without the Qt/X11 front ends: the plain
@@ -39,8 +42,11 @@ PKGS_SWEEP="parallel munge slurmctld slurmd slurm-client iproute2"
 # make install and its test: man pages from --help (help2man), checked with groff and col;
 # Python virtual environments for FuseSoC and cocotb from PyPI (cocotb embeds libpython).
 PKGS_PACKAGING="help2man groff-base bsdextrautils python3-venv python3-pip libpython3.11"
+# The waveform viewer for the FST and VCD files of `make cosim WAVES=1` (README.md, "Open waves
+# in GTKWave"): the one program a user runs by hand, so `make run` installs it with the demo.
+PKGS_WAVES="gtkwave"
 
-GROUPS_ALL="minimal hdl sim verify sweep packaging"
+GROUPS_ALL="minimal hdl sim verify sweep packaging waves"
 
 if [ $# -gt 0 ]; then
   groups=("$@")
@@ -60,6 +66,7 @@ add_group() {
     verify)    list="$PKGS_VERIFY" ;;
     sweep)     list="$PKGS_SWEEP" ;;
     packaging) list="$PKGS_PACKAGING" ;;
+    waves)     list="$PKGS_WAVES" ;;
     *)
       echo "deps.sh: unknown group '$1'; allowed: $GROUPS_ALL all (arguments or DEPS)" >&2
       exit $EXIT_REFUSED ;;

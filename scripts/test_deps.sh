@@ -51,7 +51,7 @@ touch "$work/installed"
 # to a group does not break this test (libinih-dev stands in two groups).
 all_pkgs=$(sed -n 's/^PKGS_[A-Z]*="\(.*\)"$/\1/p' "$deps" | tr ' ' '\n' | grep . | sort -u | wc -l)
 expect 0 "deps: all $all_pkgs packages installed (all)" 1 "$deps"
-expect 0 "deps: all 5 packages installed (minimal)" 1 "$deps" minimal
+expect 0 "deps: all 6 packages installed (minimal)" 1 "$deps" minimal
 expect 0 "packages installed (hdl sim)" 1 "$deps" hdl sim
 expect 0 "packages installed (minimal)" 1 env DEPS=minimal "$deps"
 expect 2 "unknown group 'bogus'" 1 "$deps" bogus

@@ -35,7 +35,7 @@ test-golden-write: deps-minimal $(TRACE_BIN)
 # built or run (scripts/test_script_args.sh).
 .PHONY: test-script-args
 TEST_STEPS += test-script-args
-test-script-args: $(BUILD)/lfc-demo $(BENCH_BIN)
+test-script-args: deps-minimal $(BUILD)/lfc-demo $(BENCH_BIN)
 	@echo "== scripts/, lfc-demo, bench_model: bad arguments refused with one line and exit 2"
 	@DEMO=$(abspath $(BUILD)/lfc-demo) BENCH=$(abspath $(BENCH_BIN)) \
 	  scripts/test_script_args.sh $(BUILD)/script-args-test

@@ -15,13 +15,13 @@ MUT_SEEDS ?= 3
 # report.py's verdicts on made-up results (seconds; part of make test): an argued equivalent
 # whose explained.txt entry no longer names the mutant's line must stop the report.
 TEST_STEPS += test-mutants-report
-test-mutants-report:
+test-mutants-report: deps-minimal
 	@$(PYTHON3) tb/mutants/test_report.py
 
 # pick.py's sample on made-up candidate lists (seconds; part of make test): a module's mutants
 # must not change with the rest of the design (Yosys's counters, order and control bits).
 TEST_STEPS += test-mutants-pick
-test-mutants-pick:
+test-mutants-pick: deps-minimal
 	@$(PYTHON3) tb/mutants/test_pick.py
 
 # Yosys's mutants change one bit of a cell; they rarely turn a `<=` into a `<` or move a compare
