@@ -5,7 +5,7 @@
 # the load; the CPU seconds hardly do, so they are what to compare between runs. Build first
 # (make check), or the first step that needs the library pays for building it.
 #
-#   scripts/time-steps.sh [-C DIR] STEP...         e.g. scripts/time-steps.sh $(make -s print-check-steps)
+#   scripts/time-steps.sh [-C DIR] STEP...     e.g. scripts/time-steps.sh test-unit test-asan
 #
 # Each step's output goes to BUILD/time-steps/STEP.log (BUILD from the environment, default
 # build). Exit status: 0 every step passed, 1 a step failed (named; the others still run),
@@ -32,7 +32,8 @@ failed=()
 for step in "$@"; do
   # bash's `time` reports the CPU seconds of the children it waited for, recursively.
   TIMEFORMAT='%R %U %S'
-  { time make --no-print-directory BUILD="$build" "$step" >"$logs/$step.log" 2>&1; } 2>"$logs/$step.time"
+  { time make --no-print-directory BUILD="$build" "$step" >"$logs/$step.log" 2>&1; } \
+    2>"$logs/$step.time"
   rc=$?
   read -r real user sys <"$logs/$step.time"
   printf '%s %s %s %s %s\n' "$step" "$real" "$user" "$sys" "$rc" >>"$rows"
