@@ -238,15 +238,9 @@ $(BUILD)/tb/libtb_common.a: $(TB_COMMON_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-# Skipped, with the reason, only when this Python cannot make a venv with pip.
+# deps-packaging installs pip and venv (python3-pip, python3-venv), so nothing is skipped.
 test-fusesoc: deps-hdl deps-packaging
-	@if ! $(PYTHON3) -m pip --version > /dev/null 2>&1 || \
-	    ! $(PYTHON3) -c 'import ensurepip, venv' > /dev/null 2>&1; then \
-	  echo "== fusesoc: SKIPPED: $(PYTHON3) has no pip/venv to install FuseSoC from PyPI" \
-	       "(Debian: python3-pip python3-venv)"; \
-	else \
-	  $(MAKE) --no-print-directory -s fusesoc-venv && \
-	  echo "== fusesoc: lfc.core (FuseSoC $(FUSESOC_VERSION)): parse, lint target" && \
-	  FUSESOC="$(abspath $(FUSESOC))" \
-	    scripts/fusesoc_check.sh $(abspath $(BUILD))/fusesoc $(LFC_VERSION); \
-	fi
+	@$(MAKE) --no-print-directory -s fusesoc-venv
+	@echo "== fusesoc: lfc.core (FuseSoC $(FUSESOC_VERSION)): parse, lint target"
+	@FUSESOC="$(abspath $(FUSESOC))" \
+	  scripts/fusesoc_check.sh $(abspath $(BUILD))/fusesoc $(LFC_VERSION)

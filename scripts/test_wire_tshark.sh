@@ -10,8 +10,8 @@
 # broken frames at the end are flagged (by tshark where it checks: Ethernet FCS, MAC Control
 # opcode; by the liblfc decoder where tshark does not: LPCRC, VCRC).
 #
-# Exit 0 all agree (or tshark is absent and cannot be installed: a clear SKIP line), 1 a
-# mismatch, 2 bad arguments or a generator failure.
+# Exit 0 all agree, 1 a mismatch, 2 bad arguments, a generator failure or no tshark (make
+# test-wire-tshark installs it first: deps-verify).
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -58,13 +58,8 @@ fi
 echo "lfc_wire_gen: a failing write exits 2 ($(cat "$work/full.err"))"
 
 if ! command -v tshark >/dev/null 2>&1; then
-  # deps.sh installs it (PKGS_VERIFY); try once more in case this machine skipped that group.
-  DEPS=all "$here/deps.sh" >/dev/null 2>&1 || true
-fi
-if ! command -v tshark >/dev/null 2>&1; then
-  echo "SKIP test-wire-tshark: tshark is not installed and could not be installed" \
-       "(apt-get install tshark)"
-  exit 0
+  echo "test_wire_tshark.sh: tshark not found; make deps-verify installs it (Debian tshark)" >&2
+  exit 2
 fi
 
 "$gen" --eth --seed "$SEED" --count "$COUNT" "$work/eth.pcap" "$work/eth.expect" || exit 2

@@ -88,8 +88,9 @@ VVP            ?= vvp
 VERILATOR_JOBS ?= 2
 # The C++ of the Verilated model: -O1 builds in 3/4 of the time of the default and runs as fast.
 # ccache (Debian) shares the compiled Verilator runtime (verilated.cpp, ~8 CPU s a build) and the
-# unchanged files across the per-configuration builds and across runs.
-TB_OBJCACHE := $(if $(shell command -v ccache 2>/dev/null),OBJCACHE=ccache)
+# unchanged files across the per-configuration builds and across runs. deps-hdl, which every
+# Verilator build waits for, installs it.
+TB_OBJCACHE = OBJCACHE=ccache
 VERILATOR_CXX_OPT ?= OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 $(TB_OBJCACHE)
 # -Wall as the RTL's own lint (make lint) uses, and fatal: every configuration in tb/configs is
 # lint-clean. Not fatal for another RTL tree (RTL_DIR=..., a mutant): a mutant that trips a lint

@@ -10,8 +10,8 @@
 # configuration's [pfc] and [nic] sections (when it gives them). Then the check must fail on the
 # first configuration's log with one count changed.
 #
-# Environment from tb/tb.mk: COSIM_BUILD, BUILD (tb-params). Exit 0 all agree (a SKIP line when
-# tshark cannot be installed), 1 a mismatch or a failed run, 2 bad arguments.
+# Environment from tb/tb.mk: COSIM_BUILD, BUILD (tb-params). Exit 0 all agree, 1 a mismatch or a
+# failed run, 2 bad arguments or no tshark (make test-cosim-pcap installs it first: deps-verify).
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 OUT CONFIG..." >&2; exit 2; }
 out="$1"
@@ -24,11 +24,8 @@ fail() {
   exit 1
 }
 if ! command -v tshark >/dev/null 2>&1; then
-  DEPS=verify "$root/scripts/deps.sh" >/dev/null 2>&1 || true
-fi
-if ! command -v tshark >/dev/null 2>&1; then
-  echo "SKIP test-cosim-pcap: tshark is not installed and could not be (apt-get install tshark)"
-  exit 0
+  echo "test_pcap.sh: tshark not found; make deps-verify installs it (Debian tshark)" >&2
+  exit 2
 fi
 rm -rf "$out"
 mkdir -p "$out" || { echo "test_pcap.sh: cannot make $out" >&2; exit 2; }
