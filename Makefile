@@ -423,7 +423,7 @@ clean:
 ##
 ## Checks of the tree itself
 ##   make test-deps           scripts/deps.sh's groups and exit statuses; each target's groups
-##   make test-help           every .PHONY target is listed here, every *.mk included
+##   make test-help           every .PHONY target listed here, every *.mk included, check in test
 ##   make test-no-tracker-refs  no issue-tracker numbers in code or docs
 ##   make test-script-args    the scripts refuse bad arguments with one line, exit 2
 
@@ -476,8 +476,10 @@ CHECK_STEPS = test-deps test-help test-no-tracker-refs test-script-args test-mut
 CHECK_STEPS += test-abi test-lfc-check test-python
 
 # A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
-# a claim of each kind (sim/tests/test_sim_quick.sh). Not in TEST_STEPS: test-sim covers it.
+# a claim of each kind (sim/tests/test_sim_quick.sh). In TEST_STEPS too, as every step of make
+# check is (scripts/test_help.sh checks it): a second or two.
 .PHONY: test-sim-quick
+TEST_STEPS += test-sim-quick
 test-sim-quick: deps-minimal deps-sim $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 	@echo "== lfc-sim: a few scenarios, skip-ahead == step-every-cycle == 2 threads, claims"
 	@sim/tests/test_sim_quick.sh $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check $(BUILD)/sim-quick

@@ -3,7 +3,8 @@
 # of the part files it includes has a line "make TARGET  ..." (a line "make lint-<config>" covers
 # lint-default, lint-ib, ...), and each line names a target that exists. Targets whose names
 # begin with a word and "_" (tb_regress_clear) are internal. Also: every part makefile
-# (*.mk) of the tree is read by make. Under a second.
+# (*.mk) of the tree is read by make, and every step of make check (CHECK_STEPS) is a step of
+# make test (TEST_STEPS). Under a second.
 #
 #   scripts/test_help.sh
 #
@@ -74,6 +75,19 @@ while read -r mk; do
 done < <(if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then git ls-files -- '*.mk'
          else find . \( -path ./.git -o -path './build*' \) -prune -o -name '*.mk' -print |
            sed 's|^\./||'; fi)
+
+# make test runs every step of make check: moving a step out of the everyday loop must not drop it.
+check_steps="$(printf '%s\n' "$db" | sed -n 's/^CHECK_STEPS := //p;s/^CHECK_STEPS = //p' | tail -n 1)"
+test_steps="$(printf '%s\n' "$db" | sed -n 's/^TEST_STEPS := //p;s/^TEST_STEPS = //p' | tail -n 1)"
+[ -n "$check_steps" ] && [ -n "$test_steps" ] ||
+  { echo "test_help: FAIL: no CHECK_STEPS or TEST_STEPS in make's database" >&2; exit 2; }
+for s in $check_steps; do
+  case " $test_steps " in
+    *" $s "*) ;;
+    *) echo "  FAIL: $s is a step of make check (CHECK_STEPS) but not of make test (TEST_STEPS)"
+       fails=$((fails + 1)) ;;
+  esac
+done
 
 echo "test_help: ${#targets[@]} public targets, ${#names[@]} lines in make help, $fails failed"
 [ $fails -eq 0 ]
