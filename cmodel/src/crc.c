@@ -2,9 +2,10 @@
  * crc.c - reflected CRC-16 and CRC-32 from their parameters (lfc/crc.h), a byte at a time.
  *
  * Each call derives the table of its polynomial, then looks up one entry per byte (Sarwate's
- * method). Bit by bit, the CRCs of a jumbo frame's FCS and ICRC took 8 ns a byte, most of the
- * unit tests' time; the table is not typed in but derived from the polynomial, and kept on the
- * stack (no state between calls, safe from any thread). A CRC is linear over GF(2): the entry
+ * method), or for a long CRC-32 four entries per four bytes (slicing by 4). Bit by bit, the
+ * CRCs of a jumbo frame's FCS and ICRC took 8 ns a byte, most of the unit tests' time. The
+ * tables are not typed in but derived from the polynomial, and kept on the stack (no state
+ * between calls, safe from any thread). A CRC is linear over GF(2): the entry
  * of a byte is the XOR of the entries of its bits, so only the 8 one-bit entries are shifted
  * out bit by bit and the table costs a few hundred operations, less than 64 bytes bit by bit.
  */
@@ -13,6 +14,11 @@
 #define BITS_PER_BYTE 8u
 #define BYTE_VALUES (1u << BITS_PER_BYTE)
 #define BYTE_MASK (BYTE_VALUES - 1u)
+/* CRC-32 takes the bytes of a long message four at a time (the register's width in bytes).
+ * The three more tables that needs cost about as much as 100 bytes one at a time: below
+ * SLICE_MIN_BYTES they cost more than they save. */
+#define SLICE_BYTES 4u
+#define SLICE_MIN_BYTES 256u
 
 /* poly with its low `width` bits in reverse order (the form a reflected CRC shifts right). */
 static uint32_t reflect(uint32_t poly, unsigned width) {
@@ -69,11 +75,32 @@ static void crc32_table(uint32_t rpoly, uint32_t table[BYTE_VALUES]) {
 }
 
 uint32_t lfc_crc32_update(uint32_t poly, uint32_t reg, const uint8_t *buf, size_t len) {
-  uint32_t table[BYTE_VALUES];
-  crc32_table(reflect(poly, 32u), table);
+  uint32_t table[SLICE_BYTES][BYTE_VALUES];
+  crc32_table(reflect(poly, 32u), table[0]);
   uint32_t crc = reg;
-  for (size_t i = 0; i < len; i++) {
-    crc = (crc >> BITS_PER_BYTE) ^ table[(crc ^ buf[i]) & BYTE_MASK];
+  size_t i = 0;
+  if (len >= SLICE_MIN_BYTES) {
+    /* Slicing by 4 (Intel's slicing-by-N): table[k][n] is table[0][n] followed by k zero
+     * bytes, so four bytes take four independent look-ups instead of a chain of four. */
+    for (unsigned k = 1; k < SLICE_BYTES; k++) {
+      for (unsigned n = 0; n < BYTE_VALUES; n++) {
+        const uint32_t prev = table[k - 1u][n];
+        table[k][n] = (prev >> BITS_PER_BYTE) ^ table[0][prev & BYTE_MASK];
+      }
+    }
+    /* Written out for SLICE_BYTES 4: as loops, the sanitizer builds neither unroll them nor
+     * shift by constants, and ran slower than a byte at a time. */
+    for (; len - i >= SLICE_BYTES; i += SLICE_BYTES) {
+      crc ^= (uint32_t)buf[i] | (uint32_t)buf[i + 1u] << BITS_PER_BYTE |
+             (uint32_t)buf[i + 2u] << (2u * BITS_PER_BYTE) |
+             (uint32_t)buf[i + 3u] << (3u * BITS_PER_BYTE);
+      crc = table[3][crc & BYTE_MASK] ^ table[2][(crc >> BITS_PER_BYTE) & BYTE_MASK] ^
+            table[1][(crc >> (2u * BITS_PER_BYTE)) & BYTE_MASK] ^
+            table[0][crc >> (3u * BITS_PER_BYTE)];
+    }
+  }
+  for (; i < len; i++) {
+    crc = (crc >> BITS_PER_BYTE) ^ table[0][(crc ^ buf[i]) & BYTE_MASK];
   }
   return crc;
 }
