@@ -3,8 +3,9 @@
 # of the part files it includes has a line "make TARGET  ..." (a line "make lint-<config>" covers
 # lint-default, lint-ib, ...), and each line names a target that exists. Targets whose names
 # begin with a word and "_" (tb_regress_clear) are internal. Also: every part makefile
-# (*.mk) of the tree is read by make, and every step of make check (CHECK_STEPS) is a step of
-# make test (TEST_STEPS). Under a second.
+# (*.mk) of the tree is read by make, each with a plain `include` (not -include, sinclude or a
+# wildcard, which would hide a renamed part), and every step of make check (CHECK_STEPS) is a
+# step of make test (TEST_STEPS). Under a second.
 #
 #   scripts/test_help.sh
 #
@@ -76,9 +77,24 @@ done < <(if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then git ls-fil
          else find . \( -path ./.git -o -path './build*' \) -prune -o -name '*.mk' -print |
            sed 's|^\./||'; fi)
 
-# make test runs every step of make check: moving a step out of the everyday loop must not drop it.
-check_steps="$(printf '%s\n' "$db" | sed -n 's/^CHECK_STEPS := //p;s/^CHECK_STEPS = //p' | tail -n 1)"
-test_steps="$(printf '%s\n' "$db" | sed -n 's/^TEST_STEPS := //p;s/^TEST_STEPS = //p' | tail -n 1)"
+# A part makefile is included plainly: `-include`, `sinclude` or an include of a wildcard would
+# make a renamed or missing part silently drop its targets and steps (dependency files, *.d,
+# are the one thing read with -include).
+makefiles="$(printf '%s\n' "$db" | sed -n 's/^MAKEFILE_LIST := //p' | tr ' ' '\n' |
+             grep -E '(^|/)Makefile$|\.mk$' | sort -u)"
+while IFS= read -r line; do
+  [ -n "$line" ] || continue
+  echo "  FAIL: $line: a part makefile must be included with a plain 'include FILE.mk'"
+  fails=$((fails + 1))
+done < <(printf '%s\n' "$makefiles" | tr '\n' '\0' |
+         xargs -0 grep -HnE \
+           '^[[:space:]]*(-include|sinclude|include)[[:space:]].*(\.mk\b|wildcard)' |
+         grep -vE ':[[:space:]]*include[[:space:]]+[^$*?[:space:]]+\.mk[[:space:]]*$')
+
+# make test runs every step of make check: moving a step out of the everyday loop must not drop
+# it.
+check_steps="$(printf '%s\n' "$db" | sed -n 's/^CHECK_STEPS :\{0,1\}= //p' | tail -n 1)"
+test_steps="$(printf '%s\n' "$db" | sed -n 's/^TEST_STEPS :\{0,1\}= //p' | tail -n 1)"
 [ -n "$check_steps" ] && [ -n "$test_steps" ] ||
   { echo "test_help: FAIL: no CHECK_STEPS or TEST_STEPS in make's database" >&2; exit 2; }
 for s in $check_steps; do
