@@ -307,7 +307,7 @@ clean:
 ##   make deps                install the groups in DEPS (default all)
 ##   make deps-minimal        the C model: cmocka, valgrind, pkg-config, zstd, gzip, python3
 ##   make deps-hdl            Verilator, Icarus, Yosys, ccache, libinih
-##   make deps-sim            lfc-sim: libinih, gnuplot, Graphviz
+##   make deps-sim            lfc-sim: libinih, gnuplot, Graphviz, python3
 ##   make deps-verify         lcov, clang-14 with libFuzzer, LeakSanitizer
 ##   make deps-sweep          GNU parallel, Slurm, munge
 ##   make deps-packaging      help2man, groff, Python venv and pip, libpython

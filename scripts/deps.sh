@@ -30,8 +30,9 @@ PKGS_MINIMAL="libcmocka-dev valgrind pkg-config zstd gzip python3"
 # For co-simulation and synthesis. The test reads tb/configs/*.ini with libinih.
 PKGS_HDL="verilator iverilog yosys ccache libinih-dev"
 # For the simulator. gnuplot-nox is gnuplot without the Qt/X11 front ends: the plain
-# "gnuplot" package pulls in about 30 Qt packages on a headless machine.
-PKGS_SIM="libinih-dev gnuplot-nox graphviz"
+# "gnuplot" package pulls in about 30 Qt packages on a headless machine. python3: lfc-sim's
+# tests, scripts/sweep and scripts/plot-sweep are Python (it is in minimal too).
+PKGS_SIM="libinih-dev gnuplot-nox graphviz python3"
 # Coverage reports (make coverage), fuzzing (make fuzz, make fuzz-cosim), formal (make formal),
 # C-model mutants (make mutants-c links the tests with LeakSanitizer: liblsan0), the wire-format
 # cross-check (make test-wire-tshark: tshark).
