@@ -54,6 +54,7 @@ static void usage(FILE *o) {
           "  --json FILE          write the results as JSON (schema: docs/sim-json.md)\n"
           "  --csv DIR            write time series as CSV files into DIR\n"
           "  --plot DIR           draw PNG plots with gnuplot into DIR (implies the CSV files)\n"
+          "  --plot-window N      throughput.png: rates as means over windows of N samples\n"
           "  --seed N             the scenario's seed (same as --set sim.seed=N)\n"
           "  --set SEC.KEY=VALUE  override one scenario key; may be repeated (up to %d)\n"
           "  --progress           show progress on stderr (default when stderr is a terminal):\n"
@@ -339,7 +340,8 @@ int main(int argc, char **argv) {
     rc = EXIT_BAD_INPUT;
     goto out;
   }
-  if (plot && plot_all(plot, csv, &sim, &dl, err, sizeof err) != 0) {
+  if (plot && plot_all(plot, csv, &sim, &dl, cli.plot_window, sp.nsamples, err,
+                        sizeof err) != 0) {
     fprintf(stderr, "lfc-sim: --plot: %s\n", err);
     rc = EXIT_BAD_INPUT;
     goto out;

@@ -14,6 +14,7 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ static const char *const PLOT_PNGS[] = {"occupancy.png", "throughput.png", "paus
 #define PLOT_NPNGS (sizeof PLOT_PNGS / sizeof PLOT_PNGS[0])
 /* Flows drawn in throughput.png (the legend of more would hide the plot). */
 #define PLOT_MAX_FLOWS 16u /* the title below says 16 */
+#define NS_PER_US 1000.0
 
 /*
  * Run argv[0] (found on PATH) with argv, stdin from /dev/null, stdout and stderr appended to
@@ -105,7 +107,7 @@ static void write_top_flows(FILE *g, const sim_t *sim) {
   fprintf(g, "\"\n");
 }
 
-static void write_script(FILE *g, const sim_t *sim) {
+static void write_script(FILE *g, const sim_t *sim, uint32_t window, uint64_t samples) {
   uint32_t classes = 1;
   for (uint32_t r = 0; r < sim->sc->nroles; r++)
     if (sim->sc->sw[r].classes > classes) classes = sim->sc->sw[r].classes;
@@ -140,17 +142,44 @@ static void write_script(FILE *g, const sim_t *sim) {
           "unset grid\nset ytics auto\nset yrange [*:*]\n"
           "set output out.'/throughput.png.tmp'\n");
   write_top_flows(g, sim);
+  const char *which = sim->flows.n <= PLOT_MAX_FLOWS ? "every flow" : "the 16 flows that delivered most";
+  if (window <= 1u || samples == 0u)
+    fprintf(g,
+            "set title 'throughput per sample: %s, and the total'\n"
+            "set ylabel 'Gb/s'\nset key outside\n"
+            /* smooth frequency sums the flows' Gb/s of each sample time: the total */
+            "plot csv.'/flows.csv' every ::1 using 1:4 smooth frequency with lines lw 2 lc "
+            "'black' title 'total', "
+            "for [w in flows] csv.'/flows.csv' every ::1 using 1:(column(2)==int(w)?column(4):1/0) "
+            "with points pt 7 ps 0.5 title sprintf('flow %%s', w)\n",
+            which);
+  else
+    /* --plot-window N: a sample i (1, 2, ... at t = i x S) falls in window floor((i - 1) / N),
+       drawn at the window's end; smooth unique takes the mean of a flow's rates there (every
+       sample has a row for every flow and the same length S, so that is the window's bytes over
+       its time). The total: every row of the window divided by its number of samples, summed
+       (smooth frequency), the last window having N mod W of the N samples when that is not 0;
+       each point before smoothing is at most one flow's rate, so the y autoscale fits. */
+    fprintf(g,
+            "W = %" PRIu32 "\nS = %.17g\nN = %" PRIu64 "\n"
+            "win(t) = (floor((t / S - 0.5) / W) + 1) * W * S\n"
+            "cnt(x) = (k = int(x / (W * S) + 0.5), k * W <= N ? W : N - (k - 1) * W)\n"
+            "set title sprintf('throughput, mean over windows of %%d samples (%%g us): %s, and "
+            "the total', W, W * S)\n"
+            "set ylabel 'Gb/s'\nset key outside\n"
+            "plot csv.'/flows.csv' every ::1 using (win(column(1))):(column(4) / cnt(win(column(1)))) "
+            "smooth frequency with lines lw 2 lc 'black' title 'total', "
+            /* a flow's rows by position (every sample has the F flows in id order), not by a
+               1/0 filter: an undefined point splits the data, and smooth unique each piece */
+            "for [w in flows] csv.'/flows.csv' every %" PRIu32 "::(1 + int(w)) "
+            "using (win(column(1))):4 smooth unique "
+            "with linespoints pt 7 ps 0.5 title sprintf('flow %%s', w)\n",
+            window, (double)sim->sample_every * sim->cycle_ns / NS_PER_US, samples, which,
+            sim->flows.n);
   fprintf(g,
-          "set title 'throughput per sample: %s, and the total'\n"
-          "set ylabel 'Gb/s'\nset key outside\n"
-          /* smooth frequency sums the flows' Gb/s of each sample time: the total */
-          "plot csv.'/flows.csv' every ::1 using 1:4 smooth frequency with lines lw 2 lc "
-          "'black' title 'total', "
-          "for [w in flows] csv.'/flows.csv' every ::1 using 1:(column(2)==int(w)?column(4):1/0) "
-          "with points pt 7 ps 0.5 title sprintf('flow %%s', w)\nunset key\n"
+          "unset key\n"
           "set output out.'/pause_heatmap.png.tmp'\nset title 'pause propagation: paused "
-          "queues per switch over time'\nset ylabel 'switch'\nset ytics ",
-          sim->flows.n <= PLOT_MAX_FLOWS ? "every flow" : "the 16 flows that delivered most");
+          "queues per switch over time'\nset ylabel 'switch'\nset ytics ");
   write_tics(g, sim, 0);
   /* queues.csv: paused = paused or credit-starved during the sample; blocked = it sent nothing
      in the sample for that reason (docs/sim.md "Files") */
@@ -185,8 +214,8 @@ static int settle(const char *dir, const char *name, int commit, char *err, size
   return rc;
 }
 
-static int gnuplot(const char *dir, const char *csv_dir, const sim_t *sim, char *err,
-                   size_t errlen) {
+static int gnuplot(const char *dir, const char *csv_dir, const sim_t *sim, uint32_t window,
+                   uint64_t samples, char *err, size_t errlen) {
   char *gp = path_join(dir, "plots.gp"), *log = path_join(dir, "gnuplot.log");
   char *a1 = path_literal(csv_dir), *a2 = path_literal(dir), *a0 = path_literal(gp ? gp : "");
   int rc = -1;
@@ -196,7 +225,7 @@ static int gnuplot(const char *dir, const char *csv_dir, const sim_t *sim, char 
   }
   outfile_t o;
   if (outfile_open(&o, gp, err, errlen) != 0) goto out;
-  write_script(o.f, sim);
+  write_script(o.f, sim, window, samples);
   if (outfile_close(&o, err, errlen) != 0) goto out;
   char *argv[] = {"gnuplot", "-c", a0, a1, a2, NULL};
   rc = run(argv, log, err, errlen);
@@ -231,7 +260,7 @@ static int graphviz(const char *dir, const sim_t *sim, const deadlock_t *dl, cha
 }
 
 int plot_all(const char *dir, const char *csv_dir, const sim_t *sim, const deadlock_t *dl,
-             char *err, size_t errlen) {
-  if (gnuplot(dir, csv_dir, sim, err, errlen) != 0) return -1;
+             uint32_t window, uint64_t samples, char *err, size_t errlen) {
+  if (gnuplot(dir, csv_dir, sim, window, samples, err, errlen) != 0) return -1;
   return dl->found ? graphviz(dir, sim, dl, err, errlen) : 0;
 }
