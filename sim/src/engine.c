@@ -918,10 +918,9 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   s->sc = sc;
   s->step_all = sc->step_all;
-  s->cycle_ns = sc_cycle_ns(sc);
-  s->end = (uint64_t)(sc->duration_us * 1000.0 / s->cycle_ns + 0.5);
-  if (s->end < 1) s->end = 1;
-  s->sample_every = sc_ns_to_cycles(sc, sc->sample_us * 1000.0);
+  s->cycle_ns = sc->cycle_ns;
+  s->end = sc->end_cycle;
+  s->sample_every = sc->sample_cycles;
   s->qlen_reg = lfc_reg_find("qlen");
   s->tx_rem_reg = lfc_reg_find("tx_rem");
   if (sc->adaptive && (s->qlen_reg < 0 || s->tx_rem_reg < 0)) {
@@ -934,7 +933,7 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
   if (routes_build(sc, &s->topo, &s->routes, err, errlen) != 0) goto fail_quiet;
   if (flows_build(sc, &s->topo, &s->flows, err, errlen) != 0) goto fail_quiet;
   topo_t *t = &s->topo;
-  dcqcn_cfg(sc, sc_host_gbps(sc), &s->dcqcn);
+  dcqcn_cfg(sc, &s->dcqcn);
   for (uint32_t i = 0; i < s->flows.n; i++)
     if (s->flows.f[i].dcqcn && dcqcn_init(&s->dcqcn, &s->flows.f[i]) != 0) CERR("out of memory");
   s->ndev = t->nnodes;

@@ -35,7 +35,7 @@ static double group_flows(const lfc_scenario_t *sc, const sc_group_t *g, uint64_
       return (double)g->steps * g->buckets * group_flows(sc, &c, nsw);
     }
     case PAT_POISSON: /* flows arrive at load x line rate / mean size per source */
-      return n * sc_host_gbps(sc) * 1000.0 / 8.0 * (double)g->load_ppm / 1e6 *
+      return n * sc->host_speed_gbps * 1000.0 / 8.0 * (double)g->load_ppm / 1e6 *
              ((g->stop_us > 0 ? g->stop_us : sc->duration_us) - g->start_us) /
              sc_group_mean_size(g) + n;
     default: return n; /* flow, uniform, permutation, incast: one per source */
@@ -44,7 +44,7 @@ static double group_flows(const lfc_scenario_t *sc, const sc_group_t *g, uint64_
 
 /* Bytes of one latency series of a flow of group g (latsum.h). */
 static double series_bytes(const lfc_scenario_t *sc, const sc_group_t *g) {
-  double gbps = sc_host_gbps(sc);
+  double gbps = sc->host_speed_gbps;
   double pkt = g->packet_bytes > 0 ? g->packet_bytes : 1.0;
   /* packets at the group's load over the run, or of its bytes if fewer */
   double pk = (double)g->load_ppm / 1e6 * gbps * sc->duration_us * 1000.0 / (8.0 * pkt);
@@ -87,7 +87,7 @@ int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t 
   topo_free(&t);
   e->flows = flows < 1.8e19 ? (uint64_t)flows : UINT64_MAX;
   e->bytes = b < 1.8e19 ? (uint64_t)b : UINT64_MAX;
-  double cycles = sc->duration_us * 1000.0 / sc_cycle_ns(sc);
+  double cycles = sc->duration_us * 1000.0 / sc->cycle_ns;
   e->seconds = wires * cycles / EST_PORT_CYCLES_PER_S;
   e->setup_seconds = (ports + (double)e->endpoints) * EST_SETUP_S_PER_PORT +
                      (double)e->switches * (double)e->endpoints * EST_SETUP_S_PER_ROUTE;

@@ -294,7 +294,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
               first ? "" : ",\n", js(name, e, sizeof e), dir ? "B>A" : "A>B",
               topo_name(&sim->topo, from, n, sizeof n), from_port,
               topo_name(&sim->topo, to, to_name, sizeof to_name), to_port,
-              sc_fastest_gbps(sc) / (double)(lk->speed_div > 0 ? lk->speed_div : 1u), lk->delay,
+              sc->fastest_gbps / (double)(lk->speed_div > 0 ? lk->speed_div : 1u), lk->delay,
               (unsigned long long)ls.packets, (unsigned long long)ls.pfc_frames,
               (unsigned long long)ls.xoff, (unsigned long long)ls.xon,
               (unsigned long long)ls.fcps);

@@ -113,10 +113,8 @@ int pcap_plan(const lfc_scenario_t *sc, const char *links, uint64_t max_mb, pcap
   if (n == 0) PERR("lfc-sim: %s: --pcap: the fabric has no working cable", sc->file);
   pl->links = malloc(n * sizeof *pl->links);
   if (pl->links == NULL) PERR("lfc-sim: --pcap: out of memory");
-  const uint64_t end = (uint64_t)(sc->duration_us * 1000.0 / sc_cycle_ns(sc) + 0.5);
-  const uint64_t between = sc_ns_to_cycles(sc, sc->sample_us * 1000.0) < end
-                               ? sc_ns_to_cycles(sc, sc->sample_us * 1000.0)
-                               : end;
+  const uint64_t end = sc->end_cycle;
+  const uint64_t between = sc->sample_cycles < end ? sc->sample_cycles : end;
   const int eth = sc->sw[0].mode == LFC_MODE_PFC;
   double bytes = 0, mem = 0;
   for (uint32_t l = 0; l < t.nlinks; l++) {
@@ -205,7 +203,7 @@ pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char
     return NULL;
   }
   po->sim = sim;
-  const double fastest = sc_fastest_gbps(sim->sc);
+  const double fastest = sim->sc->fastest_gbps;
   po->gbps_milli = (uint32_t)llround(fastest * MILLI);
   po->gbps = fastest == floor(fastest) ? (uint32_t)fastest : 0u;
   po->cap = calloc(pl->n, sizeof *po->cap);

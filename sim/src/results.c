@@ -246,7 +246,7 @@ static void print_receivers(FILE *o, const sim_t *sim) {
   }
   qsort(r, nh, sizeof *r, by_bytes_desc);
   const double run_ns = (double)sim->end * sim->cycle_ns;
-  const double line = sc_host_gbps(sim->sc);
+  const double line = sim->sc->host_speed_gbps;
   uint32_t shown = 0;
   for (uint32_t h = 0; h < nh && shown < RECEIVERS_SHOWN && r[h].bytes > 0; h++, shown++) {
     char n[64];
@@ -351,7 +351,7 @@ static void print_flows(FILE *o, const sim_t *sim, const results_view_t *v) {
     sort_ctx = (sort_ctx_t){sim, v->sort};
     qsort(order, n, sizeof *order, by_key);
   }
-  const double line = sc_host_gbps(sim->sc);
+  const double line = sim->sc->host_speed_gbps;
   fprintf(o, "  flow group      src -> dst  cls      bytes   Gb/s  %%line     fct_us  lat_p50_ns  "
              "lat_p99_ns\n");
   for (uint32_t k = 0; k < show; k++) {

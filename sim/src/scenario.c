@@ -101,25 +101,8 @@ double sc_group_compute_us(const sc_group_t *g) {
   return g->pattern == PAT_DDP ? g->forward_us + g->backward_us : g->compute_us;
 }
 
-double sc_ae_gbps(const lfc_scenario_t *sc) {
-  if (!topo_has_ae(sc)) return 0.0;
-  return sc->ae_speed_gbps > 0 ? sc->ae_speed_gbps : SC_AE_SPEEDUP * sc->speed_gbps;
-}
-
-double sc_host_gbps(const lfc_scenario_t *sc) {
-  return sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
-}
-
-double sc_fastest_gbps(const lfc_scenario_t *sc) {
-  double host = sc_host_gbps(sc);
-  double f = sc->speed_gbps > host ? sc->speed_gbps : host;
-  return sc_ae_gbps(sc) > f ? sc_ae_gbps(sc) : f;
-}
-
-double sc_cycle_ns(const lfc_scenario_t *sc) { return SC_BITS_PER_CYCLE / sc_fastest_gbps(sc); }
-
 uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns) {
-  double c = ceil(ns / sc_cycle_ns(sc) - 1e-9);
+  double c = ceil(ns / sc->cycle_ns - 1e-9);
   return c < 1.0 ? 1u : (uint64_t)c;
 }
 
@@ -454,10 +437,10 @@ static int topology_key(ctx_t *c, const char *section, const char *key, const ch
 static int link_key(ctx_t *c, const char *section, const char *key, const char *value) {
   lfc_scenario_t *sc = c->sc;
   if (!strcmp(key, "speed_gbps")) F64(sc->speed_gbps, 1.0, 3200.0);
-  if (!strcmp(key, "host_speed_gbps")) F64(sc->host_speed_gbps, 1.0, 3200.0);
-  if (!strcmp(key, "ae_speed_gbps")) F64(sc->ae_speed_gbps, 1.0, 25600.0);
+  if (!strcmp(key, "host_speed_gbps")) F64(sc->given.host_speed_gbps, 1.0, 3200.0);
+  if (!strcmp(key, "ae_speed_gbps")) F64(sc->given.ae_speed_gbps, 1.0, 25600.0);
   if (!strcmp(key, "cable_m")) F64(sc->cable_m, 0.0, 10000.0);
-  if (!strcmp(key, "host_cable_m")) F64(sc->host_cable_m, 0.0, 10000.0);
+  if (!strcmp(key, "host_cable_m")) F64(sc->given.host_cable_m, 0.0, 10000.0);
   UNKNOWN("speed_gbps, host_speed_gbps, ae_speed_gbps, cable_m, host_cable_m");
 }
 
@@ -834,9 +817,10 @@ static void defaults(lfc_scenario_t *sc) {
   sc->rails = 2;
   sc->servers = 2;
   sc->speed_gbps = SC_DEFAULT_SPEED_GBPS;
-  sc->host_speed_gbps = 0.0; /* = speed_gbps */
+  sc->given.host_speed_gbps = 0.0; /* = speed_gbps */
   sc->cable_m = SC_DEFAULT_CABLE_M;
-  sc->host_cable_m = -1.0; /* = cable_m */
+  sc->given.host_cable_m = -1.0; /* = cable_m */
+  sc->given.ae_speed_gbps = 0.0; /* = SC_AE_SPEEDUP x speed_gbps */
   lfc_nic_cfg_default(&sc->nic, LFC_MODE_PFC, 1);
   /* DCQCN defaults, as deployed (docs/sim.md "DCQCN" has the sources): g = 1/256 (Zhu et al.,
      SIGCOMM 2015; the authors' ns-3 model); alpha updated every 1 us (NVIDIA DCE_TCP_RTT);
@@ -1219,7 +1203,7 @@ static int check_group(const lfc_scenario_t *sc, const sc_group_t *g, uint64_t h
             "flow goes to another of them)", g->nsrc);
     /* flows expected: per source, the run's sending time x load x line rate / mean size */
     double stop = g->stop_us > 0 && g->stop_us < sc->duration_us ? g->stop_us : sc->duration_us;
-    double bytes_per_us = sc_host_gbps(sc) * 1000.0 / 8.0 * (double)g->load_ppm / 1e6;
+    double bytes_per_us = sc->host_speed_gbps * 1000.0 / 8.0 * (double)g->load_ppm / 1e6;
     double expect = g->nsrc * (stop - g->start_us) * bytes_per_us / sc_group_mean_size(g);
     if (expect > SC_MAX_POISSON_FLOWS) {
       snprintf(v, sizeof v, "%g", (double)g->load_ppm / 1e6);
@@ -1250,22 +1234,52 @@ bad:
   return -1;
 }
 
+static uint32_t speed_div(double fastest, double speed) {
+  return (uint32_t)lround(fastest / speed);
+}
+
+/*
+ * The defaults that follow other keys, decided here once for every reader (topology, traffic,
+ * engine, results): the hosts' links and the aggregation engines' follow the switches' links
+ * where not given, and the clock follows the fastest link (SPEC §1.2). Then the speeds'
+ * dividers must be whole numbers 1..16.
+ */
+static int resolve_links(lfc_scenario_t *sc, char *err, size_t errlen) {
+  const char *f = sc->file;
+  sc->host_speed_gbps = sc->given.host_speed_gbps > 0 ? sc->given.host_speed_gbps : sc->speed_gbps;
+  sc->host_cable_m = sc->given.host_cable_m >= 0 ? sc->given.host_cable_m : sc->cable_m;
+  sc->ae_speed_gbps = !topo_has_ae(sc)                 ? 0.0
+                      : sc->given.ae_speed_gbps > 0 ? sc->given.ae_speed_gbps
+                                                      : SC_AE_SPEEDUP * sc->speed_gbps;
+  double fastest = sc->speed_gbps > sc->host_speed_gbps ? sc->speed_gbps : sc->host_speed_gbps;
+  sc->fastest_gbps = fastest = sc->ae_speed_gbps > fastest ? sc->ae_speed_gbps : fastest;
+  sc->cycle_ns = SC_BITS_PER_CYCLE / fastest;
+  double speeds[3] = {sc->speed_gbps, sc->host_speed_gbps,
+                      sc->ae_speed_gbps > 0 ? sc->ae_speed_gbps : fastest};
+  for (int i = 0; i < 3; i++) {
+    double div = fastest / speeds[i];
+    if (fabs(div - lround(div)) > 1e-6 || lround(div) > 16)
+      FERR("%s: [link] speed_gbps = %g, host_speed_gbps = %g, ae_speed_gbps = %g: the fastest "
+           "must be 1..16 times each, a whole number (SPEC §1.2 speed_div)", f, sc->speed_gbps,
+           sc->host_speed_gbps, sc->ae_speed_gbps);
+  }
+  sc->sw_div = speed_div(fastest, sc->speed_gbps);
+  sc->host_div = speed_div(fastest, sc->host_speed_gbps);
+  sc->ae_div = speed_div(fastest, speeds[2]);
+  sc->end_cycle = (uint64_t)(sc->duration_us * 1000.0 / sc->cycle_ns + 0.5);
+  if (sc->end_cycle < 1) sc->end_cycle = 1;
+  sc->sample_cycles = sc_ns_to_cycles(sc, sc->sample_us * 1000.0);
+  return 0;
+}
+
 int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   const char *f = sc->file;
   const char *names[SC_MAX_ROLES];
   uint64_t hosts;
   sc->nroles = topo_roles(sc, names, sc->radix, &hosts, err, errlen);
   if (sc->nroles == 0) return -1;
-  double host_speed = sc_host_gbps(sc);
-  double fastest = sc_fastest_gbps(sc);
-  double speeds[3] = {sc->speed_gbps, host_speed, sc_ae_gbps(sc) > 0 ? sc_ae_gbps(sc) : fastest};
-  for (int i = 0; i < 3; i++) {
-    double div = fastest / speeds[i];
-    if (fabs(div - lround(div)) > 1e-6 || lround(div) > 16)
-      FERR("%s: [link] speed_gbps = %g, host_speed_gbps = %g, ae_speed_gbps = %g: the fastest "
-           "must be 1..16 times each, a whole number (SPEC §1.2 speed_div)", f, sc->speed_gbps,
-           host_speed, sc_ae_gbps(sc));
-  }
+  if (resolve_links(sc, err, errlen) != 0) return -1;
+  double fastest = sc->fastest_gbps;
   for (size_t i = 0; i < sc->nentries; i++) { /* [switch.ROLE]: a role this topology has */
     const struct sc_entry *e = &sc->entries[i];
     const char *dot = strchr(e->section, '.');
@@ -1280,9 +1294,9 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
       return -1;
     }
   }
-  double cyc = sc_cycle_ns(sc);
+  double cyc = sc->cycle_ns;
   uint64_t response = sc->response_ns > 0 ? sc_ns_to_cycles(sc, sc->response_ns) : 0u;
-  uint32_t host_k = (uint32_t)lround(fastest / host_speed);
+  uint32_t host_k = sc->host_div;
   for (uint32_t r = 0; r < sc->nroles; r++) {
     sc->role_name[r] = names[r];
     sc->latency_ns[r] = 0.0;

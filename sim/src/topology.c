@@ -117,17 +117,9 @@ static void host(builder_t *b, uint32_t *next_host, uint32_t sw, uint32_t port) 
   connect(b, sw, port, t->nsw + h, 0, 1);
 }
 
-static uint32_t speed_div(double fastest, double speed) {
-  return (uint32_t)lround(fastest / speed);
-}
-
 /* The delay of a cable of `metres`: 5 ns/m in cycles, rounded up, at least 1 (SPEC §12.1). */
 static uint32_t cable_delay(const lfc_scenario_t *sc, double metres) {
   return (uint32_t)sc_ns_to_cycles(sc, metres * NS_PER_M);
-}
-
-static double host_cable_m(const lfc_scenario_t *sc) {
-  return sc->host_cable_m >= 0 ? sc->host_cable_m : sc->cable_m;
 }
 
 /* The AE's cable: inside the switch, one cycle (topo_build). */
@@ -144,16 +136,12 @@ uint32_t topo_role_cables(const lfc_scenario_t *sc, uint32_t role, topo_cable_t 
     case TOPO_RAIL: hosts = role == 0u; switches = 1; break;
     default: break;
   }
-  double fastest = sc_fastest_gbps(sc);
   uint32_t n = 0;
   if (hosts)
-    out[n++] = (topo_cable_t){TOPO_PEER_HOST, cable_delay(sc, host_cable_m(sc)),
-                              speed_div(fastest, sc_host_gbps(sc))};
+    out[n++] = (topo_cable_t){TOPO_PEER_HOST, cable_delay(sc, sc->host_cable_m), sc->host_div};
   if (switches)
-    out[n++] = (topo_cable_t){TOPO_PEER_SWITCH, cable_delay(sc, sc->cable_m),
-                              speed_div(fastest, sc->speed_gbps)};
-  if (topo_has_ae(sc))
-    out[n++] = (topo_cable_t){TOPO_PEER_AE, AE_DELAY, speed_div(fastest, sc_ae_gbps(sc))};
+    out[n++] = (topo_cable_t){TOPO_PEER_SWITCH, cable_delay(sc, sc->cable_m), sc->sw_div};
+  if (topo_has_ae(sc)) out[n++] = (topo_cable_t){TOPO_PEER_AE, AE_DELAY, sc->ae_div};
   return n;
 }
 
@@ -213,9 +201,8 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
     }
   for (uint32_t h = 0; h < t->nendpoints; h++) t->nports[nsw + h] = 1;
 
-  double fastest = sc_fastest_gbps(sc);
-  builder_t b = {t, sc, cable_delay(sc, sc->cable_m), cable_delay(sc, host_cable_m(sc)),
-                 speed_div(fastest, sc->speed_gbps), speed_div(fastest, sc_host_gbps(sc))};
+  builder_t b = {t, sc, cable_delay(sc, sc->cable_m), cable_delay(sc, sc->host_cable_m),
+                 sc->sw_div, sc->host_div};
   uint32_t nexth = 0;
   switch (sc->topo) {
     case TOPO_LINE:
@@ -275,7 +262,7 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
     t->host_port[e] = port;
     uint32_t hd = b.host_delay, hdiv = b.host_div;
     b.host_delay = AE_DELAY;
-    b.host_div = speed_div(fastest, sc_ae_gbps(sc));
+    b.host_div = sc->ae_div;
     connect(&b, sw, port, nsw + e, 0, 1);
     b.host_delay = hd;
     b.host_div = hdiv;

@@ -46,7 +46,7 @@ static int add_dep(flow_t *before, uint32_t after_id, flow_t *after) {
 }
 
 static uint64_t us_to_cycles(const lfc_scenario_t *sc, double us) {
-  return (uint64_t)llround(us * 1000.0 / sc_cycle_ns(sc));
+  return (uint64_t)llround(us * 1000.0 / sc->cycle_ns);
 }
 
 #define NOMEM()                                                      \
@@ -473,9 +473,7 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
   memset(fl, 0, sizeof *fl);
   vec_t v = {0};
   gvec_t gates = {0};
-  double host_speed = sc_host_gbps(sc);
-  double fastest = sc_fastest_gbps(sc);
-  uint32_t hk = (uint32_t)lround(fastest / host_speed);
+  uint32_t hk = sc->host_div;
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
     const sc_group_t *g = &sc->groups[gi];
     flow_t proto;

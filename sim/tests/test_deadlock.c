@@ -98,7 +98,7 @@ static watch_t *watch_new(const char *ini) {
   s->topo = w->f.t;
   if (routes_build(w->f.sc, &s->topo, &s->routes, err, sizeof err) != 0)
     fail_msg("routes_build: %s", err);
-  s->cycle_ns = sc_cycle_ns(w->f.sc);
+  s->cycle_ns = w->f.sc->cycle_ns;
   uint32_t nsw = s->topo.nsw;
   s->dev = calloc(nsw, sizeof *s->dev);
   w->out_wire = malloc((size_t)nsw * LFC_MAX_PORTS * sizeof *w->out_wire);
