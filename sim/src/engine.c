@@ -105,7 +105,7 @@ static uint64_t word_hash(uint64_t h, const lfc_word_t *w) {
  * next device is the smaller of the calendar's first and the heap's top. Each lane has its
  * own queue of its own devices (cal_now is the lane's last cycle). */
 
-#define HEAP_ID_BITS 18u /* > MAX_NODES of topology.c */
+#define HEAP_ID_BITS 18u /* > TOPO_MAX_NODES (topology.h) */
 #define HEAP_ID_MASK ((1ull << HEAP_ID_BITS) - 1u)
 #define HEAP_WAKE_MAX ((1ull << (64u - HEAP_ID_BITS)) - 1u)
 #define IN_CAL UINT32_MAX /* heap_pos of a device in the calendar */
@@ -882,9 +882,11 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
 #define CERR(...)                                           \
   do {                                                      \
     if (err && errlen) snprintf(err, errlen, __VA_ARGS__);  \
-    goto fail;                                              \
+    return -1;                                              \
   } while (0)
 
+/* The heap's keys hold a device id in HEAP_ID_BITS: every fabric topology.c builds fits. */
+_Static_assert(TOPO_MAX_NODES <= HEAP_ID_MASK, "device ids must fit the wake-up heap's keys");
 
 /* calloc for arrays of line-aligned structs (wire_t): n >= 1 elements of size bytes (a
  * multiple of the alignment), aligned to SIM_CACHE_LINE, zeroed; NULL if out of memory. */
@@ -914,40 +916,36 @@ static uint64_t lookahead(const sim_t *s) {
   return l == SIM_NEVER || l < 1u ? 1u : l;
 }
 
-int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
-  memset(s, 0, sizeof *s);
-  s->sc = sc;
-  s->step_all = sc->step_all;
-  s->cycle_ns = sc->cycle_ns;
-  s->end = sc->end_cycle;
-  s->sample_every = sc->sample_cycles;
-  s->qlen_reg = lfc_reg_find("qlen");
-  s->tx_rem_reg = lfc_reg_find("tx_rem");
-  if (sc->adaptive && (s->qlen_reg < 0 || s->tx_rem_reg < 0)) {
-    if (err && errlen)
-      snprintf(err, errlen, "%s: [routing] adaptive: the model has no register qlen or tx_rem",
-               sc->file);
-    return -1;
-  }
+/*
+ * sim_create's stages, in order; each returns 0, or -1 with err (sim_create then destroys what
+ * was made). The scenario was checked at load (lfc_scenario_finish): what is refused here needs
+ * the fabric (failed links, explicit paths, class maps, reachability) or memory.
+ */
+
+/* The fabric's graph, its route tables, the flows and their DCQCN state. */
+static int build_fabric(sim_t *s, char *err, size_t errlen) {
+  const lfc_scenario_t *sc = s->sc;
   if (topo_build(sc, &s->topo, err, errlen) != 0) return -1;
-  if (routes_build(sc, &s->topo, &s->routes, err, errlen) != 0) goto fail_quiet;
-  if (flows_build(sc, &s->topo, &s->flows, err, errlen) != 0) goto fail_quiet;
-  topo_t *t = &s->topo;
+  if (routes_build(sc, &s->topo, &s->routes, err, errlen) != 0) return -1;
+  if (flows_build(sc, &s->topo, &s->flows, err, errlen) != 0) return -1;
   dcqcn_cfg(sc, &s->dcqcn);
   for (uint32_t i = 0; i < s->flows.n; i++)
     if (s->flows.f[i].dcqcn && dcqcn_init(&s->dcqcn, &s->flows.f[i]) != 0) CERR("out of memory");
+  return 0;
+}
+
+/* A device per node, the packet pools of the endpoints, and the lanes the devices are split
+   into (one with step_all, which steps every device in every cycle on one thread). */
+static int build_lanes(sim_t *s, char *err, size_t errlen) {
+  const topo_t *t = &s->topo;
   s->ndev = t->nnodes;
-  if (s->ndev > HEAP_ID_MASK) CERR("%s: %u devices; allowed up to %llu", sc->file, s->ndev,
-                                   (unsigned long long)HEAP_ID_MASK);
   s->dev = calloc(s->ndev, sizeof *s->dev);
   s->out_base = calloc(s->ndev, sizeof *s->out_base);
-  rx_ctx_t *rx_ctxs = calloc(t->nendpoints, sizeof *rx_ctxs);
-  s->rx_ctx = rx_ctxs;
+  s->rx_ctx = calloc(t->nendpoints, sizeof(rx_ctx_t));
   s->pool = calloc(t->nendpoints, sizeof *s->pool);
-  if (!s->dev || !s->out_base || !rx_ctxs || !s->pool) CERR("out of memory");
+  if (!s->dev || !s->out_base || !s->rx_ctx || !s->pool) CERR("out of memory");
   while ((1u << s->tag_bits) < t->nendpoints) s->tag_bits++; /* <= HEAP_ID_BITS */
-  /* Lanes: step_all steps every device in every cycle on one thread. */
-  s->nthreads = s->step_all || sc->threads < 1u ? 1u : sc->threads;
+  s->nthreads = s->step_all || s->sc->threads < 1u ? 1u : s->sc->threads;
   s->nlanes = s->nthreads == 1u ? 1u : s->nthreads * SIM_LANES_PER_THREAD;
   if (s->nlanes > s->ndev) s->nlanes = s->ndev;
   if (s->nthreads > s->nlanes) s->nthreads = s->nlanes; /* a thread more would find no lane */
@@ -976,6 +974,13 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
     for (uint32_t d = 0; d < s->ndev; d++) s->dev[d].lane = lane_of[d];
     free(lane_of);
   }
+  return 0;
+}
+
+/* Each device's ports, and a wire per direction of every working cable (by receiver: see
+   sim_t.out_base), with its ring of words in flight and, with step_all, its lfc_link. */
+static int build_wires(sim_t *s, char *err, size_t errlen) {
+  const topo_t *t = &s->topo;
   uint32_t total_ports = 0;
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
@@ -1007,8 +1012,8 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
       w->from_port = dir ? lk->pb : lk->pa;
       w->to = to;
       w->to_port = to_port;
-      if (lk->delay < 1u) /* the lookahead of skip-ahead and of the lanes (SPEC §12.1) */
-        CERR("%s: link %u: delay 0 cycles; allowed: 1 or more", sc->file, l);
+      /* >= 1, the lookahead of skip-ahead and of the lanes (SPEC §12.1), and with step_all
+         at most LFC_LINK_MAX_DELAY: lfc_scenario_finish checked every cable's delay */
       w->delay = lk->delay;
       w->tx.k = w->rx.k = (uint8_t)lk->speed_div;
       w->ring = calloc((size_t)w->delay + 1u, sizeof *w->ring);
@@ -1016,14 +1021,20 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
       w->xlane = s->dev[to].lane != s->dev[w->from].lane ? s->dev[to].lane + 1u : 0u;
       if (s->step_all) {
         w->link = lfc_link_create(lk->delay);
-        if (!w->link) CERR("link delay %u: cannot create (allowed 1..%u)", lk->delay,
-                           LFC_LINK_MAX_DELAY);
+        if (!w->link) CERR("out of memory");
       }
       s->dev[w->from].out_wire[w->from_port] = wi;
       s->dev[w->from].connected |= 1ull << w->from_port;
       s->dev[w->to].in_wire[w->to_port] = wi;
     }
   }
+  return 0;
+}
+
+/* [classmap]: the wires of each listed cable between two switches take their maps. */
+static int apply_classmaps(sim_t *s, char *err, size_t errlen) {
+  const lfc_scenario_t *sc = s->sc;
+  const topo_t *t = &s->topo;
   for (uint32_t i = 0; i < sc->nclassmaps; i++) {
     const sc_classmap_t *m = &sc->classmaps[i];
     int64_t a = topo_find(t, m->from), b = topo_find(t, m->to);
@@ -1043,6 +1054,15 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
       CERR("%s:%u: [classmap] %s-%s: no working cable from switch %s to switch %s; allowed: "
            "two adjacent switches", sc->file, m->line, m->from, m->to, m->from, m->to);
   }
+  return 0;
+}
+
+/* The model of every device (liblfc switches with their role's configuration, the ports' speed
+   dividers and the route tables; NICs), each due at cycle 0. */
+static int create_devices(sim_t *s, char *err, size_t errlen) {
+  const lfc_scenario_t *sc = s->sc;
+  const topo_t *t = &s->topo;
+  rx_ctx_t *rx_ctxs = s->rx_ctx;
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
     char msg[512], name[64];
@@ -1072,12 +1092,26 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
     dv->wake = 0;
     cal_insert(s, &s->lane[dv->lane].q, d, 0); /* cal_now = 0 */
   }
+  return 0;
+}
+
+int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
+  memset(s, 0, sizeof *s);
+  s->sc = sc;
+  s->step_all = sc->step_all;
+  s->cycle_ns = sc->cycle_ns;
+  s->end = sc->end_cycle;
+  s->sample_every = sc->sample_cycles;
+  s->qlen_reg = lfc_reg_find("qlen"); /* both found: lfc_scenario_finish checks [routing] adaptive */
+  s->tx_rem_reg = lfc_reg_find("tx_rem");
+  if (build_fabric(s, err, errlen) != 0 || build_lanes(s, err, errlen) != 0 ||
+      build_wires(s, err, errlen) != 0 || apply_classmaps(s, err, errlen) != 0 ||
+      create_devices(s, err, errlen) != 0) {
+    sim_destroy(s);
+    return -1;
+  }
   s->lookahead = lookahead(s);
   return 0;
-fail:
-fail_quiet:
-  sim_destroy(s);
-  return -1;
 }
 
 void sim_destroy(sim_t *s) {

@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "calc.h"
+#include "lfc/link.h"
 #include "topology.h"
 
 #define SC_MAX_HOSTS 65536u
@@ -1272,6 +1273,35 @@ static int resolve_links(lfc_scenario_t *sc, char *err, size_t errlen) {
   return 0;
 }
 
+/*
+ * Every cable's delay in cycles is 1 or more (the lookahead of skip-ahead, SPEC §12.1) and, with
+ * [sim] step_all, at most what lfc_link holds (LFC_LINK_MAX_DELAY): known from the cable lengths
+ * and the clock, for each kind of cable a role has (topo_role_cables), without the fabric.
+ */
+static int check_cables(const lfc_scenario_t *sc, char *err, size_t errlen) {
+  static const char *const KEY[TOPO_PEERS] = {[TOPO_PEER_HOST] = "host_cable_m",
+                                              [TOPO_PEER_SWITCH] = "cable_m",
+                                              [TOPO_PEER_AE] = "ae_speed_gbps"};
+  uint32_t most = sc->step_all ? LFC_LINK_MAX_DELAY : UINT32_MAX;
+  for (uint32_t r = 0; r < sc->nroles; r++) {
+    topo_cable_t cab[TOPO_PEERS];
+    uint32_t ncab = topo_role_cables(sc, r, cab);
+    for (uint32_t i = 0; i < ncab; i++) {
+      if (cab[i].delay >= 1u && cab[i].delay <= most) continue;
+      topo_peer_t k = cab[i].peer == TOPO_PEER_HOST && sc->given.host_cable_m < 0
+                          ? TOPO_PEER_SWITCH /* the hosts' cables follow cable_m */
+                          : cab[i].peer;
+      double v = k == TOPO_PEER_HOST ? sc->host_cable_m
+                 : k == TOPO_PEER_AE ? sc->ae_speed_gbps
+                                     : sc->cable_m;
+      FERR("%s: [link] %s = %g: a delay of %u cycles of %.3f ns; allowed: 1..%u cycles%s", sc->file,
+           KEY[k], v, cab[i].delay, sc->cycle_ns, most,
+           sc->step_all ? " with step_all (lfc_link)" : "");
+    }
+  }
+  return 0;
+}
+
 int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   const char *f = sc->file;
   const char *names[SC_MAX_ROLES];
@@ -1279,6 +1309,10 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   sc->nroles = topo_roles(sc, names, sc->radix, &hosts, err, errlen);
   if (sc->nroles == 0) return -1;
   if (resolve_links(sc, err, errlen) != 0) return -1;
+  if (check_cables(sc, err, errlen) != 0) return -1;
+  /* [routing] adaptive reads an egress queue's registers of the model (engine.c ar_choose) */
+  if (sc->adaptive && (lfc_reg_find("qlen") < 0 || lfc_reg_find("tx_rem") < 0))
+    FERR("%s: [routing] adaptive: the model has no register qlen or tx_rem", f);
   double fastest = sc->fastest_gbps;
   for (size_t i = 0; i < sc->nentries; i++) { /* [switch.ROLE]: a role this topology has */
     const struct sc_entry *e = &sc->entries[i];

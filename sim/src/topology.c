@@ -14,7 +14,6 @@
 #include <string.h>
 
 #define NS_PER_M 5.0
-#define MAX_NODES 200000u
 
 #define TERR(...)                                              \
   do {                                                         \
@@ -261,6 +260,12 @@ static uint32_t shape_of(const lfc_scenario_t *sc, const topo_ops_t *ops, shape_
   if (s->hosts < 1u || s->hosts > 65535u)
     TERR("%s: [topology] kind = %s: %llu hosts; allowed: 1..65535", f, sc_topo_name(sc->topo),
          (unsigned long long)s->hosts);
+  uint64_t nsw = 0;
+  for (uint32_t r = 0; r < ops->nroles; r++) nsw += s->count[r];
+  uint64_t nodes = nsw + s->hosts + (topo_has_ae(sc) ? nsw : 0u); /* an AE per switch */
+  if (nodes > TOPO_MAX_NODES)
+    TERR("%s: [topology]: %llu nodes; allowed up to %u", f, (unsigned long long)nodes,
+         TOPO_MAX_NODES);
   return ops->nroles;
 }
 
@@ -310,12 +315,7 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
   t->nhosts = (uint32_t)shape.hosts;
   t->nae = topo_has_ae(sc) ? nsw : 0u;
   t->nendpoints = t->nhosts + t->nae;
-  t->nnodes = nsw + t->nendpoints;
-  if (t->nnodes > MAX_NODES) {
-    if (err && errlen) snprintf(err, errlen, "%s: [topology]: %u nodes; allowed up to %u", sc->file,
-                                t->nnodes, MAX_NODES);
-    return -1;
-  }
+  t->nnodes = nsw + t->nendpoints; /* <= TOPO_MAX_NODES (shape_of) */
   for (uint32_t r = 0; r < nroles; r++) t->role_name[r] = ops->roles[r];
   t->role = calloc(nsw, 1);
   t->index = calloc(nsw, sizeof *t->index);

@@ -97,6 +97,16 @@ refuse no_cable "$SIM5$LS"'failed_links = leaf0-spine0, leaf0-spine0\n' \
   ':5: [topology] failed_links = leaf0-spine0: no such cable*'
 accept cut_spare "$SIM5$LS"'failed_links = leaf0-spine0, h0-leaf0\n[traffic]\nsrc = 1\ndst = 2\n'
 
+# --- a cable longer than step_all's lfc_link holds: refused at load (--estimate builds no
+# fabric), at the key that makes it long; skip-ahead has no such limit ---------------------------
+refuse long_cable_step_all "$SIM5"'[link]\nspeed_gbps = 800\ncable_m = 10000\n' \
+  ': [link] cable_m = 10000: a delay of 78125 cycles of 0.640 ns; allowed: 1..65535 cycles with step_all (lfc_link)' \
+  --step-all --estimate
+refuse long_host_cable_set "$SIM5"'[link]\nspeed_gbps = 800\n' \
+  ': [link] host_cable_m = 10000: a delay of 78125 cycles*' --set sim.step_all=1 \
+  --set link.host_cable_m=10000 --estimate
+accept long_cable "$SIM5"'[link]\nspeed_gbps = 800\ncable_m = 10000\n'
+
 # --- traffic that would send to itself, to nobody, or crash --------------------------------
 refuse flow_no_dst "$SIM5"'[traffic.x]\npattern = flow\nsrc = 1\n' \
   ':4: [traffic.x] dst: missing; allowed: the host that pattern flow sends to, 0..3'
