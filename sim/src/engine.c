@@ -432,7 +432,7 @@ static void do_hop(sim_t *s, lane_t *ln, const msg_t *m) {
 }
 
 /* An adaptive switch gave the packet a new address at its input (ar_inputs): the deadlock
- * detector's view of its route there (sim_each_held). */
+ * detector's view of its route there (sim_view). */
 static void do_route(sim_t *s, const msg_t *m) {
   slot_t *sl = slot_of(s, m->tag);
   if (sl != NULL) sl->dst = m->dst;
@@ -1387,7 +1387,12 @@ void sim_run(sim_t *s) {
   }
 }
 
-void sim_each_held(const sim_t *s, uint64_t at, sim_held_fn fn, void *ctx) {
+/* ---- The observer interface (observer.h) ---- */
+
+/* view.each_held: the packet records of every source endpoint, by tag index; a packet's first
+ * block went last over slot.wire, so the switch that holds it is that wire's receiver. */
+static void view_each_held(void *ctx, uint64_t at, sim_held_fn fn, void *fn_ctx) {
+  const sim_t *s = ctx;
   for (uint32_t e = 0; e < s->topo.nendpoints; e++) {
     const pool_t *p = &s->pool[e];
     for (uint32_t i = 0; i < p->n; i++) {
@@ -1395,9 +1400,36 @@ void sim_each_held(const sim_t *s, uint64_t at, sim_held_fn fn, void *ctx) {
       if (sl->flow == SLOT_FREE || sl->wire == NONE || sl->arrive >= at) continue;
       const wire_t *w = &s->wire[sl->wire];
       if (w->to >= s->topo.nsw) continue; /* on its way to, or at, an end node */
-      fn(ctx, w->to, w->to_port, w->has_map ? w->cmap[sl->cls] : sl->cls, sl->dst);
+      fn(fn_ctx, w->to, w->to_port, w->has_map ? w->cmap[sl->cls] : sl->cls, sl->dst);
     }
   }
+}
+
+static int view_next_hop(void *ctx, uint32_t sw, uint32_t port, uint32_t cls, uint32_t *to,
+                         uint32_t *to_port, uint32_t *to_cls) {
+  const sim_t *s = ctx;
+  int64_t n = topo_peer(&s->topo, sw, port, to_port);
+  if (n < 0 || n >= s->topo.nsw) return 0;
+  uint32_t wi = s->dev[sw].out_wire[port];
+  *to = (uint32_t)n;
+  *to_cls = wi != NONE && s->wire[wi].has_map ? s->wire[wi].cmap[cls] : cls;
+  return 1;
+}
+
+static uint32_t view_route(void *ctx, uint32_t sw, uint16_t dst) {
+  const sim_t *s = ctx;
+  return dst < s->routes.len ? s->routes.table[sw][dst] : LFC_MAX_PORTS;
+}
+
+static void view_stop(void *ctx) { ((sim_t *)ctx)->stop = 1; }
+
+static const char *view_name(void *ctx, uint32_t node, char *buf, size_t len) {
+  return topo_name(&((const sim_t *)ctx)->topo, node, buf, len);
+}
+
+void sim_view(sim_t *s, sim_view_t *v) {
+  *v = (sim_view_t){s, s->topo.nsw, s->cycle_ns, view_next_hop, view_route, view_each_held,
+                    view_stop, view_name};
 }
 
 /* A latency series: its samples in order while it keeps them (the same hash as when every

@@ -26,6 +26,7 @@
 #include "lfc/switch.h"
 #include "crew.h"
 #include "dcqcn.h"
+#include "observer.h"
 #include "routing.h"
 #include "scenario.h"
 #include "topology.h"
@@ -95,7 +96,7 @@ typedef struct {
   uint64_t send_cycle; /* node put out its first block; SIM_NEVER before */
   uint64_t arrive;     /* its first block reached the switch it is in now */
   uint32_t hop;        /* switches it has left */
-  /* where its first block went last (the deadlock detector reads them, sim_each_held): */
+  /* where its first block went last (the deadlock detector reads them, sim_view): */
   uint32_t wire;       /* the wire it left its last device on, UINT32_MAX before it left its node */
   uint16_t dst;        /* its destination address (the route tables' index, SPEC §7.1) */
   uint8_t cls;         /* its class on that wire, before the wire's class map */
@@ -279,14 +280,13 @@ void sim_run(sim_t *sim);
 /* Bring every device to cycle `to` (no device may be behind a pending event before it). */
 void sim_sync(sim_t *sim, uint64_t to);
 /*
- * Call fn for every packet a switch holds at cycle `at` (its first block reached the switch in a
- * cycle before `at`, and has not left it): the switch, the input port it came in on, its class
- * there (after the cable's class map) and its destination address. For the deadlock detector
- * (deadlock.h), between windows (at a sample), when every record of the steps before `at` is
- * applied. Reads the packet records only; the order is by source endpoint and tag index.
+ * The observer interface of sim (observer.h), for the observers of its samples (the deadlock
+ * detector). Its each_held calls fn for every packet a switch holds at cycle `at` (its first
+ * block reached the switch in a cycle before `at`, and has not left it), between windows (at a
+ * sample), when every record of the steps before `at` is applied: it reads the packet records
+ * only, in the order of source endpoint and tag index. Its stop ends the run at this sample.
  */
-typedef void (*sim_held_fn)(void *ctx, uint32_t sw, uint32_t in_port, uint32_t cls, uint16_t dst);
-void sim_each_held(const sim_t *sim, uint64_t at, sim_held_fn fn, void *ctx);
+void sim_view(sim_t *sim, sim_view_t *view);
 /* A digest of everything observable: counters of every switch and node, flows, link words. */
 uint64_t sim_digest(const sim_t *sim);
 

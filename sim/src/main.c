@@ -134,7 +134,7 @@ typedef struct {
 static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
   sample_ctx_t *c = ctx;
   sampler_sample(c->sp, sim, cycle);
-  if (!c->sp->failed) deadlock_check(c->dl, sim, cycle, c->sp->blocked);
+  if (!c->sp->failed) deadlock_check(c->dl, cycle, c->sp->blocked);
   if (c->po != NULL && !c->pcap_failed &&
       pcapout_flush(c->po, cycle, c->pcap_err, sizeof c->pcap_err) != 0) {
     c->pcap_failed = 1;
@@ -272,10 +272,13 @@ int main(int argc, char **argv) {
   if (built != 0) goto bad;
   sampler_t sp;
   deadlock_t dl;
+  memset(&dl, 0, sizeof dl); /* deadlock_free below, also when sampler_init fails */
   pcapout_t *po = NULL;
   const char *what = "";
+  sim_view_t fabric;
+  sim_view(&sim, &fabric);
   int ready = sampler_init(&sp, &sim, csv, err, sizeof err) == 0 &&
-              deadlock_init(&dl, &sim, err, sizeof err) == 0;
+              deadlock_init(&dl, &sc, &fabric, err, sizeof err) == 0;
   if (ready && cli.pcap != NULL) { /* the files are made now: a bad directory fails at once */
     po = pcapout_open(&plan, cli.pcap, &sim, err, sizeof err);
     ready = po != NULL;
@@ -346,7 +349,7 @@ int main(int argc, char **argv) {
   }
   if (!plot && csv && dl.found) {
     char *dot = path_join(csv, "deadlock.dot");
-    int bad = dot == NULL || deadlock_dot(&dl, &sim, dot, err, sizeof err) != 0;
+    int bad = dot == NULL || deadlock_dot(&dl, dot, err, sizeof err) != 0;
     if (dot == NULL) snprintf(err, sizeof err, "%s: out of memory", csv);
     free(dot);
     if (bad) {

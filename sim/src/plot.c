@@ -211,14 +211,13 @@ out:
   return rc;
 }
 
-static int graphviz(const char *dir, const sim_t *sim, const deadlock_t *dl, char *err,
-                    size_t errlen) {
+static int graphviz(const char *dir, const deadlock_t *dl, char *err, size_t errlen) {
   char *dot = path_join(dir, "deadlock.dot"), *png = path_join(dir, "deadlock.png.tmp");
   char *a0 = path_literal(dot ? dot : ""), *a1 = path_literal(png ? png : "");
   int rc = -1;
   if (!dot || !png || !a0 || !a1) {
     snprintf(err, errlen, "%s: out of memory", dir);
-  } else if (deadlock_dot(dl, sim, dot, err, errlen) == 0) {
+  } else if (deadlock_dot(dl, dot, err, errlen) == 0) {
     char *argv[] = {"dot", "-Tpng", a0, "-o", a1, NULL};
     rc = run(argv, NULL, err, errlen);
     if (settle(dir, "deadlock.png", rc == 0, err, errlen) != 0) rc = -1;
@@ -233,5 +232,5 @@ static int graphviz(const char *dir, const sim_t *sim, const deadlock_t *dl, cha
 int plot_all(const char *dir, const char *csv_dir, const sim_t *sim, const deadlock_t *dl,
              char *err, size_t errlen) {
   if (gnuplot(dir, csv_dir, sim, err, errlen) != 0) return -1;
-  return dl->found ? graphviz(dir, sim, dl, err, errlen) : 0;
+  return dl->found ? graphviz(dir, dl, err, errlen) : 0;
 }

@@ -88,7 +88,7 @@ void sampler_sample(sampler_t *sp, sim_t *sim, uint64_t cycle) {
     for (uint32_t p = 0; p < t->nports[s]; p++) {
       const lfc_port_stats_t *st = lfc_switch_stats(sw, p);
       for (uint32_t c = 0; c < classes; c++) {
-        size_t q = SAMPLER_QIDX(s, p, c);
+        size_t q = SIM_QIDX(s, p, c);
         const lfc_class_stats_t *cs = &st->cls[c];
         uint64_t qlen = lfc_switch_reg(sw, (size_t)sp->qlen_reg, p, c);
         uint64_t blk = cs->paused_cycles + cs->credit_blocked_cycles;

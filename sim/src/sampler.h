@@ -1,7 +1,7 @@
 /*
  * sampler.h - what is recorded at every sample cycle (every [sim] sample_us): the state of each
- * egress queue (switch, port, class) for the deadlock detector (deadlock.h), its occupancy for
- * the percentiles, and the --csv time series.
+ * egress queue (switch, port, class; arrays indexed by observer.h SIM_QIDX) for the deadlock
+ * detector (deadlock.h), its occupancy for the percentiles, and the --csv time series.
  *
  * Memory does not grow with simulated time (docs/sim.md "Memory"): occupancy is kept per queue
  * as a count of samples per queue length (qlen is an integer bounded by the switch's buffer),
@@ -16,9 +16,6 @@
 #include "engine.h"
 #include "outfile.h"
 
-/* Index of queue (switch s, port p, class c) in the per-queue arrays. */
-#define SAMPLER_QIDX(s, p, c) \
-  (((size_t)(s) * LFC_MAX_PORTS + (p)) * LFC_MAX_CLASSES + (c))
 
 typedef struct {
   size_t nq; /* nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES */
