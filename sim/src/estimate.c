@@ -63,8 +63,8 @@ int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t 
   double ports = 0, ring = 0, wires = 0;
   for (uint32_t s = 0; s < t.nsw; s++) ports += t.nports[s];
   for (uint32_t l = 0; l < t.nlinks; l++)
-    if (!t.links[l].failed) { /* a ring of delay + 1 words each way (engine.h wire_t) */
-      ring += 2.0 * ((double)t.links[l].delay + 1.0) * sizeof(sig_t);
+    if (!t.links[l].failed) { /* a ring of delay + 1 words each way (engine.c wire_t) */
+      ring += 2.0 * ((double)t.links[l].delay + 1.0) * (double)sim_ring_word_bytes();
       wires += 2.0;
     }
   e->switch_ports = (uint64_t)ports;

@@ -42,7 +42,7 @@ typedef struct {
 int sampler_init(sampler_t *sp, sim_t *sim, const char *csv_dir, char *err, size_t errlen);
 
 /* Take a sample at cycle: blocked[], occupancy, CSV rows. On a failure (memory, a CSV write)
- * sets failed and err and stops the run (sim->stop). */
+ * sets failed and err and stops the run (sim_stop). */
 void sampler_sample(sampler_t *sp, sim_t *sim, uint64_t cycle);
 
 /* The nearest-rank percentile p in [0, 100] of queue q's occupancy samples, in blocks. */
