@@ -41,10 +41,12 @@
 #define SC_HOST_XON_GAP 8u          /* a host's default rx_xon: this far below rx_xoff (the
                                        switch's xon_offset default, SPEC §3.2) */
 
+/* A `key = value` kept as text: the switch entries of a scenario (applied by
+   lfc_scenario_finish), and while a file is read every key of it (pending, below). */
 struct sc_entry {
   char *section, *key, *value;
-  char *file;
-  int line;
+  char *file; /* NULL while pending */
+  int line;   /* of `key = value`, which every message about the key names */
 };
 
 typedef struct {
@@ -52,13 +54,10 @@ typedef struct {
   int next_line;
 } reader_t;
 
-/* One `key = value` of the text, its continuation lines joined on. The whole text is read into
-   these before any is applied, so that a key given twice is refused with both lines and a value
-   may go on over indented lines (libinih calls the handler once per line). */
-typedef struct {
-  char *section, *key, *value;
-  int line; /* of `key = value`, which every message about the key names */
-} pending_t;
+/* A pending entry is one `key = value` of the text, its continuation lines joined on. The
+   whole text is read into these before any is applied, so that a key given twice is refused
+   with both lines and a value may go on over indented lines (libinih calls the handler once per
+   line). */
 
 typedef struct {
   lfc_scenario_t *sc;
@@ -71,7 +70,7 @@ typedef struct {
   int continuation; /* the line libinih parses continues the previous key's value */
   int after_key;    /* a key was given since the last [section] (libinih's prev_name) */
   reader_t rd;
-  pending_t *pend; /* in the order of the text */
+  struct sc_entry *pend; /* in the order of the text */
   size_t npend, cappend;
 } ctx_t;
 
@@ -652,29 +651,47 @@ static char *dupstr(const char *s) {
   return d;
 }
 
-static int add_entry(ctx_t *c, const char *section, const char *key, const char *value) {
-  lfc_scenario_t *sc = c->sc;
-  if (sc->nentries == sc->capentries) {
-    size_t cap = sc->capentries ? sc->capentries * 2 : 16;
-    struct sc_entry *e = realloc(sc->entries, cap * sizeof *e);
-    if (e == NULL) BAD("out of memory");
-    sc->entries = e;
-    sc->capentries = cap;
+/* One more entry at the end of *v (*n entries, *cap allocated), its text copied (file NULL:
+   none). 0, or -1 out of memory (nothing added). */
+static int entry_push(struct sc_entry **v, size_t *n, size_t *cap, const char *section,
+                      const char *key, const char *value, const char *file, int line) {
+  if (*n == *cap) {
+    size_t c = *cap ? *cap * 2 : 16;
+    struct sc_entry *nv = realloc(*v, c * sizeof *nv);
+    if (nv == NULL) return -1;
+    *v = nv;
+    *cap = c;
   }
-  struct sc_entry *e = &sc->entries[sc->nentries];
-  e->section = dupstr(section);
-  e->key = dupstr(key);
-  e->value = dupstr(value);
-  e->file = dupstr(c->file);
-  e->line = c->line;
-  if (!e->section || !e->key || !e->value || !e->file) {
+  struct sc_entry *e = &(*v)[*n];
+  *e = (struct sc_entry){dupstr(section), dupstr(key), dupstr(value),
+                         file ? dupstr(file) : NULL, line};
+  if (!e->section || !e->key || !e->value || (file && !e->file)) {
     free(e->section);
     free(e->key);
     free(e->value);
     free(e->file);
-    BAD("out of memory");
+    return -1;
   }
-  sc->nentries++;
+  (*n)++;
+  return 0;
+}
+
+/* Free n entries and their array. */
+static void entries_free(struct sc_entry *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(v[i].section);
+    free(v[i].key);
+    free(v[i].value);
+    free(v[i].file);
+  }
+  free(v);
+}
+
+static int add_entry(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  if (entry_push(&sc->entries, &sc->nentries, &sc->capentries, section, key, value, c->file,
+                 c->line) != 0)
+    BAD("out of memory");
   return 1;
 }
 
@@ -699,8 +716,6 @@ static int repeatable(const char *section, const char *key) {
   return !strcmp(section, "routing") && !strcmp(key, "path");
 }
 
-static char *dupstr(const char *s);
-
 /* libinih's handler: collect the entries. A continuation line extends the previous entry. */
 static int handler(void *user, const char *section, const char *key, const char *value) {
   ctx_t *c = user;
@@ -708,7 +723,7 @@ static int handler(void *user, const char *section, const char *key, const char 
   if (c->continuation && c->npend > 0) {
     /* A path's nodes are separated by blanks, every other list by commas: joined so that a list
        goes on over lines with or without a trailing comma. */
-    pending_t *e = &c->pend[c->npend - 1];
+    struct sc_entry *e = &c->pend[c->npend - 1];
     char sep = repeatable(e->section, e->key) ? ' ' : ',';
     size_t have = strlen(e->value), add = strlen(value);
     int join = have > 0 && e->value[have - 1] != sep;
@@ -725,20 +740,8 @@ static int handler(void *user, const char *section, const char *key, const char 
       if (!strcmp(c->pend[i].section, section) && !strcmp(c->pend[i].key, key))
         return failf(c, section, key, value, "given twice (first on line %d); --set overrides "
                      "a key of the file", c->pend[i].line);
-  if (c->npend == c->cappend) {
-    size_t cap = c->cappend ? 2 * c->cappend : 64;
-    pending_t *e = realloc(c->pend, cap * sizeof *e);
-    if (e == NULL) return failf(c, section, key, value, "out of memory");
-    c->pend = e;
-    c->cappend = cap;
-  }
-  pending_t *e = &c->pend[c->npend];
-  e->section = dupstr(section);
-  e->key = dupstr(key);
-  e->value = dupstr(value);
-  e->line = c->line;
-  c->npend++; /* counted now, so that free_pending frees what was allocated */
-  if (!e->section || !e->key || !e->value) return failf(c, section, key, value, "out of memory");
+  if (entry_push(&c->pend, &c->npend, &c->cappend, section, key, value, NULL, c->line) != 0)
+    return failf(c, section, key, value, "out of memory");
   return 1;
 }
 
@@ -788,12 +791,7 @@ static char *reader(char *str, int num, void *stream) {
 }
 
 static void free_pending(ctx_t *c) {
-  for (size_t i = 0; i < c->npend; i++) {
-    free(c->pend[i].section);
-    free(c->pend[i].key);
-    free(c->pend[i].value);
-  }
-  free(c->pend);
+  entries_free(c->pend, c->npend);
   c->pend = NULL;
   c->npend = c->cappend = 0;
 }
@@ -944,13 +942,7 @@ void lfc_scenario_free(lfc_scenario_t *sc) {
     free(sc->groups[i].src);
     sc->groups[i].src = NULL;
   }
-  for (size_t i = 0; i < sc->nentries; i++) {
-    free(sc->entries[i].section);
-    free(sc->entries[i].key);
-    free(sc->entries[i].value);
-    free(sc->entries[i].file);
-  }
-  free(sc->entries);
+  entries_free(sc->entries, sc->nentries);
   sc->entries = NULL;
   sc->nentries = sc->capentries = 0;
 }
