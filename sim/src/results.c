@@ -23,7 +23,7 @@ uint64_t results_hop_latency(const flow_t *f, uint32_t hop, double p) {
 
 void results_group(const sim_t *sim, uint32_t group, group_result_t *r) {
   const sc_group_t *g = &sim_scenario(sim)->groups[group];
-  uint64_t start = (uint64_t)llround(g->start_us * 1000.0 / sim_cycle_ns(sim)), end = 0;
+  uint64_t start = sc_us_to_cycles(sim_scenario(sim), g->start_us), end = 0;
   memset(r, 0, sizeof *r);
   r->complete = 1;
   for (uint32_t i = 0; i < sim_flows(sim)->n; i++) {
@@ -79,7 +79,7 @@ int results_ddp(const sim_t *sim, uint32_t group, ddp_result_t *r) {
     return -1;
   }
   r->nsteps = g->steps;
-  uint64_t prev = (uint64_t)llround(g->start_us * NS_PER_US / sim_cycle_ns(sim));
+  uint64_t prev = sc_us_to_cycles(sim_scenario(sim), g->start_us);
   /* flows are made step after step (traffic.c ddp_flows): one pass, step by step */
   uint32_t i = 0;
   for (uint32_t s = 0; s < g->steps; s++) {

@@ -101,6 +101,10 @@ double sc_group_compute_us(const sc_group_t *g) {
   return g->pattern == PAT_DDP ? g->forward_us + g->backward_us : g->compute_us;
 }
 
+uint64_t sc_us_to_cycles(const lfc_scenario_t *sc, double us) {
+  return (uint64_t)llround(us * 1000.0 / sc->cycle_ns);
+}
+
 uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns) {
   double c = ceil(ns / sc->cycle_ns - 1e-9);
   return c < 1.0 ? 1u : (uint64_t)c;

@@ -260,5 +260,8 @@ double sc_group_compute_us(const sc_group_t *g);
 /* Cycles for a time at sc->cycle_ns (resolved: after lfc_scenario_finish), rounded up, at
    least 1 where a delay must be >= 1. */
 uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns);
+/* Cycles for a time of the traffic (a group's start_us, stop_us, on_us, off_us), rounded to
+   the nearest: the cycle the flows make of it (traffic.c) and the reports count from. */
+uint64_t sc_us_to_cycles(const lfc_scenario_t *sc, double us);
 
 #endif /* LFC_SIM_SCENARIO_H */
