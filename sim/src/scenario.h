@@ -8,8 +8,11 @@
  * lfc_switch_cfg_set and lfc_switch_cfg_check with the port count of the topology), and the
  * contradictions within the scenario (docs/sim.md "Load errors": sections for roles the topology
  * lacks, traffic that would send to itself or never, a stop before its start), so that a
- * scenario that loads can be built. What needs the fabric (failed links, paths, whether every
- * flow's destination is reachable) is checked when it is built (sim_create), in the same style.
+ * scenario that loads can be built (the node count, every cable's delay, the model registers
+ * [routing] adaptive reads). What needs the fabric (failed links, paths, class maps, whether
+ * every flow's destination is reachable) is checked when it is built (sim_create), in the same
+ * style. lfc_scenario_finish also resolves, once, every default that follows other keys (the
+ * link fields below it fills): no other code decides them.
  *
  * Overrides: lfc_scenario_set applies one "section.key=value" as if it were the last line of
  * the file; call lfc_scenario_finish after the last override (the load functions call it).
