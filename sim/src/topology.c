@@ -262,7 +262,13 @@ static uint32_t shape_of(const lfc_scenario_t *sc, const topo_ops_t *ops, shape_
          (unsigned long long)s->hosts);
   uint64_t nsw = 0;
   for (uint32_t r = 0; r < ops->nroles; r++) nsw += s->count[r];
-  uint64_t nodes = nsw + s->hosts + (topo_has_ae(sc) ? nsw : 0u); /* an AE per switch */
+  uint64_t nae = topo_has_ae(sc) ? nsw : 0u; /* an AE per switch */
+  if (s->hosts + nae > TOPO_MAX_ENDPOINTS)
+    TERR("%s: [topology] kind = %s: %llu hosts and %llu aggregation engines (pattern sharp, an "
+         "engine per switch); allowed: up to %u end nodes, the addresses of a 16-bit dst (SPEC "
+         "§2)", f, sc_topo_name(sc->topo), (unsigned long long)s->hosts, (unsigned long long)nae,
+         TOPO_MAX_ENDPOINTS);
+  uint64_t nodes = nsw + s->hosts + nae;
   if (nodes > TOPO_MAX_NODES)
     TERR("%s: [topology]: %llu nodes; allowed up to %u", f, (unsigned long long)nodes,
          TOPO_MAX_NODES);

@@ -106,6 +106,13 @@ refuse long_host_cable_set "$SIM5"'[link]\nspeed_gbps = 800\n' \
   ': [link] host_cable_m = 10000: a delay of 78125 cycles*' --set sim.step_all=1 \
   --set link.host_cable_m=10000 --estimate
 accept long_cable "$SIM5"'[link]\nspeed_gbps = 800\ncable_m = 10000\n'
+# More end nodes than a 16-bit dst addresses (hosts and an aggregation engine per switch):
+# refused at load, before 73,710 devices are built; one host a switch fewer fits.
+AE='[traffic]\npattern = sharp\nsrc = 0-3\nbytes = 4096\n'
+refuse endpoints_16bit "$SIM5"'[topology]\nkind = line\nswitches = 4095\nhosts_per_switch = 16\n'"$AE" \
+  ': [topology] kind = line: 65520 hosts and 4095 aggregation engines (pattern sharp, an engine per switch); allowed: up to 65536 end nodes*' \
+  --estimate
+accept endpoints_fit "$SIM5"'[topology]\nkind = line\nswitches = 4095\nhosts_per_switch = 15\n'"$AE" --estimate
 
 # --- traffic that would send to itself, to nobody, or crash --------------------------------
 refuse flow_no_dst "$SIM5"'[traffic.x]\npattern = flow\nsrc = 1\n' \
