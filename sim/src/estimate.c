@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "latsum.h"
+#include "routing.h"
 #include "topology.h"
 #include "traffic.h"
 
@@ -70,8 +71,7 @@ int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t 
   e->switch_ports = (uint64_t)ports;
   double ndev = (double)t.nsw + t.nendpoints;
   double lanes = sc->step_all || sc->threads <= 1u ? 1.0 : 2.0 * sc->threads;
-  double ways = sc->ecmp_ways > 0 ? sc->ecmp_ways : 1.0;
-  while ((double)t.nendpoints * ways > 65536.0 && ways > 1.0) ways -= 1.0; /* routing.c */
+  double ways = routes_ways(sc, t.nendpoints);
   double b = ports * (EST_MODEL_PORT_BYTES + EST_SIM_PORT_BYTES) +
              (double)t.nendpoints * (EST_MODEL_NIC_BYTES + EST_SIM_PORT_BYTES) +
              ndev * (EST_SIM_DEVICE_BYTES + lanes * EST_LANE_DEVICE_BYTES) + ring +
