@@ -330,6 +330,7 @@ clean:
 ##   make test-cosim          the co-simulation regression of make test
 ##   make test-cosim-args     wrong values for cosim, regress, soak and mutants are refused
 ##   make test-cosim-pcap     PCAP=1's files: tshark decodes every frame as the model counted it
+##   make test-cosim-seam     the speed seam (threads, packed ports) changes no line of a run's log
 ##   make test-vip-variants   RTL variants, no model: well-behaved pass lfc-check, broken are caught
 ##   make coverage            Verilator line and toggle coverage as lcov HTML
 ##   make mutants             Yosys mutate mutants of the RTL against the regression

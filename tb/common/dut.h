@@ -100,7 +100,7 @@ void dut_clock(void);
  * The packed interface (optional; tb_main uses it when dut_packed() is not NULL): each port's
  * input word and outputs of a cycle as 32-bit words in one fixed layout, so that the C side's
  * thread packs what it drives and expects, and the simulator's thread moves whole words and
- * compares a cycle's outputs with one memcmp (tb/README.md, "Speed"). Port p's words start at
+ * compares a cycle's outputs with one memcmp (tb/README.md, "The speed seam"). Port p's words start at
  * word p * DUT_RX_WORDS of the inputs and p * DUT_OUT_WORDS of the outputs; bit b of a word is
  * 1 << b; unused bits are 0. The tx word (words 0-7 of an output) has the layout of the input:
  *   word 0: kind [1:0], sop [2], eop [3], cls [7:4], nblk [15:8], dst [31:16]

@@ -12,7 +12,7 @@ compares each new value with it and passes it on only if it changed, about 100 i
 each time a value passes. Besides the design's named wires, a flat Yosys netlist has thousands
 of nets no one looks at: iverilog's temporaries, one per sub-expression (local, `*"_ivl_123"`),
 and Yosys's anonymous wires between its cells (`_0123_`). On pfc_basic removing their nodes
-saves 8 % of vvp's instructions per simulated cycle (tb/README.md "Speed"); removing the nodes
+saves 8 % of vvp's instructions per simulated cycle (docs/perf-log.md); removing the nodes
 of the named wires as well costs 25 % more instead (their comparisons stop changes that would
 otherwise run on through the logic), so those stay. Also removed: a concatenation of one
 input (`.concat [ w 0 0 0], x`), which iverilog writes for the last node of a concatenation of
