@@ -342,7 +342,7 @@ void tb_rtl_cycle(const cside_t *cs, const expect_t *e, actual_t *a) {
 
 /* Compare: unknown bits, words, then stat_* pulses, then registers. Returns 1 at the first
    difference, after printing it when x is not NULL (without the tail: the caller adds the
-   events and report_tail). The same test decides with and without printing. */
+   events and tb_report_tail). The same test decides with and without printing. */
 int tb_rtl_check(ctx_t *x, unsigned ports, uint32_t K, const expect_t *e, const actual_t *a) {
   char sig[128], es[192], as[192];
   if (a->xz) {
@@ -353,8 +353,9 @@ int tb_rtl_check(ctx_t *x, unsigned ports, uint32_t K, const expect_t *e, const 
     return 1;
   }
   for (unsigned p = 0; p < ports && !a->same; p++) {
-    /* Bytewise first: both words have zero padding (see cside_pre) and the adapters only write
-       fields, so equal words are almost always equal bytes; the field test decides otherwise. */
+    /* Bytewise first: both words have zero padding (see tb_cside_pre) and the adapters only
+       write fields, so equal words are almost always equal bytes; the field test decides
+       otherwise. */
     if (memcmp(&e->out[p], &a->tx[p], sizeof a->tx[p]) == 0 || words_equal(&e->out[p], &a->tx[p]))
       continue;
     if (!x) return 1;
