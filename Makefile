@@ -235,7 +235,8 @@ test-golden: deps-minimal all
 # -fvisibility=hidden): an internal function can be renamed without an ABI change. The users
 # outside cmodel/ (ABI_USERS) call only those. First, the checks must catch a broken library.
 ABI_USERS = python/lfc tb/cocotb tb/common tb/dpi tb/vpi tb/verilator tb/tools sim/src \
-            cmodel/tools cmodel/demo cmodel/bench docs/examples
+            sim/tests sim/fuzz cmodel/tools cmodel/demo cmodel/bench docs/examples \
+            docs/mechanisms/src scripts
 .PHONY: test-abi
 TEST_STEPS += test-abi
 test-abi: deps-minimal $(BUILD)/liblfc.so $(BUILD)/liblfc.a
