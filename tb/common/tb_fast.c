@@ -47,6 +47,8 @@ static int pack_cached(pack_cache_t *c, const lfc_word_t *w, uint32_t *o) {
   return c->fits;
 }
 
+/* e's inputs into e->inp, its expected words and stat_* pulses into e->outp (the layout of
+   dut.h); e->out_fits is 0 if a model value does not fit its field there. */
 void tb_fast_pack(cside_t *cs, expect_t *e) {
   int fits = 1;
   for (unsigned p = 0; p < cs->ports; p++) {
