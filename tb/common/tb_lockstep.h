@@ -59,8 +59,8 @@ typedef struct {
 
 /* What the C side expects of the RTL in cycle t: the inputs, the model's words and stat_*
    pulses, and the registers of S(t) read through the debug port. With an adapter that has the
-   packed interface (dut.h) also the inputs and the outputs packed, done here on the C side's
-   thread so that the simulator's thread only moves and compares words. */
+   packed interface (dut.h) also the inputs and the outputs packed (the speed seam, tb_fast.c),
+   done on the C side's thread so that the simulator's thread only moves and compares words. */
 typedef struct {
   uint64_t t;
   int score_failed; /* the scoreboard failed in this cycle (threaded run: the last record) */
@@ -75,8 +75,8 @@ typedef struct {
 
 /* What the RTL showed in one cycle. */
 typedef struct {
-  int same; /* its words and stat_* equal the expected ones (packed, bytewise); tx and stat are
-               then not filled */
+  int same; /* its words and stat_* equal the expected ones (packed, bytewise: set only by the
+               speed seam, tb_fast_rtl_cycle); tx and stat are then not filled */
   lfc_word_t tx[TB_MAX_PORTS];
   dut_stat_t stat;
   uint32_t val[DBG_MAX];
@@ -87,8 +87,8 @@ typedef struct {
 
 /* ---- the C side ---- */
 
-/* A word and its packed form (dut_pack_word): most ports repeat their word (IDLE) from cycle to
-   cycle, and a repeated word is copied instead of packed again. */
+/* The speed seam's (tb_fast.c): a word and its packed form (dut_pack_word). Most ports repeat
+   their word (IDLE) from cycle to cycle, and a repeated word is copied instead of packed again. */
 typedef struct {
   int valid, fits;
   lfc_word_t w;
@@ -106,7 +106,7 @@ typedef struct {
   const lfc_event_t *ev;           /* the model's events of this cycle */
   size_t nev;
   const dut_packed_t *pk; /* the adapter's packed interface, or NULL: then nothing is packed */
-  pack_cache_t in_cache[TB_MAX_PORTS], out_cache[TB_MAX_PORTS];
+  pack_cache_t in_cache[TB_MAX_PORTS], out_cache[TB_MAX_PORTS]; /* the speed seam's */
 } cside_t;
 
 /* ---- the checker (tb_check.c) ---- */
