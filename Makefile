@@ -250,12 +250,18 @@ test-golden: deps-minimal all
 	@BUILD=$(BUILD) bash scripts/golden.sh check
 
 # liblfc.so exports the functions of cmodel/include/lfc/*.h and nothing else (LFC_API,
-# -fvisibility=hidden): an internal function can be renamed without an ABI change.
+# -fvisibility=hidden): an internal function can be renamed without an ABI change. The users
+# outside cmodel/ (ABI_USERS) call only those. First, the checks must catch a broken library.
+ABI_USERS = python/lfc tb/cocotb tb/common tb/dpi tb/vpi tb/verilator tb/tools sim/src \
+            sim/tests sim/fuzz cmodel/tools cmodel/demo cmodel/bench docs/examples \
+            docs/mechanisms/src scripts
 .PHONY: test-abi
 TEST_STEPS += test-abi
-test-abi: deps-minimal $(BUILD)/liblfc.so
+test-abi: deps-minimal $(BUILD)/liblfc.so $(BUILD)/liblfc.a
 	@echo "== liblfc.so exports exactly the public API: scripts/test_abi.sh"
+	@CC=$(CC) scripts/test_abi_selftest.sh $(BUILD)/obj/src $(BUILD)/liblfc.a $(BUILD)/abi-selftest
 	@CC=$(CC) scripts/test_abi.sh $(BUILD)/liblfc.so $(BUILD)/abi-test
+	@scripts/test_abi_users.sh $(BUILD)/liblfc.so $(BUILD)/liblfc.a $(ABI_USERS)
 
 # The unit tests under valgrind: a second opinion on memory errors and leaks, on the
 # binaries as optimised for release. Any valgrind finding fails the target.
@@ -320,6 +326,7 @@ clean:
 ##   make memcheck            the unit tests under valgrind
 ##   make test-golden         replay the golden traces (scripts/golden.sh check)
 ##   make test-abi            liblfc.so exports the public API's functions and nothing else
+##   make test-layers         cmodel/src's files use only those above them (docs/cmodel-layers.md)
 ##   make golden              re-record the golden traces (review the diff)
 ##   make test-trace-write    lfc_trace on a full or closed standard output: exit 2
 ##   make test-golden-write   golden.sh record keeps the old traces when a write fails
@@ -345,6 +352,7 @@ clean:
 ##   make test-cosim          the co-simulation regression of make test
 ##   make test-cosim-args     wrong values for cosim, regress, soak and mutants are refused
 ##   make test-cosim-pcap     PCAP=1's files: tshark decodes every frame as the model counted it
+##   make test-cosim-seam     the speed seam (threads, packed ports) changes no line of a run's log
 ##   make test-vip-variants   RTL variants, no model: well-behaved pass lfc-check, broken are caught
 ##   make coverage            Verilator line and toggle coverage as lcov HTML
 ##   make mutants             Yosys mutate mutants of the RTL against the regression
@@ -478,6 +486,8 @@ include docs/docs.mk
 include cmodel/tools/wire.mk
 # lfc-check, the protocol checkers over captures (cmodel/tools/check.mk appends test-lfc-check).
 include cmodel/tools/check.mk
+# The files of cmodel/src and which may use which (cmodel/layers.mk appends test-layers).
+include cmodel/layers.mk
 
 # ---------------------------------------------------------------------------------------
 # make check: the everyday loop
@@ -489,7 +499,7 @@ include cmodel/tools/check.mk
 CHECK_STEPS = test-deps test-help test-no-tracker-refs test-script-args test-mutants-report \
               test-mutants-pick test-unit test-golden test-sim-quick test-calc test-asan \
               test-sim-unit test-no-conflict-markers
-CHECK_STEPS += test-abi test-lfc-check test-python
+CHECK_STEPS += test-abi test-lfc-check test-python test-layers
 
 # A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
 # a claim of each kind (sim/tests/test_sim_quick.sh). In TEST_STEPS too, as every step of make

@@ -37,7 +37,7 @@
 # Environment: BUILD (default build); BENCH_COSIM_QUICK=1 runs shorter; BENCH_COSIM_CONFIGS
 # (default "pfc_basic pfc_16p_forward": the 4-port and the 16-port configuration);
 # BENCH_COSIM_CXX_OPT: the C++ optimisation of the Verilated model (default -O2 for the hot code,
-# as for long runs; `make cosim` builds at -O1, see tb/README.md "Speed"), built apart from the
+# as for long runs; `make cosim` builds at -O1, see docs/perf-log.md), built apart from the
 # other co-simulation builds, in $BUILD/bench/cosim-<the flags> (make does not rebuild when only
 # the flags change); BENCH_COSIM_PGO=0 skips the profile-guided builds; BENCH_COSIM_REPEAT
 # (default 3, 1 to 99): how many times each timed co-simulation runs, the best kept (run_tb).

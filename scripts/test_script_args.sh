@@ -64,6 +64,13 @@ bad "no BUILD directory given" scripts/doc-figures.sh --check
 bad "one BUILD directory only" scripts/doc-figures.sh build other
 bad "usage: " scripts/test_abi.sh build/liblfc.so
 bad "$work/none.so: no such file" scripts/test_abi.sh "$work/none.so" "$work/abi"
+bad "usage: " scripts/test_abi_selftest.sh build/obj/src
+bad "$work/none: not the library's objects" scripts/test_abi_selftest.sh "$work/none" x "$work/s"
+bad "usage: " scripts/test_abi_users.sh build/liblfc.so build/liblfc.a
+bad "$work/none.so: no such file" scripts/test_abi_users.sh "$work/none.so" "$work/none.a" .
+bad "usage: test_layers.py OBJDIR" python3 scripts/test_layers.py
+bad "bad argument '--bogus'" python3 scripts/test_layers.py --bogus
+bad "$work/none/alloc.o: no such object" python3 scripts/test_layers.py "$work/none"
 bad "usage: test_wire_tshark.sh" scripts/test_wire_tshark.sh build/tools/lfc_wire_gen
 bad "usage: test_lfc_check.sh" scripts/test_lfc_check.sh build/tools/lfc_check
 bad "'$work/none' is not an executable" scripts/test_lfc_check.sh "$work/none" /bin/true /bin/true \

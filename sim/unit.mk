@@ -6,8 +6,9 @@
 #
 # Each test is built from its unit's sources and those it calls, not from lfc-sim: the
 # scenario is read from text (scenario.c, which needs calc.c and liblfc), the fabric built by
-# topology.c. test_deadlock stands in for the engine's record of held packets (sim_each_held)
-# so that it can set up wait-for situations by hand, and is therefore linked without engine.c.
+# topology.c. test_deadlock fills the detector's observer interface (observer.h) by hand, the
+# packets each switch holds included, so that it can set up wait-for situations without
+# engine.c.
 
 .PHONY: test-sim-unit
 

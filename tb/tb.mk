@@ -98,12 +98,12 @@ VERILATOR_CXX_OPT ?= OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 $(TB_OBJCACHE)
 VERILATOR_WARN ?= $(if $(TB_RTL_OTHER),-Wno-fatal,)
 # The top is lfc_cosim_top, generated per configuration by tb/verilator/cosim_top.sh: lfc_switch
 # with its received words behind registers, so that Verilator evaluates the receive logic only
-# when they change (tb/README.md, "Speed"); --prefix keeps the class name Vlfc_switch.
+# when they change (tb/README.md "The speed seam"); --prefix keeps the class name Vlfc_switch.
 # --expand-limit: Verilator turns an operation on a vector of up to this many 32-bit words into
 # word-by-word code; above it (default 64) a vector assigned in parts becomes a chain of
 # concatenations that each copy every word before them. The widest vectors here are the 16-port
 # top's out_o (176 words) and lfc_switch's pop_info (104): with the default, the chains were a
-# third of a 16-port model's instructions per cycle (tb/README.md, "Speed").
+# third of a 16-port model's instructions per cycle (docs/perf-log.md).
 VERILATOR_EXPAND_LIMIT = 256
 VERILATOR_FLAGS = --cc --exe --build -O2 -Wall $(VERILATOR_WARN) \
                   --expand-limit $(VERILATOR_EXPAND_LIMIT) \
@@ -271,6 +271,19 @@ TEST_STEPS += test-cosim-args
 test-cosim-args: deps-hdl all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
 	@$(MAKE) -s --no-print-directory $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
 	@$(TB_RUN_ENV) tb/scripts/test_args.sh $(COSIM_BUILD)/verilator/pfc_basic/obj/Vcosim
+
+# The speed seam (tb/common/tb_fast.c, tb/README.md "The speed seam") changes no result: a run of
+# TEST_SEAM_CONFIG threaded and not, packed (Verilator) and not (Icarus), and a failing run of an
+# RTL mutant on Icarus threaded and not, print the same logs but for the speeds
+# (tb/scripts/test_seam.sh). After test-cosim in `make test`, which builds these simulators.
+TEST_SEAM_CONFIG ?= pfc_small_buffer
+TEST_SEAM_CYCLES ?= 3000
+TEST_STEPS += test-cosim-seam
+.PHONY: test-cosim-seam
+test-cosim-seam: deps-hdl all $(TB_PARAMS) | $(if $(filter test,$(MAKECMDGOALS)),test-cosim)
+	@echo "== the speed seam changes no result: tb/scripts/test_seam.sh"
+	@$(TB_RUN_ENV) tb/scripts/test_seam.sh $(TEST_SEAM_CONFIG) $(TEST_SEAM_CYCLES) \
+	  $(BUILD)/test-cosim-seam
 
 # PCAP=1's files (tb/common/tb_pcap.c): a short run of each TEST_PCAP_CONFIGS on Verilator with
 # PCAP=1, and tshark must decode every frame of every port as the model's counters say

@@ -1,7 +1,8 @@
 /*
  * check.c - the protocol checkers' common part (lfc/check.h): the configuration, the table of
- * rules, the violation log and its one-line form, coverage, and the entry points that hand each
- * frame to the IB monitor (check_ib.c) or the PFC monitor (check_pfc.c).
+ * rules, the one-line form of a violation, coverage, and the entry points that hand each frame
+ * to the IB monitor (check_ib.c) or the PFC monitor (check_pfc.c). The violation log itself is
+ * check_log.c, which the monitors use too.
  */
 #include "lfc/check.h"
 
@@ -132,51 +133,7 @@ const char *lfc_check_rule_what(lfc_check_rule_t rule) {
 }
 unsigned chk_rule_modes(size_t rule) { return rule < LFC_RULES ? RULES[rule].modes : 0u; }
 
-/* ---- the violation log ---- */
-
-void chk_text(char out[LFC_CHECK_TEXT], const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(out, LFC_CHECK_TEXT, fmt, ap);
-  va_end(ap);
-}
-
-void chk_log_init(chk_log_t *log, size_t max_kept) {
-  memset(log, 0, sizeof *log);
-  log->max = max_kept;
-}
-
-void chk_log_free(chk_log_t *log) {
-  free(log->kept);
-  log->kept = NULL;
-  log->n = log->cap = 0;
-}
-
-void chk_log_add(chk_log_t *log, uint64_t time, uint64_t frame, uint32_t link, uint32_t dir,
-                 lfc_check_rule_t rule, uint32_t cls, const char *expected, const char *observed) {
-  log->total++;
-  if ((unsigned)rule < LFC_RULES) log->by_rule[rule]++;
-  if (log->n >= log->max) return;
-  if (log->n == log->cap) {
-    /* Grow geometrically up to max: the log is kept whole or not at all, never torn. */
-    size_t cap = log->cap == 0 ? 16u : log->cap * 2u;
-    if (cap > log->max) cap = log->max;
-    lfc_check_violation_t *k = lfc_realloc(log->kept, cap * sizeof *k);
-    if (k == NULL) return; /* counted, not kept */
-    log->kept = k;
-    log->cap = cap;
-  }
-  lfc_check_violation_t *v = &log->kept[log->n++];
-  memset(v, 0, sizeof *v);
-  v->time = time;
-  v->frame = frame;
-  v->link = link;
-  v->dir = dir;
-  v->rule = rule;
-  v->cls = cls;
-  snprintf(v->expected, sizeof v->expected, "%s", expected);
-  snprintf(v->observed, sizeof v->observed, "%s", observed);
-}
+/* ---- a violation's one-line form (the log is check_log.c) ---- */
 
 const char *chk_time_label(const char *label, uint32_t unit_ps) {
   if (label != NULL) return label;
@@ -267,12 +224,6 @@ void lfc_check_cfg_default(lfc_check_cfg_t *cfg, lfc_mode_t mode) {
   for (unsigned d = 0; d != DSCP_COUNT; d++)
     cfg->dscp_to_prio[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
 }
-
-uint64_t chk_bits_ps(const lfc_check_t *c, uint64_t bits) {
-  return bits * CHK_PS_PER_US / c->cfg.speed_mbps;
-}
-
-uint64_t chk_units(const lfc_check_t *c, uint64_t t_ps) { return t_ps / c->cfg.time_unit_ps; }
 
 static void say(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -552,13 +503,6 @@ static bool begin(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time) {
   c->cur_link = link;
   c->cur_dir = dir;
   return true;
-}
-
-int chk_flag(lfc_check_t *c, uint32_t dir, lfc_check_rule_t rule, uint32_t cls,
-             const char *expected, const char *observed) {
-  chk_log_add(&c->log, c->cur_time, c->cur_frame, c->cur_link, dir, rule, cls, expected, observed);
-  if ((unsigned)rule < CHK_CHECKER_RULES) c->cov[COV_EVENTS + rule]++;
-  return 1;
 }
 
 int lfc_check_frame(lfc_check_t *c, uint32_t link, uint32_t dir, uint64_t time, lfc_pcap_rec_t kind,

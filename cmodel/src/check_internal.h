@@ -1,7 +1,7 @@
 /*
- * check_internal.h - what the protocol checkers share (check.c, check_ib.c, check_pfc.c,
- * scoreboard.c): the violation log, the coverage points, the checker's state. Not installed: the
- * public API is lfc/check.h and lfc/scoreboard.h.
+ * check_internal.h - what the protocol checkers share (check.c, check_log.c, check_ib.c,
+ * check_pfc.c, scoreboard.c): the violation log, the coverage points, the checker's state. Not
+ * installed: the public API is lfc/check.h and lfc/scoreboard.h.
  */
 #ifndef LFC_CHECK_INTERNAL_H
 #define LFC_CHECK_INTERNAL_H
@@ -17,7 +17,7 @@
 #define CHK_ERR_TEXT 256u
 #define CHK_PS_PER_US 1000000ull /* bits * 10^6 / (Mb/s) = picoseconds */
 
-/* ---- the violation log ---- */
+/* ---- the violation log (check_log.c; its one-line form, check.c) ---- */
 
 typedef struct {
   lfc_check_violation_t *kept;
@@ -193,7 +193,7 @@ struct lfc_check {
   uint32_t cur_link, cur_dir;
 };
 
-/* Picoseconds on the wire for bits at the checker's speed. */
+/* (check_log.c) Picoseconds on the wire for bits at the checker's speed. */
 uint64_t chk_bits_ps(const lfc_check_t *c, uint64_t bits);
 /* Record a violation of the frame being checked (cur_*), at dir and cls. Returns 1. */
 int chk_flag(lfc_check_t *c, uint32_t dir, lfc_check_rule_t rule, uint32_t cls,

@@ -31,7 +31,13 @@
 
 /* The peer's default response: IEEE 802.3 Annex 31B.3.7's pause_quanta per speed, from the
  * library's table (lfc_check_reaction_quanta, lfc/check.h: the values SONiC tabulates, not
- * checked against the standard's text; the command line says so whenever it uses one). */
+ * checked against the standard's text; the command line says so whenever it uses one). A speed
+ * the table has no row for (2.5, 56, 1600 Gb/s: lfc-sim accepts any speed of its range) gets the
+ * longer response time of the two rows either side (the one row past either end of the table),
+ * converted to quanta at its own speed and rounded up: the table's times do not grow or shrink
+ * monotonically with speed (10 Gb/s 3430 ns, 25 Gb/s 1638 ns, 100 Gb/s 2017 ns), so the longer
+ * of the neighbours is the conservative choice for headroom; past 800 Gb/s the 800 Gb/s time is
+ * kept, an extrapolation the output names. */
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0u); }
 
@@ -58,11 +64,36 @@ uint64_t lfc_flow_hold_blocks(uint32_t mtu_blocks, uint64_t latency, int cut_thr
   return ceil_div(latency, k) + mtu_blocks + (cut_through ? 1u : (uint64_t)mtu_blocks);
 }
 
-int lfc_calc_default_quanta(uint32_t speed_mbps, uint32_t *quanta) {
+/* Row r's response time is longer than row s's: quanta_r / mbps_r > quanta_s / mbps_s, compared
+ * by cross-multiplying (exact in 64 bits: quanta < 2^16, Mb/s < 2^32). */
+static int row_slower(size_t r, size_t s) {
+  return (uint64_t)lfc_check_reaction_quanta(lfc_check_reaction_speed(r)) *
+             lfc_check_reaction_speed(s) >
+         (uint64_t)lfc_check_reaction_quanta(lfc_check_reaction_speed(s)) *
+             lfc_check_reaction_speed(r);
+}
+
+int lfc_calc_default_quanta(uint32_t speed_mbps, uint32_t *quanta, uint32_t *row_mbps) {
+  if (speed_mbps == 0u) return -1;
   const uint32_t q = lfc_check_reaction_quanta(speed_mbps);
-  if (q == 0u) return -1;
-  *quanta = q;
-  return 0;
+  if (q != 0u) {
+    *quanta = q;
+    if (row_mbps != NULL) *row_mbps = speed_mbps;
+    return 0;
+  }
+  /* No row: the rows either side (the table is sorted by speed), or the one row at an end. */
+  size_t rows = 0, above = 0;
+  while (lfc_check_reaction_speed(rows) != 0u) rows++;
+  while (above != rows && lfc_check_reaction_speed(above) < speed_mbps) above++;
+  size_t row = above == rows ? rows - 1u : above;
+  if (above != 0u && above != rows && row_slower(above - 1u, above)) row = above - 1u;
+  /* The same time at this speed: quanta scale with the bit rate; rounded up, so never shorter. */
+  const uint32_t row_speed = lfc_check_reaction_speed(row);
+  const uint64_t bits = (uint64_t)lfc_check_reaction_quanta(row_speed) * speed_mbps;
+  const uint64_t derived = bits / row_speed + (bits % row_speed != 0u);
+  *quanta = derived > LFC_CALC_MAX_QUANTA ? LFC_CALC_MAX_QUANTA : (uint32_t)derived;
+  if (row_mbps != NULL) *row_mbps = row_speed;
+  return 1;
 }
 
 /* A speed in Mb/s as text in Gb/s ("100", "2.5", "0.1"). */
@@ -90,7 +121,7 @@ static void fmt_known_speeds(char *buf, size_t len) {
 static int check_link(uint32_t speed_mbps, uint32_t cable_mm, uint32_t mtu_bytes, char *err,
                       size_t errlen) {
   if (speed_mbps < LFC_CALC_MIN_SPEED_MBPS || speed_mbps > LFC_CALC_MAX_SPEED_MBPS) {
-    snprintf(err, errlen, "speed %" PRIu32 " Mb/s is not allowed: give 0.001..1600 Gb/s",
+    snprintf(err, errlen, "speed %" PRIu32 " Mb/s is not allowed: give 0.001..3200 Gb/s",
              speed_mbps);
     return -1;
   }
@@ -138,14 +169,10 @@ int lfc_headroom_calc(const lfc_headroom_in_t *in, lfc_headroom_t *out, char *er
   }
   uint32_t quanta = in->response_quanta;
   out->response_default = !in->response_given;
-  if (!in->response_given && lfc_calc_default_quanta(in->speed_mbps, &quanta) != 0) {
-    char g[32], known[128];
-    fmt_gbps(g, sizeof g, in->speed_mbps);
-    fmt_known_speeds(known, sizeof known);
-    snprintf(err, errlen,
-             "no default response time for %s Gb/s (IEEE 802.3 Annex 31B table: %s Gb/s): "
-             "give --response-quanta 0..%u",
-             g, known, LFC_CALC_MAX_QUANTA);
+  if (!in->response_given &&
+      lfc_calc_default_quanta(in->speed_mbps, &quanta, &out->response_row_mbps) < 0) {
+    snprintf(err, errlen, "no default response time for 0 Mb/s: give --response-quanta 0..%u",
+             LFC_CALC_MAX_QUANTA);
     return -1;
   }
   if (quanta > LFC_CALC_MAX_QUANTA) {
@@ -221,14 +248,15 @@ static void headroom_usage(FILE *f) {
           "delay and R the peer's response time in block times at the link speed. Prints each\n"
           "term in blocks, bytes and ns, the total in cells, and the XOFF point.\n"
           "\n"
-          "  --speed-gbps S       link speed in Gb/s, 0.001..1600 (up to 3 decimals, e.g. 2.5)\n"
+          "  --speed-gbps S       link speed in Gb/s, 0.001..3200 (up to 3 decimals, e.g. 2.5)\n"
           "  --cable-m L          cable length in metres, 0..10000 (up to 3 decimals);\n"
           "                       %u ns/m propagation\n"
           "  --mtu M              largest frame in bytes, %u..%u (rounded up to 64-byte blocks)\n"
           "  --response-quanta Q  peer response time in pause quanta (512 bit times), 0..%u;\n"
           "                       default: IEEE 802.3 Annex 31B for the speed (0.1 1 10 25 40\n"
           "                       50 100 200 400 800 Gb/s; values as tabulated by SONiC, not\n"
-          "                       checked against the standard)\n"
+          "                       checked against the standard); another speed takes the\n"
+          "                       longer time of the rows either side, in its own quanta\n"
           "  --cell B             buffer cell size in bytes for the cell count, 1..%u\n"
           "                       (default 64, lfc's block)\n"
           "  --help               this text\n"
@@ -249,7 +277,7 @@ static void credits_usage(FILE *f) {
           "switch and an FCP waiting behind a packet. Says whether the 2048-block credit\n"
           "window of SPEC §5.3 caps either.\n"
           "\n"
-          "  --speed-gbps S   link speed in Gb/s, 0.001..1600 (up to 3 decimals)\n"
+          "  --speed-gbps S   link speed in Gb/s, 0.001..3200 (up to 3 decimals)\n"
           "  --cable-m L      cable length in metres, 0..10000 (up to 3 decimals); %u ns/m\n"
           "  --mtu M          largest packet in bytes with headers, %u..%u (default %u: a\n"
           "                   4096-byte payload, 65 blocks, docs/packet-sizes.md)\n"
@@ -326,7 +354,7 @@ typedef struct {
 
 static const opt_def_t OPTS[OPT_COUNT] = {
     [OPT_SPEED] = {"--speed-gbps", 1, LFC_CALC_MIN_SPEED_MBPS, LFC_CALC_MAX_SPEED_MBPS,
-                   "a speed in Gb/s, 0.001..1600, up to 3 decimals"},
+                   "a speed in Gb/s, 0.001..3200, up to 3 decimals"},
     [OPT_CABLE] = {"--cable-m", 1, 0u, LFC_CALC_MAX_CABLE_MM,
                    "a length in metres, 0..10000, up to 3 decimals"},
     [OPT_MTU] = {"--mtu", 0, LFC_CALC_MIN_MTU_BYTES, LFC_CALC_MAX_MTU_BYTES,
@@ -493,12 +521,24 @@ static int headroom_cli(const lfc_headroom_in_t *inp) {
          speed, (double)in.cable_mm / CALC_MM_PER_M, in.mtu_bytes, h.mtu_blocks,
          h.response_quanta);
   print_cable(speed, h.cycle_ns, h.cable_ns, h.delay_cycles);
-  if (h.response_default)
+  if (h.response_default && h.response_row_mbps == in.speed_mbps)
     printf("  peer response: %" PRIu32 " quanta, the IEEE 802.3 Annex 31B.3.7 default for %s "
            "Gb/s\n    as tabulated by SONiC; UNVERIFIED against the standard's text "
            "(override: --response-quanta)\n",
            h.response_quanta, speed);
-  else
+  else if (h.response_default) {
+    char row[32], known[128];
+    fmt_gbps(row, sizeof row, h.response_row_mbps);
+    fmt_known_speeds(known, sizeof known);
+    printf("  peer response: %" PRIu32 " quanta, DERIVED: the Annex 31B table (%s Gb/s) has no "
+           "row for %s Gb/s;\n    the %s Gb/s row's time (%" PRIu32 " quanta there), the longer "
+           "of the neighbours%s,\n    as quanta at %s Gb/s, rounded up; UNVERIFIED (override: "
+           "--response-quanta)\n",
+           h.response_quanta, known, speed, row,
+           lfc_check_reaction_quanta(h.response_row_mbps),
+           in.speed_mbps > h.response_row_mbps ? " (extrapolated past the table's end)" : "",
+           speed);
+  } else
     printf("  peer response: %" PRIu32 " quanta (--response-quanta)\n", h.response_quanta);
   printf("\n  %-50s %8s %10s %11s\n", "term (SPEC §11)", "blocks", "bytes", "ns");
   term_row("MTU, our side: XOFF waits behind our frame", h.our_mtu_blocks, h.cycle_ns);

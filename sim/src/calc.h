@@ -31,7 +31,7 @@ extern "C" {
 
 /* Limits of the physical inputs (checked by both calculators). */
 #define LFC_CALC_MIN_SPEED_MBPS 1u       /* 1 Mb/s */
-#define LFC_CALC_MAX_SPEED_MBPS 1600000u /* 1.6 Tb/s */
+#define LFC_CALC_MAX_SPEED_MBPS 3200000u /* 3.2 Tb/s: the top of lfc-sim's [link] speed_gbps */
 #define LFC_CALC_MAX_CABLE_MM 10000000u  /* 10 km */
 #define LFC_CALC_MIN_MTU_BYTES 64u       /* one block: the minimum Ethernet frame */
 #define LFC_CALC_MAX_MTU_BYTES 16320u    /* 255 blocks: nblk is 8 bits (SPEC §2) */
@@ -87,10 +87,13 @@ uint64_t lfc_flow_hold_blocks(uint32_t mtu_blocks, uint64_t latency, int cut_thr
 
 /*
  * The IEEE 802.3 Annex 31B.3.7 pause_quanta a MAC may take to stop after a pause frame, for a
- * speed in Mb/s. Returns 0 and sets *quanta for a speed in the table, -1 otherwise. The table is
- * taken from SONiC's headroom scripts, not from the text of the standard (see calc.c).
+ * speed in Mb/s. Returns 0 for a speed in the table (*quanta its row); 1 for any other speed
+ * above 0, derived from a row: the longer response time of the rows either side (past an end of
+ * the table, the last row), as quanta at this speed rounded up, at most 65535; -1 for 0 Mb/s.
+ * *row_mbps (if not NULL) is the row used. The table is taken from SONiC's headroom scripts,
+ * not from the text of the standard (see calc.c).
  */
-int lfc_calc_default_quanta(uint32_t speed_mbps, uint32_t *quanta);
+int lfc_calc_default_quanta(uint32_t speed_mbps, uint32_t *quanta, uint32_t *row_mbps);
 
 /* Physical inputs of the headroom calculator. */
 typedef struct {
@@ -113,6 +116,7 @@ typedef struct {
   uint32_t mtu_blocks;          /* ceil(mtu_bytes / 64) */
   uint32_t response_quanta;     /* as given or the default */
   int response_default;         /* 1 if response_quanta is the Annex 31B default */
+  uint32_t response_row_mbps;   /* the Annex 31B row it came from (== speed: its own row) */
   uint64_t response_cycles;     /* R = response_quanta (one quantum = one block time) */
   uint64_t our_mtu_blocks;      /* our frame in progress when XOFF is due: mtu_blocks */
   uint64_t peer_mtu_blocks;     /* the peer's last frame, after its first block: mtu_blocks-1 */

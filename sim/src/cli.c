@@ -14,7 +14,7 @@
 
 #define CLI_ECHO 60 /* characters of an argument echoed in a message */
 #define CLI_OPTIONS                                                                          \
-  "--json FILE, --csv DIR, --plot DIR, --seed N, --set SEC.KEY=VALUE, --threads N, "         \
+  "--json FILE, --csv DIR, --plot DIR, --plot-window N, --seed N, --set SEC.KEY=VALUE, --threads N, "         \
   "--max-memory-mb N, --estimate, --pcap DIR, --pcap-links LIST, --pcap-max-mb N, "           \
   "--flows N, --sort COLUMN, --progress, --no-progress, --no-warnings, --step-all, --digest, " \
   "--help, --version"
@@ -49,7 +49,8 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
   } with_value[] = {{"--json", "FILE"},   {"--csv", "DIR"},     {"--plot", "DIR"},
                     {"--seed", "N"},      {"--threads", "N"},   {"--set", "SEC.KEY=VALUE"},
                     {"--max-memory-mb", "N"}, {"--pcap", "DIR"}, {"--pcap-links", "LIST"},
-                    {"--pcap-max-mb", "N"}, {"--flows", "N"}, {"--sort", "COLUMN"}};
+                    {"--pcap-max-mb", "N"}, {"--flows", "N"}, {"--sort", "COLUMN"},
+                    {"--plot-window", "N"}};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a == NULL) break;
@@ -70,6 +71,11 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
       if (cli_int("--pcap-max-mb", val, 1, (int64_t)PCAP_MAX_MAX_MB, &n, err, errlen) != 0)
         return -1;
       cli->pcap_max_mb = (uint64_t)n;
+    }
+    else if (!strcmp(a, "--plot-window")) {
+      int64_t n;
+      if (cli_int("--plot-window", val, 1, CLI_MAX_PLOT_WINDOW, &n, err, errlen) != 0) return -1;
+      cli->plot_window = (uint32_t)n;
     }
     else if (!strcmp(a, "--flows")) {
       int64_t n;
@@ -129,6 +135,8 @@ int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err
   if (cli->pcap == NULL && (cli->pcap_links != NULL || cli->pcap_max_mb > 0))
     CLI_ERR("lfc-sim: %s: only with --pcap DIR; allowed: --pcap DIR [--pcap-links LIST] "
             "[--pcap-max-mb N]", cli->pcap_links != NULL ? "--pcap-links" : "--pcap-max-mb");
+  if (cli->plot_window > 0 && cli->plot == NULL)
+    CLI_ERR("lfc-sim: --plot-window: only with --plot DIR; allowed: --plot DIR [--plot-window N]");
   if (cli->pcap != NULL && cli->pcap[0] == '\0')
     CLI_ERR("lfc-sim: --pcap '': an empty directory name; allowed: a directory");
   cli->action = CLI_RUN;

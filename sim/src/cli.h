@@ -39,6 +39,8 @@ typedef struct {
   uint64_t pcap_max_mb;            /* --pcap-max-mb, 1..PCAP_MAX_MAX_MB; 0: not given */
   uint32_t flows_shown;            /* --flows N: rows of the flow table; 0 = every flow */
   int flows_sort;                  /* --sort COLUMN: a cli_sort_t */
+  uint32_t plot_window;            /* --plot-window N: throughput.png's rates averaged over N
+                                      samples; 0: not given (one sample) */
 } cli_t;
 
 /*
@@ -51,6 +53,7 @@ typedef struct {
 typedef enum { CLI_SORT_ID, CLI_SORT_BYTES, CLI_SORT_GBPS, CLI_SORT_FCT, CLI_SORT_P99 } cli_sort_t;
 #define CLI_SORT_NAMES "id, bytes, gbps, fct, p99"
 #define CLI_DEFAULT_FLOWS 16u /* rows of the flow table without --flows */
+#define CLI_MAX_PLOT_WINDOW 1000000 /* --plot-window: samples per averaging window */
 
 int cli_parse(int argc, char **argv, int progress_default, cli_t *cli, char *err, size_t errlen);
 

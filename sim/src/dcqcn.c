@@ -14,7 +14,8 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 static uint64_t at_least_one(uint64_t c) { return c > 0 ? c : 1u; }
 
-void dcqcn_cfg(const lfc_scenario_t *sc, double line_gbps, dcqcn_cfg_t *c) {
+void dcqcn_cfg(const lfc_scenario_t *sc, dcqcn_cfg_t *c) {
+  const double line_gbps = sc->host_speed_gbps;
   c->g = sc->dcqcn_g;
   c->rai = sc->dcqcn_rai_gbps / line_gbps;
   c->rhai = sc->dcqcn_rhai_gbps / line_gbps;

@@ -65,8 +65,8 @@ typedef struct {
   uint32_t queue_cap; /* CNPs that can be on their way at once: cnp_delay / cnp_gap + 2 */
 } dcqcn_cfg_t;
 
-/* From the scenario's [dcqcn] section; line_gbps is the hosts' link speed. */
-void dcqcn_cfg(const lfc_scenario_t *sc, double line_gbps, dcqcn_cfg_t *cfg);
+/* From the scenario's [dcqcn] section, rates relative to the hosts' links (host_speed_gbps). */
+void dcqcn_cfg(const lfc_scenario_t *sc, dcqcn_cfg_t *cfg);
 /* Set up a flow's RP (at line rate, alpha 1). 0, or -1 out of memory. */
 int dcqcn_init(const dcqcn_cfg_t *cfg, flow_t *f);
 /* NP: the flow's packet arrived with CE at cycle t. */

@@ -8,19 +8,21 @@
 #include <string.h>
 
 #include "outfile.h"
-#include "sampler.h"
 
-int deadlock_init(deadlock_t *dl, const sim_t *sim, char *err, size_t errlen) {
+int deadlock_init(deadlock_t *dl, const lfc_scenario_t *sc, const sim_view_t *view, char *err,
+                  size_t errlen) {
   memset(dl, 0, sizeof *dl);
-  size_t n = (size_t)sim->topo.nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES;
+  dl->view = *view;
+  dl->stop_on_deadlock = sc->stop_on_deadlock;
+  size_t n = (size_t)view->nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES;
   dl->nq = n;
   dl->cyc = calloc(n, sizeof *dl->cyc);
   dl->color = calloc(n, 1);
   dl->stack = calloc(n, sizeof *dl->stack);
   dl->need = calloc(n, sizeof *dl->need);
   dl->touched = calloc(n, sizeof *dl->touched);
-  dl->first_seen = SIM_NEVER;
-  dl->persist = sc_ns_to_cycles(sim->sc, sim->sc->deadlock_us * 1000.0);
+  dl->first_seen = DL_NONE;
+  dl->persist = sc_ns_to_cycles(sc, sc->deadlock_us * 1000.0);
   if (!dl->cyc || !dl->color || !dl->stack || !dl->need || !dl->touched) {
     snprintf(err, errlen, "deadlock detector: out of memory (%zu queues)", n);
     return -1;
@@ -39,29 +41,21 @@ void deadlock_free(deadlock_t *dl) {
 
 /* ---- What each switch's input (port, class) holds: the egress ports its packets take ---- */
 
-typedef struct {
-  deadlock_t *dl;
-  const routes_t *r;
-  uint32_t nsw;
-} held_ctx_t;
-
-/* sim_each_held: a packet held at switch sw, in on in_port in class cls, leaves by the port its
- * route table gives for dst (SPEC §7.1; the same table the switch has, explicit paths and ECMP
- * choice included: the choice is part of dst). */
+/* view.each_held: a packet held at switch sw, in on in_port in class cls, leaves by the port
+ * its route table gives for dst (SPEC §7.1; the same table the switch has, explicit paths and
+ * ECMP choice included: the choice is part of dst). */
 static void on_held(void *ctx, uint32_t sw, uint32_t in_port, uint32_t cls, uint16_t dst) {
-  held_ctx_t *h = ctx;
-  deadlock_t *dl = h->dl;
-  if (sw >= h->nsw || dst >= h->r->len || cls >= LFC_MAX_CLASSES) return; /* not routed here */
-  uint32_t out = h->r->table[sw][dst];
+  deadlock_t *dl = ctx;
+  if (sw >= dl->view.nsw || cls >= LFC_MAX_CLASSES) return; /* not routed here */
+  uint32_t out = dl->view.route(dl->view.ctx, sw, dst);
   if (out >= LFC_MAX_PORTS) return;
-  size_t i = SAMPLER_QIDX(sw, in_port, cls);
+  size_t i = SIM_QIDX(sw, in_port, cls);
   if (dl->need[i] == 0) dl->touched[dl->ntouched++] = (uint32_t)i;
   dl->need[i] |= 1ull << out;
 }
 
-static void need_build(deadlock_t *dl, const sim_t *sim, uint64_t cycle) {
-  held_ctx_t h = {dl, &sim->routes, sim->topo.nsw};
-  sim_each_held(sim, cycle, on_held, &h);
+static void need_build(deadlock_t *dl, uint64_t cycle) {
+  dl->view.each_held(dl->view.ctx, cycle, on_held, dl);
 }
 
 static void need_clear(deadlock_t *dl) {
@@ -72,23 +66,18 @@ static void need_clear(deadlock_t *dl) {
 /* The queues queue q waits for: the next switch's egress queues (*n, port bit of the result,
  * class *c2) that hold packets which came in over q's cable in q's class after the cable's class
  * map, i.e. the occupants of the buffer that stops q. 0 if q's cable leads to no switch. */
-static uint64_t waits_for(const deadlock_t *dl, const sim_t *sim, size_t q, uint32_t *n_out,
-                          uint32_t *c2_out) {
+static uint64_t waits_for(const deadlock_t *dl, size_t q, uint32_t *n_out, uint32_t *c2_out) {
   uint32_t s = (uint32_t)(q / (LFC_MAX_PORTS * LFC_MAX_CLASSES));
   uint32_t p = (uint32_t)(q / LFC_MAX_CLASSES % LFC_MAX_PORTS), c = (uint32_t)(q % LFC_MAX_CLASSES);
-  uint32_t pp;
-  int64_t n = topo_peer(&sim->topo, s, p, &pp);
-  if (n < 0 || n >= sim->topo.nsw) return 0;
-  uint32_t wi = sim->dev[s].out_wire[p];
-  uint32_t c2 = wi != UINT32_MAX && sim->wire[wi].has_map ? sim->wire[wi].cmap[c] : c;
-  *n_out = (uint32_t)n;
+  uint32_t n, pp, c2;
+  if (!dl->view.next_hop(dl->view.ctx, s, p, c, &n, &pp, &c2)) return 0;
+  *n_out = n;
   *c2_out = c2;
-  return dl->need[SAMPLER_QIDX(n, pp, c2)];
+  return dl->need[SIM_QIDX(n, pp, c2)];
 }
 
 /* Depth-first search for a cycle among blocked queues; fills dl->cyc. */
 typedef struct {
-  const sim_t *sim;
   deadlock_t *dl;
   const uint8_t *blocked;
   uint8_t *color; /* 0 white, 1 on stack, 2 done */
@@ -101,8 +90,8 @@ static int dfs(dfs_t *x, size_t q) {
   x->stack[x->depth++] = q;
   uint32_t n = 0, c2 = 0;
   /* the queues q waits for, in port order */
-  for (uint64_t m = waits_for(x->dl, x->sim, q, &n, &c2); m != 0; m &= m - 1u) {
-    size_t q2 = SAMPLER_QIDX(n, (uint32_t)__builtin_ctzll(m), c2);
+  for (uint64_t m = waits_for(x->dl, q, &n, &c2); m != 0; m &= m - 1u) {
+    size_t q2 = SIM_QIDX(n, (uint32_t)__builtin_ctzll(m), c2);
     if (!x->blocked[q2]) continue;
     if (x->color[q2] == 1) { /* found: the stack from q2 up */
       uint32_t i = x->depth;
@@ -123,41 +112,41 @@ static int dfs(dfs_t *x, size_t q) {
   return 0;
 }
 
-static size_t qidx(const dl_queue_t *x) { return SAMPLER_QIDX(x->sw, x->port, x->cls); }
+static size_t qidx(const dl_queue_t *x) { return SIM_QIDX(x->sw, x->port, x->cls); }
 
 /* The watched cycle is still one: every queue blocked, and waiting for the next. */
-static int still_cycle(const deadlock_t *dl, const sim_t *sim, const uint8_t *blocked) {
+static int still_cycle(const deadlock_t *dl, const uint8_t *blocked) {
   for (uint32_t i = 0; i < dl->ncyc; i++) {
     const dl_queue_t *y = &dl->cyc[(i + 1) % dl->ncyc];
     uint32_t n = 0, c2 = 0;
-    uint64_t m = waits_for(dl, sim, qidx(&dl->cyc[i]), &n, &c2);
+    uint64_t m = waits_for(dl, qidx(&dl->cyc[i]), &n, &c2);
     if (!blocked[qidx(&dl->cyc[i])] || n != y->sw || c2 != y->cls || !((m >> y->port) & 1u))
       return 0;
   }
   return dl->ncyc > 0;
 }
 
-void deadlock_check(deadlock_t *dl, sim_t *sim, uint64_t cycle, const uint8_t *blocked) {
+void deadlock_check(deadlock_t *dl, uint64_t cycle, const uint8_t *blocked) {
   if (dl->found) return;
   if (memchr(blocked, 1, dl->nq) == NULL) { /* no queue blocked: no cycle (the common case) */
-    dl->first_seen = SIM_NEVER;
+    dl->first_seen = DL_NONE;
     dl->ncyc = 0;
     return;
   }
-  need_build(dl, sim, cycle);
-  if (dl->first_seen != SIM_NEVER && still_cycle(dl, sim, blocked)) {
+  need_build(dl, cycle);
+  if (dl->first_seen != DL_NONE && still_cycle(dl, blocked)) {
     if (cycle - dl->first_seen >= dl->persist) {
       dl->found = 1;
       dl->found_cycle = dl->first_seen;
-      if (sim->sc->stop_on_deadlock) sim->stop = 1;
+      if (dl->stop_on_deadlock) dl->view.stop(dl->view.ctx);
     }
     need_clear(dl);
     return;
   }
-  dl->first_seen = SIM_NEVER;
+  dl->first_seen = DL_NONE;
   dl->ncyc = 0;
   memset(dl->color, 0, dl->nq);
-  dfs_t x = {sim, dl, blocked, dl->color, dl->stack, 0};
+  dfs_t x = {dl, blocked, dl->color, dl->stack, 0};
   for (size_t q = 0; q < dl->nq; q++)
     if (blocked[q] && x.color[q] == 0 && dfs(&x, q)) {
       dl->first_seen = cycle;
@@ -166,20 +155,19 @@ void deadlock_check(deadlock_t *dl, sim_t *sim, uint64_t cycle, const uint8_t *b
   need_clear(dl);
 }
 
-int deadlock_dot(const deadlock_t *dl, const sim_t *sim, const char *path, char *err,
-                 size_t errlen) {
+int deadlock_dot(const deadlock_t *dl, const char *path, char *err, size_t errlen) {
   outfile_t o;
   if (outfile_open(&o, path, err, errlen) != 0) return -1;
   FILE *f = o.f;
   char a[64], b[64];
   fprintf(f, "digraph deadlock {\n  label=\"wait-for cycle formed at cycle %llu (%.3f us)\";\n"
              "  node [shape=box, style=filled, fillcolor=\"#f4cccc\"];\n",
-          (unsigned long long)dl->found_cycle, (double)dl->found_cycle * sim->cycle_ns / 1000.0);
+          (unsigned long long)dl->found_cycle, (double)dl->found_cycle * dl->view.cycle_ns / 1000.0);
   for (uint32_t i = 0; i < dl->ncyc; i++) {
     const dl_queue_t *x = &dl->cyc[i], *y = &dl->cyc[(i + 1) % dl->ncyc];
     fprintf(f, "  \"%s p%u c%u\" -> \"%s p%u c%u\" [label=\"waits for\"];\n",
-            topo_name(&sim->topo, x->sw, a, sizeof a), x->port, x->cls,
-            topo_name(&sim->topo, y->sw, b, sizeof b), y->port, y->cls);
+            dl->view.name(dl->view.ctx, x->sw, a, sizeof a), x->port, x->cls,
+            dl->view.name(dl->view.ctx, y->sw, b, sizeof b), y->port, y->cls);
   }
   fprintf(f, "}\n");
   return outfile_close(&o, err, errlen);

@@ -31,7 +31,229 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lfc/link.h"
+#include "crew.h"
+#include "dcqcn.h"
 #include "partition.h"
+#include "routing.h"
+
+/* ---- The simulation object (opaque to the rest of lfc-sim: engine.h) ---- */
+
+/* Bytes of a cache line: wire_t keeps what each end reads in a line of its own. */
+#define SIM_CACHE_LINE 64u
+
+/* What a receiver expects on a link when nothing new happens: the rest of a packet (SPEC §2.1). */
+typedef struct {
+  lfc_word_t tmpl; /* continuation block of the packet in flight */
+  uint16_t rem;    /* blocks still to come (< nblk <= 255) */
+  uint8_t k;       /* the link's speed divider (1..16): blocks are k cycles apart */
+  uint64_t next;   /* cycle of its next block */
+} track_t;
+
+typedef struct {
+  uint64_t t;
+  lfc_word_t w;
+} sig_t;
+
+/*
+ * One direction of a cable. A fabric has thousands, and each is read at both ends in different
+ * device steps, so the receiver's fields fill the first cache line, the sender's the second,
+ * and the rest (read when a word is not predicted, or for reports) the third (docs/sim.md
+ * "Speed"). The array is allocated aligned to a line (sim_create).
+ */
+typedef struct {
+  /* ---- receiver (take_input) ---- */
+  _Alignas(SIM_CACHE_LINE) track_t rx;
+  uint32_t head, n; /* ring: the oldest unpredicted word in flight, how many */
+  uint8_t has_map;  /* [classmap]: DATA arrives in class cmap[cls] (docs/sim.md) */
+  /* ---- sender (give_output) ---- */
+  _Alignas(SIM_CACHE_LINE) track_t tx;
+  sig_t *ring;    /* words the tracker does not predict, in flight: at most delay + 1 */
+  uint32_t delay; /* cycles; the ring holds delay + 1 */
+  uint32_t xlane; /* 0: the receiver is stepped by the sender's lane; else its lane + 1 */
+  /* ---- the rest ---- */
+  _Alignas(SIM_CACHE_LINE) uint32_t from, from_port, to, to_port;
+  lfc_link_t *link; /* step_all only: the reference link */
+  uint64_t digest;  /* of every word that differs from the prediction, with its cycle */
+  uint8_t cmap[LFC_MAX_CLASSES];
+} wire_t;
+
+typedef struct {
+  uint8_t is_host;
+  uint32_t nports;
+  lfc_switch_t *sw;
+  lfc_nic_t *nic;
+  uint32_t *in_wire, *out_wire; /* per port, UINT32_MAX = unconnected */
+  uint64_t connected;           /* ports with a working link (LFC_MAX_PORTS = 64) */
+  uint64_t rx_busy;             /* input ports whose link has a packet or words in flight */
+  uint64_t rx_queued;           /* input ports whose link has unpredicted words queued */
+  uint64_t tx_busy;             /* output ports with a packet in flight (tracker rem > 0) */
+  uint64_t *tx_end;             /* per port in tx_busy: the cycle after its packet's last block */
+  uint64_t wake;                /* next cycle to process, SIM_NEVER = none */
+  uint32_t heap_pos;            /* index in the heap, UINT32_MAX = in the calendar (engine.c) */
+  uint32_t rr;                  /* host: round robin over its flows */
+  uint32_t lane;                /* the lane (thread) that steps it */
+  uint64_t nic_drops_seen;
+} device_t;
+
+/* A packet in flight, found by its tag (engine.c "Packets"). */
+typedef struct {
+  uint32_t flow;
+  uint32_t bytes;
+  uint64_t send_cycle; /* node put out its first block; SIM_NEVER before */
+  uint64_t arrive;     /* its first block reached the switch it is in now */
+  uint32_t hop;        /* switches it has left */
+  /* where its first block went last (the deadlock detector reads them, sim_view): */
+  uint32_t wire;       /* the wire it left its last device on, UINT32_MAX before it left its node */
+  uint16_t dst;        /* its destination address (the route tables' index, SPEC §7.1) */
+  uint8_t cls;         /* its class on that wire, before the wire's class map */
+  uint32_t seq;        /* its number in its flow (offered order, mod 2^32): out_of_order */
+} slot_t;
+
+/*
+ * The packets one endpoint sends: tag = index << tag_bits | endpoint, so that each source
+ * makes its tags alone, whatever lane steps it. Only the source allocates (in its step);
+ * releases (delivery, drop) come in the merge, and a released index is used again, in the
+ * order (release cycle, index), once `lookahead` cycles have passed since its release: by then
+ * it has been merged with any number of lanes, and the order does not depend on the order of
+ * the merge, so the tags do not depend on the threads.
+ */
+typedef struct {
+  slot_t *slot;
+  uint32_t n, cap;   /* indices made, allocated */
+  uint32_t *fq;      /* released indices by (release cycle, index): a ring of cap */
+  uint64_t *fq_t;    /* the cycle of each release */
+  uint32_t fq_head, fq_n;
+} pool_t;
+
+/* Cycles the wake-up calendar spans (a power of two, a multiple of 64): most wakes are a link
+ * delay or a packet's blocks ahead; later ones go to the heap. */
+#define SIM_CAL_SLOTS 256u
+
+/* The wake-up queue of one lane's devices, by (wake, id) (engine.c). */
+typedef struct {
+  uint64_t *heap; /* packed keys of later wakes */
+  uint32_t nheap;
+  uint64_t *cal;  /* SIM_CAL_SLOTS x cal_words: devices waking in the slot's cycle */
+  uint32_t cal_words;
+  uint32_t *cal_n;  /* per slot: devices in it */
+  uint32_t *cal_lo; /* per slot: no device below this bitmap word */
+  uint64_t cal_busy[SIM_CAL_SLOTS / 64u]; /* slots with devices */
+  uint64_t cal_now; /* the calendar holds wakes in [cal_now, cal_now + SIM_CAL_SLOTS) */
+} wakeq_t;
+
+/* A word for a device of another lane, applied to its link at the window's end. */
+typedef struct {
+  uint64_t t;    /* arrival cycle */
+  uint32_t wire;
+  lfc_word_t w;
+} xword_t;
+
+/* What a step did to a flow or a packet record: applied in (t, dev) order (engine.c). */
+typedef struct {
+  uint64_t t;     /* the cycle of the step */
+  uint64_t cycle; /* DELIVER: admission; HOP: the first block's arrival at the next device */
+  uint32_t dev;   /* the device stepped */
+  uint32_t tag;
+  uint32_t host;  /* DELIVER: the receiving host */
+  uint16_t dst;   /* DELIVER, HOP: the packet's fields */
+  uint8_t kind, ecn, nblk, k;
+  uint8_t cls;    /* HOP: the packet's class on the wire */
+  uint32_t wire;  /* HOP: the wire it went on */
+} msg_t;
+
+typedef struct {
+  xword_t *v;
+  uint32_t n, cap;
+} xbox_t;
+
+typedef struct {
+  msg_t *v;
+  uint32_t n, cap;
+} mbox_t;
+
+/* A flow completed in a lane's merge, for the flows waiting for it (applied between windows,
+ * in (t, dev) order: engine.c "Lanes"). */
+typedef struct {
+  uint64_t t;     /* the cycle of the step that delivered its last packet */
+  uint64_t cycle; /* its completion */
+  uint32_t dev;
+  uint32_t flow;
+} done_t;
+
+/* Lanes per thread with more than one thread: small lanes let a thread that is ahead (or
+ * alone, while the machine's other work holds the other core) take over more of a window
+ * (crew.h); more lanes mean more words between lanes. */
+#define SIM_LANES_PER_THREAD 2u
+
+/* One lane: a share of the devices, stepped by one thread at a time (engine.c "Lanes"). */
+typedef struct {
+  _Alignas(SIM_CACHE_LINE) lfc_word_t in[LFC_MAX_PORTS]; /* scratch of a step */
+  lfc_word_t out[LFC_MAX_PORTS];
+  sim_t *sim;
+  uint32_t id;
+  wakeq_t q;
+  uint64_t now;  /* the cycle of the step in progress */
+  xbox_t *xout;  /* per lane: words for its devices, this window */
+  mbox_t *mout;  /* per lane: records for the packets and flows its hosts send, this window */
+  done_t *done;  /* flows that completed in this lane's last merge */
+  uint32_t ndone, capdone;
+  uint64_t steps, drops_sw, drops_nic, errors, deliv_bytes;
+  uint64_t err_t; /* the first error, by (cycle, device) */
+  uint32_t err_d;
+  char error[256];
+  int stop;       /* out of memory: end the run */
+  int oom;        /* ... and that was why (exit status 2, not a finding) */
+} lane_t;
+
+struct sim {
+  const lfc_scenario_t *sc;
+  topo_t topo;
+  routes_t routes;
+  flows_t flows;
+  device_t *dev;
+  uint32_t ndev;
+  /* Wires by receiver: the wire into port p of device d is wire[out_base[d] + p], so that the
+   * wires a device reads in a step lie together (slots of unconnected ports stay unused). */
+  wire_t *wire;
+  uint32_t nwire;       /* wires (working cables x 2) */
+  uint32_t *wire_order; /* their indices in the order of the topology's links (digest) */
+  uint64_t now, end;
+  int step_all;
+  /* lanes: one with one thread, SIM_LANES_PER_THREAD per thread with more; a window is at
+   * most `lookahead` cycles, the shortest time in which one device's step can matter to
+   * another (engine.c "Lanes") */
+  lane_t *lane;
+  uint32_t nlanes, nthreads;
+  uint64_t lookahead;
+  uint64_t win_end; /* the window in progress ends before this cycle */
+  int applying;     /* the crew's phase: 1 apply the last window's words and records, 0 step */
+  crew_t crew;
+  /* packets in flight, by tag: per source endpoint */
+  pool_t *pool;
+  uint32_t tag_bits;
+  /* scratch */
+  lfc_word_t *outs_all; /* step_all, per device port */
+  uint32_t *out_base;
+  /* results */
+  uint64_t errors, link_mismatch, events_processed, steps;
+  char error[256];
+  uint64_t deliv_bytes, drops_sw, drops_nic;
+  double cycle_ns;
+  /* sampling */
+  uint64_t sample_every, next_sample;
+  sim_sample_fn sample_fn;
+  void *sample_ctx;
+  void *rx_ctx; /* per host: the node's delivery callback context */
+  int stop; /* set by a sample callback to end the run early */
+  int oom;  /* a lane ran out of memory (or threads): error says where; the results are void */
+  dcqcn_cfg_t dcqcn;
+  int want_digest; /* hash the unpredicted link words (sim_digest); set before sim_run */
+  int qlen_reg, tx_rem_reg; /* [routing] adaptive: the model's registers of an egress queue's
+                               blocks and of the blocks still to send of the packet in flight */
+  sim_tap_t **tap; /* --pcap: per wire, its capture or NULL; NULL when nothing is captured */
+};
+
 
 _Static_assert(offsetof(wire_t, tx) == SIM_CACHE_LINE, "the receiver's fields fit one line");
 _Static_assert(offsetof(wire_t, from) == 2u * SIM_CACHE_LINE, "the sender's fields fit one line");
@@ -105,7 +327,7 @@ static uint64_t word_hash(uint64_t h, const lfc_word_t *w) {
  * next device is the smaller of the calendar's first and the heap's top. Each lane has its
  * own queue of its own devices (cal_now is the lane's last cycle). */
 
-#define HEAP_ID_BITS 18u /* > MAX_NODES of topology.c */
+#define HEAP_ID_BITS 18u /* > TOPO_MAX_NODES (topology.h) */
 #define HEAP_ID_MASK ((1ull << HEAP_ID_BITS) - 1u)
 #define HEAP_WAKE_MAX ((1ull << (64u - HEAP_ID_BITS)) - 1u)
 #define IN_CAL UINT32_MAX /* heap_pos of a device in the calendar */
@@ -432,7 +654,7 @@ static void do_hop(sim_t *s, lane_t *ln, const msg_t *m) {
 }
 
 /* An adaptive switch gave the packet a new address at its input (ar_inputs): the deadlock
- * detector's view of its route there (sim_each_held). */
+ * detector's view of its route there (sim_view). */
 static void do_route(sim_t *s, const msg_t *m) {
   slot_t *sl = slot_of(s, m->tag);
   if (sl != NULL) sl->dst = m->dst;
@@ -609,8 +831,8 @@ static void received(const sim_t *s, const wire_t *w, uint32_t back, lfc_word_t 
   }
 }
 
-void sim_word_received(const sim_t *s, uint32_t wi, lfc_word_t *in) {
-  const wire_t *w = &s->wire[wi];
+void sim_word_received(const sim_t *s, uint32_t node, uint32_t port, lfc_word_t *in) {
+  const wire_t *w = &s->wire[s->out_base[node] + port];
   received(s, w, s->dev[w->to].out_wire[w->to_port], in);
 }
 
@@ -882,9 +1104,11 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
 #define CERR(...)                                           \
   do {                                                      \
     if (err && errlen) snprintf(err, errlen, __VA_ARGS__);  \
-    goto fail;                                              \
+    return -1;                                              \
   } while (0)
 
+/* The heap's keys hold a device id in HEAP_ID_BITS: every fabric topology.c builds fits. */
+_Static_assert(TOPO_MAX_NODES <= HEAP_ID_MASK, "device ids must fit the wake-up heap's keys");
 
 /* calloc for arrays of line-aligned structs (wire_t): n >= 1 elements of size bytes (a
  * multiple of the alignment), aligned to SIM_CACHE_LINE, zeroed; NULL if out of memory. */
@@ -914,41 +1138,36 @@ static uint64_t lookahead(const sim_t *s) {
   return l == SIM_NEVER || l < 1u ? 1u : l;
 }
 
-int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
-  memset(s, 0, sizeof *s);
-  s->sc = sc;
-  s->step_all = sc->step_all;
-  s->cycle_ns = sc_cycle_ns(sc);
-  s->end = (uint64_t)(sc->duration_us * 1000.0 / s->cycle_ns + 0.5);
-  if (s->end < 1) s->end = 1;
-  s->sample_every = sc_ns_to_cycles(sc, sc->sample_us * 1000.0);
-  s->qlen_reg = lfc_reg_find("qlen");
-  s->tx_rem_reg = lfc_reg_find("tx_rem");
-  if (sc->adaptive && (s->qlen_reg < 0 || s->tx_rem_reg < 0)) {
-    if (err && errlen)
-      snprintf(err, errlen, "%s: [routing] adaptive: the model has no register qlen or tx_rem",
-               sc->file);
-    return -1;
-  }
+/*
+ * sim_create's stages, in order; each returns 0, or -1 with err (sim_create then destroys what
+ * was made). The scenario was checked at load (lfc_scenario_finish): what is refused here needs
+ * the fabric (failed links, explicit paths, class maps, reachability) or memory.
+ */
+
+/* The fabric's graph, its route tables, the flows and their DCQCN state. */
+static int build_fabric(sim_t *s, char *err, size_t errlen) {
+  const lfc_scenario_t *sc = s->sc;
   if (topo_build(sc, &s->topo, err, errlen) != 0) return -1;
-  if (routes_build(sc, &s->topo, &s->routes, err, errlen) != 0) goto fail_quiet;
-  if (flows_build(sc, &s->topo, &s->flows, err, errlen) != 0) goto fail_quiet;
-  topo_t *t = &s->topo;
-  dcqcn_cfg(sc, sc_host_gbps(sc), &s->dcqcn);
+  if (routes_build(sc, &s->topo, &s->routes, err, errlen) != 0) return -1;
+  if (flows_build(sc, &s->topo, &s->flows, err, errlen) != 0) return -1;
+  dcqcn_cfg(sc, &s->dcqcn);
   for (uint32_t i = 0; i < s->flows.n; i++)
     if (s->flows.f[i].dcqcn && dcqcn_init(&s->dcqcn, &s->flows.f[i]) != 0) CERR("out of memory");
+  return 0;
+}
+
+/* A device per node, the packet pools of the endpoints, and the lanes the devices are split
+   into (one with step_all, which steps every device in every cycle on one thread). */
+static int build_lanes(sim_t *s, char *err, size_t errlen) {
+  const topo_t *t = &s->topo;
   s->ndev = t->nnodes;
-  if (s->ndev > HEAP_ID_MASK) CERR("%s: %u devices; allowed up to %llu", sc->file, s->ndev,
-                                   (unsigned long long)HEAP_ID_MASK);
   s->dev = calloc(s->ndev, sizeof *s->dev);
   s->out_base = calloc(s->ndev, sizeof *s->out_base);
-  rx_ctx_t *rx_ctxs = calloc(t->nendpoints, sizeof *rx_ctxs);
-  s->rx_ctx = rx_ctxs;
+  s->rx_ctx = calloc(t->nendpoints, sizeof(rx_ctx_t));
   s->pool = calloc(t->nendpoints, sizeof *s->pool);
-  if (!s->dev || !s->out_base || !rx_ctxs || !s->pool) CERR("out of memory");
+  if (!s->dev || !s->out_base || !s->rx_ctx || !s->pool) CERR("out of memory");
   while ((1u << s->tag_bits) < t->nendpoints) s->tag_bits++; /* <= HEAP_ID_BITS */
-  /* Lanes: step_all steps every device in every cycle on one thread. */
-  s->nthreads = s->step_all || sc->threads < 1u ? 1u : sc->threads;
+  s->nthreads = s->step_all || s->sc->threads < 1u ? 1u : s->sc->threads;
   s->nlanes = s->nthreads == 1u ? 1u : s->nthreads * SIM_LANES_PER_THREAD;
   if (s->nlanes > s->ndev) s->nlanes = s->ndev;
   if (s->nthreads > s->nlanes) s->nthreads = s->nlanes; /* a thread more would find no lane */
@@ -977,6 +1196,13 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
     for (uint32_t d = 0; d < s->ndev; d++) s->dev[d].lane = lane_of[d];
     free(lane_of);
   }
+  return 0;
+}
+
+/* Each device's ports, and a wire per direction of every working cable (by receiver: see
+   sim_t.out_base), with its ring of words in flight and, with step_all, its lfc_link. */
+static int build_wires(sim_t *s, char *err, size_t errlen) {
+  const topo_t *t = &s->topo;
   uint32_t total_ports = 0;
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
@@ -1008,8 +1234,8 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
       w->from_port = dir ? lk->pb : lk->pa;
       w->to = to;
       w->to_port = to_port;
-      if (lk->delay < 1u) /* the lookahead of skip-ahead and of the lanes (SPEC §12.1) */
-        CERR("%s: link %u: delay 0 cycles; allowed: 1 or more", sc->file, l);
+      /* >= 1, the lookahead of skip-ahead and of the lanes (SPEC §12.1), and with step_all
+         at most LFC_LINK_MAX_DELAY: lfc_scenario_finish checked every cable's delay */
       w->delay = lk->delay;
       w->tx.k = w->rx.k = (uint8_t)lk->speed_div;
       w->ring = calloc((size_t)w->delay + 1u, sizeof *w->ring);
@@ -1017,14 +1243,20 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
       w->xlane = s->dev[to].lane != s->dev[w->from].lane ? s->dev[to].lane + 1u : 0u;
       if (s->step_all) {
         w->link = lfc_link_create(lk->delay);
-        if (!w->link) CERR("link delay %u: cannot create (allowed 1..%u)", lk->delay,
-                           LFC_LINK_MAX_DELAY);
+        if (!w->link) CERR("out of memory");
       }
       s->dev[w->from].out_wire[w->from_port] = wi;
       s->dev[w->from].connected |= 1ull << w->from_port;
       s->dev[w->to].in_wire[w->to_port] = wi;
     }
   }
+  return 0;
+}
+
+/* [classmap]: the wires of each listed cable between two switches take their maps. */
+static int apply_classmaps(sim_t *s, char *err, size_t errlen) {
+  const lfc_scenario_t *sc = s->sc;
+  const topo_t *t = &s->topo;
   for (uint32_t i = 0; i < sc->nclassmaps; i++) {
     const sc_classmap_t *m = &sc->classmaps[i];
     int64_t a = topo_find(t, m->from), b = topo_find(t, m->to);
@@ -1044,6 +1276,15 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
       CERR("%s:%u: [classmap] %s-%s: no working cable from switch %s to switch %s; allowed: "
            "two adjacent switches", sc->file, m->line, m->from, m->to, m->from, m->to);
   }
+  return 0;
+}
+
+/* The model of every device (liblfc switches with their role's configuration, the ports' speed
+   dividers and the route tables; NICs), each due at cycle 0. */
+static int create_devices(sim_t *s, char *err, size_t errlen) {
+  const lfc_scenario_t *sc = s->sc;
+  const topo_t *t = &s->topo;
+  rx_ctx_t *rx_ctxs = s->rx_ctx;
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
     char msg[512], name[64];
@@ -1073,15 +1314,42 @@ int sim_create(sim_t *s, const lfc_scenario_t *sc, char *err, size_t errlen) {
     dv->wake = 0;
     cal_insert(s, &s->lane[dv->lane].q, d, 0); /* cal_now = 0 */
   }
-  s->lookahead = lookahead(s);
   return 0;
-fail:
-fail_quiet:
-  sim_destroy(s);
-  return -1;
+}
+
+static void teardown(sim_t *s);
+
+sim_t *sim_create(const lfc_scenario_t *sc, char *err, size_t errlen) {
+  sim_t *s = calloc(1, sizeof *s);
+  if (s == NULL) {
+    if (err && errlen) snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  s->sc = sc;
+  s->step_all = sc->step_all;
+  s->cycle_ns = sc->cycle_ns;
+  s->end = sc->end_cycle;
+  s->sample_every = sc->sample_cycles;
+  s->qlen_reg = lfc_reg_find("qlen"); /* both found: lfc_scenario_finish checks [routing] adaptive */
+  s->tx_rem_reg = lfc_reg_find("tx_rem");
+  if (build_fabric(s, err, errlen) != 0 || build_lanes(s, err, errlen) != 0 ||
+      build_wires(s, err, errlen) != 0 || apply_classmaps(s, err, errlen) != 0 ||
+      create_devices(s, err, errlen) != 0) {
+    sim_destroy(s);
+    return NULL;
+  }
+  s->lookahead = lookahead(s);
+  return s;
 }
 
 void sim_destroy(sim_t *s) {
+  if (s == NULL) return;
+  teardown(s);
+  free(s);
+}
+
+/* Free what sim_create made of s (also when it failed part way: what is NULL was not made). */
+static void teardown(sim_t *s) {
   if (s->dev)
     for (uint32_t d = 0; d < s->ndev; d++) {
       lfc_switch_destroy(s->dev[d].sw);
@@ -1128,10 +1396,12 @@ void sim_destroy(sim_t *s) {
   free(s->outs_all);
   free(s->out_base);
   free(s->rx_ctx);
+  free(s->tap);
   memset(s, 0, sizeof *s);
 }
 
-void sim_sync(sim_t *s, uint64_t to) {
+/* Bring every device to cycle `to` (no device may be behind a pending event before it). */
+static void sync_all(sim_t *s, uint64_t to) {
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
     if (dv->is_host) {
@@ -1184,7 +1454,7 @@ static int any_stop(const sim_t *s) {
 static uint64_t sample_until(sim_t *s, uint64_t g, uint64_t *next_sample) {
   while (!any_stop(s) && s->sample_fn && *next_sample < s->end && *next_sample <= g) {
     fold_lanes(s);
-    sim_sync(s, *next_sample);
+    sync_all(s, *next_sample);
     sample(s, *next_sample);
     *next_sample += s->sample_every;
   }
@@ -1346,15 +1616,20 @@ void sim_run(sim_t *s) {
   }
   fold_lanes(s);
   if (!s->stop) {
-    sim_sync(s, s->end);
+    sync_all(s, s->end);
     s->now = s->end;
   } else {
     s->end = s->now; /* stopped early (deadlock found): report up to here */
-    sim_sync(s, s->end);
+    sync_all(s, s->end);
   }
 }
 
-void sim_each_held(const sim_t *s, uint64_t at, sim_held_fn fn, void *ctx) {
+/* ---- The observer interface (observer.h) ---- */
+
+/* view.each_held: the packet records of every source endpoint, by tag index; a packet's first
+ * block went last over slot.wire, so the switch that holds it is that wire's receiver. */
+static void view_each_held(void *ctx, uint64_t at, sim_held_fn fn, void *fn_ctx) {
+  const sim_t *s = ctx;
   for (uint32_t e = 0; e < s->topo.nendpoints; e++) {
     const pool_t *p = &s->pool[e];
     for (uint32_t i = 0; i < p->n; i++) {
@@ -1362,9 +1637,36 @@ void sim_each_held(const sim_t *s, uint64_t at, sim_held_fn fn, void *ctx) {
       if (sl->flow == SLOT_FREE || sl->wire == NONE || sl->arrive >= at) continue;
       const wire_t *w = &s->wire[sl->wire];
       if (w->to >= s->topo.nsw) continue; /* on its way to, or at, an end node */
-      fn(ctx, w->to, w->to_port, w->has_map ? w->cmap[sl->cls] : sl->cls, sl->dst);
+      fn(fn_ctx, w->to, w->to_port, w->has_map ? w->cmap[sl->cls] : sl->cls, sl->dst);
     }
   }
+}
+
+static int view_next_hop(void *ctx, uint32_t sw, uint32_t port, uint32_t cls, uint32_t *to,
+                         uint32_t *to_port, uint32_t *to_cls) {
+  const sim_t *s = ctx;
+  int64_t n = topo_peer(&s->topo, sw, port, to_port);
+  if (n < 0 || n >= s->topo.nsw) return 0;
+  uint32_t wi = s->dev[sw].out_wire[port];
+  *to = (uint32_t)n;
+  *to_cls = wi != NONE && s->wire[wi].has_map ? s->wire[wi].cmap[cls] : cls;
+  return 1;
+}
+
+static uint32_t view_route(void *ctx, uint32_t sw, uint16_t dst) {
+  const sim_t *s = ctx;
+  return dst < s->routes.len ? s->routes.table[sw][dst] : LFC_MAX_PORTS;
+}
+
+static void view_stop(void *ctx) { ((sim_t *)ctx)->stop = 1; }
+
+static const char *view_name(void *ctx, uint32_t node, char *buf, size_t len) {
+  return topo_name(&((const sim_t *)ctx)->topo, node, buf, len);
+}
+
+void sim_view(sim_t *s, sim_view_t *v) {
+  *v = (sim_view_t){s, s->topo.nsw, s->cycle_ns, view_next_hop, view_route, view_each_held,
+                    view_stop, view_name};
 }
 
 /* A latency series: its samples in order while it keeps them (the same hash as when every
@@ -1419,3 +1721,55 @@ uint64_t sim_digest(const sim_t *s) {
   h = mix64(h, s->errors);
   return h;
 }
+
+/* ---- Before the run; what it leaves for the reports (engine.h) ---- */
+
+void sim_observe(sim_t *s, sim_sample_fn fn, void *ctx) {
+  s->sample_fn = fn;
+  s->sample_ctx = ctx;
+}
+
+void sim_want_digest(sim_t *s) { s->want_digest = 1; }
+
+int sim_tap(sim_t *s, uint32_t node, uint32_t port, sim_tap_t *tap) {
+  if (s->tap == NULL) { /* one slot per wire index: out_base[d] + port over every device */
+    const size_t n = (size_t)s->out_base[s->ndev - 1u] + s->dev[s->ndev - 1u].nports + 1u;
+    s->tap = calloc(n, sizeof *s->tap);
+    if (s->tap == NULL) return -1;
+  }
+  s->tap[s->out_base[node] + port] = tap;
+  return 0;
+}
+
+void sim_untap(sim_t *s) {
+  free(s->tap);
+  s->tap = NULL;
+}
+
+void sim_stop(sim_t *s) { s->stop = 1; }
+
+uint16_t sim_tag_source(const sim_t *s, uint32_t tag) {
+  /* the tag names the endpoint (pool_t), whose first address is endpoint x ways (SPEC §7.1) */
+  return (uint16_t)((tag & ((1u << s->tag_bits) - 1u)) * s->routes.ways);
+}
+
+const lfc_scenario_t *sim_scenario(const sim_t *s) { return s->sc; }
+const topo_t *sim_topo(const sim_t *s) { return &s->topo; }
+const flows_t *sim_flows(const sim_t *s) { return &s->flows; }
+const lfc_switch_t *sim_switch(const sim_t *s, uint32_t node) { return s->dev[node].sw; }
+const lfc_nic_t *sim_nic(const sim_t *s, uint32_t node) { return s->dev[node].nic; }
+
+int sim_port_wired(const sim_t *s, uint32_t node, uint32_t port) {
+  return s->dev[node].out_wire[port] != NONE;
+}
+
+uint64_t sim_end(const sim_t *s) { return s->end; }
+double sim_cycle_ns(const sim_t *s) { return s->cycle_ns; }
+uint32_t sim_wires(const sim_t *s) { return s->nwire; }
+uint64_t sim_delivered_bytes(const sim_t *s) { return s->deliv_bytes; }
+uint64_t sim_steps(const sim_t *s) { return s->steps; }
+uint64_t sim_errors(const sim_t *s) { return s->errors; }
+const char *sim_error(const sim_t *s) { return s->error; }
+uint64_t sim_link_mismatch(const sim_t *s) { return s->link_mismatch; }
+int sim_oom(const sim_t *s) { return s->oom; }
+size_t sim_ring_word_bytes(void) { return sizeof(sig_t); }

@@ -15,108 +15,22 @@
  * most `lookahead` cycles; what crosses to another lane's device, or touches a flow or a packet
  * record, waits in outboxes applied in (cycle, device) order at the window's end. Results are
  * bit-identical for any number of threads.
+ *
+ * The simulation is an opaque object (engine.c): its observers and reports read it through
+ * the functions below and the observer interface (observer.h), never its wires and devices.
  */
 #ifndef LFC_SIM_ENGINE_H
 #define LFC_SIM_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "lfc/link.h"
 #include "lfc/nic.h"
 #include "lfc/switch.h"
-#include "crew.h"
-#include "dcqcn.h"
-#include "routing.h"
+#include "observer.h"
 #include "scenario.h"
 #include "topology.h"
 #include "traffic.h"
-
-/* Bytes of a cache line: wire_t keeps what each end reads in a line of its own. */
-#define SIM_CACHE_LINE 64u
-
-/* What a receiver expects on a link when nothing new happens: the rest of a packet (SPEC §2.1). */
-typedef struct {
-  lfc_word_t tmpl; /* continuation block of the packet in flight */
-  uint16_t rem;    /* blocks still to come (< nblk <= 255) */
-  uint8_t k;       /* the link's speed divider (1..16): blocks are k cycles apart */
-  uint64_t next;   /* cycle of its next block */
-} track_t;
-
-typedef struct {
-  uint64_t t;
-  lfc_word_t w;
-} sig_t;
-
-/*
- * One direction of a cable. A fabric has thousands, and each is read at both ends in different
- * device steps, so the receiver's fields fill the first cache line, the sender's the second,
- * and the rest (read when a word is not predicted, or for reports) the third (docs/sim.md
- * "Speed"). The array is allocated aligned to a line (sim_create).
- */
-typedef struct {
-  /* ---- receiver (take_input) ---- */
-  _Alignas(SIM_CACHE_LINE) track_t rx;
-  uint32_t head, n; /* ring: the oldest unpredicted word in flight, how many */
-  uint8_t has_map;  /* [classmap]: DATA arrives in class cmap[cls] (docs/sim.md) */
-  /* ---- sender (give_output) ---- */
-  _Alignas(SIM_CACHE_LINE) track_t tx;
-  sig_t *ring;    /* words the tracker does not predict, in flight: at most delay + 1 */
-  uint32_t delay; /* cycles; the ring holds delay + 1 */
-  uint32_t xlane; /* 0: the receiver is stepped by the sender's lane; else its lane + 1 */
-  /* ---- the rest ---- */
-  _Alignas(SIM_CACHE_LINE) uint32_t from, from_port, to, to_port;
-  lfc_link_t *link; /* step_all only: the reference link */
-  uint64_t digest;  /* of every word that differs from the prediction, with its cycle */
-  uint8_t cmap[LFC_MAX_CLASSES];
-} wire_t;
-
-typedef struct {
-  uint8_t is_host;
-  uint32_t nports;
-  lfc_switch_t *sw;
-  lfc_nic_t *nic;
-  uint32_t *in_wire, *out_wire; /* per port, UINT32_MAX = unconnected */
-  uint64_t connected;           /* ports with a working link (LFC_MAX_PORTS = 64) */
-  uint64_t rx_busy;             /* input ports whose link has a packet or words in flight */
-  uint64_t rx_queued;           /* input ports whose link has unpredicted words queued */
-  uint64_t tx_busy;             /* output ports with a packet in flight (tracker rem > 0) */
-  uint64_t *tx_end;             /* per port in tx_busy: the cycle after its packet's last block */
-  uint64_t wake;                /* next cycle to process, SIM_NEVER = none */
-  uint32_t heap_pos;            /* index in the heap, UINT32_MAX = in the calendar (engine.c) */
-  uint32_t rr;                  /* host: round robin over its flows */
-  uint32_t lane;                /* the lane (thread) that steps it */
-  uint64_t nic_drops_seen;
-} device_t;
-
-/* A packet in flight, found by its tag (engine.c "Packets"). */
-typedef struct {
-  uint32_t flow;
-  uint32_t bytes;
-  uint64_t send_cycle; /* node put out its first block; SIM_NEVER before */
-  uint64_t arrive;     /* its first block reached the switch it is in now */
-  uint32_t hop;        /* switches it has left */
-  /* where its first block went last (the deadlock detector reads them, sim_each_held): */
-  uint32_t wire;       /* the wire it left its last device on, UINT32_MAX before it left its node */
-  uint16_t dst;        /* its destination address (the route tables' index, SPEC §7.1) */
-  uint8_t cls;         /* its class on that wire, before the wire's class map */
-  uint32_t seq;        /* its number in its flow (offered order, mod 2^32): out_of_order */
-} slot_t;
-
-/*
- * The packets one endpoint sends: tag = index << tag_bits | endpoint, so that each source
- * makes its tags alone, whatever lane steps it. Only the source allocates (in its step);
- * releases (delivery, drop) come in the merge, and a released index is used again, in the
- * order (release cycle, index), once `lookahead` cycles have passed since its release: by then
- * it has been merged with any number of lanes, and the order does not depend on the order of
- * the merge, so the tags do not depend on the threads.
- */
-typedef struct {
-  slot_t *slot;
-  uint32_t n, cap;   /* indices made, allocated */
-  uint32_t *fq;      /* released indices by (release cycle, index): a ring of cap */
-  uint64_t *fq_t;    /* the cycle of each release */
-  uint32_t fq_head, fq_n;
-} pool_t;
 
 typedef struct sim sim_t;
 
@@ -136,158 +50,78 @@ typedef struct {
   uint32_t n, cap;
 } sim_tap_t;
 
-/* Cycles the wake-up calendar spans (a power of two, a multiple of 64): most wakes are a link
- * delay or a packet's blocks ahead; later ones go to the heap. */
-#define SIM_CAL_SLOTS 256u
-
-/* The wake-up queue of one lane's devices, by (wake, id) (engine.c). */
-typedef struct {
-  uint64_t *heap; /* packed keys of later wakes */
-  uint32_t nheap;
-  uint64_t *cal;  /* SIM_CAL_SLOTS x cal_words: devices waking in the slot's cycle */
-  uint32_t cal_words;
-  uint32_t *cal_n;  /* per slot: devices in it */
-  uint32_t *cal_lo; /* per slot: no device below this bitmap word */
-  uint64_t cal_busy[SIM_CAL_SLOTS / 64u]; /* slots with devices */
-  uint64_t cal_now; /* the calendar holds wakes in [cal_now, cal_now + SIM_CAL_SLOTS) */
-} wakeq_t;
-
-/* A word for a device of another lane, applied to its link at the window's end. */
-typedef struct {
-  uint64_t t;    /* arrival cycle */
-  uint32_t wire;
-  lfc_word_t w;
-} xword_t;
-
-/* What a step did to a flow or a packet record: applied in (t, dev) order (engine.c). */
-typedef struct {
-  uint64_t t;     /* the cycle of the step */
-  uint64_t cycle; /* DELIVER: admission; HOP: the first block's arrival at the next device */
-  uint32_t dev;   /* the device stepped */
-  uint32_t tag;
-  uint32_t host;  /* DELIVER: the receiving host */
-  uint16_t dst;   /* DELIVER, HOP: the packet's fields */
-  uint8_t kind, ecn, nblk, k;
-  uint8_t cls;    /* HOP: the packet's class on the wire */
-  uint32_t wire;  /* HOP: the wire it went on */
-} msg_t;
-
-typedef struct {
-  xword_t *v;
-  uint32_t n, cap;
-} xbox_t;
-
-typedef struct {
-  msg_t *v;
-  uint32_t n, cap;
-} mbox_t;
-
-/* A flow completed in a lane's merge, for the flows waiting for it (applied between windows,
- * in (t, dev) order: engine.c "Lanes"). */
-typedef struct {
-  uint64_t t;     /* the cycle of the step that delivered its last packet */
-  uint64_t cycle; /* its completion */
-  uint32_t dev;
-  uint32_t flow;
-} done_t;
-
-/* Lanes per thread with more than one thread: small lanes let a thread that is ahead (or
- * alone, while the machine's other work holds the other core) take over more of a window
- * (crew.h); more lanes mean more words between lanes. */
-#define SIM_LANES_PER_THREAD 2u
-
-/* One lane: a share of the devices, stepped by one thread at a time (engine.c "Lanes"). */
-typedef struct {
-  _Alignas(SIM_CACHE_LINE) lfc_word_t in[LFC_MAX_PORTS]; /* scratch of a step */
-  lfc_word_t out[LFC_MAX_PORTS];
-  sim_t *sim;
-  uint32_t id;
-  wakeq_t q;
-  uint64_t now;  /* the cycle of the step in progress */
-  xbox_t *xout;  /* per lane: words for its devices, this window */
-  mbox_t *mout;  /* per lane: records for the packets and flows its hosts send, this window */
-  done_t *done;  /* flows that completed in this lane's last merge */
-  uint32_t ndone, capdone;
-  uint64_t steps, drops_sw, drops_nic, errors, deliv_bytes;
-  uint64_t err_t; /* the first error, by (cycle, device) */
-  uint32_t err_d;
-  char error[256];
-  int stop;       /* out of memory: end the run */
-  int oom;        /* ... and that was why (exit status 2, not a finding) */
-} lane_t;
-
 /* Called at every sample cycle (time series, deadlock checks), after all devices reached it. */
 typedef void (*sim_sample_fn)(sim_t *sim, uint64_t cycle, void *ctx);
 
-struct sim {
-  const lfc_scenario_t *sc;
-  topo_t topo;
-  routes_t routes;
-  flows_t flows;
-  device_t *dev;
-  uint32_t ndev;
-  /* Wires by receiver: the wire into port p of device d is wire[out_base[d] + p], so that the
-   * wires a device reads in a step lie together (slots of unconnected ports stay unused). */
-  wire_t *wire;
-  uint32_t nwire;       /* wires (working cables x 2) */
-  uint32_t *wire_order; /* their indices in the order of the topology's links (digest) */
-  uint64_t now, end;
-  int step_all;
-  /* lanes: one with one thread, SIM_LANES_PER_THREAD per thread with more; a window is at
-   * most `lookahead` cycles, the shortest time in which one device's step can matter to
-   * another (engine.c "Lanes") */
-  lane_t *lane;
-  uint32_t nlanes, nthreads;
-  uint64_t lookahead;
-  uint64_t win_end; /* the window in progress ends before this cycle */
-  int applying;     /* the crew's phase: 1 apply the last window's words and records, 0 step */
-  crew_t crew;
-  /* packets in flight, by tag: per source endpoint */
-  pool_t *pool;
-  uint32_t tag_bits;
-  /* scratch */
-  lfc_word_t *outs_all; /* step_all, per device port */
-  uint32_t *out_base;
-  /* results */
-  uint64_t errors, link_mismatch, events_processed, steps;
-  char error[256];
-  uint64_t deliv_bytes, drops_sw, drops_nic;
-  double cycle_ns;
-  /* sampling */
-  uint64_t sample_every, next_sample;
-  sim_sample_fn sample_fn;
-  void *sample_ctx;
-  void *rx_ctx; /* per host: the node's delivery callback context */
-  int stop; /* set by a sample callback to end the run early */
-  int oom;  /* a lane ran out of memory (or threads): error says where; the results are void */
-  dcqcn_cfg_t dcqcn;
-  int want_digest; /* hash the unpredicted link words (sim_digest); set before sim_run */
-  int qlen_reg, tx_rem_reg; /* [routing] adaptive: the model's registers of an egress queue's
-                               blocks and of the blocks still to send of the packet in flight */
-  sim_tap_t **tap; /* --pcap: per wire, its capture or NULL; NULL when nothing is captured */
-};
-
 /* Build the fabric of a loaded scenario (its devices split into sc->threads lanes, or one
- * with step_all). 0 or -1 with err. */
-int sim_create(sim_t *sim, const lfc_scenario_t *sc, char *err, size_t errlen);
+ * with step_all): a new simulation, or NULL with err. sc must outlive it. */
+sim_t *sim_create(const lfc_scenario_t *sc, char *err, size_t errlen);
+/* Free sim and everything it made (NULL: nothing). */
 void sim_destroy(sim_t *sim);
-/* Word w as the receiver of wire wi takes it: in its own classes, through the class maps of the
- * cable ([classmap]); a cable without one leaves w as it is. */
-void sim_word_received(const sim_t *sim, uint32_t wi, lfc_word_t *w);
-/* Run to sc->duration_us (all devices end at that cycle), on sim->nlanes threads. */
+
+/* ---- Before the run ---- */
+
+/* Call fn(sim, cycle, ctx) at every sample cycle ([sim] sample_us), between windows, after every
+ * device reached it: the observers of the run (time series, deadlock detection, captures). */
+void sim_observe(sim_t *sim, sim_sample_fn fn, void *ctx);
+/* Hash the unpredicted link words for sim_digest (costs time: only when it is wanted). */
+void sim_want_digest(sim_t *sim);
+/* Capture the words sent towards port `port` of node `node` into tap (--pcap, pcapout.h), or
+ * NULL: no longer. 0, or -1 out of memory. */
+int sim_tap(sim_t *sim, uint32_t node, uint32_t port, sim_tap_t *tap);
+/* Forget every capture (the taps themselves are the caller's). */
+void sim_untap(sim_t *sim);
+
+/* ---- The run ---- */
+
+/* Run to sc->duration_us (all devices end at that cycle), or until an observer stops it. */
 void sim_run(sim_t *sim);
-/* Bring every device to cycle `to` (no device may be behind a pending event before it). */
-void sim_sync(sim_t *sim, uint64_t to);
+/* From an observer: end the run at this sample (its results then end here). */
+void sim_stop(sim_t *sim);
 /*
- * Call fn for every packet a switch holds at cycle `at` (its first block reached the switch in a
- * cycle before `at`, and has not left it): the switch, the input port it came in on, its class
- * there (after the cable's class map) and its destination address. For the deadlock detector
- * (deadlock.h), between windows (at a sample), when every record of the steps before `at` is
- * applied. Reads the packet records only; the order is by source endpoint and tag index.
+ * The observer interface of sim (observer.h), for the observers of its samples (the deadlock
+ * detector). Its each_held calls fn for every packet a switch holds at cycle `at` (its first
+ * block reached the switch in a cycle before `at`, and has not left it), between windows (at a
+ * sample), when every record of the steps before `at` is applied: it reads the packet records
+ * only, in the order of source endpoint and tag index. Its stop is sim_stop.
  */
-typedef void (*sim_held_fn)(void *ctx, uint32_t sw, uint32_t in_port, uint32_t cls, uint16_t dst);
-void sim_each_held(const sim_t *sim, uint64_t at, sim_held_fn fn, void *ctx);
-/* A digest of everything observable: counters of every switch and node, flows, link words. */
+void sim_view(sim_t *sim, sim_view_t *view);
+/* Word w, sent towards port `port` of node `node`, as that node takes it: in its own classes,
+ * through the class map of the cable ([classmap]); a cable without one leaves w as it is. */
+void sim_word_received(const sim_t *sim, uint32_t node, uint32_t port, lfc_word_t *w);
+/* The first address (SPEC §7.1, routing.h) of the endpoint that sent the packet of `tag`. */
+uint16_t sim_tag_source(const sim_t *sim, uint32_t tag);
+
+/* ---- What the run leaves for its reports (results.h) ---- */
+
+const lfc_scenario_t *sim_scenario(const sim_t *sim);
+const topo_t *sim_topo(const sim_t *sim);
+/* The flows, with their counters and latencies. */
+const flows_t *sim_flows(const sim_t *sim);
+/* The model of node `node`: its switch (NULL for an end node), its NIC (NULL for a switch). */
+const lfc_switch_t *sim_switch(const sim_t *sim, uint32_t node);
+const lfc_nic_t *sim_nic(const sim_t *sim, uint32_t node);
+/* 1 if port `port` of node `node` has a working cable. */
+int sim_port_wired(const sim_t *sim, uint32_t node, uint32_t port);
+/* The cycle the run ended at: the scenario's end, or earlier when an observer stopped it. */
+uint64_t sim_end(const sim_t *sim);
+double sim_cycle_ns(const sim_t *sim);
+/* Directions of working cables (two per cable). */
+uint32_t sim_wires(const sim_t *sim);
+/* Bytes delivered to the hosts; device steps taken (docs/sim.md "Speed"). */
+uint64_t sim_delivered_bytes(const sim_t *sim);
+uint64_t sim_steps(const sim_t *sim);
+/* Scoreboard errors, and the first one's message ("" without); step_all's rebuilt words that
+ * differ from lfc_link (0 unless the engine is wrong). */
+uint64_t sim_errors(const sim_t *sim);
+const char *sim_error(const sim_t *sim);
+uint64_t sim_link_mismatch(const sim_t *sim);
+/* 1 if the run stopped out of memory (sim_error says where): its results are void. */
+int sim_oom(const sim_t *sim);
+/* Bytes a word in flight takes in a wire's ring (estimate.c): with its cycle. */
+size_t sim_ring_word_bytes(void);
+/* A digest of everything observable: counters of every switch and node, flows, link words
+ * (sim_want_digest before the run). */
 uint64_t sim_digest(const sim_t *sim);
 
 #endif /* LFC_SIM_ENGINE_H */

@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "latsum.h"
+#include "routing.h"
 #include "topology.h"
 #include "traffic.h"
 
@@ -35,7 +36,7 @@ static double group_flows(const lfc_scenario_t *sc, const sc_group_t *g, uint64_
       return (double)g->steps * g->buckets * group_flows(sc, &c, nsw);
     }
     case PAT_POISSON: /* flows arrive at load x line rate / mean size per source */
-      return n * sc_host_gbps(sc) * 1000.0 / 8.0 * (double)g->load_ppm / 1e6 *
+      return n * sc->host_speed_gbps * 1000.0 / 8.0 * (double)g->load_ppm / 1e6 *
              ((g->stop_us > 0 ? g->stop_us : sc->duration_us) - g->start_us) /
              sc_group_mean_size(g) + n;
     default: return n; /* flow, uniform, permutation, incast: one per source */
@@ -44,7 +45,7 @@ static double group_flows(const lfc_scenario_t *sc, const sc_group_t *g, uint64_
 
 /* Bytes of one latency series of a flow of group g (latsum.h). */
 static double series_bytes(const lfc_scenario_t *sc, const sc_group_t *g) {
-  double gbps = sc_host_gbps(sc);
+  double gbps = sc->host_speed_gbps;
   double pkt = g->packet_bytes > 0 ? g->packet_bytes : 1.0;
   /* packets at the group's load over the run, or of its bytes if fewer */
   double pk = (double)g->load_ppm / 1e6 * gbps * sc->duration_us * 1000.0 / (8.0 * pkt);
@@ -63,15 +64,14 @@ int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t 
   double ports = 0, ring = 0, wires = 0;
   for (uint32_t s = 0; s < t.nsw; s++) ports += t.nports[s];
   for (uint32_t l = 0; l < t.nlinks; l++)
-    if (!t.links[l].failed) { /* a ring of delay + 1 words each way (engine.h wire_t) */
-      ring += 2.0 * ((double)t.links[l].delay + 1.0) * sizeof(sig_t);
+    if (!t.links[l].failed) { /* a ring of delay + 1 words each way (engine.c wire_t) */
+      ring += 2.0 * ((double)t.links[l].delay + 1.0) * (double)sim_ring_word_bytes();
       wires += 2.0;
     }
   e->switch_ports = (uint64_t)ports;
   double ndev = (double)t.nsw + t.nendpoints;
   double lanes = sc->step_all || sc->threads <= 1u ? 1.0 : 2.0 * sc->threads;
-  double ways = sc->ecmp_ways > 0 ? sc->ecmp_ways : 1.0;
-  while ((double)t.nendpoints * ways > 65536.0 && ways > 1.0) ways -= 1.0; /* routing.c */
+  double ways = routes_ways(sc, t.nendpoints);
   double b = ports * (EST_MODEL_PORT_BYTES + EST_SIM_PORT_BYTES) +
              (double)t.nendpoints * (EST_MODEL_NIC_BYTES + EST_SIM_PORT_BYTES) +
              ndev * (EST_SIM_DEVICE_BYTES + lanes * EST_LANE_DEVICE_BYTES) + ring +
@@ -87,7 +87,7 @@ int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t 
   topo_free(&t);
   e->flows = flows < 1.8e19 ? (uint64_t)flows : UINT64_MAX;
   e->bytes = b < 1.8e19 ? (uint64_t)b : UINT64_MAX;
-  double cycles = sc->duration_us * 1000.0 / sc_cycle_ns(sc);
+  double cycles = sc->duration_us * 1000.0 / sc->cycle_ns;
   e->seconds = wires * cycles / EST_PORT_CYCLES_PER_S;
   e->setup_seconds = (ports + (double)e->endpoints) * EST_SETUP_S_PER_PORT +
                      (double)e->switches * (double)e->endpoints * EST_SETUP_S_PER_ROUTE;

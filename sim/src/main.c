@@ -54,6 +54,7 @@ static void usage(FILE *o) {
           "  --json FILE          write the results as JSON (schema: docs/sim-json.md)\n"
           "  --csv DIR            write time series as CSV files into DIR\n"
           "  --plot DIR           draw PNG plots with gnuplot into DIR (implies the CSV files)\n"
+          "  --plot-window N      throughput.png: rates as means over windows of N samples\n"
           "  --seed N             the scenario's seed (same as --set sim.seed=N)\n"
           "  --set SEC.KEY=VALUE  override one scenario key; may be repeated (up to %d)\n"
           "  --progress           show progress on stderr (default when stderr is a terminal):\n"
@@ -134,18 +135,19 @@ typedef struct {
 static void on_sample(sim_t *sim, uint64_t cycle, void *ctx) {
   sample_ctx_t *c = ctx;
   sampler_sample(c->sp, sim, cycle);
-  if (!c->sp->failed) deadlock_check(c->dl, sim, cycle, c->sp->blocked);
+  if (!c->sp->failed) deadlock_check(c->dl, cycle, c->sp->blocked);
   if (c->po != NULL && !c->pcap_failed &&
       pcapout_flush(c->po, cycle, c->pcap_err, sizeof c->pcap_err) != 0) {
     c->pcap_failed = 1;
-    sim->stop = 1;
+    sim_stop(sim);
   }
   if (c->progress) {
     double t = now_s();
     if (t - c->last > 0.5) {
       c->last = t;
-      fprintf(stderr, "\r  %5.1f%%  %.3f of %.3f us simulated, %.1f s", 100.0 * (double)cycle / (double)sim->end,
-              (double)cycle * sim->cycle_ns / 1000.0, (double)sim->end * sim->cycle_ns / 1000.0,
+      fprintf(stderr, "\r  %5.1f%%  %.3f of %.3f us simulated, %.1f s", 100.0 * (double)cycle / (double)sim_end(sim),
+              (double)cycle * sim_cycle_ns(sim) / 1000.0,
+              (double)sim_end(sim) * sim_cycle_ns(sim) / 1000.0,
               t - c->t0);
     }
   }
@@ -265,19 +267,21 @@ int main(int argc, char **argv) {
     }
   }
   if (plot && !csv) csv = plot; /* the plots are drawn from the series */
-  sim_t sim;
   if (progress) fprintf(stderr, "  building the fabric ...");
-  int built = sim_create(&sim, &sc, err, sizeof err);
+  sim_t *sim = sim_create(&sc, err, sizeof err);
   if (progress) fprintf(stderr, "\r%60s\r", "");
-  if (built != 0) goto bad;
+  if (sim == NULL) goto bad;
   sampler_t sp;
   deadlock_t dl;
+  memset(&dl, 0, sizeof dl); /* deadlock_free below, also when sampler_init fails */
   pcapout_t *po = NULL;
   const char *what = "";
-  int ready = sampler_init(&sp, &sim, csv, err, sizeof err) == 0 &&
-              deadlock_init(&dl, &sim, err, sizeof err) == 0;
+  sim_view_t fabric;
+  sim_view(sim, &fabric);
+  int ready = sampler_init(&sp, sim, csv, err, sizeof err) == 0 &&
+              deadlock_init(&dl, &sc, &fabric, err, sizeof err) == 0;
   if (ready && cli.pcap != NULL) { /* the files are made now: a bad directory fails at once */
-    po = pcapout_open(&plan, cli.pcap, &sim, err, sizeof err);
+    po = pcapout_open(&plan, cli.pcap, sim, err, sizeof err);
     ready = po != NULL;
     what = "--pcap: ";
   }
@@ -285,7 +289,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "lfc-sim: %s%s\n", what, err);
     sampler_free(&sp);
     deadlock_free(&dl);
-    sim_destroy(&sim);
+    sim_destroy(sim);
     pcap_plan_free(&plan);
     lfc_scenario_free(&sc);
     return EXIT_BAD_INPUT;
@@ -295,33 +299,32 @@ int main(int argc, char **argv) {
   static sample_ctx_t sctx; /* its message buffer is large */
   sctx = (sample_ctx_t){.sp = &sp, .dl = &dl, .po = po, .progress = progress, .t0 = t0,
                         .last = t0};
-  sim.want_digest = digest;
-  sim.sample_fn = on_sample;
-  sim.sample_ctx = &sctx;
-  sim_run(&sim);
+  if (digest) sim_want_digest(sim);
+  sim_observe(sim, on_sample, &sctx);
+  sim_run(sim);
   double wall = now_s() - t0;
   if (progress) fprintf(stderr, "\r%60s\r", "");
   int rc = 0;
-  if (sim.oom || sp.failed || sctx.pcap_failed) {
+  if (sim_oom(sim) || sp.failed || sctx.pcap_failed) {
     /* the run ended early and its results are incomplete: no output files, nothing printed
        as if it were a result */
     fprintf(stderr, "lfc-sim: %s: run stopped: %s%s\n", sc.file,
-            sim.oom || sp.failed ? "" : "--pcap: ",
-            sim.oom ? sim.error : sp.failed ? sp.err : sctx.pcap_err);
+            sim_oom(sim) || sp.failed ? "" : "--pcap: ",
+            sim_oom(sim) ? sim_error(sim) : sp.failed ? sp.err : sctx.pcap_err);
     rc = EXIT_BAD_INPUT;
     goto out;
   }
   summary_t sum;
-  results_summary(&sim, &dl, wall, &sum);
+  results_summary(sim, &dl, wall, &sum);
   const results_view_t view = {cli.flows_shown, cli.flows_sort};
-  results_print(stdout, &sim, &dl, &sum, &view);
-  if (sim.link_mismatch) {
+  results_print(stdout, sim, &dl, &sum, &view);
+  if (sim_link_mismatch(sim)) {
     fprintf(stdout, "  LINK MISMATCH %llu: the rebuilt words differ from lfc_link\n",
-            (unsigned long long)sim.link_mismatch);
+            (unsigned long long)sim_link_mismatch(sim));
     rc = 1;
   }
-  if (sim.errors) rc = 1;
-  if (digest) printf("digest %016llx\n", (unsigned long long)sim_digest(&sim));
+  if (sim_errors(sim)) rc = 1;
+  if (digest) printf("digest %016llx\n", (unsigned long long)sim_digest(sim));
   /* Output files, each whole or not at all (outfile.h); the first failure is reported and
      the rest are not written. The series are checked first: they were written during the run. */
   if (sampler_sync(&sp, err, sizeof err) != 0) {
@@ -329,7 +332,7 @@ int main(int argc, char **argv) {
     rc = EXIT_BAD_INPUT;
     goto out;
   }
-  if (json && results_json(json, &sim, &dl, &sp, &sum, err, sizeof err) != 0) {
+  if (json && results_json(json, sim, &dl, &sp, &sum, err, sizeof err) != 0) {
     fprintf(stderr, "lfc-sim: --json: %s\n", err);
     rc = EXIT_BAD_INPUT;
     goto out;
@@ -339,14 +342,15 @@ int main(int argc, char **argv) {
     rc = EXIT_BAD_INPUT;
     goto out;
   }
-  if (plot && plot_all(plot, csv, &sim, &dl, err, sizeof err) != 0) {
+  if (plot && plot_all(plot, csv, sim, &dl, cli.plot_window, sp.nsamples, err,
+                        sizeof err) != 0) {
     fprintf(stderr, "lfc-sim: --plot: %s\n", err);
     rc = EXIT_BAD_INPUT;
     goto out;
   }
   if (!plot && csv && dl.found) {
     char *dot = path_join(csv, "deadlock.dot");
-    int bad = dot == NULL || deadlock_dot(&dl, &sim, dot, err, sizeof err) != 0;
+    int bad = dot == NULL || deadlock_dot(&dl, dot, err, sizeof err) != 0;
     if (dot == NULL) snprintf(err, sizeof err, "%s: out of memory", csv);
     free(dot);
     if (bad) {
@@ -378,8 +382,8 @@ int main(int argc, char **argv) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   fprintf(stdout, "  peak_rss_mb %.1f, device steps %llu, eq_port_cycles_per_s %.0f\n",
-          (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim.steps,
-          wall > 0 ? (double)sim.nwire * (double)sim.end / wall : 0.0);
+          (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim_steps(sim),
+          wall > 0 ? (double)sim_wires(sim) * (double)sim_end(sim) / wall : 0.0);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "lfc-sim: standard output: write failed: %s\n", strerror(errno));
     rc = EXIT_BAD_INPUT;
@@ -388,7 +392,7 @@ out:
   pcapout_abort(po);
   sampler_free(&sp);
   deadlock_free(&dl);
-  sim_destroy(&sim);
+  sim_destroy(sim);
   lfc_scenario_free(&sc);
   return rc;
 bad:

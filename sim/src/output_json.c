@@ -7,7 +7,7 @@
 #include "outfile.h"
 #include "results.h"
 
-static double us(const sim_t *sim, uint64_t cycles) { return (double)cycles * sim->cycle_ns / 1000.0; }
+static double us(const sim_t *sim, uint64_t cycles) { return (double)cycles * sim_cycle_ns(sim) / 1000.0; }
 
 /* s as the characters of a JSON string (RFC 8259 §7): a scenario path or a group name may hold
  * a quote, a backslash or a control character. */
@@ -36,12 +36,12 @@ typedef struct {
 
 static void link_sent(const sim_t *sim, uint32_t node, uint32_t port, link_sent_t *ls) {
   memset(ls, 0, sizeof *ls);
-  if (node >= sim->topo.nsw) {
-    const lfc_nic_stats_t *st = lfc_nic_stats(sim->dev[node].nic);
+  if (node >= sim_topo(sim)->nsw) {
+    const lfc_nic_stats_t *st = lfc_nic_stats(sim_nic(sim, node));
     *ls = (link_sent_t){st->tx_pkts, st->pfc_tx, st->xoff_tx, st->xon_tx, st->fcp_tx};
     return;
   }
-  const lfc_port_stats_t *st = lfc_switch_stats(sim->dev[node].sw, port);
+  const lfc_port_stats_t *st = lfc_switch_stats(sim_switch(sim, node), port);
   for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
     ls->packets += st->cls[c].tx_pkts;
     ls->xoff += st->cls[c].xoff_tx;
@@ -61,7 +61,7 @@ static void num_or_null(FILE *o, int ok, double x) {
 
 /* groups[].ddp: null for a group of another pattern. 0, or -1 out of memory. */
 static int ddp_json(FILE *o, const sim_t *sim, uint32_t gi) {
-  const sc_group_t *g = &sim->sc->groups[gi];
+  const sc_group_t *g = &sim_scenario(sim)->groups[gi];
   if (g->pattern != PAT_DDP) {
     fprintf(o, "null");
     return 0;
@@ -108,8 +108,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
                  const summary_t *s, char *err, size_t errlen) {
   /* every delivered packet's latency, for the summary's (a latency-against-load curve) */
   latsum_t all = {0};
-  for (uint32_t i = 0; i < sim->flows.n; i++)
-    if (latsum_merge(&all, &sim->flows.f[i].lat) != 0) {
+  for (uint32_t i = 0; i < sim_flows(sim)->n; i++)
+    if (latsum_merge(&all, &sim_flows(sim)->f[i].lat) != 0) {
       latsum_free(&all);
       if (err && errlen) snprintf(err, errlen, "%s: out of memory for the latencies", path);
       return -1;
@@ -120,7 +120,7 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
     return -1;
   }
   FILE *o = of.f;
-  const lfc_scenario_t *sc = sim->sc;
+  const lfc_scenario_t *sc = sim_scenario(sim);
   char n[64], e[JSON_STR_MAX];
   fprintf(o, "{\n  \"schema\": \"lfc-sim/1\",\n");
   fprintf(o, "  \"scenario\": {\"file\": \"%s\", \"topology\": \"%s\", \"mode\": \"%s\", "
@@ -128,8 +128,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
              "\"skip_ahead\": %s, \"adaptive\": %s},\n",
           js(sc->file, e, sizeof e), sc_topo_name(sc->topo),
           sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc",
-          sim->topo.nsw, sim->topo.nhosts, sim->nwire, sim->cycle_ns,
-          (unsigned long long)sc->seed, sim->step_all ? "false" : "true",
+          sim_topo(sim)->nsw, sim_topo(sim)->nhosts, sim_wires(sim), sim_cycle_ns(sim),
+          (unsigned long long)sc->seed, sim_scenario(sim)->step_all ? "false" : "true",
           sc->adaptive ? "true" : "false");
   fprintf(o, "  \"summary\": {\"sim_cycles\": %llu, \"sim_us\": %.6f, \"offered_bytes\": %llu, "
              "\"wire_bytes\": %llu, \"delivered_bytes\": %llu, \"drops\": %llu, \"drops_by_cause\": {",
@@ -154,16 +154,16 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
           (unsigned long long)s->host_credit_blocked_cycles,
           (unsigned long long)s->out_of_order, (unsigned long long)s->out_of_order_flows,
           (unsigned long long)s->flows, (unsigned long long)s->flows_done, us(sim, s->max_fct_cycle),
-          latsum_mean(&all) * sim->cycle_ns, (double)latsum_pct(&all, 50) * sim->cycle_ns,
-          (double)latsum_pct(&all, 99) * sim->cycle_ns, (double)latsum_pct(&all, 100) * sim->cycle_ns,
+          latsum_mean(&all) * sim_cycle_ns(sim), (double)latsum_pct(&all, 50) * sim_cycle_ns(sim),
+          (double)latsum_pct(&all, 99) * sim_cycle_ns(sim), (double)latsum_pct(&all, 100) * sim_cycle_ns(sim),
           s->deadlock ? "true" : "false", (unsigned long long)s->deadlock_cycle,
-          (unsigned long long)sim->errors, s->wall_seconds);
+          (unsigned long long)sim_errors(sim), s->wall_seconds);
   latsum_free(&all);
   fprintf(o, "  \"deadlock\": {\"found\": %s, \"cycle\": %llu, \"queues\": [", dl->found ? "true" : "false",
           (unsigned long long)(dl->found ? dl->found_cycle : 0));
   for (uint32_t i = 0; dl->found && i < dl->ncyc; i++)
     fprintf(o, "%s{\"switch\": \"%s\", \"port\": %u, \"class\": %u}", i ? ", " : "",
-            topo_name(&sim->topo, dl->cyc[i].sw, n, sizeof n), dl->cyc[i].port, dl->cyc[i].cls);
+            topo_name(sim_topo(sim), dl->cyc[i].sw, n, sizeof n), dl->cyc[i].port, dl->cyc[i].cls);
   fprintf(o, "]},\n  \"groups\": [\n");
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
     group_result_t r;
@@ -191,8 +191,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
     fprintf(o, "}%s\n", gi + 1 < sc->ngroups ? "," : "");
   }
   fprintf(o, "  ],\n  \"flows\": [\n");
-  for (uint32_t i = 0; i < sim->flows.n; i++) {
-    const flow_t *f = &sim->flows.f[i];
+  for (uint32_t i = 0; i < sim_flows(sim)->n; i++) {
+    const flow_t *f = &sim_flows(sim)->f[i];
     const double gbps = results_flow_gbps(sim, f);
     fprintf(o, "    {\"id\": %u, \"group\": \"%s\", \"src\": %u, \"dst\": %lld, \"class\": %u, "
                "\"bytes\": %llu, "
@@ -214,26 +214,26 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
       fprintf(o, "null");
     fprintf(o, ", \"latency_ns_mean\": %.3f, \"latency_ns_p50\": %.3f, \"latency_ns_p99\": %.3f, "
                "\"latency_ns_max\": %.3f, \"hops\": [",
-            latsum_mean(&f->lat) * sim->cycle_ns, (double)results_flow_latency(f, 50) * sim->cycle_ns,
-            (double)results_flow_latency(f, 99) * sim->cycle_ns,
-            (double)results_flow_latency(f, 100) * sim->cycle_ns);
+            latsum_mean(&f->lat) * sim_cycle_ns(sim), (double)results_flow_latency(f, 50) * sim_cycle_ns(sim),
+            (double)results_flow_latency(f, 99) * sim_cycle_ns(sim),
+            (double)results_flow_latency(f, 100) * sim_cycle_ns(sim));
     for (uint32_t h = 0; h < f->nhops; h++)
       fprintf(o, "%s{\"switch\": \"%s\", \"packets\": %llu, \"latency_ns_p50\": %.3f, "
                  "\"latency_ns_p99\": %.3f, \"latency_ns_max\": %.3f}",
-              h ? ", " : "", topo_name(&sim->topo, f->hop_sw[h], n, sizeof n),
+              h ? ", " : "", topo_name(sim_topo(sim), f->hop_sw[h], n, sizeof n),
               (unsigned long long)f->hlat[h].n,
-              (double)results_hop_latency(f, h, 50) * sim->cycle_ns,
-              (double)results_hop_latency(f, h, 99) * sim->cycle_ns,
-              (double)results_hop_latency(f, h, 100) * sim->cycle_ns);
-    fprintf(o, "]}%s\n", i + 1 < sim->flows.n ? "," : "");
+              (double)results_hop_latency(f, h, 50) * sim_cycle_ns(sim),
+              (double)results_hop_latency(f, h, 99) * sim_cycle_ns(sim),
+              (double)results_hop_latency(f, h, 100) * sim_cycle_ns(sim));
+    fprintf(o, "]}%s\n", i + 1 < sim_flows(sim)->n ? "," : "");
   }
   fprintf(o, "  ],\n  \"ports\": [\n");
   int first = 1;
   uint32_t classes = sc->sw[0].classes;
-  for (uint32_t sw = 0; sw < sim->topo.nsw; sw++)
-    for (uint32_t p = 0; p < sim->dev[sw].nports; p++) {
-      if (sim->dev[sw].out_wire[p] == UINT32_MAX) continue;
-      const lfc_port_stats_t *st = lfc_switch_stats(sim->dev[sw].sw, p);
+  for (uint32_t sw = 0; sw < sim_topo(sim)->nsw; sw++)
+    for (uint32_t p = 0; p < sim_topo(sim)->nports[sw]; p++) {
+      if (!sim_port_wired(sim, sw, p)) continue;
+      const lfc_port_stats_t *st = lfc_switch_stats(sim_switch(sim, sw), p);
       for (uint32_t c = 0; c < classes; c++) {
         const lfc_class_stats_t *cs = &st->cls[c];
         uint64_t drops = 0;
@@ -244,13 +244,13 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
                    "\"credit_starved_fraction\": %.6f, \"occupancy_max\": %llu, "
                    "\"occupancy_p50\": %llu, \"occupancy_p99\": %llu, \"ingress_max\": %llu, "
                    "\"drops\": %llu, \"drops_by_cause\": [",
-                first ? "" : ",\n", topo_name(&sim->topo, sw, n, sizeof n), p, c,
+                first ? "" : ",\n", topo_name(sim_topo(sim), sw, n, sizeof n), p, c,
                 (unsigned long long)cs->tx_pkts, (unsigned long long)cs->xoff_tx,
-                (unsigned long long)cs->xon_tx, (unsigned long long)cs->pause_rx, (double)cs->paused_cycles / (double)sim->end,
-                (double)cs->credit_blocked_cycles / (double)sim->end,
+                (unsigned long long)cs->xon_tx, (unsigned long long)cs->pause_rx, (double)cs->paused_cycles / (double)sim_end(sim),
+                (double)cs->credit_blocked_cycles / (double)sim_end(sim),
                 (unsigned long long)cs->peak_qlen,
-                (unsigned long long)sampler_occ_pct(sp, SAMPLER_QIDX(sw, p, c), 50),
-                (unsigned long long)sampler_occ_pct(sp, SAMPLER_QIDX(sw, p, c), 99),
+                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(sw, p, c), 50),
+                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(sw, p, c), 99),
                 (unsigned long long)cs->peak_pg, (unsigned long long)drops);
         for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
           fprintf(o, "%s%llu", k ? ", " : "", (unsigned long long)cs->drop_pkts[k]);
@@ -260,27 +260,27 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
       }
     }
   fprintf(o, "\n  ],\n  \"hosts\": [\n");
-  for (uint32_t ep = 0; ep < sim->topo.nendpoints; ep++) { /* hosts, then aggregation engines */
-    uint32_t d = sim->topo.nsw + ep;
-    const lfc_nic_stats_t *st = lfc_nic_stats(sim->dev[d].nic);
+  for (uint32_t ep = 0; ep < sim_topo(sim)->nendpoints; ep++) { /* hosts, then aggregation engines */
+    uint32_t d = sim_topo(sim)->nsw + ep;
+    const lfc_nic_stats_t *st = lfc_nic_stats(sim_nic(sim, d));
     uint64_t drops = 0;
     for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++) drops += st->drop_pkts[k];
     fprintf(o, "    {\"host\": \"%s\", \"tx_pkts\": %llu, \"rx_pkts\": %llu, \"pause_tx\": %llu, "
                "\"pause_rx\": %llu, \"paused_cycles\": %llu, \"credit_starved_cycles\": %llu, "
                "\"drops\": %llu}%s\n",
-            topo_name(&sim->topo, d, n, sizeof n), (unsigned long long)st->tx_pkts,
+            topo_name(sim_topo(sim), d, n, sizeof n), (unsigned long long)st->tx_pkts,
             (unsigned long long)st->rx_pkts, (unsigned long long)st->xoff_tx,
             (unsigned long long)st->pause_rx, (unsigned long long)st->paused_cycles,
             (unsigned long long)st->credit_blocked_cycles, (unsigned long long)drops,
-            ep + 1 < sim->topo.nendpoints ? "," : "");
+            ep + 1 < sim_topo(sim)->nendpoints ? "," : "");
   }
   fprintf(o, "  ],\n  \"links\": [\n");
   first = 1;
-  for (uint32_t l = 0; l < sim->topo.nlinks; l++) {
-    const topo_link_t *lk = &sim->topo.links[l];
+  for (uint32_t l = 0; l < sim_topo(sim)->nlinks; l++) {
+    const topo_link_t *lk = &sim_topo(sim)->links[l];
     if (lk->failed) continue;
     char name[160];
-    topo_link_name(&sim->topo, l, name, sizeof name);
+    topo_link_name(sim_topo(sim), l, name, sizeof name);
     for (uint32_t dir = 0; dir < 2; dir++) { /* A>B, then B>A */
       const uint32_t from = dir ? lk->b : lk->a, from_port = dir ? lk->pb : lk->pa;
       const uint32_t to = dir ? lk->a : lk->b, to_port = dir ? lk->pa : lk->pb;
@@ -292,9 +292,9 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
                  "\"delay_cycles\": %u, \"packets\": %llu, \"pfc_frames\": %llu, \"xoff\": %llu, "
                  "\"xon\": %llu, \"fcps\": %llu}",
               first ? "" : ",\n", js(name, e, sizeof e), dir ? "B>A" : "A>B",
-              topo_name(&sim->topo, from, n, sizeof n), from_port,
-              topo_name(&sim->topo, to, to_name, sizeof to_name), to_port,
-              sc_fastest_gbps(sc) / (double)(lk->speed_div > 0 ? lk->speed_div : 1u), lk->delay,
+              topo_name(sim_topo(sim), from, n, sizeof n), from_port,
+              topo_name(sim_topo(sim), to, to_name, sizeof to_name), to_port,
+              sc->fastest_gbps / (double)(lk->speed_div > 0 ? lk->speed_div : 1u), lk->delay,
               (unsigned long long)ls.packets, (unsigned long long)ls.pfc_frames,
               (unsigned long long)ls.xoff, (unsigned long long)ls.xon,
               (unsigned long long)ls.fcps);

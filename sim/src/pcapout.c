@@ -113,10 +113,8 @@ int pcap_plan(const lfc_scenario_t *sc, const char *links, uint64_t max_mb, pcap
   if (n == 0) PERR("lfc-sim: %s: --pcap: the fabric has no working cable", sc->file);
   pl->links = malloc(n * sizeof *pl->links);
   if (pl->links == NULL) PERR("lfc-sim: --pcap: out of memory");
-  const uint64_t end = (uint64_t)(sc->duration_us * 1000.0 / sc_cycle_ns(sc) + 0.5);
-  const uint64_t between = sc_ns_to_cycles(sc, sc->sample_us * 1000.0) < end
-                               ? sc_ns_to_cycles(sc, sc->sample_us * 1000.0)
-                               : end;
+  const uint64_t end = sc->end_cycle;
+  const uint64_t between = sc->sample_cycles < end ? sc->sample_cycles : end;
   const int eth = sc->sw[0].mode == LFC_MODE_PFC;
   double bytes = 0, mem = 0;
   for (uint32_t l = 0; l < t.nlinks; l++) {
@@ -169,7 +167,7 @@ void pcap_plan_free(pcap_plan_t *pl) {
 typedef struct {
   lfc_pcap_link_t *w;
   char *path;          /* DIR/NAME.pcap */
-  uint32_t wire[DIRS]; /* the wire A sends on (into B), the wire B sends on (into A) */
+  uint32_t a, pa;      /* side A's node and port: B's words are seen as A takes them */
   uint32_t delay;      /* cycles, each way */
   uint32_t speed_div;  /* SPEC §1.2: a block every speed_div cycles */
 } cap_t;
@@ -192,8 +190,7 @@ static void po_free(pcapout_t *po) {
   free(po->taps);
   free(po->cap);
   free(po->args_path);
-  free(po->sim->tap);
-  po->sim->tap = NULL;
+  sim_untap(po->sim);
   free(po);
 }
 
@@ -205,34 +202,34 @@ pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char
     return NULL;
   }
   po->sim = sim;
-  const double fastest = sc_fastest_gbps(sim->sc);
+  const double fastest = sim_scenario(sim)->fastest_gbps;
   po->gbps_milli = (uint32_t)llround(fastest * MILLI);
   po->gbps = fastest == floor(fastest) ? (uint32_t)fastest : 0u;
   po->cap = calloc(pl->n, sizeof *po->cap);
   po->taps = calloc((size_t)DIRS * pl->n, sizeof *po->taps);
   po->args_path = path_join(dir, PCAP_CHECK_ARGS);
-  /* one slot per wire index: out_base[d] + port over every device (engine.h) */
-  const size_t nslots = sim->ndev > 0 ? (size_t)sim->out_base[sim->ndev - 1u] +
-                                            sim->dev[sim->ndev - 1u].nports + 1u
-                                      : 1u;
-  sim->tap = calloc(nslots, sizeof *sim->tap);
-  if (po->cap == NULL || po->taps == NULL || sim->tap == NULL || po->args_path == NULL) {
+  if (po->cap == NULL || po->taps == NULL || po->args_path == NULL) {
     if (err && errlen) snprintf(err, errlen, "out of memory");
     po_free(po);
     return NULL;
   }
-  const topo_t *t = &sim->topo;
-  const lfc_mode_t mode = sim->sc->sw[0].mode;
+  const topo_t *t = sim_topo(sim);
+  const lfc_mode_t mode = sim_scenario(sim)->sw[0].mode;
   char name[NAME_MAX_LEN + 8];
   for (uint32_t i = 0; i < pl->n; i++) {
     const uint32_t l = pl->links[i];
     const topo_link_t *lk = &t->links[l];
     cap_t *c = &po->cap[i];
-    c->wire[0] = sim->out_base[lk->b] + lk->pb; /* wires are indexed by receiver (engine.h) */
-    c->wire[1] = sim->out_base[lk->a] + lk->pa;
+    c->a = lk->a;
+    c->pa = lk->pa;
     c->delay = lk->delay;
     c->speed_div = lk->speed_div;
-    for (uint32_t d = 0; d < DIRS; d++) sim->tap[c->wire[d]] = &po->taps[DIRS * i + d];
+    if (sim_tap(sim, lk->b, lk->pb, &po->taps[DIRS * i]) != 0 ||
+        sim_tap(sim, lk->a, lk->pa, &po->taps[DIRS * i + 1u]) != 0) {
+      if (err && errlen) snprintf(err, errlen, "out of memory");
+      pcapout_abort(po);
+      return NULL;
+    }
     topo_link_name(t, l, name, sizeof name - sizeof PCAP_EXT + 1u);
     strcat(name, PCAP_EXT); /* room kept above */
     c->path = path_join(dir, name);
@@ -260,7 +257,6 @@ static int flush_cable(pcapout_t *po, uint32_t i, uint64_t before, char *err, si
   sim_tap_t *tp[DIRS] = {&po->taps[DIRS * i], &po->taps[DIRS * i + 1u]};
   const uint64_t shift[DIRS] = {0, c->delay}; /* B's words are seen at A a delay later */
   const sim_t *s = po->sim;
-  const uint32_t emask = (1u << s->tag_bits) - 1u;
   uint32_t k[DIRS] = {0, 0};
   for (;;) {
     uint32_t d = DIRS;
@@ -274,11 +270,9 @@ static int flush_cable(pcapout_t *po, uint32_t i, uint64_t before, char *err, si
     /* One numbering of the classes for the whole file, side A's: B's words as A takes them
        (a class map on the cable, [classmap], is applied at the receiving end) */
     lfc_word_t w_a = tp[d]->v[k[d]].w;
-    if (d == 1u) sim_word_received(s, c->wire[1], &w_a);
+    if (d == 1u) sim_word_received(s, c->a, c->pa, &w_a);
     const lfc_word_t *w = &w_a;
-    /* the packet's source: its tag names the endpoint (engine.h pool_t), whose first address
-       is endpoint x ways (SPEC §7.1, routing.h) */
-    const uint16_t src = (uint16_t)((w->tag & emask) * s->routes.ways);
+    const uint16_t src = sim_tag_source(s, w->tag); /* the packet's source */
     if (lfc_pcap_link_word(c->w, ns_of(po, best), d, w, src, err, errlen) != 0) return -1;
     k[d]++;
   }
@@ -307,7 +301,7 @@ int pcapout_flush(pcapout_t *po, uint64_t before, char *err, size_t errlen) {
  */
 static int write_check_args(const pcapout_t *po, outfile_t *o, char *err, size_t errlen) {
   if (outfile_open(o, po->args_path, err, errlen) != 0) return -1;
-  const char *mode = po->sim->sc->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc";
+  const char *mode = sim_scenario(po->sim)->sw[0].mode == LFC_MODE_IB ? "ib" : "pfc";
   for (uint32_t i = 0; i < po->n; i++) {
     const cap_t *c = &po->cap[i];
     const char *slash = strrchr(c->path, '/');

@@ -60,7 +60,7 @@ typedef struct {
 
 /*
  * Open DIR/NAME.pcap for every planned cable (under temporary names until pcapout_close) and
- * give the engine its taps (sim->tap). After sim_create, before sim_run. NULL with err (a file
+ * give the engine its taps (sim_tap). After sim_create, before sim_run. NULL with err (a file
  * that cannot be created, out of memory); nothing is left behind then.
  */
 pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char *err,
@@ -73,11 +73,12 @@ pcapout_t *pcapout_open(const pcap_plan_t *pl, const char *dir, sim_t *sim, char
 int pcapout_flush(pcapout_t *po, uint64_t before, char *err, size_t errlen);
 
 /* Write the rest, write DIR/lfc-check.args, close every file and rename it into place; frees po
- * and sim->tap. 0, or -1 with err: then no file is left, the ones renamed already are removed. st, if not NULL, gets
- * the totals. */
+ * and the engine's taps (sim_untap). 0, or -1 with err: then no file is left, the ones renamed
+ * already are removed. st, if not NULL, gets the totals. */
 int pcapout_close(pcapout_t *po, pcapout_stats_t *st, char *err, size_t errlen);
 
-/* Give up: every temporary file removed; frees po and sim->tap. NULL is allowed. */
+/* Give up: every temporary file removed; frees po and the engine's taps (sim_untap). NULL is
+ * allowed. */
 void pcapout_abort(pcapout_t *po);
 
 #endif /* LFC_SIM_PCAPOUT_H */

@@ -22,19 +22,19 @@ uint64_t results_hop_latency(const flow_t *f, uint32_t hop, double p) {
 }
 
 void results_group(const sim_t *sim, uint32_t group, group_result_t *r) {
-  const sc_group_t *g = &sim->sc->groups[group];
-  uint64_t start = (uint64_t)llround(g->start_us * 1000.0 / sim->cycle_ns), end = 0;
+  const sc_group_t *g = &sim_scenario(sim)->groups[group];
+  uint64_t start = sc_us_to_cycles(sim_scenario(sim), g->start_us), end = 0;
   memset(r, 0, sizeof *r);
   r->complete = 1;
-  for (uint32_t i = 0; i < sim->flows.n; i++) {
-    const flow_t *f = &sim->flows.f[i];
+  for (uint32_t i = 0; i < sim_flows(sim)->n; i++) {
+    const flow_t *f = &sim_flows(sim)->f[i];
     if (f->group != group) continue;
     r->flows++;
     if (f->done_cycle == SIM_NEVER) r->complete = 0;
     else if (f->done_cycle > end) end = f->done_cycle;
   }
   if (r->flows == 0) r->complete = 0;
-  r->time_us = end > start ? (double)(end - start) * sim->cycle_ns / 1000.0 : 0.0;
+  r->time_us = end > start ? (double)(end - start) * sim_cycle_ns(sim) / 1000.0 : 0.0;
   if (g->pattern == PAT_DDP)
     r->mfu = r->time_us > 0 ? g->steps * sc_group_compute_us(g) / r->time_us : 0.0;
   else
@@ -63,12 +63,12 @@ static double nearest_rank(const double *v, uint32_t n, double p) {
 }
 
 int results_ddp(const sim_t *sim, uint32_t group, ddp_result_t *r) {
-  const sc_group_t *g = &sim->sc->groups[group];
+  const sc_group_t *g = &sim_scenario(sim)->groups[group];
   memset(r, 0, sizeof *r);
   r->compute_us = sc_group_compute_us(g);
   if (g->pattern != PAT_DDP) return 0;
   uint32_t n = 0;
-  for (uint32_t i = 0; i < sim->flows.n; i++) n += sim->flows.f[i].group == group;
+  for (uint32_t i = 0; i < sim_flows(sim)->n; i++) n += sim_flows(sim)->f[i].group == group;
   span_t *sp = malloc((size_t)(n ? n : 1u) * sizeof *sp);
   double *t = malloc((size_t)g->steps * sizeof *t);
   r->step = calloc(g->steps, sizeof *r->step);
@@ -79,15 +79,15 @@ int results_ddp(const sim_t *sim, uint32_t group, ddp_result_t *r) {
     return -1;
   }
   r->nsteps = g->steps;
-  uint64_t prev = (uint64_t)llround(g->start_us * NS_PER_US / sim->cycle_ns);
+  uint64_t prev = sc_us_to_cycles(sim_scenario(sim), g->start_us);
   /* flows are made step after step (traffic.c ddp_flows): one pass, step by step */
   uint32_t i = 0;
   for (uint32_t s = 0; s < g->steps; s++) {
     uint32_t m = 0;
     int done = 1;
     uint64_t end = 0;
-    for (; i < sim->flows.n; i++) {
-      const flow_t *f = &sim->flows.f[i];
+    for (; i < sim_flows(sim)->n; i++) {
+      const flow_t *f = &sim_flows(sim)->f[i];
       if (f->group != group) continue;
       if (f->step != s) break;
       if (f->done_cycle == SIM_NEVER) {
@@ -112,9 +112,9 @@ int results_ddp(const sim_t *sim, uint32_t group, ddp_result_t *r) {
     }
     busy += b - a;
     st->complete = 1;
-    st->end_us = (double)end * sim->cycle_ns / NS_PER_US;
-    st->time_us = end > prev ? (double)(end - prev) * sim->cycle_ns / NS_PER_US : 0.0;
-    st->comm_us = (double)busy * sim->cycle_ns / NS_PER_US;
+    st->end_us = (double)end * sim_cycle_ns(sim) / NS_PER_US;
+    st->time_us = end > prev ? (double)(end - prev) * sim_cycle_ns(sim) / NS_PER_US : 0.0;
+    st->comm_us = (double)busy * sim_cycle_ns(sim) / NS_PER_US;
     st->exposed_us = st->time_us - r->compute_us;
     st->mfu = st->time_us > 0 ? r->compute_us / st->time_us : 0.0;
     t[r->ncomplete++] = st->time_us;
@@ -139,22 +139,22 @@ void results_ddp_free(ddp_result_t *r) {
 
 void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summary_t *sum) {
   memset(sum, 0, sizeof *sum);
-  sum->sim_cycles = sim->end;
-  sum->sim_us = (double)sim->end * sim->cycle_ns / 1000.0;
+  sum->sim_cycles = sim_end(sim);
+  sum->sim_us = (double)sim_end(sim) * sim_cycle_ns(sim) / 1000.0;
   sum->wall_seconds = wall;
-  sum->delivered_bytes = sim->deliv_bytes;
-  for (uint32_t d = 0; d < sim->ndev; d++) {
-    const device_t *dv = &sim->dev[d];
-    if (dv->is_host) {
-      const lfc_nic_stats_t *st = lfc_nic_stats(dv->nic);
+  sum->delivered_bytes = sim_delivered_bytes(sim);
+  const topo_t *t = sim_topo(sim);
+  for (uint32_t d = 0; d < t->nnodes; d++) {
+    if (d >= t->nsw) { /* an end node: a host or an aggregation engine */
+      const lfc_nic_stats_t *st = lfc_nic_stats(sim_nic(sim, d));
       sum->pause_frames += st->pfc_tx;
       for (uint32_t c = 0; c < LFC_DROP_CAUSES; c++) sum->nic_drops += st->drop_pkts[c];
       sum->host_paused_cycles += st->paused_cycles;
       sum->host_credit_blocked_cycles += st->credit_blocked_cycles;
       continue;
     }
-    for (uint32_t p = 0; p < dv->nports; p++) {
-      const lfc_port_stats_t *st = lfc_switch_stats(dv->sw, p);
+    for (uint32_t p = 0; p < t->nports[d]; p++) {
+      const lfc_port_stats_t *st = lfc_switch_stats(sim_switch(sim, d), p);
       sum->pause_frames += st->pfc_tx;
       for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
         const lfc_class_stats_t *cs = &st->cls[c];
@@ -170,9 +170,9 @@ void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summar
   sum->drops += sum->nic_drops;
   sum->paused_cycles += sum->host_paused_cycles;
   sum->credit_blocked_cycles += sum->host_credit_blocked_cycles;
-  sum->flows = sim->flows.n;
-  for (uint32_t i = 0; i < sim->flows.n; i++) {
-    const flow_t *f = &sim->flows.f[i];
+  sum->flows = sim_flows(sim)->n;
+  for (uint32_t i = 0; i < sim_flows(sim)->n; i++) {
+    const flow_t *f = &sim_flows(sim)->f[i];
     sum->offered_bytes += f->offered_bytes;
     sum->wire_bytes += f->wire_bytes;
     sum->out_of_order += f->out_of_order;
@@ -187,16 +187,16 @@ void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summar
 
 double results_flow_gbps(const sim_t *sim, const flow_t *f) {
   const uint64_t t0 = f->first_tx == SIM_NEVER ? 0 : f->first_tx;
-  const uint64_t t1 = f->done_cycle != SIM_NEVER ? f->done_cycle : sim->end;
-  return t1 > t0 ? (double)f->rx_bytes * BITS_PER_BYTE / ((double)(t1 - t0) * sim->cycle_ns)
+  const uint64_t t1 = f->done_cycle != SIM_NEVER ? f->done_cycle : sim_end(sim);
+  return t1 > t0 ? (double)f->rx_bytes * BITS_PER_BYTE / ((double)(t1 - t0) * sim_cycle_ns(sim))
                  : 0.0;
 }
 
 double results_jain(const sim_t *sim, uint32_t *n) {
   double sum = 0.0, sq = 0.0;
   *n = 0;
-  for (uint32_t i = 0; i < sim->flows.n; i++) {
-    const flow_t *f = &sim->flows.f[i];
+  for (uint32_t i = 0; i < sim_flows(sim)->n; i++) {
+    const flow_t *f = &sim_flows(sim)->f[i];
     if (f->first_tx == SIM_NEVER) continue;
     const double x = results_flow_gbps(sim, f);
     sum += x;
@@ -233,26 +233,26 @@ static int by_bytes_desc(const void *a, const void *b) {
 }
 
 static void print_receivers(FILE *o, const sim_t *sim) {
-  const uint32_t nh = sim->topo.nhosts;
+  const uint32_t nh = sim_topo(sim)->nhosts;
   receiver_t *r = nh > 0 ? calloc(nh, sizeof *r) : NULL;
-  if (r == NULL || sim->end == 0) {
+  if (r == NULL || sim_end(sim) == 0) {
     free(r);
     return;
   }
   for (uint32_t h = 0; h < nh; h++) r[h].host = h;
-  for (uint32_t i = 0; i < sim->flows.n; i++) {
-    const flow_t *f = &sim->flows.f[i];
+  for (uint32_t i = 0; i < sim_flows(sim)->n; i++) {
+    const flow_t *f = &sim_flows(sim)->f[i];
     if (f->dst != FLOW_ANY_DST && f->dst < nh) r[f->dst].bytes += f->rx_bytes;
   }
   qsort(r, nh, sizeof *r, by_bytes_desc);
-  const double run_ns = (double)sim->end * sim->cycle_ns;
-  const double line = sc_host_gbps(sim->sc);
+  const double run_ns = (double)sim_end(sim) * sim_cycle_ns(sim);
+  const double line = sim_scenario(sim)->host_speed_gbps;
   uint32_t shown = 0;
   for (uint32_t h = 0; h < nh && shown < RECEIVERS_SHOWN && r[h].bytes > 0; h++, shown++) {
     char n[64];
     const double gbps = (double)r[h].bytes * BITS_PER_BYTE / run_ns;
     fprintf(o, "%s %s %.2f Gb/s (%.1f %% of %g)", shown ? "," : "  receivers  ",
-            topo_name(&sim->topo, sim->topo.nsw + r[h].host, n, sizeof n), gbps,
+            topo_name(sim_topo(sim), sim_topo(sim)->nsw + r[h].host, n, sizeof n), gbps,
             line > 0 ? PCT * gbps / line : 0.0, line);
   }
   if (shown) {
@@ -287,7 +287,7 @@ static void print_steps(FILE *o, const sim_t *sim, uint32_t gi) {
 }
 
 static void print_groups(FILE *o, const sim_t *sim) {
-  const lfc_scenario_t *sc = sim->sc;
+  const lfc_scenario_t *sc = sim_scenario(sim);
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
     group_result_t r;
     results_group(sim, gi, &r);
@@ -335,13 +335,13 @@ static double sort_key(const flow_t *f) {
 
 static int by_key(const void *a, const void *b) {
   const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  const double kx = sort_key(&sort_ctx.sim->flows.f[x]), ky = sort_key(&sort_ctx.sim->flows.f[y]);
+  const double kx = sort_key(&sim_flows(sort_ctx.sim)->f[x]), ky = sort_key(&sim_flows(sort_ctx.sim)->f[y]);
   if (kx != ky) return kx < ky ? 1 : -1;
   return x < y ? -1 : x > y; /* ties by id: the same order on every run */
 }
 
 static void print_flows(FILE *o, const sim_t *sim, const results_view_t *v) {
-  const uint32_t n = sim->flows.n;
+  const uint32_t n = sim_flows(sim)->n;
   if (n == 0) return;
   const uint32_t show = v->rows == 0 || v->rows > n ? n : v->rows;
   uint32_t *order = malloc((size_t)n * sizeof *order);
@@ -351,32 +351,32 @@ static void print_flows(FILE *o, const sim_t *sim, const results_view_t *v) {
     sort_ctx = (sort_ctx_t){sim, v->sort};
     qsort(order, n, sizeof *order, by_key);
   }
-  const double line = sc_host_gbps(sim->sc);
+  const double line = sim_scenario(sim)->host_speed_gbps;
   fprintf(o, "  flow group      src -> dst  cls      bytes   Gb/s  %%line     fct_us  lat_p50_ns  "
              "lat_p99_ns\n");
   for (uint32_t k = 0; k < show; k++) {
     const uint32_t i = order[k];
-    const flow_t *f = &sim->flows.f[i];
+    const flow_t *f = &sim_flows(sim)->f[i];
     char src[32], dst[32];
-    topo_name(&sim->topo, sim->topo.nsw + f->src, src, sizeof src);
+    topo_name(sim_topo(sim), sim_topo(sim)->nsw + f->src, src, sizeof src);
     if (f->dst == FLOW_ANY_DST)
       snprintf(dst, sizeof dst, "any");
     else
-      topo_name(&sim->topo, sim->topo.nsw + f->dst, dst, sizeof dst);
+      topo_name(sim_topo(sim), sim_topo(sim)->nsw + f->dst, dst, sizeof dst);
     /* a flow still running at the end has no completion time (null in --json) */
     char fct[24] = "running";
     if (f->done_cycle != SIM_NEVER)
-      snprintf(fct, sizeof fct, "%.3f", (double)(f->done_cycle - f->start) * sim->cycle_ns /
+      snprintf(fct, sizeof fct, "%.3f", (double)(f->done_cycle - f->start) * sim_cycle_ns(sim) /
                                             NS_PER_US);
     const double gbps = results_flow_gbps(sim, f);
     fprintf(o, "  %4u %-9.9s %4s -> %-4s %3u %10llu %6.2f %6.1f %10s ", i,
-            sim->sc->groups[f->group].name, src, dst, f->cls, (unsigned long long)f->rx_bytes, gbps,
+            sim_scenario(sim)->groups[f->group].name, src, dst, f->cls, (unsigned long long)f->rx_bytes, gbps,
             line > 0 ? PCT * gbps / line : 0.0, fct);
     if (f->rx_pkts == 0)
       fprintf(o, "%23s\n", f->first_tx == SIM_NEVER ? "not started" : "nothing delivered");
     else
-      fprintf(o, "%11.1f %11.1f\n", (double)results_flow_latency(f, 50) * sim->cycle_ns,
-              (double)results_flow_latency(f, 99) * sim->cycle_ns);
+      fprintf(o, "%11.1f %11.1f\n", (double)results_flow_latency(f, 50) * sim_cycle_ns(sim),
+              (double)results_flow_latency(f, 99) * sim_cycle_ns(sim));
   }
   if (n > show)
     fprintf(o, "  ... %u more flows (--flows 0 shows all; every flow is in --json)\n", n - show);
@@ -385,10 +385,10 @@ static void print_flows(FILE *o, const sim_t *sim, const results_view_t *v) {
 
 void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summary_t *s,
                    const results_view_t *view) {
-  const lfc_scenario_t *sc = sim->sc;
+  const lfc_scenario_t *sc = sim_scenario(sim);
   fprintf(o, "lfc-sim %s: %s, %u switches, %u hosts, %s mode, %.2f ns/cycle\n", sc->file,
-          sc_topo_name(sc->topo), sim->topo.nsw, sim->topo.nhosts,
-          sc->sw[0].mode == LFC_MODE_IB ? "IB credit" : "PFC", sim->cycle_ns);
+          sc_topo_name(sc->topo), sim_topo(sim)->nsw, sim_topo(sim)->nhosts,
+          sc->sw[0].mode == LFC_MODE_IB ? "IB credit" : "PFC", sim_cycle_ns(sim));
   fprintf(o, "  simulated   %llu cycles (%.3f us) in %.3f s wall\n",
           (unsigned long long)s->sim_cycles, s->sim_us, s->wall_seconds);
   char b1[64], b2[64];
@@ -397,7 +397,7 @@ void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summar
   fprintf(o, "  delivered   %s; flows complete %llu of %llu",
           bytes_text(s->delivered_bytes, b1, sizeof b1), (unsigned long long)s->flows_done,
           (unsigned long long)s->flows);
-  if (s->flows_done) fprintf(o, ", last at %.3f us", (double)s->max_fct_cycle * sim->cycle_ns / 1000.0);
+  if (s->flows_done) fprintf(o, ", last at %.3f us", (double)s->max_fct_cycle * sim_cycle_ns(sim) / 1000.0);
   fprintf(o, "\n  drops       %llu (", (unsigned long long)s->drops);
   for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
     fprintf(o, "%s %llu, ", lfc_drop_cause_name((lfc_drop_cause_t)k),
@@ -418,16 +418,16 @@ void results_print(FILE *o, const sim_t *sim, const deadlock_t *dl, const summar
   if (s->deadlock) {
     char n[64];
     fprintf(o, "  DEADLOCK formed at cycle %llu (%.3f us):", (unsigned long long)s->deadlock_cycle,
-            (double)s->deadlock_cycle * sim->cycle_ns / 1000.0);
+            (double)s->deadlock_cycle * sim_cycle_ns(sim) / 1000.0);
     for (uint32_t i = 0; i < dl->ncyc; i++)
-      fprintf(o, " %s(%s p%u c%u)", i ? "->" : "", topo_name(&sim->topo, dl->cyc[i].sw, n, sizeof n),
+      fprintf(o, " %s(%s p%u c%u)", i ? "->" : "", topo_name(sim_topo(sim), dl->cyc[i].sw, n, sizeof n),
               dl->cyc[i].port, dl->cyc[i].cls);
     fprintf(o, "\n");
   } else {
     fprintf(o, "  no deadlock\n");
   }
-  if (sim->errors)
-    fprintf(o, "  SCOREBOARD ERRORS %llu: %s\n", (unsigned long long)sim->errors, sim->error);
+  if (sim_errors(sim))
+    fprintf(o, "  SCOREBOARD ERRORS %llu: %s\n", (unsigned long long)sim_errors(sim), sim_error(sim));
   print_receivers(o, sim);
   uint32_t nj;
   const double jain = results_jain(sim, &nj);

@@ -191,10 +191,15 @@ static int explicit_paths(const lfc_scenario_t *sc, const topo_t *t, routes_t *r
   return 0;
 }
 
+uint32_t routes_ways(const lfc_scenario_t *sc, uint32_t nendpoints) {
+  uint32_t ways = sc->ecmp_ways;
+  while (ways > 1u && (uint64_t)nendpoints * ways > TOPO_MAX_ENDPOINTS) ways--;
+  return ways;
+}
+
 int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
-  uint32_t ways = sc->ecmp_ways;
-  while ((uint64_t)t->nendpoints * ways > 65536u) ways--; /* dst is 16 bits (SPEC §2) */
+  uint32_t ways = routes_ways(sc, t->nendpoints);
   r->ways = ways;
   r->len = t->nendpoints * ways;
   r->table = calloc(t->nsw, sizeof *r->table);

@@ -23,6 +23,9 @@ typedef struct {
 } routes_t;
 
 int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *err, size_t errlen);
+/* The addresses per endpoint: [routing] ecmp, fewer where nendpoints of them would not fit a
+   16-bit dst (SPEC §2); at least 1 (a scenario that loads has at most TOPO_MAX_ENDPOINTS). */
+uint32_t routes_ways(const lfc_scenario_t *sc, uint32_t nendpoints);
 void routes_free(routes_t *r, uint32_t nsw);
 
 /* Deterministic 32-bit mixing (the finaliser of MurmurHash3, public domain). */

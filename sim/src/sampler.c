@@ -9,17 +9,17 @@
 
 int sampler_init(sampler_t *sp, sim_t *sim, const char *csv_dir, char *err, size_t errlen) {
   memset(sp, 0, sizeof *sp);
-  size_t n = (size_t)sim->topo.nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES;
+  size_t n = (size_t)sim_topo(sim)->nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES;
   sp->nq = n;
   sp->last_tx = calloc(n, sizeof *sp->last_tx);
   sp->last_blk = calloc(n, sizeof *sp->last_blk);
   sp->blocked = calloc(n, 1);
   sp->occ = calloc(n, sizeof *sp->occ);
   sp->nocc = calloc(n, sizeof *sp->nocc);
-  sp->last_rx = calloc(sim->flows.n + 1u, sizeof *sp->last_rx);
+  sp->last_rx = calloc(sim_flows(sim)->n + 1u, sizeof *sp->last_rx);
   sp->qlen_reg = lfc_reg_find("qlen");
   if (!sp->last_tx || !sp->last_blk || !sp->blocked || !sp->occ || !sp->nocc || !sp->last_rx) {
-    snprintf(err, errlen, "sampler: out of memory (%zu queues, %u flows)", n, sim->flows.n);
+    snprintf(err, errlen, "sampler: out of memory (%zu queues, %u flows)", n, sim_flows(sim)->n);
     return -1;
   }
   if (sp->qlen_reg < 0) {
@@ -60,7 +60,7 @@ void sampler_free(sampler_t *sp) {
 /* The run cannot go on (sp->err says why): stop it. */
 static void stop(sampler_t *sp, sim_t *sim) {
   sp->failed = 1;
-  sim->stop = 1;
+  sim_stop(sim);
 }
 
 /* One more sample of queue q at qlen (> 0): the count array grows to qlen + 1. */
@@ -80,15 +80,15 @@ static int count_occ(sampler_t *sp, size_t q, uint64_t qlen) {
 
 void sampler_sample(sampler_t *sp, sim_t *sim, uint64_t cycle) {
   if (sp->failed) return;
-  const topo_t *t = &sim->topo;
-  double t_us = (double)cycle * sim->cycle_ns / 1000.0;
-  uint32_t classes = sim->sc->sw[0].classes;
+  const topo_t *t = sim_topo(sim);
+  double t_us = (double)cycle * sim_cycle_ns(sim) / 1000.0;
+  uint32_t classes = sim_scenario(sim)->sw[0].classes;
   for (uint32_t s = 0; s < t->nsw; s++) {
-    lfc_switch_t *sw = sim->dev[s].sw;
+    const lfc_switch_t *sw = sim_switch(sim, s);
     for (uint32_t p = 0; p < t->nports[s]; p++) {
       const lfc_port_stats_t *st = lfc_switch_stats(sw, p);
       for (uint32_t c = 0; c < classes; c++) {
-        size_t q = SAMPLER_QIDX(s, p, c);
+        size_t q = SIM_QIDX(s, p, c);
         const lfc_class_stats_t *cs = &st->cls[c];
         uint64_t qlen = lfc_switch_reg(sw, (size_t)sp->qlen_reg, p, c);
         uint64_t blk = cs->paused_cycles + cs->credit_blocked_cycles;
@@ -110,9 +110,9 @@ void sampler_sample(sampler_t *sp, sim_t *sim, uint64_t cycle) {
   }
   sp->nsamples++;
   if (sp->csv) {
-    double dt_ns = (double)sim->sample_every * sim->cycle_ns;
-    for (uint32_t i = 0; i < sim->flows.n; i++) {
-      const flow_t *f = &sim->flows.f[i];
+    double dt_ns = (double)sim_scenario(sim)->sample_cycles * sim_cycle_ns(sim);
+    for (uint32_t i = 0; i < sim_flows(sim)->n; i++) {
+      const flow_t *f = &sim_flows(sim)->f[i];
       fprintf(sp->csv_f.f, "%.4f,%u,%llu,%.3f\n", t_us, i, (unsigned long long)f->rx_bytes,
               (double)(f->rx_bytes - sp->last_rx[i]) * 8.0 / dt_ns);
       sp->last_rx[i] = f->rx_bytes;

@@ -1,7 +1,7 @@
 /*
  * sampler.h - what is recorded at every sample cycle (every [sim] sample_us): the state of each
- * egress queue (switch, port, class) for the deadlock detector (deadlock.h), its occupancy for
- * the percentiles, and the --csv time series.
+ * egress queue (switch, port, class; arrays indexed by observer.h SIM_QIDX) for the deadlock
+ * detector (deadlock.h), its occupancy for the percentiles, and the --csv time series.
  *
  * Memory does not grow with simulated time (docs/sim.md "Memory"): occupancy is kept per queue
  * as a count of samples per queue length (qlen is an integer bounded by the switch's buffer),
@@ -16,9 +16,6 @@
 #include "engine.h"
 #include "outfile.h"
 
-/* Index of queue (switch s, port p, class c) in the per-queue arrays. */
-#define SAMPLER_QIDX(s, p, c) \
-  (((size_t)(s) * LFC_MAX_PORTS + (p)) * LFC_MAX_CLASSES + (c))
 
 typedef struct {
   size_t nq; /* nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES */
@@ -45,7 +42,7 @@ typedef struct {
 int sampler_init(sampler_t *sp, sim_t *sim, const char *csv_dir, char *err, size_t errlen);
 
 /* Take a sample at cycle: blocked[], occupancy, CSV rows. On a failure (memory, a CSV write)
- * sets failed and err and stops the run (sim->stop). */
+ * sets failed and err and stops the run (sim_stop). */
 void sampler_sample(sampler_t *sp, sim_t *sim, uint64_t cycle);
 
 /* The nearest-rank percentile p in [0, 100] of queue q's occupancy samples, in blocks. */

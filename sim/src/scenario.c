@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "calc.h"
+#include "lfc/link.h"
 #include "topology.h"
 
 #define SC_MAX_HOSTS 65536u
@@ -40,10 +41,12 @@
 #define SC_HOST_XON_GAP 8u          /* a host's default rx_xon: this far below rx_xoff (the
                                        switch's xon_offset default, SPEC §3.2) */
 
+/* A `key = value` kept as text: the switch entries of a scenario (applied by
+   lfc_scenario_finish), and while a file is read every key of it (pending, below). */
 struct sc_entry {
   char *section, *key, *value;
-  char *file;
-  int line;
+  char *file; /* NULL while pending */
+  int line;   /* of `key = value`, which every message about the key names */
 };
 
 typedef struct {
@@ -51,13 +54,10 @@ typedef struct {
   int next_line;
 } reader_t;
 
-/* One `key = value` of the text, its continuation lines joined on. The whole text is read into
-   these before any is applied, so that a key given twice is refused with both lines and a value
-   may go on over indented lines (libinih calls the handler once per line). */
-typedef struct {
-  char *section, *key, *value;
-  int line; /* of `key = value`, which every message about the key names */
-} pending_t;
+/* A pending entry is one `key = value` of the text, its continuation lines joined on. The
+   whole text is read into these before any is applied, so that a key given twice is refused
+   with both lines and a value may go on over indented lines (libinih calls the handler once per
+   line). */
 
 typedef struct {
   lfc_scenario_t *sc;
@@ -70,7 +70,7 @@ typedef struct {
   int continuation; /* the line libinih parses continues the previous key's value */
   int after_key;    /* a key was given since the last [section] (libinih's prev_name) */
   reader_t rd;
-  pending_t *pend; /* in the order of the text */
+  struct sc_entry *pend; /* in the order of the text */
   size_t npend, cappend;
 } ctx_t;
 
@@ -101,25 +101,12 @@ double sc_group_compute_us(const sc_group_t *g) {
   return g->pattern == PAT_DDP ? g->forward_us + g->backward_us : g->compute_us;
 }
 
-double sc_ae_gbps(const lfc_scenario_t *sc) {
-  if (!topo_has_ae(sc)) return 0.0;
-  return sc->ae_speed_gbps > 0 ? sc->ae_speed_gbps : SC_AE_SPEEDUP * sc->speed_gbps;
+uint64_t sc_us_to_cycles(const lfc_scenario_t *sc, double us) {
+  return (uint64_t)llround(us * 1000.0 / sc->cycle_ns);
 }
-
-double sc_host_gbps(const lfc_scenario_t *sc) {
-  return sc->host_speed_gbps > 0 ? sc->host_speed_gbps : sc->speed_gbps;
-}
-
-double sc_fastest_gbps(const lfc_scenario_t *sc) {
-  double host = sc_host_gbps(sc);
-  double f = sc->speed_gbps > host ? sc->speed_gbps : host;
-  return sc_ae_gbps(sc) > f ? sc_ae_gbps(sc) : f;
-}
-
-double sc_cycle_ns(const lfc_scenario_t *sc) { return SC_BITS_PER_CYCLE / sc_fastest_gbps(sc); }
 
 uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns) {
-  double c = ceil(ns / sc_cycle_ns(sc) - 1e-9);
+  double c = ceil(ns / sc->cycle_ns - 1e-9);
   return c < 1.0 ? 1u : (uint64_t)c;
 }
 
@@ -454,10 +441,10 @@ static int topology_key(ctx_t *c, const char *section, const char *key, const ch
 static int link_key(ctx_t *c, const char *section, const char *key, const char *value) {
   lfc_scenario_t *sc = c->sc;
   if (!strcmp(key, "speed_gbps")) F64(sc->speed_gbps, 1.0, 3200.0);
-  if (!strcmp(key, "host_speed_gbps")) F64(sc->host_speed_gbps, 1.0, 3200.0);
-  if (!strcmp(key, "ae_speed_gbps")) F64(sc->ae_speed_gbps, 1.0, 25600.0);
+  if (!strcmp(key, "host_speed_gbps")) F64(sc->given.host_speed_gbps, 1.0, 3200.0);
+  if (!strcmp(key, "ae_speed_gbps")) F64(sc->given.ae_speed_gbps, 1.0, 25600.0);
   if (!strcmp(key, "cable_m")) F64(sc->cable_m, 0.0, 10000.0);
-  if (!strcmp(key, "host_cable_m")) F64(sc->host_cable_m, 0.0, 10000.0);
+  if (!strcmp(key, "host_cable_m")) F64(sc->given.host_cable_m, 0.0, 10000.0);
   UNKNOWN("speed_gbps, host_speed_gbps, ae_speed_gbps, cable_m, host_cable_m");
 }
 
@@ -668,29 +655,47 @@ static char *dupstr(const char *s) {
   return d;
 }
 
-static int add_entry(ctx_t *c, const char *section, const char *key, const char *value) {
-  lfc_scenario_t *sc = c->sc;
-  if (sc->nentries == sc->capentries) {
-    size_t cap = sc->capentries ? sc->capentries * 2 : 16;
-    struct sc_entry *e = realloc(sc->entries, cap * sizeof *e);
-    if (e == NULL) BAD("out of memory");
-    sc->entries = e;
-    sc->capentries = cap;
+/* One more entry at the end of *v (*n entries, *cap allocated), its text copied (file NULL:
+   none). 0, or -1 out of memory (nothing added). */
+static int entry_push(struct sc_entry **v, size_t *n, size_t *cap, const char *section,
+                      const char *key, const char *value, const char *file, int line) {
+  if (*n == *cap) {
+    size_t c = *cap ? *cap * 2 : 16;
+    struct sc_entry *nv = realloc(*v, c * sizeof *nv);
+    if (nv == NULL) return -1;
+    *v = nv;
+    *cap = c;
   }
-  struct sc_entry *e = &sc->entries[sc->nentries];
-  e->section = dupstr(section);
-  e->key = dupstr(key);
-  e->value = dupstr(value);
-  e->file = dupstr(c->file);
-  e->line = c->line;
-  if (!e->section || !e->key || !e->value || !e->file) {
+  struct sc_entry *e = &(*v)[*n];
+  *e = (struct sc_entry){dupstr(section), dupstr(key), dupstr(value),
+                         file ? dupstr(file) : NULL, line};
+  if (!e->section || !e->key || !e->value || (file && !e->file)) {
     free(e->section);
     free(e->key);
     free(e->value);
     free(e->file);
-    BAD("out of memory");
+    return -1;
   }
-  sc->nentries++;
+  (*n)++;
+  return 0;
+}
+
+/* Free n entries and their array. */
+static void entries_free(struct sc_entry *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(v[i].section);
+    free(v[i].key);
+    free(v[i].value);
+    free(v[i].file);
+  }
+  free(v);
+}
+
+static int add_entry(ctx_t *c, const char *section, const char *key, const char *value) {
+  lfc_scenario_t *sc = c->sc;
+  if (entry_push(&sc->entries, &sc->nentries, &sc->capentries, section, key, value, c->file,
+                 c->line) != 0)
+    BAD("out of memory");
   return 1;
 }
 
@@ -715,8 +720,6 @@ static int repeatable(const char *section, const char *key) {
   return !strcmp(section, "routing") && !strcmp(key, "path");
 }
 
-static char *dupstr(const char *s);
-
 /* libinih's handler: collect the entries. A continuation line extends the previous entry. */
 static int handler(void *user, const char *section, const char *key, const char *value) {
   ctx_t *c = user;
@@ -724,7 +727,7 @@ static int handler(void *user, const char *section, const char *key, const char 
   if (c->continuation && c->npend > 0) {
     /* A path's nodes are separated by blanks, every other list by commas: joined so that a list
        goes on over lines with or without a trailing comma. */
-    pending_t *e = &c->pend[c->npend - 1];
+    struct sc_entry *e = &c->pend[c->npend - 1];
     char sep = repeatable(e->section, e->key) ? ' ' : ',';
     size_t have = strlen(e->value), add = strlen(value);
     int join = have > 0 && e->value[have - 1] != sep;
@@ -741,20 +744,8 @@ static int handler(void *user, const char *section, const char *key, const char 
       if (!strcmp(c->pend[i].section, section) && !strcmp(c->pend[i].key, key))
         return failf(c, section, key, value, "given twice (first on line %d); --set overrides "
                      "a key of the file", c->pend[i].line);
-  if (c->npend == c->cappend) {
-    size_t cap = c->cappend ? 2 * c->cappend : 64;
-    pending_t *e = realloc(c->pend, cap * sizeof *e);
-    if (e == NULL) return failf(c, section, key, value, "out of memory");
-    c->pend = e;
-    c->cappend = cap;
-  }
-  pending_t *e = &c->pend[c->npend];
-  e->section = dupstr(section);
-  e->key = dupstr(key);
-  e->value = dupstr(value);
-  e->line = c->line;
-  c->npend++; /* counted now, so that free_pending frees what was allocated */
-  if (!e->section || !e->key || !e->value) return failf(c, section, key, value, "out of memory");
+  if (entry_push(&c->pend, &c->npend, &c->cappend, section, key, value, NULL, c->line) != 0)
+    return failf(c, section, key, value, "out of memory");
   return 1;
 }
 
@@ -804,12 +795,7 @@ static char *reader(char *str, int num, void *stream) {
 }
 
 static void free_pending(ctx_t *c) {
-  for (size_t i = 0; i < c->npend; i++) {
-    free(c->pend[i].section);
-    free(c->pend[i].key);
-    free(c->pend[i].value);
-  }
-  free(c->pend);
+  entries_free(c->pend, c->npend);
   c->pend = NULL;
   c->npend = c->cappend = 0;
 }
@@ -834,9 +820,10 @@ static void defaults(lfc_scenario_t *sc) {
   sc->rails = 2;
   sc->servers = 2;
   sc->speed_gbps = SC_DEFAULT_SPEED_GBPS;
-  sc->host_speed_gbps = 0.0; /* = speed_gbps */
+  sc->given.host_speed_gbps = 0.0; /* = speed_gbps */
   sc->cable_m = SC_DEFAULT_CABLE_M;
-  sc->host_cable_m = -1.0; /* = cable_m */
+  sc->given.host_cable_m = -1.0; /* = cable_m */
+  sc->given.ae_speed_gbps = 0.0; /* = SC_AE_SPEEDUP x speed_gbps */
   lfc_nic_cfg_default(&sc->nic, LFC_MODE_PFC, 1);
   /* DCQCN defaults, as deployed (docs/sim.md "DCQCN" has the sources): g = 1/256 (Zhu et al.,
      SIGCOMM 2015; the authors' ns-3 model); alpha updated every 1 us (NVIDIA DCE_TCP_RTT);
@@ -959,13 +946,7 @@ void lfc_scenario_free(lfc_scenario_t *sc) {
     free(sc->groups[i].src);
     sc->groups[i].src = NULL;
   }
-  for (size_t i = 0; i < sc->nentries; i++) {
-    free(sc->entries[i].section);
-    free(sc->entries[i].key);
-    free(sc->entries[i].value);
-    free(sc->entries[i].file);
-  }
-  free(sc->entries);
+  entries_free(sc->entries, sc->nentries);
   sc->entries = NULL;
   sc->nentries = sc->capentries = 0;
 }
@@ -1219,7 +1200,7 @@ static int check_group(const lfc_scenario_t *sc, const sc_group_t *g, uint64_t h
             "flow goes to another of them)", g->nsrc);
     /* flows expected: per source, the run's sending time x load x line rate / mean size */
     double stop = g->stop_us > 0 && g->stop_us < sc->duration_us ? g->stop_us : sc->duration_us;
-    double bytes_per_us = sc_host_gbps(sc) * 1000.0 / 8.0 * (double)g->load_ppm / 1e6;
+    double bytes_per_us = sc->host_speed_gbps * 1000.0 / 8.0 * (double)g->load_ppm / 1e6;
     double expect = g->nsrc * (stop - g->start_us) * bytes_per_us / sc_group_mean_size(g);
     if (expect > SC_MAX_POISSON_FLOWS) {
       snprintf(v, sizeof v, "%g", (double)g->load_ppm / 1e6);
@@ -1250,22 +1231,85 @@ bad:
   return -1;
 }
 
+static uint32_t speed_div(double fastest, double speed) {
+  return (uint32_t)lround(fastest / speed);
+}
+
+/*
+ * The defaults that follow other keys, decided here once for every reader (topology, traffic,
+ * engine, results): the hosts' links and the aggregation engines' follow the switches' links
+ * where not given, and the clock follows the fastest link (SPEC §1.2). Then the speeds'
+ * dividers must be whole numbers 1..16.
+ */
+static int resolve_links(lfc_scenario_t *sc, char *err, size_t errlen) {
+  const char *f = sc->file;
+  sc->host_speed_gbps = sc->given.host_speed_gbps > 0 ? sc->given.host_speed_gbps : sc->speed_gbps;
+  sc->host_cable_m = sc->given.host_cable_m >= 0 ? sc->given.host_cable_m : sc->cable_m;
+  sc->ae_speed_gbps = !topo_has_ae(sc)                 ? 0.0
+                      : sc->given.ae_speed_gbps > 0 ? sc->given.ae_speed_gbps
+                                                      : SC_AE_SPEEDUP * sc->speed_gbps;
+  double fastest = sc->speed_gbps > sc->host_speed_gbps ? sc->speed_gbps : sc->host_speed_gbps;
+  sc->fastest_gbps = fastest = sc->ae_speed_gbps > fastest ? sc->ae_speed_gbps : fastest;
+  sc->cycle_ns = SC_BITS_PER_CYCLE / fastest;
+  double speeds[3] = {sc->speed_gbps, sc->host_speed_gbps,
+                      sc->ae_speed_gbps > 0 ? sc->ae_speed_gbps : fastest};
+  for (int i = 0; i < 3; i++) {
+    double div = fastest / speeds[i];
+    if (fabs(div - lround(div)) > 1e-6 || lround(div) > 16)
+      FERR("%s: [link] speed_gbps = %g, host_speed_gbps = %g, ae_speed_gbps = %g: the fastest "
+           "must be 1..16 times each, a whole number (SPEC §1.2 speed_div)", f, sc->speed_gbps,
+           sc->host_speed_gbps, sc->ae_speed_gbps);
+  }
+  sc->sw_div = speed_div(fastest, sc->speed_gbps);
+  sc->host_div = speed_div(fastest, sc->host_speed_gbps);
+  sc->ae_div = speed_div(fastest, speeds[2]);
+  sc->end_cycle = (uint64_t)(sc->duration_us * 1000.0 / sc->cycle_ns + 0.5);
+  if (sc->end_cycle < 1) sc->end_cycle = 1;
+  sc->sample_cycles = sc_ns_to_cycles(sc, sc->sample_us * 1000.0);
+  return 0;
+}
+
+/*
+ * Every cable's delay in cycles is 1 or more (the lookahead of skip-ahead, SPEC §12.1) and, with
+ * [sim] step_all, at most what lfc_link holds (LFC_LINK_MAX_DELAY): known from the cable lengths
+ * and the clock, for each kind of cable a role has (topo_role_cables), without the fabric.
+ */
+static int check_cables(const lfc_scenario_t *sc, char *err, size_t errlen) {
+  static const char *const KEY[TOPO_PEERS] = {[TOPO_PEER_HOST] = "host_cable_m",
+                                              [TOPO_PEER_SWITCH] = "cable_m",
+                                              [TOPO_PEER_AE] = "ae_speed_gbps"};
+  uint32_t most = sc->step_all ? LFC_LINK_MAX_DELAY : UINT32_MAX;
+  for (uint32_t r = 0; r < sc->nroles; r++) {
+    topo_cable_t cab[TOPO_PEERS];
+    uint32_t ncab = topo_role_cables(sc, r, cab);
+    for (uint32_t i = 0; i < ncab; i++) {
+      if (cab[i].delay >= 1u && cab[i].delay <= most) continue;
+      topo_peer_t k = cab[i].peer == TOPO_PEER_HOST && sc->given.host_cable_m < 0
+                          ? TOPO_PEER_SWITCH /* the hosts' cables follow cable_m */
+                          : cab[i].peer;
+      double v = k == TOPO_PEER_HOST ? sc->host_cable_m
+                 : k == TOPO_PEER_AE ? sc->ae_speed_gbps
+                                     : sc->cable_m;
+      FERR("%s: [link] %s = %g: a delay of %u cycles of %.3f ns; allowed: 1..%u cycles%s", sc->file,
+           KEY[k], v, cab[i].delay, sc->cycle_ns, most,
+           sc->step_all ? " with step_all (lfc_link)" : "");
+    }
+  }
+  return 0;
+}
+
 int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   const char *f = sc->file;
   const char *names[SC_MAX_ROLES];
   uint64_t hosts;
   sc->nroles = topo_roles(sc, names, sc->radix, &hosts, err, errlen);
   if (sc->nroles == 0) return -1;
-  double host_speed = sc_host_gbps(sc);
-  double fastest = sc_fastest_gbps(sc);
-  double speeds[3] = {sc->speed_gbps, host_speed, sc_ae_gbps(sc) > 0 ? sc_ae_gbps(sc) : fastest};
-  for (int i = 0; i < 3; i++) {
-    double div = fastest / speeds[i];
-    if (fabs(div - lround(div)) > 1e-6 || lround(div) > 16)
-      FERR("%s: [link] speed_gbps = %g, host_speed_gbps = %g, ae_speed_gbps = %g: the fastest "
-           "must be 1..16 times each, a whole number (SPEC §1.2 speed_div)", f, sc->speed_gbps,
-           host_speed, sc_ae_gbps(sc));
-  }
+  if (resolve_links(sc, err, errlen) != 0) return -1;
+  if (check_cables(sc, err, errlen) != 0) return -1;
+  /* [routing] adaptive reads an egress queue's registers of the model (engine.c ar_choose) */
+  if (sc->adaptive && (lfc_reg_find("qlen") < 0 || lfc_reg_find("tx_rem") < 0))
+    FERR("%s: [routing] adaptive: the model has no register qlen or tx_rem", f);
+  double fastest = sc->fastest_gbps;
   for (size_t i = 0; i < sc->nentries; i++) { /* [switch.ROLE]: a role this topology has */
     const struct sc_entry *e = &sc->entries[i];
     const char *dot = strchr(e->section, '.');
@@ -1280,9 +1324,9 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
       return -1;
     }
   }
-  double cyc = sc_cycle_ns(sc);
+  double cyc = sc->cycle_ns;
   uint64_t response = sc->response_ns > 0 ? sc_ns_to_cycles(sc, sc->response_ns) : 0u;
-  uint32_t host_k = (uint32_t)lround(fastest / host_speed);
+  uint32_t host_k = sc->host_div;
   for (uint32_t r = 0; r < sc->nroles; r++) {
     sc->role_name[r] = names[r];
     sc->latency_ns[r] = 0.0;

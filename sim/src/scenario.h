@@ -8,8 +8,11 @@
  * lfc_switch_cfg_set and lfc_switch_cfg_check with the port count of the topology), and the
  * contradictions within the scenario (docs/sim.md "Load errors": sections for roles the topology
  * lacks, traffic that would send to itself or never, a stop before its start), so that a
- * scenario that loads can be built. What needs the fabric (failed links, paths, whether every
- * flow's destination is reachable) is checked when it is built (sim_create), in the same style.
+ * scenario that loads can be built (the node count, every cable's delay, the model registers
+ * [routing] adaptive reads). What needs the fabric (failed links, paths, class maps, whether
+ * every flow's destination is reachable) is checked when it is built (sim_create), in the same
+ * style. lfc_scenario_finish also resolves, once, every default that follows other keys (the
+ * link fields below it fills): no other code decides them.
  *
  * Overrides: lfc_scenario_set applies one "section.key=value" as if it were the last line of
  * the file; call lfc_scenario_finish after the last override (the load functions call it).
@@ -163,8 +166,24 @@ typedef struct {
   uint32_t nfailed;
   uint32_t failed_line; /* of failed_links: a line, SC_LINE_SET or 0 */
   /* [link] */
-  double speed_gbps, host_speed_gbps, cable_m, host_cable_m;
-  double ae_speed_gbps; /* aggregation engines' ports (topology.h); 0 = 8 x speed_gbps */
+  double speed_gbps, cable_m;
+  /* the keys that follow the switches' links where not given, as given: 0 (host_cable_m: < 0)
+     = not given; only the parser and lfc_scenario_finish read them */
+  struct {
+    double host_speed_gbps, host_cable_m, ae_speed_gbps;
+  } given;
+  /* Resolved by lfc_scenario_finish, the one place that decides these defaults: every other
+     reader takes them from here. */
+  double host_speed_gbps; /* the hosts' links: given, or speed_gbps */
+  double host_cable_m;    /* given, or cable_m */
+  double ae_speed_gbps;   /* aggregation engines' ports (topology.h): given, or 8 x speed_gbps;
+                             0 when the scenario has none */
+  double fastest_gbps;    /* the fastest of those links: one 64-byte block a cycle (SPEC §1.2) */
+  double cycle_ns;        /* nanoseconds per cycle at fastest_gbps */
+  uint32_t sw_div, host_div, ae_div; /* speed dividers (SPEC §1.2): fastest / each link's speed
+                                        (ae_div 1 without aggregation engines) */
+  uint64_t end_cycle;     /* duration_us in cycles, rounded, at least 1 */
+  uint64_t sample_cycles; /* sample_us in cycles, rounded up, at least 1 */
   /* [switch] [ib] [pfc] and per role [switch.ROLE] ...: resolved configurations */
   lfc_switch_cfg_t sw[SC_MAX_ROLES];
   double latency_ns[SC_MAX_ROLES]; /* 0 = keep the cycles of sw.latency */
@@ -241,14 +260,11 @@ const char *sc_pattern_name(sc_pattern_t p);
 const char *sc_collective_name(sc_pattern_t p);
 /* A group's compute per training step, µs: forward_us + backward_us (ddp), else compute_us. */
 double sc_group_compute_us(const sc_group_t *g);
-/* The fastest link, and the aggregation engines' (0 if the scenario has none), in Gb/s. */
-/* The hosts' links, Gb/s: [link] host_speed_gbps, or speed_gbps when not given. */
-double sc_host_gbps(const lfc_scenario_t *sc);
-double sc_fastest_gbps(const lfc_scenario_t *sc);
-double sc_ae_gbps(const lfc_scenario_t *sc);
-/* Nanoseconds per cycle: one 64-byte block at the fastest link (SPEC §1.2). */
-double sc_cycle_ns(const lfc_scenario_t *sc);
-/* Cycles for a time, rounded up, at least 1 where a delay must be >= 1. */
+/* Cycles for a time at sc->cycle_ns (resolved: after lfc_scenario_finish), rounded up, at
+   least 1 where a delay must be >= 1. */
 uint64_t sc_ns_to_cycles(const lfc_scenario_t *sc, double ns);
+/* Cycles for a time of the traffic (a group's start_us, stop_us, on_us, off_us), rounded to
+   the nearest: the cycle the flows make of it (traffic.c) and the reports count from. */
+uint64_t sc_us_to_cycles(const lfc_scenario_t *sc, double us);
 
 #endif /* LFC_SIM_SCENARIO_H */

@@ -14,12 +14,6 @@
 #include <string.h>
 
 #define NS_PER_M 5.0
-#define MAX_NODES 200000u
-
-static const char *const ROLES[TOPO_KINDS][SC_MAX_ROLES] = {
-    [TOPO_LINE] = {"sw"},           [TOPO_RING] = {"sw"},
-    [TOPO_STAR] = {"sw"},           [TOPO_LEAF_SPINE] = {"leaf", "spine"},
-    [TOPO_FAT_TREE] = {"edge", "agg", "core"}, [TOPO_RAIL] = {"leaf", "spine"}};
 
 #define TERR(...)                                              \
   do {                                                         \
@@ -35,63 +29,11 @@ int topo_has_ae(const lfc_scenario_t *sc) {
   return 0;
 }
 
-uint32_t topo_roles(const lfc_scenario_t *sc, const char **names, uint32_t *radix, uint64_t *hosts,
-                    char *err, size_t errlen) {
-  uint32_t n = 0;
-  const char *f = sc->file;
-  switch (sc->topo) {
-    case TOPO_LINE:
-    case TOPO_RING:
-      if (sc->topo == TOPO_RING && sc->switches < 3)
-        TERR("%s: [topology] switches = %u: a ring needs 3 or more", f, sc->switches);
-      if (sc->topo == TOPO_LINE && sc->switches < 1)
-        TERR("%s: [topology] switches = %u: a line needs 1 or more", f, sc->switches);
-      n = 1;
-      radix[0] = sc->hosts_per_switch + (sc->switches > 1 ? 2u : 0u);
-      *hosts = (uint64_t)sc->switches * sc->hosts_per_switch;
-      break;
-    case TOPO_STAR:
-      n = 1;
-      radix[0] = sc->hosts_per_switch;
-      *hosts = sc->hosts_per_switch;
-      break;
-    case TOPO_LEAF_SPINE:
-      n = 2;
-      radix[0] = sc->hosts_per_leaf + sc->spines * sc->spine_links;
-      radix[1] = sc->leaves * sc->spine_links;
-      *hosts = (uint64_t)sc->leaves * sc->hosts_per_leaf;
-      break;
-    case TOPO_FAT_TREE:
-      n = 3;
-      radix[0] = radix[1] = radix[2] = sc->k;
-      *hosts = (uint64_t)sc->k * sc->k * sc->k / 4u;
-      break;
-    case TOPO_RAIL:
-      n = 2;
-      radix[0] = sc->servers + sc->spines;
-      radix[1] = sc->rails;
-      *hosts = (uint64_t)sc->servers * sc->rails;
-      break;
-    default:
-      TERR("%s: [topology] kind: unknown", f);
-  }
-  for (uint32_t r = 0; r < n; r++) {
-    names[r] = ROLES[sc->topo][r];
-    radix[r] += topo_has_ae(sc) ? 1u : 0u; /* the aggregation engine's port */
-    if (radix[r] < 2u || radix[r] > LFC_MAX_PORTS)
-      TERR("%s: [topology] kind = %s: a %s switch would have %u ports; allowed: 2..%u", f,
-           sc_topo_name(sc->topo), names[r], radix[r], LFC_MAX_PORTS);
-  }
-  if (*hosts < 1u || *hosts > 65535u)
-    TERR("%s: [topology] kind = %s: %llu hosts; allowed: 1..65535", f, sc_topo_name(sc->topo),
-         (unsigned long long)*hosts);
-  return n;
-}
-
 typedef struct {
   topo_t *t;
   const lfc_scenario_t *sc;
   uint32_t sw_delay, host_delay, sw_div, host_div;
+  uint32_t next_host; /* hosts joined so far */
 } builder_t;
 
 static void connect(builder_t *b, uint32_t a, uint32_t pa, uint32_t c, uint32_t pc, int host) {
@@ -109,16 +51,241 @@ static void connect(builder_t *b, uint32_t a, uint32_t pa, uint32_t c, uint32_t 
   t->nlinks++;
 }
 
-static void host(builder_t *b, uint32_t *next_host, uint32_t sw, uint32_t port) {
+/* The next host, on port `port` of switch sw. */
+static void host(builder_t *b, uint32_t sw, uint32_t port) {
   topo_t *t = b->t;
-  uint32_t h = (*next_host)++;
+  uint32_t h = b->next_host++;
   t->host_sw[h] = sw;
   t->host_port[h] = port;
   connect(b, sw, port, t->nsw + h, 0, 1);
 }
 
-static uint32_t speed_div(double fastest, double speed) {
-  return (uint32_t)lround(fastest / speed);
+/* ---- The kinds of topology: one table of operations each (topo_ops_t) ---- */
+
+/* The shape of a fabric of one kind, before any AE port (topo_has_ae) is added. */
+typedef struct {
+  uint32_t radix[SC_MAX_ROLES]; /* ports per switch of each role */
+  uint32_t count[SC_MAX_ROLES]; /* switches of each role */
+  uint64_t hosts;
+} shape_t;
+
+/*
+ * What lfc-sim knows of one kind of topology, as BookSim's networks (one class per topology) do:
+ * its roles, the check of its parameters, its shape, which cables its roles have, and how its
+ * nodes are joined. Every function that depends on the kind goes through this table.
+ */
+typedef struct {
+  const char *roles[SC_MAX_ROLES];
+  uint32_t nroles;
+  /* The parameters make a fabric: 0, or -1 with err. */
+  int (*check)(const lfc_scenario_t *sc, char *err, size_t errlen);
+  void (*shape)(const lfc_scenario_t *sc, shape_t *s);
+  /* Whether the switches of `role` have cables to hosts, to other switches. */
+  void (*cables)(const lfc_scenario_t *sc, uint32_t role, int *hosts, int *switches);
+  /* Join the switches (ids by role, in order) and the hosts (host() numbers them). */
+  void (*wire)(builder_t *b);
+} topo_ops_t;
+
+static int no_check(const lfc_scenario_t *sc, char *err, size_t errlen) {
+  (void)sc, (void)err, (void)errlen;
+  return 0;
+}
+
+/* Line and ring: `switches` switches in a row, each with hosts_per_switch hosts; port H goes
+   left (i-1), port H+1 right (i+1); a ring joins the last to the first. */
+/* At least `min` switches in a row: 0, or -1 with err naming the kind. */
+static int row_check(const lfc_scenario_t *sc, uint32_t min, const char *kind, char *err,
+                     size_t errlen) {
+  if (sc->switches >= min) return 0;
+  if (err && errlen)
+    snprintf(err, errlen, "%s: [topology] switches = %u: a %s needs %u or more", sc->file,
+             sc->switches, kind, min);
+  return -1;
+}
+
+static int line_check(const lfc_scenario_t *sc, char *err, size_t errlen) {
+  return row_check(sc, 1u, "line", err, errlen);
+}
+
+/* A ring of two would join the same two switches twice. */
+static int ring_check(const lfc_scenario_t *sc, char *err, size_t errlen) {
+  return row_check(sc, 3u, "ring", err, errlen);
+}
+
+static void line_shape(const lfc_scenario_t *sc, shape_t *s) {
+  s->radix[0] = sc->hosts_per_switch + (sc->switches > 1 ? 2u : 0u);
+  s->count[0] = sc->switches;
+  s->hosts = (uint64_t)sc->switches * sc->hosts_per_switch;
+}
+
+static void line_cables(const lfc_scenario_t *sc, uint32_t role, int *hosts, int *switches) {
+  (void)role;
+  *hosts = sc->hosts_per_switch > 0;
+  *switches = sc->switches > 1;
+}
+
+static void ring_cables(const lfc_scenario_t *sc, uint32_t role, int *hosts, int *switches) {
+  (void)role;
+  *hosts = sc->hosts_per_switch > 0;
+  *switches = 1;
+}
+
+static void line_wire(builder_t *b) {
+  uint32_t S = b->sc->switches, H = b->sc->hosts_per_switch;
+  for (uint32_t i = 0; i < S; i++)
+    for (uint32_t p = 0; p < H; p++) host(b, i, p);
+  for (uint32_t i = 0; i + 1 < S; i++) connect(b, i, H + 1, i + 1, H, 0);
+}
+
+static void ring_wire(builder_t *b) {
+  line_wire(b);
+  uint32_t S = b->sc->switches, H = b->sc->hosts_per_switch;
+  connect(b, S - 1, H + 1, 0, H, 0);
+}
+
+/* Star: one switch, hosts_per_switch hosts. */
+static void star_shape(const lfc_scenario_t *sc, shape_t *s) {
+  s->radix[0] = sc->hosts_per_switch;
+  s->count[0] = 1;
+  s->hosts = sc->hosts_per_switch;
+}
+
+static void star_cables(const lfc_scenario_t *sc, uint32_t role, int *hosts, int *switches) {
+  (void)role;
+  *hosts = sc->hosts_per_switch > 0;
+  *switches = 0;
+}
+
+static void star_wire(builder_t *b) {
+  for (uint32_t p = 0; p < b->sc->hosts_per_switch; p++) host(b, 0, p);
+}
+
+/* Two tiers and more (leaf-spine, fat tree, rail-optimized): hosts on the first role only. */
+static void tier_cables(const lfc_scenario_t *sc, uint32_t role, int *hosts, int *switches) {
+  (void)sc;
+  *hosts = role == 0u;
+  *switches = 1;
+}
+
+/* Leaf-spine: each leaf has hosts_per_leaf hosts and spine_links cables to each spine. */
+static void leaf_spine_shape(const lfc_scenario_t *sc, shape_t *s) {
+  s->radix[0] = sc->hosts_per_leaf + sc->spines * sc->spine_links;
+  s->radix[1] = sc->leaves * sc->spine_links;
+  s->count[0] = sc->leaves;
+  s->count[1] = sc->spines;
+  s->hosts = (uint64_t)sc->leaves * sc->hosts_per_leaf;
+}
+
+static void leaf_spine_wire(builder_t *b) {
+  const lfc_scenario_t *sc = b->sc;
+  uint32_t L = sc->leaves, P = sc->spines, H = sc->hosts_per_leaf, m = sc->spine_links;
+  for (uint32_t l = 0; l < L; l++)
+    for (uint32_t p = 0; p < H; p++) host(b, l, p);
+  for (uint32_t l = 0; l < L; l++)
+    for (uint32_t j = 0; j < P; j++)
+      for (uint32_t i = 0; i < m; i++) connect(b, l, H + j * m + i, L + j, l * m + i, 0);
+}
+
+/* 3-tier fat tree of k-port switches (Al-Fares et al., SIGCOMM 2008): k pods of k/2 edge and
+   k/2 aggregation switches, (k/2)^2 core switches, k^3/4 hosts. */
+static void fat_tree_shape(const lfc_scenario_t *sc, shape_t *s) {
+  s->radix[0] = s->radix[1] = s->radix[2] = sc->k;
+  s->count[0] = s->count[1] = sc->k * sc->k / 2u;
+  s->count[2] = sc->k * sc->k / 4u;
+  s->hosts = (uint64_t)sc->k * sc->k * sc->k / 4u;
+}
+
+static void fat_tree_wire(builder_t *b) {
+  uint32_t k = b->sc->k, h = k / 2u, E = k * h, A = k * h;
+  for (uint32_t e = 0; e < E; e++)
+    for (uint32_t p = 0; p < h; p++) host(b, e, p);
+  for (uint32_t pod = 0; pod < k; pod++)
+    for (uint32_t i = 0; i < h; i++)   /* edge i of the pod */
+      for (uint32_t j = 0; j < h; j++) /* agg j of the pod */
+        connect(b, pod * h + i, h + j, E + pod * h + j, i, 0);
+  for (uint32_t pod = 0; pod < k; pod++)
+    for (uint32_t j = 0; j < h; j++)
+      for (uint32_t c = 0; c < h; c++) /* core j*h+c, port pod */
+        connect(b, E + pod * h + j, h + c, E + A + j * h + c, pod, 0);
+}
+
+/* Rail-optimized: `servers` servers of `rails` NICs, NIC r of each on rail (leaf) r; spines
+   above the rails. */
+static void rail_shape(const lfc_scenario_t *sc, shape_t *s) {
+  s->radix[0] = sc->servers + sc->spines;
+  s->radix[1] = sc->rails;
+  s->count[0] = sc->rails;
+  s->count[1] = sc->spines;
+  s->hosts = (uint64_t)sc->servers * sc->rails;
+}
+
+static void rail_wire(builder_t *b) {
+  uint32_t R = b->sc->rails, S = b->sc->servers, P = b->sc->spines;
+  for (uint32_t sv = 0; sv < S; sv++) /* host sv*R + r: NIC r of server sv, on rail r */
+    for (uint32_t r = 0; r < R; r++) host(b, r, sv);
+  for (uint32_t r = 0; r < R; r++)
+    for (uint32_t j = 0; j < P; j++) connect(b, r, S + j, R + j, r, 0);
+}
+
+static const topo_ops_t OPS[TOPO_KINDS] = {
+    [TOPO_LINE] = {{"sw"}, 1, line_check, line_shape, line_cables, line_wire},
+    [TOPO_RING] = {{"sw"}, 1, ring_check, line_shape, ring_cables, ring_wire},
+    [TOPO_STAR] = {{"sw"}, 1, no_check, star_shape, star_cables, star_wire},
+    [TOPO_LEAF_SPINE] = {{"leaf", "spine"}, 2, no_check, leaf_spine_shape, tier_cables,
+                         leaf_spine_wire},
+    [TOPO_FAT_TREE] = {{"edge", "agg", "core"}, 3, no_check, fat_tree_shape, tier_cables,
+                       fat_tree_wire},
+    [TOPO_RAIL] = {{"leaf", "spine"}, 2, no_check, rail_shape, tier_cables, rail_wire},
+};
+
+/* The kind's table, or NULL for a kind lfc-sim does not have. */
+static const topo_ops_t *ops_of(const lfc_scenario_t *sc) {
+  return sc->topo < TOPO_KINDS ? &OPS[sc->topo] : NULL;
+}
+
+/* The roles, their shape with the AE port, checked: the number of roles, or 0 with err. */
+static uint32_t shape_of(const lfc_scenario_t *sc, const topo_ops_t *ops, shape_t *s, char *err,
+                         size_t errlen) {
+  const char *f = sc->file;
+  memset(s, 0, sizeof *s);
+  if (ops == NULL) TERR("%s: [topology] kind: unknown", f);
+  if (ops->check(sc, err, errlen) != 0) return 0;
+  ops->shape(sc, s);
+  for (uint32_t r = 0; r < ops->nroles; r++) {
+    s->radix[r] += topo_has_ae(sc) ? 1u : 0u; /* the aggregation engine's port */
+    if (s->radix[r] < 2u || s->radix[r] > LFC_MAX_PORTS)
+      TERR("%s: [topology] kind = %s: a %s switch would have %u ports; allowed: 2..%u", f,
+           sc_topo_name(sc->topo), ops->roles[r], s->radix[r], LFC_MAX_PORTS);
+  }
+  if (s->hosts < 1u || s->hosts > 65535u)
+    TERR("%s: [topology] kind = %s: %llu hosts; allowed: 1..65535", f, sc_topo_name(sc->topo),
+         (unsigned long long)s->hosts);
+  uint64_t nsw = 0;
+  for (uint32_t r = 0; r < ops->nroles; r++) nsw += s->count[r];
+  uint64_t nae = topo_has_ae(sc) ? nsw : 0u; /* an AE per switch */
+  if (s->hosts + nae > TOPO_MAX_ENDPOINTS)
+    TERR("%s: [topology] kind = %s: %llu hosts and %llu aggregation engines (pattern sharp, an "
+         "engine per switch); allowed: up to %u end nodes, the addresses of a 16-bit dst (SPEC "
+         "§2)", f, sc_topo_name(sc->topo), (unsigned long long)s->hosts, (unsigned long long)nae,
+         TOPO_MAX_ENDPOINTS);
+  uint64_t nodes = nsw + s->hosts + nae;
+  if (nodes > TOPO_MAX_NODES)
+    TERR("%s: [topology]: %llu nodes; allowed up to %u", f, (unsigned long long)nodes,
+         TOPO_MAX_NODES);
+  return ops->nroles;
+}
+
+uint32_t topo_roles(const lfc_scenario_t *sc, const char **names, uint32_t *radix, uint64_t *hosts,
+                    char *err, size_t errlen) {
+  const topo_ops_t *ops = ops_of(sc);
+  shape_t s;
+  uint32_t n = shape_of(sc, ops, &s, err, errlen);
+  for (uint32_t r = 0; r < n; r++) {
+    names[r] = ops->roles[r];
+    radix[r] = s.radix[r];
+  }
+  *hosts = s.hosts;
+  return n;
 }
 
 /* The delay of a cable of `metres`: 5 ns/m in cycles, rounded up, at least 1 (SPEC §12.1). */
@@ -126,69 +293,36 @@ static uint32_t cable_delay(const lfc_scenario_t *sc, double metres) {
   return (uint32_t)sc_ns_to_cycles(sc, metres * NS_PER_M);
 }
 
-static double host_cable_m(const lfc_scenario_t *sc) {
-  return sc->host_cable_m >= 0 ? sc->host_cable_m : sc->cable_m;
-}
-
 /* The AE's cable: inside the switch, one cycle (topo_build). */
 #define AE_DELAY 1u
 
 uint32_t topo_role_cables(const lfc_scenario_t *sc, uint32_t role, topo_cable_t out[TOPO_PEERS]) {
   int hosts = 0, switches = 0;
-  switch (sc->topo) {
-    case TOPO_LINE: hosts = sc->hosts_per_switch > 0; switches = sc->switches > 1; break;
-    case TOPO_RING: hosts = sc->hosts_per_switch > 0; switches = 1; break;
-    case TOPO_STAR: hosts = sc->hosts_per_switch > 0; break;
-    case TOPO_LEAF_SPINE:
-    case TOPO_FAT_TREE:
-    case TOPO_RAIL: hosts = role == 0u; switches = 1; break;
-    default: break;
-  }
-  double fastest = sc_fastest_gbps(sc);
+  const topo_ops_t *ops = ops_of(sc);
+  if (ops != NULL) ops->cables(sc, role, &hosts, &switches);
   uint32_t n = 0;
   if (hosts)
-    out[n++] = (topo_cable_t){TOPO_PEER_HOST, cable_delay(sc, host_cable_m(sc)),
-                              speed_div(fastest, sc_host_gbps(sc))};
+    out[n++] = (topo_cable_t){TOPO_PEER_HOST, cable_delay(sc, sc->host_cable_m), sc->host_div};
   if (switches)
-    out[n++] = (topo_cable_t){TOPO_PEER_SWITCH, cable_delay(sc, sc->cable_m),
-                              speed_div(fastest, sc->speed_gbps)};
-  if (topo_has_ae(sc))
-    out[n++] = (topo_cable_t){TOPO_PEER_AE, AE_DELAY, speed_div(fastest, sc_ae_gbps(sc))};
+    out[n++] = (topo_cable_t){TOPO_PEER_SWITCH, cable_delay(sc, sc->cable_m), sc->sw_div};
+  if (topo_has_ae(sc)) out[n++] = (topo_cable_t){TOPO_PEER_AE, AE_DELAY, sc->ae_div};
   return n;
 }
 
 int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
-  const char *names[SC_MAX_ROLES];
-  uint32_t radix[SC_MAX_ROLES];
-  uint64_t nh;
-  uint32_t nroles = topo_roles(sc, names, radix, &nh, err, errlen);
+  const topo_ops_t *ops = ops_of(sc);
+  shape_t shape;
+  uint32_t nroles = shape_of(sc, ops, &shape, err, errlen);
   if (nroles == 0) return -1;
-  uint32_t nsw = 0, counts[SC_MAX_ROLES] = {0};
-  switch (sc->topo) {
-    case TOPO_LINE:
-    case TOPO_RING: counts[0] = sc->switches; break;
-    case TOPO_STAR: counts[0] = 1; break;
-    case TOPO_LEAF_SPINE: counts[0] = sc->leaves; counts[1] = sc->spines; break;
-    case TOPO_FAT_TREE:
-      counts[0] = counts[1] = sc->k * sc->k / 2u;
-      counts[2] = sc->k * sc->k / 4u;
-      break;
-    case TOPO_RAIL: counts[0] = sc->rails; counts[1] = sc->spines; break;
-    default: break;
-  }
-  for (uint32_t r = 0; r < nroles; r++) nsw += counts[r];
+  uint32_t nsw = 0;
+  for (uint32_t r = 0; r < nroles; r++) nsw += shape.count[r];
   t->nsw = nsw;
-  t->nhosts = (uint32_t)nh;
+  t->nhosts = (uint32_t)shape.hosts;
   t->nae = topo_has_ae(sc) ? nsw : 0u;
   t->nendpoints = t->nhosts + t->nae;
-  t->nnodes = nsw + t->nendpoints;
-  if (t->nnodes > MAX_NODES) {
-    if (err && errlen) snprintf(err, errlen, "%s: [topology]: %u nodes; allowed up to %u", sc->file,
-                                t->nnodes, MAX_NODES);
-    return -1;
-  }
-  for (uint32_t r = 0; r < nroles; r++) t->role_name[r] = names[r];
+  t->nnodes = nsw + t->nendpoints; /* <= TOPO_MAX_NODES (shape_of) */
+  for (uint32_t r = 0; r < nroles; r++) t->role_name[r] = ops->roles[r];
   t->role = calloc(nsw, 1);
   t->index = calloc(nsw, sizeof *t->index);
   t->nports = calloc(t->nnodes, sizeof *t->nports);
@@ -206,76 +340,23 @@ int topo_build(const lfc_scenario_t *sc, topo_t *t, char *err, size_t errlen) {
   for (size_t i = 0; i < (size_t)t->nnodes * LFC_MAX_PORTS; i++) t->port_link[i] = -1;
   uint32_t s = 0;
   for (uint32_t r = 0; r < nroles; r++)
-    for (uint32_t i = 0; i < counts[r]; i++, s++) {
+    for (uint32_t i = 0; i < shape.count[r]; i++, s++) {
       t->role[s] = (uint8_t)r;
       t->index[s] = i;
-      t->nports[s] = radix[r];
+      t->nports[s] = shape.radix[r];
     }
   for (uint32_t h = 0; h < t->nendpoints; h++) t->nports[nsw + h] = 1;
 
-  double fastest = sc_fastest_gbps(sc);
-  builder_t b = {t, sc, cable_delay(sc, sc->cable_m), cable_delay(sc, host_cable_m(sc)),
-                 speed_div(fastest, sc->speed_gbps), speed_div(fastest, sc_host_gbps(sc))};
-  uint32_t nexth = 0;
-  switch (sc->topo) {
-    case TOPO_LINE:
-    case TOPO_RING: {
-      uint32_t S = sc->switches, H = sc->hosts_per_switch;
-      for (uint32_t i = 0; i < S; i++)
-        for (uint32_t p = 0; p < H; p++) host(&b, &nexth, i, p);
-      /* port H goes left (i-1), port H+1 goes right (i+1) */
-      for (uint32_t i = 0; i + 1 < S; i++) connect(&b, i, H + 1, i + 1, H, 0);
-      if (sc->topo == TOPO_RING) connect(&b, S - 1, H + 1, 0, H, 0);
-      break;
-    }
-    case TOPO_STAR:
-      for (uint32_t p = 0; p < sc->hosts_per_switch; p++) host(&b, &nexth, 0, p);
-      break;
-    case TOPO_LEAF_SPINE: {
-      uint32_t L = sc->leaves, P = sc->spines, H = sc->hosts_per_leaf, m = sc->spine_links;
-      for (uint32_t l = 0; l < L; l++)
-        for (uint32_t p = 0; p < H; p++) host(&b, &nexth, l, p);
-      for (uint32_t l = 0; l < L; l++)
-        for (uint32_t j = 0; j < P; j++)
-          for (uint32_t i = 0; i < m; i++) connect(&b, l, H + j * m + i, L + j, l * m + i, 0);
-      break;
-    }
-    case TOPO_FAT_TREE: {
-      uint32_t k = sc->k, h = k / 2u, E = k * h, A = k * h;
-      for (uint32_t e = 0; e < E; e++)
-        for (uint32_t p = 0; p < h; p++) host(&b, &nexth, e, p);
-      for (uint32_t pod = 0; pod < k; pod++)
-        for (uint32_t i = 0; i < h; i++)   /* edge i of the pod */
-          for (uint32_t j = 0; j < h; j++) /* agg j of the pod */
-            connect(&b, pod * h + i, h + j, E + pod * h + j, i, 0);
-      for (uint32_t pod = 0; pod < k; pod++)
-        for (uint32_t j = 0; j < h; j++)
-          for (uint32_t c = 0; c < h; c++) /* core j*h+c, port pod */
-            connect(&b, E + pod * h + j, h + c, E + A + j * h + c, pod, 0);
-      break;
-    }
-    case TOPO_RAIL: {
-      uint32_t R = sc->rails, S = sc->servers, P = sc->spines;
-      for (uint32_t sv = 0; sv < S; sv++) /* host sv*R + r: NIC r of server sv, on rail r */
-        for (uint32_t r = 0; r < R; r++) {
-          uint32_t hh = nexth++;
-          t->host_sw[hh] = r;
-          t->host_port[hh] = sv;
-          connect(&b, r, sv, nsw + hh, 0, 1);
-        }
-      for (uint32_t r = 0; r < R; r++)
-        for (uint32_t j = 0; j < P; j++) connect(&b, r, S + j, R + j, r, 0);
-      break;
-    }
-    default: break;
-  }
+  builder_t b = {t, sc, cable_delay(sc, sc->cable_m), cable_delay(sc, sc->host_cable_m),
+                 sc->sw_div, sc->host_div, 0};
+  ops->wire(&b);
   for (uint32_t sw = 0; sw < t->nae; sw++) { /* AE inside the switch: one cycle away */
     uint32_t e = t->nhosts + sw, port = t->nports[sw] - 1u;
     t->host_sw[e] = sw;
     t->host_port[e] = port;
     uint32_t hd = b.host_delay, hdiv = b.host_div;
     b.host_delay = AE_DELAY;
-    b.host_div = speed_div(fastest, sc_ae_gbps(sc));
+    b.host_div = sc->ae_div;
     connect(&b, sw, port, nsw + e, 0, 1);
     b.host_delay = hd;
     b.host_div = hdiv;

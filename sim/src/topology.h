@@ -12,6 +12,11 @@
 
 #include "scenario.h"
 
+/* Nodes (switches, hosts, aggregation engines) a fabric may have: refused at load above it. */
+#define TOPO_MAX_NODES 200000u
+/* End nodes (hosts, aggregation engines): each needs an address of the 16-bit dst (SPEC §2). */
+#define TOPO_MAX_ENDPOINTS 65536u
+
 typedef struct {
   uint32_t a, pa, b, pb;
   uint32_t delay;    /* cycles, each direction */
@@ -38,7 +43,7 @@ typedef struct {
 /*
  * The roles of the scenario's topology, their names and radix (ports per switch of that role),
  * without building it. Returns the number of roles, or 0 with err if the parameters make no
- * fabric (e.g. a ring of 2).
+ * fabric (e.g. a ring of 2, more than TOPO_MAX_NODES nodes or TOPO_MAX_ENDPOINTS end nodes).
  */
 uint32_t topo_roles(const lfc_scenario_t *sc, const char **names, uint32_t *radix, uint64_t *hosts,
                     char *err, size_t errlen);

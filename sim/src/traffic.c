@@ -45,10 +45,6 @@ static int add_dep(flow_t *before, uint32_t after_id, flow_t *after) {
   return 0;
 }
 
-static uint64_t us_to_cycles(const lfc_scenario_t *sc, double us) {
-  return (uint64_t)llround(us * 1000.0 / sc_cycle_ns(sc));
-}
-
 #define NOMEM()                                                      \
   do {                                                               \
     if (err && errlen) snprintf(err, errlen, "traffic: out of memory"); \
@@ -335,7 +331,7 @@ static int ddp_flows(const lfc_scenario_t *sc, const topo_t *t, const sc_group_t
     }
     for (uint32_t b = 0; b < B; b++) {
       double at = g->forward_us + (g->overlap ? g->backward_us * (b + 1u) / B : g->backward_us);
-      uint64_t rel = us_to_cycles(sc, at);
+      uint64_t rel = sc_us_to_cycles(sc, at);
       uint32_t lo = v->n;
       pr.step = s;
       coll_t c = {g->src, N, g->bucket_bytes, g->chunk_bytes};
@@ -391,7 +387,7 @@ static int poisson_flows(const lfc_scenario_t *sc, uint32_t gi, const sc_group_t
   for (uint32_t i = 0; i < g->nsizes; i++) wsum += g->size_weight[i];
   double line_bytes_per_cycle = (double)LFC_BLOCK_BYTES / hk; /* one block every hk cycles */
   double gap = sc_group_mean_size(g) / ((double)g->load_ppm / PPM * line_bytes_per_cycle);
-  uint64_t end = proto->stop != SIM_NEVER ? proto->stop : us_to_cycles(sc, sc->duration_us);
+  uint64_t end = proto->stop != SIM_NEVER ? proto->stop : sc_us_to_cycles(sc, sc->duration_us);
   uint32_t made = 0;
   for (uint32_t i = 0; i < g->nsrc; i++) {
     uint64_t rng = (sc->seed * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(gi + 1u) << 32) ^ (i + 1u);
@@ -473,9 +469,7 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
   memset(fl, 0, sizeof *fl);
   vec_t v = {0};
   gvec_t gates = {0};
-  double host_speed = sc_host_gbps(sc);
-  double fastest = sc_fastest_gbps(sc);
-  uint32_t hk = (uint32_t)lround(fastest / host_speed);
+  uint32_t hk = sc->host_div;
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
     const sc_group_t *g = &sc->groups[gi];
     flow_t proto;
@@ -486,10 +480,10 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
     proto.ecn = g->ecn || g->dcqcn ? LFC_ECN_ECT0 : LFC_ECN_NOT_ECT; /* DCQCN needs ECT */
     proto.dcqcn = (uint8_t)g->dcqcn;
     proto.bytes = g->bytes;
-    proto.start = us_to_cycles(sc, g->start_us);
-    proto.stop = g->stop_us > 0 ? us_to_cycles(sc, g->stop_us) : SIM_NEVER;
-    proto.on = us_to_cycles(sc, g->on_us);
-    proto.off = us_to_cycles(sc, g->off_us);
+    proto.start = sc_us_to_cycles(sc, g->start_us);
+    proto.stop = g->stop_us > 0 ? sc_us_to_cycles(sc, g->stop_us) : SIM_NEVER;
+    proto.on = sc_us_to_cycles(sc, g->on_us);
+    proto.off = sc_us_to_cycles(sc, g->off_us);
     if (proto.off > 0 && proto.on == 0) proto.on = 1;
     proto.interval_x1024 = (uint64_t)proto.nblk * hk * X1024 * PPM / g->load_ppm;
     proto.rate_ppm = PPM;

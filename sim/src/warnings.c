@@ -99,12 +99,12 @@ static void check(const lfc_scenario_t *sc, const topo_t *t, const topo_link_t *
 /* "100 Gb/s, 2 m": the cable of a group, as the scenario gave it. */
 static void cable_text(const lfc_scenario_t *sc, const topo_t *t, const wgroup_t *x, char *buf,
                        size_t len) {
-  double gbps = sc_fastest_gbps(sc) / (x->k ? x->k : 1u);
+  double gbps = sc->fastest_gbps / (x->k ? x->k : 1u);
   uint32_t nodes = t->nsw + t->nhosts;
   if (x->from >= nodes || x->to >= nodes)
     snprintf(buf, len, "%g Gb/s, the aggregation engine's port", gbps);
   else if (x->from >= t->nsw || x->to >= t->nsw)
-    snprintf(buf, len, "%g Gb/s, %g m", gbps, sc->host_cable_m >= 0 ? sc->host_cable_m : sc->cable_m);
+    snprintf(buf, len, "%g Gb/s, %g m", gbps, sc->host_cable_m);
   else
     snprintf(buf, len, "%g Gb/s, %g m", gbps, sc->cable_m);
 }

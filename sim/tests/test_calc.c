@@ -104,20 +104,68 @@ static void test_headroom_delay_rounds_up(void **state) {
   assert_int_equal(headroom_of(100000, 102401, 64, 1, 0, 0).delay_cycles, 101);
 }
 
-/* The Annex 31B table (values as SONiC tabulates them), and a speed that has none. */
+/* The Annex 31B table (values as SONiC tabulates them), and 0 Mb/s, which has no default. */
 static void test_default_quanta_table(void **state) {
   (void)state;
   static const uint32_t speed[] = {100,   1000,   10000,  25000,  40000,
                                    50000, 100000, 200000, 400000, 800000};
   static const uint32_t want[] = {1, 2, 67, 80, 118, 147, 394, 453, 905, 905};
   for (size_t i = 0; i < sizeof speed / sizeof speed[0]; i++) {
-    uint32_t q = 0;
-    assert_int_equal(lfc_calc_default_quanta(speed[i], &q), 0);
+    uint32_t q = 0, row = 0;
+    assert_int_equal(lfc_calc_default_quanta(speed[i], &q, &row), 0);
     assert_int_equal(q, want[i]);
+    assert_int_equal(row, speed[i]);
   }
   uint32_t q = 12345;
-  assert_int_equal(lfc_calc_default_quanta(56000, &q), -1);
+  assert_int_equal(lfc_calc_default_quanta(0, &q, NULL), -1);
   assert_int_equal(q, 12345);
+}
+
+/* A speed without a row, by hand: 56 Gb/s lies between 50 (147 quanta, 1505 ns) and 100 (394,
+ * 2017 ns): the 100 Gb/s time, 394 * 56/100 = 220.64 -> 221 quanta. 2.5 Gb/s between 1 (2 q,
+ * 1024 ns) and 10 (67 q, 3430 ns): 67 * 0.25 = 16.75 -> 17. 20 Gb/s: the 10 Gb/s row (3430 ns
+ * against 25 Gb/s' 1638), 134. 1.6 Tb/s past the end: 800 Gb/s' 905 * 2 = 1810; 50 Mb/s before
+ * the start: 100 Mb/s' 1 * 0.5 -> 1. */
+static void test_default_quanta_derived(void **state) {
+  (void)state;
+  static const struct {
+    uint32_t mbps, quanta, row;
+  } cases[] = {{56000, 221, 100000}, {2500, 17, 10000},    {20000, 134, 10000},
+               {1600000, 1810, 800000}, {3200000, 3620, 800000}, {50, 1, 100}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    uint32_t q = 0, row = 0;
+    assert_int_equal(lfc_calc_default_quanta(cases[i].mbps, &q, &row), 1);
+    assert_int_equal(q, cases[i].quanta);
+    assert_int_equal(row, cases[i].row);
+  }
+}
+
+/* The rule over the whole range, against the times computed here in floating point: for every
+ * speed without a row, the derived quanta span at least the longer time of the rows either side
+ * (the end row past an end) and one quantum less would not (rounded up, not more). */
+static void test_default_quanta_property(void **state) {
+  (void)state;
+  static const double tab_mbps[] = {100, 1000, 10000, 25000, 40000, 50000, 100000, 200000, 400000,
+                                    800000};
+  static const double tab_q[] = {1, 2, 67, 80, 118, 147, 394, 453, 905, 905};
+  const size_t n = sizeof tab_mbps / sizeof tab_mbps[0];
+  for (uint32_t mbps = 1; mbps <= LFC_CALC_MAX_SPEED_MBPS; mbps += mbps < 2000 ? 7 : 997) {
+    uint32_t q = 0, row = 0;
+    int r = lfc_calc_default_quanta(mbps, &q, &row);
+    size_t hi = 0;
+    while (hi < n && tab_mbps[hi] < mbps) hi++;
+    if (hi < n && tab_mbps[hi] == mbps) {
+      assert_int_equal(r, 0);
+      continue;
+    }
+    assert_int_equal(r, 1);
+    double t = 0.0; /* the longer time, in bit times per Mb/s: quanta / Mb/s */
+    if (hi < n) t = tab_q[hi] / tab_mbps[hi];
+    if (hi > 0 && tab_q[hi - 1] / tab_mbps[hi - 1] > t) t = tab_q[hi - 1] / tab_mbps[hi - 1];
+    const double need = t * mbps; /* that time in quanta at this speed */
+    if (q < need - 1e-9 || (q > 1 && (double)(q - 1) >= need - 1e-9))
+      fail_msg("%u Mb/s: %u quanta for a time of %.4f quanta (row %u)", mbps, q, need, row);
+  }
 }
 
 /*
@@ -243,20 +291,18 @@ static void expect_headroom_error(lfc_headroom_in_t in, const char *word) {
 static void test_headroom_errors(void **state) {
   (void)state;
   expect_headroom_error((lfc_headroom_in_t){0, 1000, 1500, 1, 0, 0}, "speed");
-  expect_headroom_error((lfc_headroom_in_t){1600001, 1000, 1500, 1, 0, 0}, "speed");
+  expect_headroom_error((lfc_headroom_in_t){3200001, 1000, 1500, 1, 0, 0}, "speed");
   expect_headroom_error((lfc_headroom_in_t){100000, 10000001, 1500, 1, 0, 0}, "cable");
   expect_headroom_error((lfc_headroom_in_t){100000, 1000, 63, 1, 0, 0}, "MTU");
   expect_headroom_error((lfc_headroom_in_t){100000, 1000, 16321, 1, 0, 0}, "MTU");
   expect_headroom_error((lfc_headroom_in_t){100000, 1000, 1500, 1, 65536, 0}, "response");
   expect_headroom_error((lfc_headroom_in_t){100000, 1000, 1500, 1, 0, 65537}, "cell");
-  /* 800 Gb/s has no Annex 31B default: the message says what to give instead. */
-  expect_headroom_error((lfc_headroom_in_t){56000, 1000, 1500, 0, 0, 0}, "--response-quanta");
-  /* The largest legal inputs do not overflow: 1.6 Tb/s, 10 km, 16320 bytes, 65535 quanta. */
-  lfc_headroom_t h = headroom_of(1600000, 10000000, 16320, 1, 65535, 1);
-  /* D = ceil(10^7 * 5 * 1.6*10^6 / (512 * 10^6)) = ceil(156250) = 156250;
-   * headroom = 2*255 - 1 + 312500 + 65535 + 2 = 378546 blocks = 24,226,944 bytes. */
-  assert_int_equal(h.headroom_blocks, 378546);
-  assert_int_equal(h.headroom_cells, 24226944);
+  /* The largest legal inputs do not overflow: 3.2 Tb/s, 10 km, 16320 bytes, 65535 quanta. */
+  lfc_headroom_t h = headroom_of(3200000, 10000000, 16320, 1, 65535, 1);
+  /* D = ceil(10^4 m * 5 ns/m / (512 bits / 3200 Gb/s = 0.16 ns)) = 312500;
+   * headroom = 2*255 - 1 + 625000 + 65535 + 2 = 691046 blocks = 44,226,944 bytes. */
+  assert_int_equal(h.headroom_blocks, 691046);
+  assert_int_equal(h.headroom_cells, 44226944);
 }
 
 static void test_credits_errors(void **state) {
@@ -541,6 +587,8 @@ int main(void) {
       cmocka_unit_test(test_headroom_given_response_short_cable),
       cmocka_unit_test(test_headroom_delay_rounds_up),
       cmocka_unit_test(test_default_quanta_table),
+      cmocka_unit_test(test_default_quanta_derived),
+      cmocka_unit_test(test_default_quanta_property),
       cmocka_unit_test(test_spec_formulas_with_k),
       cmocka_unit_test(test_credits_examples),
       cmocka_unit_test(test_credits_window_boundary),

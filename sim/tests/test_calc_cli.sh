@@ -109,7 +109,15 @@ bad headroom --speed-gbps 100 --cable-m 1 --mtu 1500 --cell 0 -- "--cell '0'"
 bad headroom --speed-gbps 100 --cable-m 1 --mtu -- '--mtu needs a value'
 bad headroom --speed-gbps 100 --speed-gbps 100 --cable-m 1 --mtu 1500 -- 'given twice'
 bad headroom --speed-gbps 100 --cable-m 1 --mtu 1500 --bogus -- "unknown option '--bogus'"
-bad headroom --speed-gbps 56 --cable-m 1 --mtu 1500 -- 'no default response time for 56 Gb/s .*400 800 Gb/s'
+# A speed without an Annex 31B row takes the longer time of its neighbours, and says so.
+ok headroom --speed-gbps 56 --cable-m 1 --mtu 1500 -- \
+  'peer response 221 quanta' 'DERIVED: the Annex 31B table .* has no row for 56 Gb/s' \
+  'the 100 Gb/s row.s time \(394 quanta there\)' 'UNVERIFIED'
+ok headroom --speed-gbps 1600 --cable-m 1 --mtu 1500 -- \
+  'peer response 1810 quanta' 'extrapolated past the table.s end'
+run headroom --speed-gbps 400 --cable-m 1 --mtu 1500
+grep -q DERIVED "$tmp/out" && fail "a speed with its own row is called DERIVED"
+bad headroom --speed-gbps 3200.001 --cable-m 1 --mtu 1500 -- "0.001..3200, up to 3 decimals"
 bad credits --speed-gbps 100 --cable-m 1 --cell 64 -- "unknown option '--cell'"
 bad credits --cable-m 1 -- '--speed-gbps is required'
 bad credits --speed-gbps 100 --cable-m 1 --cut-through=1 -- "--cut-through takes no value"

@@ -7,10 +7,11 @@
  * that the packets n holds from (pp, c2) are routed to (routes.table[n][dst]), when those are
  * blocked too; a cycle of such waits present at every sample for deadlock_us is a deadlock.
  *
- * The fabric, its route tables and the scenario are real (topology.c, routing.c, scenario.c);
- * what each switch holds is the engine's record, read through sim_each_held (engine.h). This
- * test is linked without engine.c and defines sim_each_held itself, over a list of held packets
- * the test writes (HELD below), with the contract of engine.h: switch, input port, class after
+ * The fabric, its route tables and the scenario are real (topology.c, routing.c, scenario.c).
+ * The detector reads them through the observer interface (observer.h), which this test fills
+ * by hand, linked without engine.c: where each cable leads (topo_peer) with the class maps the
+ * test puts on them, the route tables, and as the packets each switch holds a list the test
+ * writes (HELD below), with the contract of engine.h sim_view: switch, input port, class after
  * the cable's class map, destination address. Which queues are blocked is the sampler's verdict,
  * passed in as an array, so every situation is exactly what the test says.
  */
@@ -26,9 +27,8 @@
 #include <cmocka.h>
 
 #include "deadlock.h"
-#include "engine.h"
+#include "observer.h"
 #include "routing.h"
-#include "sampler.h"
 #include "scenario.h"
 #include "sim_unit.h"
 #include "topology.h"
@@ -44,10 +44,11 @@ typedef struct {
 static held_t HELD[MAX_HELD];
 static uint32_t NHELD;
 
-void sim_each_held(const sim_t *sim, uint64_t at, sim_held_fn fn, void *ctx) {
-  (void)sim;
+static void each_held(void *ctx, uint64_t at, sim_held_fn fn, void *fn_ctx) {
+  (void)ctx;
   (void)at;
-  for (uint32_t i = 0; i < NHELD; i++) fn(ctx, HELD[i].sw, HELD[i].in_port, HELD[i].cls, HELD[i].dst);
+  for (uint32_t i = 0; i < NHELD; i++)
+    fn(fn_ctx, HELD[i].sw, HELD[i].in_port, HELD[i].cls, HELD[i].dst);
 }
 
 static void hold(uint32_t sw, uint32_t in_port, uint32_t cls, uint16_t dst) {
@@ -82,39 +83,51 @@ static void hold(uint32_t sw, uint32_t in_port, uint32_t cls, uint16_t dst) {
 
 typedef struct {
   unit_fabric_t f;
-  sim_t sim;
+  routes_t routes;
+  uint8_t (*cmap)[LFC_MAX_CLASSES]; /* per switch port: the class map of its cable out */
+  uint32_t stops;                   /* view.stop calls */
   deadlock_t dl;
   uint8_t *blocked;
-  uint32_t *out_wire; /* per switch port: the wire, UINT32_MAX (no class map) */
 } watch_t;
+
+/* ---- the observer interface over the fixture ---- */
+
+static int next_hop(void *ctx, uint32_t sw, uint32_t port, uint32_t cls, uint32_t *to,
+                    uint32_t *to_port, uint32_t *to_cls) {
+  const watch_t *w = ctx;
+  int64_t n = topo_peer(&w->f.t, sw, port, to_port);
+  if (n < 0 || n >= w->f.t.nsw) return 0;
+  *to = (uint32_t)n;
+  *to_cls = w->cmap[(size_t)sw * LFC_MAX_PORTS + port][cls];
+  return 1;
+}
+
+static uint32_t route(void *ctx, uint32_t sw, uint16_t dst) {
+  const watch_t *w = ctx;
+  return dst < w->routes.len ? w->routes.table[sw][dst] : LFC_MAX_PORTS;
+}
+
+static void stop(void *ctx) { ((watch_t *)ctx)->stops++; }
+
+static const char *name(void *ctx, uint32_t node, char *buf, size_t len) {
+  return topo_name(&((const watch_t *)ctx)->f.t, node, buf, len);
+}
 
 static watch_t *watch_new(const char *ini) {
   watch_t *w = calloc(1, sizeof *w);
   char err[UNIT_ERR_LEN] = "";
   assert_non_null(w);
   w->f = unit_fabric(ini);
-  sim_t *s = &w->sim;
-  s->sc = w->f.sc;
-  s->topo = w->f.t;
-  if (routes_build(w->f.sc, &s->topo, &s->routes, err, sizeof err) != 0)
+  if (routes_build(w->f.sc, &w->f.t, &w->routes, err, sizeof err) != 0)
     fail_msg("routes_build: %s", err);
-  s->cycle_ns = sc_cycle_ns(w->f.sc);
-  uint32_t nsw = s->topo.nsw;
-  s->dev = calloc(nsw, sizeof *s->dev);
-  w->out_wire = malloc((size_t)nsw * LFC_MAX_PORTS * sizeof *w->out_wire);
-  assert_non_null(s->dev);
-  assert_non_null(w->out_wire);
-  for (size_t i = 0; i < (size_t)nsw * LFC_MAX_PORTS; i++) w->out_wire[i] = UINT32_MAX;
-  for (uint32_t d = 0; d < nsw; d++) {
-    s->dev[d].nports = s->topo.nports[d];
-    s->dev[d].out_wire = &w->out_wire[(size_t)d * LFC_MAX_PORTS];
-  }
-  /* one wire per switch port, used only where a test puts a class map on it */
-  s->nwire = nsw * LFC_MAX_PORTS;
-  s->wire = aligned_alloc(SIM_CACHE_LINE, s->nwire * sizeof *s->wire);
-  assert_non_null(s->wire);
-  memset(s->wire, 0, s->nwire * sizeof *s->wire);
-  if (deadlock_init(&w->dl, s, err, sizeof err) != 0) fail_msg("deadlock_init: %s", err);
+  uint32_t nsw = w->f.t.nsw;
+  w->cmap = malloc((size_t)nsw * LFC_MAX_PORTS * sizeof *w->cmap);
+  assert_non_null(w->cmap);
+  for (size_t i = 0; i < (size_t)nsw * LFC_MAX_PORTS; i++) /* no maps: every class as it is */
+    for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) w->cmap[i][c] = (uint8_t)c;
+  const sim_view_t view = {w, nsw, w->f.sc->cycle_ns, next_hop, route, each_held, stop, name};
+  if (deadlock_init(&w->dl, w->f.sc, &view, err, sizeof err) != 0)
+    fail_msg("deadlock_init: %s", err);
   assert_int_equal(w->dl.persist, PERSIST);
   w->blocked = calloc(w->dl.nq, 1);
   assert_non_null(w->blocked);
@@ -124,37 +137,32 @@ static watch_t *watch_new(const char *ini) {
 
 static void watch_free(watch_t *w) {
   deadlock_free(&w->dl);
-  routes_free(&w->sim.routes, w->sim.topo.nsw);
-  free(w->sim.dev);
-  free(w->sim.wire);
-  free(w->out_wire);
+  routes_free(&w->routes, w->f.t.nsw);
+  free(w->cmap);
   free(w->blocked);
-  unit_fabric_free(&w->f); /* sim.topo is this topology */
+  unit_fabric_free(&w->f);
   free(w);
 }
 
 /* Class map on the cable out of (sw, port): class c arrives as map[c]. */
 static void class_map(watch_t *w, uint32_t sw, uint32_t port, uint8_t c0, uint8_t c1) {
-  uint32_t wi = sw * LFC_MAX_PORTS + port;
-  w->out_wire[wi] = wi;
-  w->sim.wire[wi].has_map = 1;
-  for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) w->sim.wire[wi].cmap[c] = (uint8_t)c;
-  w->sim.wire[wi].cmap[0] = c0;
-  w->sim.wire[wi].cmap[1] = c1;
+  uint8_t *map = w->cmap[(size_t)sw * LFC_MAX_PORTS + port];
+  map[0] = c0;
+  map[1] = c1;
 }
 
 static void block(watch_t *w, uint32_t sw, uint32_t port, uint32_t cls) {
-  w->blocked[SAMPLER_QIDX(sw, port, cls)] = 1;
+  w->blocked[SIM_QIDX(sw, port, cls)] = 1;
 }
 
 static void unblock(watch_t *w, uint32_t sw, uint32_t port, uint32_t cls) {
-  w->blocked[SAMPLER_QIDX(sw, port, cls)] = 0;
+  w->blocked[SIM_QIDX(sw, port, cls)] = 0;
 }
 
 /* The address of host h's first ECMP choice (routing.h: h x ways + choice). */
-static uint16_t addr(const watch_t *w, uint32_t h) { return (uint16_t)(h * w->sim.routes.ways); }
+static uint16_t addr(const watch_t *w, uint32_t h) { return (uint16_t)(h * w->routes.ways); }
 
-static void check(watch_t *w, uint64_t cycle) { deadlock_check(&w->dl, &w->sim, cycle, w->blocked); }
+static void check(watch_t *w, uint64_t cycle) { deadlock_check(&w->dl, cycle, w->blocked); }
 
 /* The watched cycle is `want` (n queues, each waiting for the next, the last for the first),
    from whichever of them the search started. */
@@ -192,9 +200,9 @@ static void test_deadlock_fixture_routes(void **state) {
   (void)state;
   watch_t *w = watch_new(RING_INI);
   for (uint32_t j = 0; j < 4; j++) {
-    assert_int_equal(w->sim.routes.table[j][addr(w, (j + 1u) % 4u)], RIGHT);
-    assert_int_equal(w->sim.routes.table[j][addr(w, (j + 2u) % 4u)], RIGHT);
-    assert_int_equal(w->sim.routes.table[j][addr(w, j)], HOST_PORT);
+    assert_int_equal(w->routes.table[j][addr(w, (j + 1u) % 4u)], RIGHT);
+    assert_int_equal(w->routes.table[j][addr(w, (j + 2u) % 4u)], RIGHT);
+    assert_int_equal(w->routes.table[j][addr(w, j)], HOST_PORT);
   }
   watch_free(w);
 }
@@ -222,7 +230,7 @@ static void test_deadlock_cycle_of_two(void **state) {
   check(w, T0 + PERSIST);
   assert_true(w->dl.found);
   assert_int_equal(w->dl.found_cycle, T0);
-  assert_int_equal(w->sim.stop, 0); /* stop_on_deadlock not set in LINE_INI */
+  assert_int_equal(w->stops, 0); /* stop_on_deadlock not set in LINE_INI */
   watch_free(w);
 }
 
@@ -238,7 +246,7 @@ static void test_deadlock_cycle_of_four(void **state) {
   check(w, T0 + PERSIST);
   assert_true(w->dl.found);
   assert_int_equal(w->dl.found_cycle, T0);
-  assert_int_equal(w->sim.stop, 1);
+  assert_int_equal(w->stops, 1);
   watch_free(w);
 }
 
@@ -257,7 +265,7 @@ static void test_deadlock_chain_not_reported(void **state) {
     for (uint64_t t = T0; t <= T0 + 4u * PERSIST; t += PERSIST / 4u) {
       check(w, t);
       assert_int_equal(w->dl.ncyc, 0);
-      assert_int_equal(w->dl.first_seen, SIM_NEVER);
+      assert_int_equal(w->dl.first_seen, DL_NONE);
     }
     assert_false(w->dl.found);
     watch_free(w);
@@ -345,7 +353,7 @@ static void test_deadlock_must_persist(void **state) {
   assert_int_equal(w->dl.first_seen, T0);
   unblock(w, 1, RIGHT, 0);
   check(w, T0 + 100u);
-  assert_int_equal(w->dl.first_seen, SIM_NEVER);
+  assert_int_equal(w->dl.first_seen, DL_NONE);
   block(w, 1, RIGHT, 0);
   check(w, T0 + 150u);
   assert_int_equal(w->dl.first_seen, T0 + 150u);
@@ -374,7 +382,7 @@ static void test_deadlock_dot(void **state) {
   char dir[] = "/tmp/test_deadlock.XXXXXX", path[64], err[UNIT_ERR_LEN] = "", text[1024];
   assert_non_null(mkdtemp(dir));
   snprintf(path, sizeof path, "%s/cycle.dot", dir);
-  assert_int_equal(deadlock_dot(&w->dl, &w->sim, path, err, sizeof err), 0);
+  assert_int_equal(deadlock_dot(&w->dl, path, err, sizeof err), 0);
   FILE *f = fopen(path, "r");
   assert_non_null(f);
   size_t n = fread(text, 1, sizeof text - 1u, f);

@@ -97,6 +97,23 @@ refuse no_cable "$SIM5$LS"'failed_links = leaf0-spine0, leaf0-spine0\n' \
   ':5: [topology] failed_links = leaf0-spine0: no such cable*'
 accept cut_spare "$SIM5$LS"'failed_links = leaf0-spine0, h0-leaf0\n[traffic]\nsrc = 1\ndst = 2\n'
 
+# --- a cable longer than step_all's lfc_link holds: refused at load (--estimate builds no
+# fabric), at the key that makes it long; skip-ahead has no such limit ---------------------------
+refuse long_cable_step_all "$SIM5"'[link]\nspeed_gbps = 800\ncable_m = 10000\n' \
+  ': [link] cable_m = 10000: a delay of 78125 cycles of 0.640 ns; allowed: 1..65535 cycles with step_all (lfc_link)' \
+  --step-all --estimate
+refuse long_host_cable_set "$SIM5"'[link]\nspeed_gbps = 800\n' \
+  ': [link] host_cable_m = 10000: a delay of 78125 cycles*' --set sim.step_all=1 \
+  --set link.host_cable_m=10000 --estimate
+accept long_cable "$SIM5"'[link]\nspeed_gbps = 800\ncable_m = 10000\n'
+# More end nodes than a 16-bit dst addresses (hosts and an aggregation engine per switch):
+# refused at load, before 73,710 devices are built; one host a switch fewer fits.
+AE='[traffic]\npattern = sharp\nsrc = 0-3\nbytes = 4096\n'
+refuse endpoints_16bit "$SIM5"'[topology]\nkind = line\nswitches = 4095\nhosts_per_switch = 16\n'"$AE" \
+  ': [topology] kind = line: 65520 hosts and 4095 aggregation engines (pattern sharp, an engine per switch); allowed: up to 65536 end nodes*' \
+  --estimate
+accept endpoints_fit "$SIM5"'[topology]\nkind = line\nswitches = 4095\nhosts_per_switch = 15\n'"$AE" --estimate
+
 # --- traffic that would send to itself, to nobody, or crash --------------------------------
 refuse flow_no_dst "$SIM5"'[traffic.x]\npattern = flow\nsrc = 1\n' \
   ':4: [traffic.x] dst: missing; allowed: the host that pattern flow sends to, 0..3'

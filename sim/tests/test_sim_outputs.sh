@@ -13,7 +13,8 @@
 #     same with 2 threads and stepping every cycle;
 #  5. a fabric too large for the memory limit is refused at once (exit 2, one line with the
 #     estimate and the limit), --max-memory-mb is checked, the estimate is near the peak RSS,
-#     and progress on a terminal covers the set-up.
+#     and progress on a terminal covers the set-up;
+#  6. --plot-window N draws window means, checked against flows.csv.
 set -u
 SIM=$1
 OUT=$2
@@ -52,6 +53,53 @@ for d in "q'; touch PWNED1; '${nl}x" 'q$(touch PWNED2)`touch PWNED3`' "|touch PW
   else bad "plot dir $i: exit $rc: $(head -3 "$OUT/inj.$i.err")"; fi
 done
 rm -f /PWNED1 /PWNED2 /PWNED3 /PWNED4 /PWNED5 2>/dev/null
+# --plot-window N: throughput.png's rates are means over windows of N samples. The curves the
+# script draws (gnuplot's own table of them) against the same means computed here from
+# flows.csv: per flow, and the total (a last window of fewer samples included: 29 samples, N 4).
+rc=0
+"$SIM" "$DIR/pfc_incast.ini" --no-progress --plot "$OUT/win" --plot-window 4 \
+  >/dev/null 2>"$OUT/win.err" || rc=$?
+if [ $rc -ne 0 ] || [ ! -s "$OUT/win/throughput.png" ]; then
+  bad "--plot-window 4: exit $rc: $(head -3 "$OUT/win.err")"
+else
+  { echo "set datafile separator ','"; echo "csv = '$OUT/win'"
+    grep -E "^(W|S|N|flows) = |^(win|cnt)\(" "$OUT/win/plots.gp"
+    echo "set table '$OUT/win.table'"
+    grep "^plot csv.'/flows.csv' every ::1 using (win(" "$OUT/win/plots.gp"; } > "$OUT/win.gp"
+  if ! gnuplot "$OUT/win.gp" 2>"$OUT/win.gperr" || [ ! -s "$OUT/win.table" ]; then
+    bad "--plot-window 4: no windowed plot in plots.gp, or it does not run: $(head -2 "$OUT/win.gperr")"
+  else
+    # gnuplot's curves: "# Curve i", then "x y type" rows; curve 0 the total, then the flows
+    # in the order of `flows`. Ours: window k = floor((sample - 1) / 4), at (k + 1) * 4 * S.
+    verdict=$(awk -v W=4 -v flows="$(sed -n 's/^flows = "\(.*\)"$/\1/p' "$OUT/win/plots.gp")" '
+      FNR == 1 { file++ }
+      file == 1 && FNR > 1 { split($0, c, ","); if (!(c[1] in sno)) { sno[c[1]] = ++ns }
+        k = int((sno[c[1]] - 1) / W); fsum[c[2], k] += c[4]; tsum[k] += c[4]; cnt[c[2], k]++
+        if (sno[c[1]] % W == 1 || W == 1) nk[k]++; next }
+      file == 2 && /^# Curve [0-9]/ { curve = $3; next }
+      file == 2 && NF >= 2 && $1 !~ /^#/ { got[curve, row[curve]++] = $2 }
+      END { n = split(flows, fl, " "); bad = 0; checked = 0
+        for (k = 0; (k in nk); k++) {
+          m = 0; for (s = k * W + 1; s <= k * W + W && s <= ns; s++) m++
+          want = tsum[k] / m; g = got[0, k]; checked++
+          if ((g - want) ^ 2 > (0.001 * (want + 1)) ^ 2) { bad++; print "total window " k ": " g " != " want }
+          for (i = 1; i <= n; i++) { w = fl[i]; want = fsum[w, k] / cnt[w, k]; g = got[i, k]; checked++
+            if ((g - want) ^ 2 > (0.001 * (want + 1)) ^ 2) { bad++; print "flow " w " window " k ": " g " != " want } } }
+        print (bad ? "BAD " : "OK ") checked " points" }' "$OUT/win/flows.csv" "$OUT/win.table")
+    case "$verdict" in
+      OK*) ok "--plot-window 4: every flow's and the total's window means as computed from flows.csv (${verdict#OK })" ;;
+      *) bad "--plot-window 4: $(echo "$verdict" | head -3)" ;;
+    esac
+  fi
+fi
+rc=0
+"$SIM" "$DIR/pfc_incast.ini" --no-progress --plot-window 4 >/dev/null 2>"$OUT/win2.err" || rc=$?
+one_line "--plot-window without --plot" $rc "$OUT/win2.err" "only with --plot DIR"
+rc=0
+"$SIM" "$DIR/pfc_incast.ini" --no-progress --plot "$OUT/win3" --plot-window 0 >/dev/null \
+  2>"$OUT/win3.err" || rc=$?
+one_line "--plot-window 0" $rc "$OUT/win3.err" "--plot-window 0"
+
 # a plot of its own CSV directory (--csv A --plot B): gnuplot reads the series where they are
 rc=0
 "$SIM" "$DIR/victim.ini" --no-progress --csv "$OUT/both.csv" --plot "$OUT/both.plot" \

@@ -97,12 +97,12 @@ int dut_get_xz(char *name, size_t len, unsigned *port);
 void dut_clock(void);
 
 /*
- * The packed interface (optional; tb_main uses it when dut_packed() is not NULL): each port's
+ * The packed interface (optional; tb_fast.c uses it when dut_packed() is not NULL): each port's
  * input word and outputs of a cycle as 32-bit words in one fixed layout, so that the C side's
  * thread packs what it drives and expects, and the simulator's thread moves whole words and
- * compares a cycle's outputs with one memcmp (tb/README.md, "Speed"). Port p's words start at
- * word p * DUT_RX_WORDS of the inputs and p * DUT_OUT_WORDS of the outputs; bit b of a word is
- * 1 << b; unused bits are 0. The tx word (words 0-7 of an output) has the layout of the input:
+ * compares a cycle's outputs with one memcmp (tb/README.md, "The speed seam"). Port p's words
+ * start at word p * DUT_RX_WORDS of the inputs and p * DUT_OUT_WORDS of the outputs; bit b of a
+ * word is 1 << b; unused bits are 0. The tx word (words 0-7 of an output) has the layout of the input:
  *   word 0: kind [1:0], sop [2], eop [3], cls [7:4], nblk [15:8], dst [31:16]
  *   word 1: tag
  *   word 2: fc_fctbs [11:0], fc_fccl [23:12], pfc_en [31:24]
@@ -113,7 +113,7 @@ void dut_clock(void);
  *           wd_drop [31:16]
  *   word 9: xoff [15:0], xon [31:16]
  *   word 10: wd_trip [15:0], wd_restore [31:16]
- * drop_cause is masked with drop because the check ignores it without a drop (tb_main.c); a
+ * drop_cause is masked with drop because the check ignores it without a drop (tb_check.c); a
  * port's bits are the ports' fields of SPEC §13 at the same widths (tb/verilator/cosim_top.sh
  * lays out the Verilated model's ports this way).
  */

@@ -4,7 +4,8 @@
  *   tb_stim.c   traffic sources behind the link partners, misbehaving-peer injection
  *   tb_score.c  scoreboard: every packet delivered once, in order, or dropped with a cause
  *   tb_cov.c    functional coverage of SPEC events, written as JSON
- *   tb_main.c   the cycle loop and the lockstep checker (RTL against lfc_switch_step)
+ *   tb_main.c   the arguments and the run; the lockstep itself is tb_check.c (the checker) and
+ *               tb_fast.c (the speed seam), through tb_lockstep.h
  *   tb_pcap.c   +pcap=DIR: the words into and out of the switch as pcap files
  *   tb_free.c   +compare=0: the RTL drives the partners, checked end to end, not against the model
  */

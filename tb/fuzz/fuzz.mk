@@ -216,16 +216,18 @@ FUZZ_SEED            ?=
 FUZZ_SEED_OPT         = $(if $(FUZZ_SEED),-seed=$(FUZZ_SEED))
 
 .SECONDARY: $(patsubst %,$(TBFUZZ_BUILD)/san/fuzz_%.o,$(TBFUZZ_PARSERS)) \
-            $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack tb_pcap tb_free)
+            $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack tb_pcap tb_free \
+                                 tb_check tb_fast)
 
-$(TBFUZZ_BUILD)/san/tb/%.o: tb/common/%.c $(TBFUZZ_HDRS) tb/common/tb.h | deps
+$(TBFUZZ_BUILD)/san/tb/%.o: tb/common/%.c $(TBFUZZ_HDRS) tb/common/tb.h tb/common/tb_lockstep.h \
+                            | deps
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_SAN) -c -o $@ $<
 
 # The targets that compile a program's own source into them (its parser is static there).
 $(TBFUZZ_BUILD)/san/fuzz_trace_args.o: cmodel/tools/lfc_trace.c
 $(TBFUZZ_BUILD)/san/fuzz_demo_args.o: cmodel/demo/lfc_demo.c
-$(TBFUZZ_BUILD)/san/fuzz_tb_args.o: tb/common/tb_main.c tb/common/tb.h
+$(TBFUZZ_BUILD)/san/fuzz_tb_args.o: tb/common/tb_main.c tb/common/tb.h tb/common/tb_lockstep.h
 $(TBFUZZ_BUILD)/san/fuzz_check_args.o: cmodel/tools/lfc_check.c
 # lfc-check's target reads the committed captures of tb/fuzz/check_fixtures/ (by absolute path,
 # so that it runs from any directory).
@@ -252,7 +254,7 @@ $(eval $(call TBFUZZ_PARSER_RULE,check_pcap,))
 $(eval $(call TBFUZZ_PARSER_RULE,check_text,))
 $(eval $(call TBFUZZ_PARSER_RULE,check_args,))
 $(eval $(call TBFUZZ_PARSER_RULE,tb_args,$(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov \
-  dut_pack tb_pcap tb_free) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
+  dut_pack tb_pcap tb_free tb_check tb_fast) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
 
 # ---- make fuzz: every target ----
 

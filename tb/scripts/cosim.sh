@@ -46,7 +46,7 @@ seed=$(( 10#$seed ))  # the test reads it as decimal too
 # A run that hangs is stopped and fails (a zero-delay loop in an RTL under test, a mutant or an
 # edit, spins vvp or Verilator forever, and a regression with it). The default allows 300 s plus
 # 0.1 s a cycle: 10 cycles/s, 7 times slower than the slowest run measured (Icarus on 16 ports,
-# tb/README.md "Speed"). COSIM_TIMEOUT=0: no limit.
+# docs/perf-log.md). COSIM_TIMEOUT=0: no limit.
 run_cycles="$cycles"
 [ -n "$run_cycles" ] ||
   run_cycles="$("${BUILD:-build}/tb/tb-params" cycles "tb/configs/$config.ini" 2>/dev/null)" ||

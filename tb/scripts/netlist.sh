@@ -17,7 +17,7 @@
 # Why: vvp evaluates the RTL's always blocks as interpreted threads, each loop, each
 # re-triggering of a combinational block run in full; the flat netlist is continuous
 # assignments that vvp evaluates only when an operand changed, and registers. On pfc_basic
-# that is about a tenth of the instructions per simulated cycle (tb/README.md "Speed"). The
+# that is about a tenth of the instructions per simulated cycle (docs/perf-log.md). The
 # netlist is also a check of its own: the design as Yosys synthesises it, against the same model.
 #
 # Environment: BUILD (build), TB_RTL_DIR (rtl), YOSYS (yosys).

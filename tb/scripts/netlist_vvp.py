@@ -5,8 +5,8 @@
 
 IN.v is what `write_verilog -noattr` wrote in tb/scripts/netlist.sh; OUT.v the same design,
 compiled by `iverilog -S` (tb/tb.mk) for `make cosim SIM=icarus-netlist`. The logic is the same
-line for line; only the processes and the drivers of the output ports change (tb/README.md
-"Speed" has the measurements):
+line for line; only the processes and the drivers of the output ports change (docs/perf-log.md
+has the measurements):
 
 - The plain flip-flops. write_verilog gives each register its own
 

@@ -91,6 +91,10 @@ refused "cosim.sh PCAP=yes" "PCAP='yes': 0 or 1" \
   env PCAP=yes tb/scripts/cosim.sh verilator pfc_basic 1 "" 0 "$tmp/c"
 refused "cosim.sh COMPARE=no" "COMPARE='no': 0 or 1" \
   env COMPARE=no tb/scripts/cosim.sh verilator pfc_basic 1 "" 0 "$tmp/c"
+refused "test_seam.sh without arguments" "usage: " tb/scripts/test_seam.sh
+refused "test_seam.sh CONFIG nope" "there is no tb/configs/nope.ini" \
+  tb/scripts/test_seam.sh nope 100 "$tmp/seam"
+refused "test_seam.sh CYCLES 0" "CYCLES='0'" tb/scripts/test_seam.sh pfc_basic 0 "$tmp/seam"
 
 # 4. regress.sh: nothing is built, no run.
 for bad in "SEEDS=abc|SEEDS='abc'" "SEEDS=0|SEEDS='0'" "JOBS=0|JOBS='0'" \

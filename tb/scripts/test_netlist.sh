@@ -206,7 +206,11 @@ stripfails "a Verilog file" "$tmp/good.yosys.v" "good.yosys.v: not a vvp file (n
 sed 's/"lfc_switch"/"other"/' "$tmp/new.vvp" >"$tmp/other.vvp"
 stripfails "a vvp file without lfc_switch" "$tmp/other.vvp" \
   "other.vvp: no instance of module lfc_switch"
-ok "vvp_strip.py refuses a file that is not vvp, or has no lfc_switch (exit 1, file and why)"
+sed 's/^:ivl_version "11\./:ivl_version "12./' "$tmp/new.vvp" >"$tmp/ivl12.vvp"
+stripfails "a vvp file of another Icarus" "$tmp/ivl12.vvp" \
+  "ivl12.vvp: compiled by Icarus 12; this rewriting of vvp's compiled form is written for"
+ok "vvp_strip.py refuses a file that is not vvp, is from another Icarus, or has no lfc_switch"\
+  "(exit 1, file and why)"
 
 # refused NAME WHAT TEXT: netlist.sh on $tmp/NAME.yosys.v exits 1 with TEXT in its message and
 # leaves no netlist behind.

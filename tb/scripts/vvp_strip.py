@@ -12,7 +12,7 @@ compares each new value with it and passes it on only if it changed, about 100 i
 each time a value passes. Besides the design's named wires, a flat Yosys netlist has thousands
 of nets no one looks at: iverilog's temporaries, one per sub-expression (local, `*"_ivl_123"`),
 and Yosys's anonymous wires between its cells (`_0123_`). On pfc_basic removing their nodes
-saves 8 % of vvp's instructions per simulated cycle (tb/README.md "Speed"); removing the nodes
+saves 8 % of vvp's instructions per simulated cycle (docs/perf-log.md); removing the nodes
 of the named wires as well costs 25 % more instead (their comparisons stop changes that would
 otherwise run on through the logic), so those stay. Also removed: a concatenation of one
 input (`.concat [ w 0 0 0], x`), which iverilog writes for the last node of a concatenation of
@@ -30,8 +30,10 @@ waves of an icarus-netlist run (`WAVES=1`) any more: they have no names of the R
 one-input concatenation is bypassed the same way wherever it is, unless something other than a
 functor reads it.
 
-Exit status 0; 1 if IN.vvp cannot be read, is not a vvp file, or has no instance of lfc_switch,
-or if a removed node would still be referenced; 2 for bad arguments.
+Tied to the compiled form of Icarus 11 (IVL_MAJORS): a file from another Icarus is refused.
+
+Exit status 0; 1 if IN.vvp cannot be read, is not a vvp file, is from another Icarus, or has no
+instance of lfc_switch, or if a removed node would still be referenced; 2 for bad arguments.
 """
 
 import re
@@ -53,9 +55,21 @@ LABEL = re.compile(r"\b(?:v0x[0-9a-f]+_\d+|(?:L|LS)_0x[0-9a-f_]+)\b")
 FUNCTOR = re.compile(r"^[A-Za-z][A-Za-z0-9_]* \.(?!event\b|scope\b|var\b|net)")
 
 
+# The Icarus whose compiled form this rewriting was written for and checked on (Debian 12's;
+# tb/scripts/test_netlist.sh). vvp's statements are an internal format of each Icarus release:
+# another release needs test_netlist.sh run on it before its version is added here.
+IVL_MAJORS = ("11",)
+IVL_VERSION = re.compile(r'^:ivl_version "(\d+)\.[^"]*"')
+
+
 def strip(lines):
-    if not any(line.startswith(":ivl_version") for line in lines):
+    versions = [m.group(1) for m in map(IVL_VERSION.match, lines) if m]
+    if not versions:
         raise ValueError("not a vvp file (no :ivl_version line)")
+    if versions[0] not in IVL_MAJORS:
+        raise ValueError(f"compiled by Icarus {versions[0]}; this rewriting of vvp's compiled "
+                         f"form is written for Icarus {', '.join(IVL_MAJORS)} (tb/README.md "
+                         '"The speed seam"): check it with tb/scripts/test_netlist.sh first')
     in_switch = False
     seen_switch = False
     drivers = {}  # label of a net or functor to remove -> the label it passes on

@@ -4,7 +4,7 @@
 # configuration per build), its received words held in registers that load when the input ld_i
 # toggles, its debug selection in registers that load when dbg_ld_i toggles, and its ports packed
 # into one input and one output vector in the layout of tb/common/dut.h. Used by tb/tb.mk with
-# the shim built with -DTB_RX_LATCH (tb/verilator/dut_verilator.cpp); see tb/README.md, "Speed".
+# the shim built with -DTB_RX_LATCH (tb/verilator/dut_verilator.cpp); see tb/README.md, "The speed seam".
 #
 # Why: Verilator 5 evaluates all logic fed by a top-level input ("input-combinational") at every
 # eval(), whether that input changed or not. With the rx_* words as top-level inputs that is the

@@ -14,7 +14,7 @@
  * ...: the first samples the outputs, further ones read the debug port); the rising edge is at
  * +50.
  *
- * Speed (tb/README.md, "Speed"): vvp's own evaluation of the RTL is nearly all of the time (a
+ * Speed (docs/perf-log.md): vvp's own evaluation of the RTL is nearly all of the time (a
  * replay of the same inputs from Verilog, without VPI, runs no faster); what the adapter adds is
  * kept small:
  *   - tb/vpi/tb_top.v drives each input port of lfc_switch from a register and has each output

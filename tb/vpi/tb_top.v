@@ -6,7 +6,7 @@
 // units of 1 ps, the simulation precision). With -DTB_NETLIST the switch is the configuration's
 // flat Yosys netlist (tb/scripts/netlist.sh, SIM=icarus-netlist), which has no parameters.
 //
-// Speed (tb/README.md, "Speed"): no vector here is assembled from per-port slices. vvp builds a
+// Speed (docs/perf-log.md): no vector here is assembled from per-port slices. vvp builds a
 // net driven in parts (`assign v[p*W +: W] = ...` in a generate loop) with a strength-aware
 // concatenation that it rebuilds bit by bit on every change of any part; a 1280-bit vector of
 // every output, read with one vpi_get_value, cost vvp 7 % of its time on 4 ports, more than the
