@@ -9,7 +9,7 @@
 
 .PHONY: test-layers
 TEST_STEPS += test-layers
-test-layers: $(BUILD)/liblfc.a
+test-layers: deps-minimal $(BUILD)/liblfc.a
 	@echo "== cmodel/src: every use goes up the table of docs/cmodel-layers.md"
 	@if scripts/test_layers.py $(BUILD)/obj/src --add-edge event_log.c:switch.c \
 	     >$(BUILD)/test-layers-selftest.txt 2>&1; then \

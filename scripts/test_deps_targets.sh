@@ -40,6 +40,7 @@ test-sim-quick: minimal sim
 test-sim-unit: minimal sim
 test-calc: minimal sim
 test-python: minimal sim
+test-layers: minimal
 check: minimal sim
 run: minimal waves
 lint: hdl
