@@ -321,7 +321,7 @@ clean:
 ##
 ## The C model
 ##   make test-unit           cmocka unit and property tests
-##   make test-asan           the same under ASan+UBSan, but the long property tests
+##   make test-asan           the same under ASan+UBSan, except the long property tests
 ##   make test-asan-slow      the long property tests under ASan+UBSan (ASAN_SLOW_TESTS)
 ##   make memcheck            the unit tests under valgrind
 ##   make test-golden         replay the golden traces (scripts/golden.sh check)

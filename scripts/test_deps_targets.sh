@@ -29,6 +29,7 @@ EXPECT="
 all: -
 test-unit: minimal
 test-asan: minimal
+test-asan-slow: minimal
 test-golden: minimal
 test-abi: minimal
 memcheck: minimal
