@@ -5,9 +5,9 @@
  * method), or for a long CRC-32 four entries per four bytes (slicing by 4). Bit by bit, the
  * CRCs of a jumbo frame's FCS and ICRC took 8 ns a byte, most of the unit tests' time. The
  * tables are not typed in but derived from the polynomial, and kept on the stack (no state
- * between calls, safe from any thread). A CRC is linear over GF(2): the entry
- * of a byte is the XOR of the entries of its bits, so only the 8 one-bit entries are shifted
- * out bit by bit and the table costs a few hundred operations, less than 64 bytes bit by bit.
+ * between calls, safe from any thread). A CRC is linear over GF(2): the entry of a byte is the
+ * XOR of the entries of its bits, so only the 8 one-bit entries are shifted out bit by bit and
+ * the table costs a few hundred operations, less than 64 bytes bit by bit.
  */
 #include "lfc/crc.h"
 
@@ -30,9 +30,9 @@ static uint32_t reflect(uint32_t poly, unsigned width) {
 }
 
 /* table[n]: the register n after shifting its low byte out bit by bit. n's lowest set bit
- * alone is shifted out; any other n is the XOR of two entries made before it. */
+ * alone is shifted out; any other n is the XOR of two entries made before it. table[0] is 0,
+ * as the caller's table starts. */
 static void crc16_table(uint16_t rpoly, uint16_t table[BYTE_VALUES]) {
-  table[0] = 0;
   for (unsigned n = 1; n < BYTE_VALUES; n++) {
     const unsigned low = n & (0u - n);
     if (low != n) {
@@ -48,7 +48,7 @@ static void crc16_table(uint16_t rpoly, uint16_t table[BYTE_VALUES]) {
 }
 
 uint16_t lfc_crc16_update(uint16_t poly, uint16_t reg, const uint8_t *buf, size_t len) {
-  uint16_t table[BYTE_VALUES];
+  uint16_t table[BYTE_VALUES] = {0};
   crc16_table((uint16_t)reflect(poly, 16u), table);
   uint16_t crc = reg;
   for (size_t i = 0; i < len; i++) {
@@ -59,7 +59,6 @@ uint16_t lfc_crc16_update(uint16_t poly, uint16_t reg, const uint8_t *buf, size_
 
 /* As crc16_table, 32 bits wide. */
 static void crc32_table(uint32_t rpoly, uint32_t table[BYTE_VALUES]) {
-  table[0] = 0;
   for (unsigned n = 1; n < BYTE_VALUES; n++) {
     const unsigned low = n & (0u - n);
     if (low != n) {
@@ -75,7 +74,7 @@ static void crc32_table(uint32_t rpoly, uint32_t table[BYTE_VALUES]) {
 }
 
 uint32_t lfc_crc32_update(uint32_t poly, uint32_t reg, const uint8_t *buf, size_t len) {
-  uint32_t table[SLICE_BYTES][BYTE_VALUES];
+  uint32_t table[SLICE_BYTES][BYTE_VALUES] = {{0}};
   crc32_table(reflect(poly, 32u), table[0]);
   uint32_t crc = reg;
   size_t i = 0;

@@ -91,6 +91,10 @@ static void test_crc16_ib_check_value(void **state) {
   (void)state;
   assert_int_equal(lfc_crc16_ib(CHECK, sizeof CHECK), 0x0A3Du);
   assert_int_equal(endace_vcrc(CHECK, sizeof CHECK), 0x0A3Du);
+  for (unsigned v = 0; v < 256; v++) { /* every byte value, so every entry of a byte table */
+    const uint8_t one = (uint8_t)v;
+    assert_int_equal(lfc_crc16_ib(&one, 1), endace_vcrc(&one, 1));
+  }
   uint8_t buf[97];
   for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i * 37u + 11u);
   for (size_t n = 0; n <= sizeof buf; n++) {
