@@ -3,7 +3,8 @@
  * (the 802.1Q PCP, or with prio_dscp the DSCP of the IPv4 TOS or the IPv6 traffic class through
  * dscp_to_prio, RFC 2474), which frames are RoCEv2 and decoded in full (UDP destination port 4791
  * with the UDP header inside the frame) and which are judged by their FCS alone, what one frame
- * returns when it breaks two rules, and the end of a pause at whole time units.
+ * returns when it breaks two rules, and the end of a pause (and of a refreshed one) at whole time
+ * units.
  *
  * Times are nanoseconds at 100 Gb/s: a 64-byte PFC frame lasts 5.12 ns and a quantum 5.12 ns.
  */
@@ -257,6 +258,30 @@ static void test_pause_end_at_a_whole_unit(void **state) {
   }
 }
 
+/* A refresh (an XOFF while the pause is in force) moves the pause's end to its own arrival plus
+ * its quanta, without a new reaction window: XOFF 1000 quanta at 0 acts from 5.12 ns, the
+ * refresh sent at 3000 arrives at 3005.12 and ends the pause at 3005.12 + 5120 = 8125.12 ns. */
+static void test_refresh_sets_the_end(void **state) {
+  (void)state;
+  const uint64_t times[] = {8124, 8127};
+  const int want[] = {1, 0};
+  for (size_t i = 0; i < 2; i++) {
+    lfc_check_cfg_t cfg;
+    cfg_short_reaction(&cfg);
+    lfc_check_t *c = make(&cfg);
+    pause_a(c, 0, 2, 1000);
+    pause_a(c, 3000, 2, 1000);
+    uint8_t b[CT_FRAME_MAX];
+    const size_t len = ct_roce(b, SIDE_A, 2, 0, 82);
+    assert_int_equal(lfc_check_frame(c, 0, AB, times[i], ETH, b, len), want[i]);
+    if (want[i]) {
+      ct_expect_one(c, LFC_RULE_PFC_REACTION, "started 8118ns after, the pause lasting 1ns more",
+                    NULL);
+    }
+    lfc_check_destroy(c);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_priority_from_every_dscp),
@@ -264,6 +289,7 @@ int main(void) {
       cmocka_unit_test(test_roce_is_udp_4791_inside_the_frame),
       cmocka_unit_test(test_one_frame_two_rules),
       cmocka_unit_test(test_pause_end_at_a_whole_unit),
+      cmocka_unit_test(test_refresh_sets_the_end),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
