@@ -266,6 +266,38 @@ static void test_fccl_beyond_cap(void **state) {
   lfc_check_destroy(c);
 }
 
+/* Not from reset, the counts are learnt from the first FCPs at whatever base they have: the cap
+ * of FCCL is the sender's FCTBS + 2048, whether B's FCCL or A's FCTBS was seen first. */
+static void test_fccl_cap_with_learnt_counts(void **state) {
+  (void)state;
+  for (int fccl_first = 0; fccl_first < 2; fccl_first++) {
+    lfc_check_t *c = make(false, NULL);
+    if (fccl_first) {
+      assert_int_equal(fcp(c, BA, 0, 0, 0, 3048), 0); /* FCCL first: nothing to judge it by */
+      assert_int_equal(fcp(c, AB, 1, 0, 1000, 0), 0); /* FCTBS 1000: FCCL 2048 beyond */
+    } else {
+      assert_int_equal(fcp(c, AB, 0, 0, 1000, 0), 0);
+      assert_int_equal(fcp(c, BA, 1, 0, 0, 3048), 0); /* 2048 beyond: the most */
+    }
+    assert_int_equal(fcp(c, BA, 2, 0, 0, 3048), 0);
+    assert_int_equal(fcp(c, BA, 3, 0, 0, 3049), 1); /* one more */
+    ct_expect_one(c, LFC_RULE_IB_FCCL_CAP, "dir=B>A", "FCCL at most 2048 beyond the 1000 blocks",
+                  "FCCL 3049: 2049 beyond", NULL);
+    lfc_check_destroy(c);
+  }
+  /* The same with the first FCCL behind the FCTBS (credit the receiver has not given back yet):
+   * it moves up by legal steps to the cap, and one beyond. */
+  lfc_check_t *c = make(false, NULL);
+  assert_int_equal(fcp(c, BA, 0, 0, 0, 900), 0);
+  assert_int_equal(fcp(c, AB, 1, 0, 1000, 0), 0);
+  assert_int_equal(fcp(c, BA, 2, 0, 0, 2900), 0); /* +2000: 1900 beyond */
+  assert_int_equal(fcp(c, BA, 3, 0, 0, 3048), 0); /* 2048 beyond */
+  ct_expect_none(c);
+  assert_int_equal(fcp(c, BA, 4, 0, 0, 3049), 1);
+  ct_expect_one(c, LFC_RULE_IB_FCCL_CAP, "FCCL 3049: 2049 beyond", NULL);
+  lfc_check_destroy(c);
+}
+
 /* ---- the FCP period (SPEC §5.5) ---- */
 
 static void period(lfc_check_cfg_t *cfg) {
@@ -752,6 +784,7 @@ int main(void) {
       cmocka_unit_test(test_fccl_follows_a_short_fctbs),
       cmocka_unit_test(test_fccl_wrap_and_jump),
       cmocka_unit_test(test_fccl_beyond_cap),
+      cmocka_unit_test(test_fccl_cap_with_learnt_counts),
       cmocka_unit_test(test_fcp_period),
       cmocka_unit_test(test_vl15_rules),
       cmocka_unit_test(test_vl_beyond_config),

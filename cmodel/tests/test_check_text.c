@@ -177,6 +177,15 @@ static void test_bad_settings(void **state) {
       "check: fcp_period_ns '000000000000000000000000000000001': a whole number"); /* 33 chars */
   lfc_check_t *c = text(LFC_MODE_IB, "fcp_period_ns=00000000000000000000000000000001"); /* 32 */
   lfc_check_destroy(c);
+  /* 32 characters are read whole, the last digit too: two links. */
+  c = text(LFC_MODE_IB, "links=00000000000000000000000000000002");
+  {
+    uint8_t f[8];
+    const size_t n = ct_fcp(f, 0, 0, 0, 0);
+    assert_int_equal(lfc_check_frame(c, 1, AB, 0, LFC_PCAP_IB_LINK, f, n), 0);
+    assert_int_equal(lfc_check_frame(c, 2, AB, 0, LFC_PCAP_IB_LINK, f, n), -1);
+  }
+  lfc_check_destroy(c);
   c = text(LFC_MODE_IB, " ,\n links=2 ,, ");
   uint8_t b[8];
   const size_t len = ct_fcp(b, 0, 0, 0, 0);

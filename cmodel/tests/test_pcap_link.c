@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "lfc/pcap.h"
@@ -31,16 +32,22 @@
 
 static char dir[64];
 
+/* The tests run in the temporary directory, so that a file the writer might create anywhere
+ * but where it was told (a relative name) lands there and goes with it, not into the tree. */
+static char home[4096];
+
 static int setup(void **state) {
   (void)state;
   strcpy(dir, "/tmp/lfc_pcap_link_XXXXXX");
-  return mkdtemp(dir) == NULL ? -1 : 0;
+  if (getcwd(home, sizeof home) == NULL || mkdtemp(dir) == NULL) return -1;
+  return chdir(dir);
 }
 
 static int teardown(void **state) {
   (void)state;
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (chdir(home) != 0) return -1;
   return system(cmd) == 0 ? 0 : -1;
 }
 

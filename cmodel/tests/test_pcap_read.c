@@ -2,7 +2,8 @@
  * test_pcap_read.c - the pcap reader of lfc/pcap.h and the writer's directions: what the writer
  * writes reads back the same (frames, times, kinds, directions) for the three link types; files
  * written by hand in the other forms pcap-savefile(5) allows (microseconds, big-endian, ERF
- * extension headers) read right; and every kind of bad file is refused with its reason.
+ * extension headers) read right; every kind of bad file is refused with its reason; and the
+ * reader that cannot get its memory says so (alloc.h's fault injector).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -16,20 +17,27 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "../src/alloc.h"
 #include "lfc/pcap.h"
 
 static char dir[64];
 
+/* The tests run in the temporary directory, so that a file the writer might create anywhere
+ * but where it was told (a relative name) lands there and goes with it, not into the tree. */
+static char home[4096];
+
 static int setup(void **state) {
   (void)state;
   strcpy(dir, "/tmp/lfc_pcapr_XXXXXX");
-  return mkdtemp(dir) == NULL ? -1 : 0;
+  if (getcwd(home, sizeof home) == NULL || mkdtemp(dir) == NULL) return -1;
+  return chdir(dir);
 }
 
 static int teardown(void **state) {
   (void)state;
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (chdir(home) != 0) return -1;
   return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -374,11 +382,42 @@ static void test_bad_files(void **state) {
   refused_record(path, "ERF extension headers run past the record");
 }
 
+/* Each allocation of lfc_pcap_reader_open failing in turn: NULL and "PATH: out of memory" (with
+ * err NULL too); past the last one the file opens. */
+static void test_reader_out_of_memory(void **state) {
+  (void)state;
+  char path[128], err[256];
+  path_of(path, sizeof path, "oom.pcap");
+  uint8_t b[24];
+  put(path, b, file_header(b, 0xA1B23C4Du, LFC_PCAP_LINKTYPE_ETHERNET, 0));
+  char want[192];
+  snprintf(want, sizeof want, "%s: out of memory", path);
+  unsigned n;
+  for (n = 1;; n++) {
+    lfc_alloc_fail_nth(n);
+    strcpy(err, "untouched");
+    lfc_pcap_reader_t *r = lfc_pcap_reader_open(path, err, sizeof err);
+    const int failed = lfc_alloc_failed();
+    lfc_alloc_fail_nth(0);
+    if (!failed) {
+      assert_non_null(r);
+      lfc_pcap_reader_close(r);
+      break;
+    }
+    assert_null(r);
+    assert_string_equal(err, want);
+    lfc_alloc_fail_nth(n);
+    assert_null(lfc_pcap_reader_open(path, NULL, 0));
+    lfc_alloc_fail_nth(0);
+  }
+  assert_true(n > 1); /* it allocates, and each allocation was made to fail once */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_round_trip_ethernet), cmocka_unit_test(test_round_trip_erf),
       cmocka_unit_test(test_round_trip_247),      cmocka_unit_test(test_other_forms),
-      cmocka_unit_test(test_bad_files),
+      cmocka_unit_test(test_bad_files),           cmocka_unit_test(test_reader_out_of_memory),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

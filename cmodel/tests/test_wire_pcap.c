@@ -51,16 +51,22 @@ int fchmod(int fd, mode_t mode) {
   return (int)syscall(SYS_fchmod, fd, mode);
 }
 
+/* The tests run in the temporary directory, so that a file the writer might create anywhere
+ * but where it was told (a relative name) lands there and goes with it, not into the tree. */
+static char home[4096];
+
 static int setup(void **state) {
   (void)state;
   strcpy(dir, "/tmp/lfc_pcap_XXXXXX");
-  return mkdtemp(dir) == NULL ? -1 : 0;
+  if (getcwd(home, sizeof home) == NULL || mkdtemp(dir) == NULL) return -1;
+  return chdir(dir);
 }
 
 static int teardown(void **state) {
   (void)state;
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (chdir(home) != 0) return -1;
   return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -115,6 +121,16 @@ static void test_pcap_ethernet_bytes(void **state) {
   assert_int_equal(entries(), 1); /* no temporary file left */
 }
 
+/* The writer builds a record's headers on its stack: fill the stack below the caller with a
+ * pattern first, so that a byte of a header it leaves unwritten shows in the file instead of
+ * whatever zero happened to be there. */
+#define STACK_PAINT_BYTES 4096u
+#define STACK_PAINT 0xA5u
+static __attribute__((noinline)) void paint_stack(void) {
+  volatile uint8_t junk[STACK_PAINT_BYTES];
+  for (size_t i = 0; i < sizeof junk; i++) junk[i] = STACK_PAINT;
+}
+
 static void test_pcap_erf_bytes(void **state) {
   (void)state;
   char path[128], err[256];
@@ -123,8 +139,10 @@ static void test_pcap_erf_bytes(void **state) {
   assert_non_null(p);
   const uint8_t fcp[6] = {1, 2, 3, 4, 5, 6};
   /* 1.5 s: ERF time 1 second and a fraction of 2^31. */
+  paint_stack();
   assert_int_equal(lfc_pcap_write(p, 1500000000ull, LFC_PCAP_IB_LINK, fcp, 6, err, sizeof err),
                    0);
+  paint_stack();
   assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_IB_DATA, fcp, 6, err, sizeof err), 0);
   assert_int_equal(lfc_pcap_write(p, 0, LFC_PCAP_ETH, fcp, 6, err, sizeof err), -1);
   assert_int_equal(lfc_pcap_close(p, err, sizeof err), 0);
@@ -140,9 +158,11 @@ static void test_pcap_erf_bytes(void **state) {
   assert_int_equal(e[8], 25);             /* InfiniBand link */
   assert_int_equal(e[9], 0x04);           /* varying length */
   assert_int_equal(e[10] << 8 | e[11], 22); /* rlen */
+  assert_int_equal(e[12] << 8 | e[13], 0);  /* lctr: no loss */
   assert_int_equal(e[14] << 8 | e[15], 6);  /* wlen */
   assert_memory_equal(e + 16, fcp, 6);
   assert_int_equal(r[38 + 16 + 8], 21); /* the second record: InfiniBand data */
+  assert_int_equal(r[38 + 16 + 12] << 8 | r[38 + 16 + 13], 0); /* its lctr */
 }
 
 static void test_pcap_cycle_time(void **state) {
