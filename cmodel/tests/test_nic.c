@@ -1,7 +1,9 @@
 /*
  * test_nic.c - the end node (docs/SPEC.md §12.2) alone and NIC <-> NIC over links (§12.1).
- * No switch is needed.
+ * No switch is needed. A PFC link partner pauses exactly when its occupancy reaches rx_xoff
+ * (SPEC §12.2: xoff when occ >= rx_xoff), not one block later or earlier.
  */
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,8 @@
 #include "lfc/link.h"
 #include "lfc/nic.h"
 #include "../src/lfc_rules.h"
+
+#include "testutil.h"
 
 /* ---- Helpers ---- */
 
@@ -729,6 +733,44 @@ static void test_skip_ahead_long_xoff_refreshes(void **state) {
   }
 }
 
+/* 1 if the partner, given `blocks` one-block packets of class 0 (one per cycle) and then IDLE,
+   sends an XOFF for class 0 within 60 cycles. It never drains in that time. */
+static int partner_pauses_after(uint32_t blocks, uint32_t rx_xoff) {
+  lfc_nic_cfg_t c;
+  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 1);
+  c.mtu_blocks = 8;
+  c.rx_blocks = 64;
+  c.rx_xoff = rx_xoff;
+  c.rx_xon = 2;
+  c.drain_div = 65535; /* drains in cycle 0 only, when it holds nothing */
+  char err[256];
+  lfc_nic_t *n = lfc_nic_create(&c, err, sizeof err);
+  assert_non_null(n);
+  int paused = 0;
+  for (uint32_t t = 0; t < 60; t++) {
+    lfc_word_t in, out;
+    memset(&in, 0, sizeof in);
+    if (t >= 1 && t <= blocks) {
+      in.kind = LFC_DATA;
+      in.sop = in.eop = 1;
+      in.nblk = 1;
+      in.tag = t;
+    }
+    lfc_nic_step(n, &in, &out);
+    if (out.kind == LFC_PFC && (out.pfc_en & 1u) && out.pfc_time[0] > 0) paused = 1;
+  }
+  lfc_nic_destroy(n);
+  return paused;
+}
+
+static void test_partner_xoff_at_rx_xoff(void **state) {
+  (void)state;
+  for (uint32_t th = 4; th <= 9; th += 5) {
+    assert_false(partner_pauses_after(th - 1, th));
+    assert_true(partner_pauses_after(th, th));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_nic_cfg_default_and_errors),
@@ -746,6 +788,7 @@ int main(void) {
       cmocka_unit_test(test_ib_vl15),
       cmocka_unit_test(test_skip_ahead_equivalence),
       cmocka_unit_test(test_skip_ahead_long_xoff_refreshes),
+      cmocka_unit_test(test_partner_xoff_at_rx_xoff),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

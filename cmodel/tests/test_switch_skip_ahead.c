@@ -1,6 +1,6 @@
 /*
- * test_skip_ahead.c - lfc_switch_next_event / lfc_switch_advance are bit-identical to stepping
- * (lfc/switch.h contract).
+ * test_switch_skip_ahead.c - lfc_switch_next_event / lfc_switch_advance (cmodel/src/switch.c)
+ * are bit-identical to stepping (lfc/switch.h contract).
  *
  * For each scenario a random but legal input trace is generated: every port's peer sends
  * packets contiguously, one block per speed_div cycles, with flow-control words (random FCPs or
@@ -23,6 +23,7 @@
  *
  * The seed is printed; LFC_SEED=<n> in the environment reruns one.
  */
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -34,7 +35,6 @@
 #include <string.h>
 
 #include "lfc/switch.h"
-
 /* White box: the invariant check below reads the switch's internal state. */
 #include "../src/lfc_internal.h"
 #include "../src/lfc_rules.h"
