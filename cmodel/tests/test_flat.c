@@ -299,6 +299,37 @@ static void test_stat_malformed_drop_and_stray_block(void **state) {
 }
 
 /*
+ * SPEC §13: stat_ecn_mark_o of egress port p is 1 in the cycle p marks the packet starting there
+ * (§9, the ECN_MARK event of that port) and 0 in every other cycle and on every other port. Three
+ * ECT(0) packets of class 0 arrive together for port 3 with kmin 0, kmax 1: the queue holds 3
+ * blocks when the first starts, above kmax, so it is marked (§9.2); the others follow.
+ */
+static void test_stat_ecn_mark_is_the_mark_event(void **state) {
+  (void)state;
+  enum { EGRESS = 3, PACKETS = 3, CYCLES = 20 };
+  lfc_flat_t *h = make("switch.mode=pfc; pfc.ecn_mask=1; pfc.kmin=0; pfc.kmax=1");
+  for (int p = 0; p < PACKETS; p++) {
+    data(h, p, 0, 1, EGRESS, 0x100u + (uint32_t)p, 1, 1);
+    assert_int_equal(lfc_flat_set_in(h, p, LFC_FLAT_ECN, LFC_ECN_ECT0), 0);
+  }
+  int marks = 0;
+  for (int t = 0; t < CYCLES; t++) {
+    int64_t n = lfc_flat_step(h);
+    lfc_flat_clear_in(h);
+    int marked[4] = {0};
+    for (int i = 0; i < n; i++)
+      if (lfc_flat_event(h, i, LFC_FLAT_EV_KIND) == LFC_EV_ECN_MARK)
+        marked[lfc_flat_event(h, i, LFC_FLAT_EV_PORT)] = 1;
+    for (int p = 0; p < 4; p++) {
+      assert_int_equal(lfc_flat_stat(h, LFC_FLAT_STAT_ECN_MARK, p), marked[p]);
+      marks += marked[p];
+    }
+  }
+  assert_true(marks >= 1);
+  lfc_flat_destroy(h);
+}
+
+/*
  * SPEC §6.8 with wd_action = drop: a packet queued for a paused queue is discarded from the queue
  * after the trip (stat_wd_drop_o of the egress (port, class)), a packet arriving afterwards is
  * dropped at admission (stat_drop_o with cause WATCHDOG on its ingress port).
@@ -471,6 +502,7 @@ int main(void) {
       cmocka_unit_test(test_step_is_lfc_switch_step_ib),
       cmocka_unit_test(test_step_is_lfc_switch_step_pfc),
       cmocka_unit_test(test_stat_malformed_drop_and_stray_block),
+      cmocka_unit_test(test_stat_ecn_mark_is_the_mark_event),
       cmocka_unit_test(test_stat_watchdog_queue_discard_vs_admission_drop),
       cmocka_unit_test(test_config_length_limit_is_the_stated_one),
       cmocka_unit_test(test_config_blanks_around_names_and_values),
