@@ -20,6 +20,25 @@
 #include "../src/lfc_traffic.h"
 #include <string.h>
 
+/* lfc/star.h: "The traffic defaults: uniform, 50 % load, 1..65 blocks, class 0 only, no
+ * ECN-capable packets, no bursts, never stopping, seed 1." Every field, whatever the struct held. */
+static void test_defaults_are_the_documented_ones(void **state) {
+  (void)state;
+  enum { DOC_LOAD_PERMILLE = 500, DOC_MAX_NBLK = 65, DOC_SEED = 1 };
+  lfc_traffic_cfg_t t;
+  memset(&t, 0xA5, sizeof t);
+  lfc_traffic_cfg_default(&t);
+  assert_int_equal(t.pattern, LFC_TRAFFIC_UNIFORM);
+  assert_int_equal(t.load_permille, DOC_LOAD_PERMILLE);
+  assert_int_equal(t.min_nblk, 1);
+  assert_int_equal(t.max_nblk, DOC_MAX_NBLK);
+  assert_int_equal(t.class_mask, 1u);
+  assert_int_equal(t.ecn_capable_pct, 0);
+  assert_int_equal(t.burst_pkts, 0);
+  assert_int_equal(t.stop_cycle, 0);
+  assert_int_equal(t.seed, DOC_SEED);
+}
+
 static void test_default_sizes_span_the_default_mtu(void **state) {
   (void)state;
   lfc_traffic_cfg_t t;
@@ -245,6 +264,7 @@ static void test_holdback_restarts_the_exact_clock_from_now(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_defaults_are_the_documented_ones),
       cmocka_unit_test(test_default_sizes_span_the_default_mtu),
       cmocka_unit_test(test_ecn_share),
       cmocka_unit_test(test_ecn_capable_share),
