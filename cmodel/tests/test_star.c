@@ -17,6 +17,7 @@
 #include "lfc/link.h"
 #include <stdio.h>
 #include "lfc/nic.h"
+#include "../src/alloc.h"
 
 enum { PORTS = 4, CLASSES = 2 };
 
@@ -170,6 +171,41 @@ static void test_star_check_and_create_any_buffer(void **state) {
   CHECK_ALL_BUFFERS(assert_int_not_equal(lfc_star_cfg_check(&c, err, errlen), 0), "speed_div");
 }
 
+/* lfc/star.h: when the scoreboard cannot grow its record of a source's outstanding packets, the
+ * packet it cannot record is not created and an error says "out of memory for the scoreboard".
+ * The incast of one-block packets outgrows the first record (test_star_scoreboard.c); here
+ * alloc.h's injector fails the first allocation the run makes, deterministically (the address
+ * space limit of test_star_scoreboard.c may find room after all). */
+static void test_scoreboard_growth_out_of_memory_is_an_error(void **state) {
+  (void)state;
+  enum { PORTS_OOM = 4, STOP = 20000, MAX_CYCLES = 40000 };
+  lfc_star_cfg_t c;
+  lfc_star_cfg_default(&c, LFC_MODE_PFC, PORTS_OOM, 1);
+  c.sw.lossless_mask = 0;
+  c.sw.dynamic_th = false;
+  c.sw.shared_blocks = 60000;
+  c.sw.xoff_th = 60000;
+  c.traffic.pattern = LFC_TRAFFIC_INCAST;
+  c.traffic.load_permille = 1000;
+  c.traffic.min_nblk = 1;
+  c.traffic.max_nblk = 1;
+  c.traffic.stop_cycle = STOP;
+  char err[256] = "";
+  lfc_star_t *st = lfc_star_create(&c, err, sizeof err);
+  if (st == NULL) fail_msg("lfc_star_create: %s", err);
+  int failed = 0;
+  for (uint32_t t = 0; t < MAX_CYCLES && !failed; t++) {
+    lfc_alloc_fail_nth(1);
+    lfc_star_step(st);
+    failed = lfc_alloc_failed();
+  }
+  lfc_alloc_fail_nth(0);
+  assert_true(failed);
+  assert_true(lfc_star_score(st)->errors >= 1);
+  assert_non_null(strstr(lfc_star_error(st), "out of memory for the scoreboard"));
+  lfc_star_destroy(st);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_route_table_refused),
@@ -177,6 +213,7 @@ int main(void) {
       cmocka_unit_test(test_star_range_messages_match_the_check),
       cmocka_unit_test(test_star_default_bad_classes_only_fault),
       cmocka_unit_test(test_star_check_and_create_any_buffer),
+      cmocka_unit_test(test_scoreboard_growth_out_of_memory_is_an_error),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
