@@ -92,10 +92,10 @@ UBSAN_FLAGS = ["-fsanitize=undefined", "-fno-sanitize-recover=undefined"]
 # bounds-strict checks it too (lfc_port_t ends with its VL array). Used when the compiler has it.
 UBSAN_STRICT = ["-fsanitize=bounds-strict"]
 # Tests that take tens of seconds run last: most mutants die in the fast ones.
-SLOW_TESTS = ("test_property", "test_skip_ahead")
+SLOW_TESTS = ("test_switch_property", "test_switch_skip_ahead")
 EQUIV_FILE = os.path.join("tb", "fuzz", "mutants-c-equivalent.txt")
 # LeakSanitizer: a leak fails the binary (exit 23); an allocation the test makes fail on purpose
-# (test_alloc_failure.c) returns NULL instead of aborting, as the C library's malloc does.
+# (test_alloc.c) returns NULL instead of aborting, as the C library's malloc does.
 LSAN_FLAGS = ["-fsanitize=leak"]
 SAN_CFLAGS = []  # UBSAN_FLAGS once probed (Base)
 # Second stage, for the survivors of the first only: AddressSanitizer (+ UBSan), as `make
@@ -847,11 +847,17 @@ def main():
 
     def order(path=""):
         """The test binaries to run on a mutant of path: the ones that killed most so far, and
-        among equals those named after the mutated file (test_star_* for star.c), first; the
-        slow ones last."""
-        stem = os.path.basename(path)[:-2].split("_")[0] if path else ""
+        among equals those named after the mutated file first (cmodel/tests has one test file
+        per unit, test_<unit>.c or test_<unit>_<aspect>.c: test_credit_rx for credit_rx.c), then
+        those of its family (test_credit_* for credit_rx.c); the slow ones last."""
+        unit = os.path.basename(path)[:-2] if path else ""
+        family = unit.split("_")[0]
+
+        def named(t, stem):
+            return bool(stem) and (t == "test_" + stem or t.startswith("test_" + stem + "_"))
+
         fast = [t for t in base.tests if t not in SLOW_TESTS]
-        fast.sort(key=lambda t: (-kills[t], not (stem and t.startswith("test_" + stem))))
+        fast.sort(key=lambda t: (-kills[t], not named(t, unit), not named(t, family)))
         return fast + [t for t in base.tests if t in SLOW_TESTS]
 
     t0 = time.time()

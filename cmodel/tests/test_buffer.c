@@ -8,6 +8,7 @@
  * admission in cycle t (§4.1 step E).
  */
 #include "testutil.h"
+#include "oracle_buffer.h"
 
 #include <string.h>
 
@@ -364,28 +365,10 @@ static void test_dynamic_threshold_alpha_positive(void **state) {
 
 /* ---- Every-cycle check of §6.3-§6.5 under random traffic ---- */
 
-/* xorshift32: the traffic of the random tests (seed fixed and printed). */
-enum { RP = 4, RC = 2, RMAX_TAGS = 20000 };
+/* Random traffic into a 4-port, 2-class switch, every cycle checked by the buffer oracle
+ * (oracle_buffer.c: §6.2-§6.5 and §10 from S(t)); xorshift32 traffic, seed fixed and printed. */
+enum { RP = ORACLE_BUF_PORTS, RC = ORACLE_BUF_CLASSES, RMAX_TAGS = ORACLE_BUF_MAX_TAGS };
 
-typedef struct {
-  uint8_t in_port, cls, nblk;
-} rpkt_t;
-
-/* One PG's counters. */
-typedef struct {
-  uint64_t min, shared, hdrm;
-} rpg_t;
-
-/* Random traffic into a 4-port, 2-class switch; before every step the expected S(t+1) buffer
- * counters and xoff bits are computed from S(t) (read through the register API) and the SPEC
- * rules, and compared after the step:
- *  - frees of packets starting in the cycle (§6.3: headroom, shared, reserve; several frees of a
- *    PG in ascending egress order), admissions of first blocks (§6.4 with the chain of lower
- *    ports, from S(t)), drops with their cause (event);
- *  - xoff' of each lossless PG (§6.5, T of §6.2 from S(t)) and its XOFF/XON event; lossy PGs
- *    never xoff;
- *  - §10 invariants: shared_used = sum of pg_shared <= shared_blocks, pg_min <= reserve,
- *    pg_hdrm <= headroom. */
 static void random_buffer_oracle(bool dynamic, int32_t alpha_log2, uint32_t seed) {
   lfc_switch_cfg_t c;
   tu_cfg_pfc(&c, RP, RC);
@@ -403,45 +386,24 @@ static void random_buffer_oracle(bool dynamic, int32_t alpha_log2, uint32_t seed
   print_message("random buffer oracle: dynamic %d alpha_log2 %d seed 0x%08x\n", dynamic,
                 alpha_log2, seed);
   tu_t *t = tu_open(&c);
-  static rpkt_t pk[RMAX_TAGS];
+  static oracle_buf_t o;
+  oracle_buf_init(&o, &c);
+  oracle_buf_pkt_t *pk = o.pk;
   uint32_t s = seed, ntag = 0;
   uint32_t left[RP] = {0}, cur_tag[RP] = {0};
-  size_t i_shared_used = tu_reg_idx("shared_used"), i_min = tu_reg_idx("pg_min"),
-         i_sh = tu_reg_idx("pg_shared"), i_hd = tu_reg_idx("pg_hdrm"), i_xoff = tu_reg_idx("xoff");
-  uint64_t drops = 0, hdrm_seen = 0, xoffs = 0;
   for (uint64_t cyc = 0; cyc < 6000; cyc++) {
-    /* S(t) */
-    rpg_t pg[RP][RC];
-    uint64_t xoff[RP][RC];
-    uint64_t used = lfc_switch_reg(t->sw, i_shared_used, 0, 0);
-    for (uint32_t p = 0; p < RP; p++) {
-      for (uint32_t k = 0; k < RC; k++) {
-        pg[p][k].min = lfc_switch_reg(t->sw, i_min, p, k);
-        pg[p][k].shared = lfc_switch_reg(t->sw, i_sh, p, k);
-        pg[p][k].hdrm = lfc_switch_reg(t->sw, i_hd, p, k);
-        xoff[p][k] = lfc_switch_reg(t->sw, i_xoff, p, k);
-      }
-    }
-    /* §6.2 T from S(t) */
-    uint64_t th;
-    if (!dynamic) {
-      th = c.xoff_th;
-    } else {
-      uint64_t fr = c.shared_blocks - used;
-      th = alpha_log2 >= 0 ? fr << alpha_log2 : fr >> -alpha_log2;
-      if (th > (1u << 20) - 1u) th = (1u << 20) - 1u;
-    }
+    oracle_buf_begin(&o, t);
     /* inputs of this cycle */
     lfc_word_t in[RP];
     memset(in, 0, sizeof in);
     for (uint32_t p = 0; p < RP; p++) {
       if (left[p] > 0) {
-        const rpkt_t *k = &pk[cur_tag[p]];
+        const oracle_buf_pkt_t *k = &pk[cur_tag[p]];
         in[p] = tu_data_word(0, left[p] == 1, k->cls, k->nblk, 0, cur_tag[p], 0);
         left[p]--;
       } else if (tu_rand(&s) % 100 < 35 && ntag < RMAX_TAGS) {
         uint32_t n = 1 + tu_rand(&s) % 16, k = tu_rand(&s) % RC, dst = tu_rand(&s) % RP;
-        pk[ntag] = (rpkt_t){(uint8_t)p, (uint8_t)k, (uint8_t)n};
+        pk[ntag] = (oracle_buf_pkt_t){(uint8_t)p, (uint8_t)k, (uint8_t)n};
         in[p] = tu_data_word(1, n == 1, k, n, dst, ntag, 0);
         cur_tag[p] = ntag++;
         left[p] = n - 1;
@@ -453,134 +415,19 @@ static void random_buffer_oracle(bool dynamic, int32_t alpha_log2, uint32_t seed
     }
     for (uint32_t p = 0; p < RP; p++) tu_word(t, p, &in[p]);
     tu_step(t);
-    /* expected S(t+1): frees of the packets that started (ascending egress port) */
-    rpg_t nx[RP][RC];
-    memcpy(nx, pg, sizeof nx);
-    uint64_t nused = used;
-    for (uint32_t e = 0; e < RP; e++) {
-      const lfc_word_t *w = &t->last_out[e];
-      if (w->kind != LFC_DATA || !w->sop) continue;
-      const rpkt_t *k = &pk[w->tag];
-      rpg_t *g = &nx[k->in_port][k->cls];
-      uint64_t n = k->nblk, h = g->hdrm < n ? g->hdrm : n;
-      uint64_t sh = g->shared < n - h ? g->shared : n - h;
-      g->hdrm -= h;
-      g->shared -= sh;
-      g->min -= n - h - sh;
-      nused -= sh;
-    }
-    /* admissions (ascending ingress port, chain from S(t)) */
-    uint64_t chain = used;
-    for (uint32_t p = 0; p < RP; p++) {
-      if (in[p].kind != LFC_DATA || !in[p].sop) continue;
-      const rpkt_t *k = &pk[in[p].tag];
-      const rpg_t *g = &pg[p][k->cls];
-      bool lossless = (c.lossless_mask >> k->cls) & 1u;
-      uint64_t n = k->nblk, r = c.reserve_blocks - g->min;
-      if (r > n) r = n;
-      uint64_t rest = n - r;
-      int where = 0; /* 0 reserve only, 1 shared, 2 headroom, -1 drop */
-      if (rest == 0) where = 0;
-      else if (g->shared + rest <= th && chain + rest <= c.shared_blocks) where = 1;
-      else if (lossless && g->hdrm + rest <= c.headroom_blocks) where = 2;
-      else where = -1;
-      size_t got = 0;
-      for (size_t i = t->nev; i-- > 0 && t->ev[i].cycle == cyc;) {
-        const lfc_event_t *ev = &t->ev[i].ev;
-        if (ev->kind == LFC_EV_DROP && ev->tag == in[p].tag) {
-          got++;
-          if (where != -1 || ev->port != p || ev->cls != k->cls ||
-              ev->cause != (lossless ? LFC_DROP_HEADROOM : LFC_DROP_SHARED)) {
-            fail_msg("cycle %llu: tag %u (port %u cls %u n %llu) dropped with cause %u, SPEC "
-                     "§6.4 says %s",
-                     (unsigned long long)cyc, in[p].tag, p, k->cls, (unsigned long long)n,
-                     ev->cause, where == -1 ? "that cause differs" : "admit");
-          }
-        }
-      }
-      if (where == -1 && got != 1) {
-        fail_msg("cycle %llu: tag %u (port %u cls %u n %llu) not dropped, SPEC §6.4 drops it",
-                 (unsigned long long)cyc, in[p].tag, p, k->cls, (unsigned long long)n);
-      }
-      if (where == -1) {
-        drops++;
-        continue;
-      }
-      rpg_t *ng = &nx[p][k->cls];
-      ng->min += r;
-      if (where == 1) {
-        ng->shared += rest;
-        nused += rest;
-        chain += rest;
-      } else if (where == 2) {
-        ng->hdrm += rest;
-        hdrm_seen++;
-      }
-    }
-    /* compare S(t+1) */
-    uint64_t sum = 0;
-    for (uint32_t p = 0; p < RP; p++) {
-      for (uint32_t k = 0; k < RC; k++) {
-        uint64_t a = lfc_switch_reg(t->sw, i_min, p, k), b = lfc_switch_reg(t->sw, i_sh, p, k),
-                 h = lfc_switch_reg(t->sw, i_hd, p, k);
-        if (a != nx[p][k].min || b != nx[p][k].shared || h != nx[p][k].hdrm) {
-          fail_msg("cycle %llu PG (%u,%u): pg_min/shared/hdrm %llu/%llu/%llu, SPEC §6.3-§6.4 "
-                   "gives %llu/%llu/%llu (from %llu/%llu/%llu)",
-                   (unsigned long long)cyc, p, k, (unsigned long long)a, (unsigned long long)b,
-                   (unsigned long long)h, (unsigned long long)nx[p][k].min,
-                   (unsigned long long)nx[p][k].shared, (unsigned long long)nx[p][k].hdrm,
-                   (unsigned long long)pg[p][k].min, (unsigned long long)pg[p][k].shared,
-                   (unsigned long long)pg[p][k].hdrm);
-        }
-        assert_true(a <= c.reserve_blocks);
-        assert_true(h <= c.headroom_blocks);
-        sum += b;
-        /* §6.5 from S(t) */
-        bool lossless = (c.lossless_mask >> k) & 1u;
-        bool on = xoff[p][k] != 0, next = on;
-        if (lossless) {
-          const rpg_t *g = &pg[p][k];
-          bool xoff_cond = g->hdrm > 0 || (g->shared > 0 && g->shared >= th);
-          bool xon_cond = g->hdrm == 0 && (g->shared == 0 || g->shared + c.xon_offset <= th);
-          next = on ? !xon_cond : xoff_cond;
-        }
-        uint64_t x = lfc_switch_reg(t->sw, i_xoff, p, k);
-        if (x != (uint64_t)next) {
-          fail_msg("cycle %llu PG (%u,%u): xoff %llu, SPEC §6.5 gives %d (pg_shared %llu, "
-                   "pg_hdrm %llu, T %llu, xoff %d)",
-                   (unsigned long long)cyc, p, k, (unsigned long long)x, next,
-                   (unsigned long long)pg[p][k].shared, (unsigned long long)pg[p][k].hdrm,
-                   (unsigned long long)th, on);
-        }
-        size_t evx = 0;
-        for (size_t i = t->nev; i-- > 0 && t->ev[i].cycle == cyc;) {
-          const lfc_event_t *ev = &t->ev[i].ev;
-          if ((ev->kind == LFC_EV_XOFF || ev->kind == LFC_EV_XON) && ev->port == p &&
-              ev->cls == k) {
-            evx++;
-            assert_int_equal(ev->kind, next ? LFC_EV_XOFF : LFC_EV_XON);
-          }
-        }
-        assert_int_equal(evx, next != on);
-        xoffs += (next && !on);
-      }
-    }
-    uint64_t su = lfc_switch_reg(t->sw, i_shared_used, 0, 0);
-    assert_int_equal(su, nused);
-    assert_int_equal(su, sum);
-    assert_true(su <= c.shared_blocks);
+    oracle_buf_check_step(&o, t, cyc, in);
   }
   /* the traffic must have exercised what is checked */
   print_message("  %llu drops, %llu headroom admissions, %llu xoff transitions\n",
-                (unsigned long long)drops, (unsigned long long)hdrm_seen,
-                (unsigned long long)xoffs);
-  assert_true(drops > 0);
-  assert_true(hdrm_seen > 0);
-  assert_true(xoffs > 0);
+                (unsigned long long)o.drops, (unsigned long long)o.hdrm_seen,
+                (unsigned long long)o.xoffs);
+  assert_true(o.drops > 0);
+  assert_true(o.hdrm_seen > 0);
+  assert_true(o.xoffs > 0);
   tu_close(t);
 }
 
-/* SPEC §6.2 (static), §6.3-§6.5, §10: the every-cycle oracle above with T = xoff_th. */
+/* SPEC §6.2 (static), §6.3-§6.5, §10: the every-cycle oracle with T = xoff_th. */
 static void test_random_traffic_buffer_and_xoff_follow_spec_static(void **state) {
   (void)state;
   random_buffer_oracle(false, 0, 0x5EED0001u);

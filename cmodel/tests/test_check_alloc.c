@@ -3,7 +3,7 @@
  * the per-link state of 4096 links (about 8 MB) cannot be had with 1 MB of address space to
  * spare, the checker itself can; it must say so, name the links, and free what it had
  * (LeakSanitizer in scripts/mutants-c.py). Memory is made short by lowering RLIMIT_AS, as
- * test_alloc_failure.c does for the switch; skipped under AddressSanitizer and valgrind, whose
+ * test_alloc.c does for the switch; skipped under AddressSanitizer and valgrind, whose
  * memory does not live under such a limit.
  */
 #include <setjmp.h>

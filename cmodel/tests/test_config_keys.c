@@ -1,13 +1,22 @@
 /*
- * test_config_keys.c - lfc_switch_cfg_set: every SPEC §3 parameter settable by name from text,
- * ranges enforced per parameter, lists per port/class, and errors that say what is allowed and
- * leave the configuration unchanged.
+ * test_config_keys.c - lfc_switch_cfg_set (cmodel/src/config_keys.c): every SPEC §3 parameter
+ * settable by name from text, ranges enforced per parameter, lists per port/class, and errors
+ * that say what is allowed and leave the configuration unchanged; binary literals,
+ * case-insensitive booleans, the "too many values" message, a per-class list that must not write
+ * past its array, NULL arguments, and the message buffer at any length.
  */
+
 #include "testutil.h"
+#include "errbuf_testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lfc/flat.h"
+#include "lfc/link.h"
+#include "lfc/star.h"
+#include "lfc/nic.h"
 
 static lfc_switch_cfg_t pfc_cfg(uint32_t ports, uint32_t classes) {
   lfc_switch_cfg_t c;
@@ -267,6 +276,119 @@ static void test_text_config_matches_c(void **state) {
   assert_int_equal(lfc_switch_cfg_check(&got, err, sizeof err), 0);
 }
 
+/* "0b..." is binary (mutant: the 'b' looked for at s[2] instead of s[1]). */
+static void test_binary_literal(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 4, 3);
+  char err[256] = "";
+  assert_int_equal(lfc_switch_cfg_set(&c, "pfc", "lossless_mask", "0b101", err, sizeof err), 0);
+  assert_int_equal(c.lossless_mask, 5);
+  assert_int_equal(lfc_switch_cfg_set(&c, "pfc", "strict_mask", "0B11", err, sizeof err), 0);
+  assert_int_equal(c.strict_mask, 3);
+}
+
+/* Booleans in any case: "TRUE", "Yes", "ON", "FALSE" (mutants of the A..Z folding bounds; 'A'
+   is in FALSE, no boolean word has a 'Z', so that bound's mutant is equivalent). */
+static void test_bool_any_case(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 4, 2);
+  char err[256] = "";
+  static const char *const yes[] = {"TRUE", "Yes", "ON", "True", "Z" /* not a word */};
+  for (unsigned i = 0; i < 4; i++) {
+    c.wd_enable = false;
+    assert_int_equal(lfc_switch_cfg_set(&c, "pfc", "wd_enable", yes[i], err, sizeof err), 0);
+    assert_true(c.wd_enable);
+  }
+  assert_int_not_equal(lfc_switch_cfg_set(&c, "pfc", "wd_enable", yes[4], err, sizeof err), 0);
+  assert_int_equal(lfc_switch_cfg_set(&c, "pfc", "dynamic_th", "OFF", err, sizeof err), 0);
+  assert_false(c.dynamic_th);
+  c.dynamic_th = true;
+  assert_int_equal(lfc_switch_cfg_set(&c, "pfc", "dynamic_th", "FALSE", err, sizeof err), 0);
+  assert_false(c.dynamic_th);
+  assert_int_equal(lfc_switch_cfg_set(&c, "pfc", "dynamic_th", "A", err, sizeof err) != 0, 1);
+}
+
+/* More values than entries: the message says "more than 64" (mutant of the -3 code); a wrong
+ * count says how many were given. */
+static void test_too_many_values_message(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 2, 2);
+  char err[512] = "";
+  const char *many = "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"
+                     "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1";
+  assert_int_not_equal(lfc_switch_cfg_set(&c, "switch", "speed_div", many, err, sizeof err), 0);
+  assert_non_null(strstr(err, "more than 64 values given"));
+  assert_int_not_equal(lfc_switch_cfg_set(&c, "switch", "speed_div", "1,2,3", err, sizeof err),
+                       0);
+  assert_non_null(strstr(err, "3 values given"));
+}
+
+/* A per-class list fills its array and nothing after it (mutants: i <= cap, i <= n). */
+static void test_class_list_stays_in_its_array(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 4, 2);
+  char err[256] = "";
+  c.wd_enable = false;
+  c.wd_detect = 1234;
+  lfc_switch_cfg_t before = c;
+  assert_int_equal(lfc_switch_cfg_set(&c, "pfc", "drr_quantum", "77", err, sizeof err), 0);
+  for (unsigned i = 0; i < LFC_PFC_MAX_PRIOS; i++) assert_int_equal(c.drr_quantum[i], 77);
+  memcpy(before.drr_quantum, c.drr_quantum, sizeof before.drr_quantum);
+  assert_memory_equal(&before, &c, sizeof c);
+
+  /* One value per class: the entries beyond the classes take the first value (mutant: i <= n
+     takes one more from the list, past its end). */
+  assert_int_equal(lfc_switch_cfg_set(&c, "pfc", "drr_quantum", "55, 66", err, sizeof err), 0);
+  assert_int_equal(c.drr_quantum[0], 55);
+  assert_int_equal(c.drr_quantum[1], 66);
+  for (unsigned i = 2; i < LFC_PFC_MAX_PRIOS; i++) assert_int_equal(c.drr_quantum[i], 55);
+
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, 4, 2);
+  before = c;
+  assert_int_equal(lfc_switch_cfg_set(&c, "ib", "vl_blocks", "99", err, sizeof err), 0);
+  for (unsigned i = 0; i < LFC_IB_MAX_VLS; i++) assert_int_equal(c.vl_blocks[i], 99);
+  memcpy(before.vl_blocks, c.vl_blocks, sizeof before.vl_blocks);
+  assert_memory_equal(&before, &c, sizeof c);
+}
+
+/* lfc_switch_cfg_set with any one argument NULL: refused with a message, no crash. */
+static void test_cfg_set_null_arguments(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 2, 2);
+  const char *args[3] = {"switch", "latency", "3"};
+  for (int null_at = -1; null_at < 3; null_at++) {
+    const char *a[3] = {args[0], args[1], args[2]};
+    if (null_at >= 0) a[null_at] = NULL;
+    char err[128] = "";
+    int rc = lfc_switch_cfg_set(null_at == -1 ? NULL : &c, a[0], a[1], a[2], err, sizeof err);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, "NULL argument"));
+  }
+  assert_int_equal(lfc_switch_cfg_set(&c, args[0], args[1], args[2], NULL, 0), 0);
+  assert_int_equal(c.latency, 3);
+}
+
+
+/* lfc/switch.h: lfc_switch_cfg_set, a bad value (-1) and an unknown key (1). */
+static void test_switch_cfg_set_any_buffer(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 4, 2);
+  lfc_switch_cfg_t before = c;
+  CHECK_ALL_BUFFERS(assert_int_equal(lfc_switch_cfg_set(&c, "switch", "ports", "1", err, errlen), -1),
+                    "expected an integer");
+  CHECK_ALL_BUFFERS(assert_int_equal(lfc_switch_cfg_set(&c, "pfc", "nope", "1", err, errlen), 1),
+                    "nope");
+  assert_memory_equal(&c, &before, sizeof c); /* unchanged unless 0 is returned */
+  assert_int_equal(lfc_switch_cfg_set(&c, "switch", "ports", "5", NULL, BIG), 0);
+  assert_int_equal(c.ports, 5);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scalars_of_each_kind),
@@ -279,6 +401,12 @@ int main(void) {
       cmocka_unit_test(test_vlarb_tables),
       cmocka_unit_test(test_unknown_keys_and_sections),
       cmocka_unit_test(test_text_config_matches_c),
+      cmocka_unit_test(test_binary_literal),
+      cmocka_unit_test(test_bool_any_case),
+      cmocka_unit_test(test_too_many_values_message),
+      cmocka_unit_test(test_class_list_stays_in_its_array),
+      cmocka_unit_test(test_cfg_set_null_arguments),
+      cmocka_unit_test(test_switch_cfg_set_any_buffer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

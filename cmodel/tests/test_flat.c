@@ -1,7 +1,14 @@
 /*
- * test_flat.c - the FFI facade lfc/flat.h: configuration text, errors, and that stepping through
- * it is stepping the switch (SPEC §13: the stat_* mapping of the model's events).
+ * test_flat.c - the FFI facade lfc/flat.h (cmodel/src/flat.c): configuration text, errors, and
+ * that stepping through it is stepping the switch (SPEC §13: the stat_* mapping of the model's
+ * events); a NULL configuration text; and lfc_word_format (declared in lfc/types.h, defined in
+ * flat.c), the text of a link word in reports and mismatch messages, in the form lfc/flat.h
+ * documents ("DATA sop cls=1 nblk=3 dst=2 tag=0x00000007 ecn=2", "FCP vl=0 fctbs=12 fccl=2060",
+ * "IDLE"): each kind exactly, the FCP ops named, PFC priorities listed when enabled or non-zero;
+ * a short buffer gets a terminated prefix (a one-byte buffer the empty one), a zero-length
+ * buffer is left alone.
  */
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +21,10 @@
 
 #include "lfc/flat.h"
 #include "lfc/switch.h"
+
+#include "testutil.h"
+#include "lfc/link.h"
+#include "lfc/star.h"
 
 /* Cycles and seed of the random-input comparison with lfc_switch_step. */
 #define RANDOM_CYCLES 5000u
@@ -288,6 +299,37 @@ static void test_stat_malformed_drop_and_stray_block(void **state) {
 }
 
 /*
+ * SPEC §13: stat_ecn_mark_o of egress port p is 1 in the cycle p marks the packet starting there
+ * (§9, the ECN_MARK event of that port) and 0 in every other cycle and on every other port. Three
+ * ECT(0) packets of class 0 arrive together for port 3 with kmin 0, kmax 1: the queue holds 3
+ * blocks when the first starts, above kmax, so it is marked (§9.2); the others follow.
+ */
+static void test_stat_ecn_mark_is_the_mark_event(void **state) {
+  (void)state;
+  enum { EGRESS = 3, PACKETS = 3, CYCLES = 20 };
+  lfc_flat_t *h = make("switch.mode=pfc; pfc.ecn_mask=1; pfc.kmin=0; pfc.kmax=1");
+  for (int p = 0; p < PACKETS; p++) {
+    data(h, p, 0, 1, EGRESS, 0x100u + (uint32_t)p, 1, 1);
+    assert_int_equal(lfc_flat_set_in(h, p, LFC_FLAT_ECN, LFC_ECN_ECT0), 0);
+  }
+  int marks = 0;
+  for (int t = 0; t < CYCLES; t++) {
+    int64_t n = lfc_flat_step(h);
+    lfc_flat_clear_in(h);
+    int marked[4] = {0};
+    for (int i = 0; i < n; i++)
+      if (lfc_flat_event(h, i, LFC_FLAT_EV_KIND) == LFC_EV_ECN_MARK)
+        marked[lfc_flat_event(h, i, LFC_FLAT_EV_PORT)] = 1;
+    for (int p = 0; p < 4; p++) {
+      assert_int_equal(lfc_flat_stat(h, LFC_FLAT_STAT_ECN_MARK, p), marked[p]);
+      marks += marked[p];
+    }
+  }
+  assert_true(marks >= 1);
+  lfc_flat_destroy(h);
+}
+
+/*
  * SPEC §6.8 with wd_action = drop: a packet queued for a paused queue is discarded from the queue
  * after the trip (stat_wd_drop_o of the egress (port, class)), a packet arriving afterwards is
  * dropped at admission (stat_drop_o with cause WATCHDOG on its ingress port).
@@ -389,6 +431,68 @@ static void test_config_length_limit_is_the_stated_one(void **state) {
   free(text);
 }
 
+static void test_flat_null_config(void **state) {
+  (void)state;
+  lfc_flat_t *h = lfc_flat_create(NULL);
+  assert_non_null(h);
+  assert_false(lfc_flat_ok(h));
+  assert_non_null(strstr(lfc_flat_error(h), "NULL"));
+  lfc_flat_destroy(h);
+}
+
+static void check(const lfc_word_t *w, const char *want) {
+  char buf[256];
+  memset(buf, 'x', sizeof buf);
+  assert_ptr_equal(lfc_word_format(w, buf, sizeof buf), buf);
+  assert_string_equal(buf, want);
+  char small[8];
+  lfc_word_format(w, small, sizeof small);
+  assert_int_equal(strlen(small), strlen(want) < sizeof small ? strlen(want) : sizeof small - 1);
+  assert_memory_equal(small, want, strlen(small));
+  /* "always NUL-terminated": a one-byte buffer holds the empty prefix, a zero-length one is
+   * not touched */
+  char one[2] = {'x', 'y'};
+  assert_ptr_equal(lfc_word_format(w, one, 1), one);
+  assert_int_equal(one[0], '\0');
+  assert_int_equal(one[1], 'y');
+  assert_ptr_equal(lfc_word_format(w, one, 0), one);
+  assert_int_equal(one[0], '\0');
+  one[0] = 'x';
+  lfc_word_format(w, one, 0);
+  assert_int_equal(one[0], 'x');
+}
+
+static void test_word_format_every_kind(void **state) {
+  (void)state;
+  lfc_word_t w;
+  memset(&w, 0, sizeof w);
+  check(&w, "IDLE");
+  w = tu_data_word(1, 0, 1, 3, 2, 7, 2);
+  check(&w, "DATA sop cls=1 nblk=3 dst=2 tag=0x00000007 ecn=2");
+  w = tu_data_word(0, 1, 4, 9, 300, 0xABCDEF01u, 0);
+  check(&w, "DATA eop cls=4 nblk=9 dst=300 tag=0xabcdef01 ecn=0");
+  memset(&w, 0, sizeof w);
+  w.kind = LFC_FCP;
+  w.fc_vl = 0;
+  w.fc_fctbs = 12;
+  w.fc_fccl = 2060;
+  check(&w, "FCP vl=0 fctbs=12 fccl=2060");
+  w.fc_op = LFC_FCP_OP_INIT;
+  w.fc_vl = 14;
+  check(&w, "FCP init vl=14 fctbs=12 fccl=2060");
+  w.fc_op = 5; /* reserved */
+  check(&w, "FCP op? vl=14 fctbs=12 fccl=2060");
+  memset(&w, 0, sizeof w);
+  w.kind = LFC_PFC;
+  w.pfc_en = 0x05;
+  w.pfc_time[0] = 100;
+  w.pfc_time[3] = 9; /* not enabled but non-zero: shown */
+  check(&w, "PFC en=0x05 t0=100 t2=0 t3=9");
+  w.kind = 7;
+  check(&w, "kind=7?");
+  assert_null(lfc_word_format(&w, NULL, 10));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_config_errors_name_item_key_and_value),
@@ -398,9 +502,12 @@ int main(void) {
       cmocka_unit_test(test_step_is_lfc_switch_step_ib),
       cmocka_unit_test(test_step_is_lfc_switch_step_pfc),
       cmocka_unit_test(test_stat_malformed_drop_and_stray_block),
+      cmocka_unit_test(test_stat_ecn_mark_is_the_mark_event),
       cmocka_unit_test(test_stat_watchdog_queue_discard_vs_admission_drop),
       cmocka_unit_test(test_config_length_limit_is_the_stated_one),
       cmocka_unit_test(test_config_blanks_around_names_and_values),
+      cmocka_unit_test(test_flat_null_config),
+      cmocka_unit_test(test_word_format_every_kind),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,15 +1,25 @@
 /*
- * test_flat_api.c - the flat interface (lfc/flat.h) as a binding sees it: the name tables are
- * complete and agree with their lookups, every configuration parameter reads back what the
- * configuration text set (not the default, not a neighbour), and the event text is exactly the
- * events of the step in the documented form.
+ * test_flat_api.c - the flat interface (lfc/flat.h, cmodel/src/flat.c) as a binding sees it: the
+ * name tables are complete and agree with their lookups, every configuration parameter reads
+ * back what the configuration text set (not the default, not a neighbour), and the event text is
+ * exactly the events of the step in the documented form. Its edges: every per-port call refuses
+ * a port that does not exist even when the field is valid (returns -1, reads and writes nothing,
+ * lfc_flat_error names the port and the range: a foreign caller's index must never reach the
+ * model's arrays), and lfc_flat_param on the per-class lists of a model with more classes than a
+ * list has slots: an IB switch has up to 15 data VLs (vl_blocks has 15 slots), drr_quantum has
+ * one slot per PFC priority (8, SPEC §3.2). Index 8 of drr_quantum on an IB model of 9 classes
+ * read past the end of the array (found by tb/fuzz/fuzz_flat_cfg.c; its input is
+ * tb/fuzz/regress/flat_cfg/ib_9_classes_drr_quantum).
  */
+
 #include "testutil.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "lfc/flat.h"
+
+#include "lfc/switch.h"
 
 static lfc_flat_t *make(const char *text) {
   lfc_flat_t *h = lfc_flat_create(text);
@@ -281,6 +291,49 @@ static void test_out_of_range_messages_name_what_exists(void **state) {
   lfc_flat_destroy(h);
 }
 
+enum { PORTS = 4 };
+
+static void expect_port_error(const lfc_flat_t *h, int port) {
+  char want[64];
+  snprintf(want, sizeof want, "port %d does not exist: ports are 0..%d", port, PORTS - 1);
+  if (strstr(lfc_flat_error(h), want) == NULL)
+    fail_msg("error '%s' does not say '%s'", lfc_flat_error(h), want);
+}
+
+static void test_bad_port_valid_field(void **state) {
+  (void)state;
+  lfc_flat_t *h = lfc_flat_create("switch.mode=pfc; switch.ports=4");
+  assert_true(lfc_flat_ok(h));
+  const int bad[] = {-1, PORTS, PORTS + 1000};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    assert_int_equal(lfc_flat_in(h, bad[i], LFC_FLAT_KIND), -1);
+    expect_port_error(h, bad[i]);
+    assert_int_equal(lfc_flat_out(h, bad[i], LFC_FLAT_KIND), -1);
+    expect_port_error(h, bad[i]);
+    assert_int_equal(lfc_flat_set_in(h, bad[i], LFC_FLAT_KIND, LFC_DATA), -1);
+    expect_port_error(h, bad[i]);
+  }
+  /* Nothing was written: every port's input is still IDLE. */
+  for (int p = 0; p < PORTS; p++) assert_int_equal(lfc_flat_in(h, p, LFC_FLAT_KIND), LFC_IDLE);
+  lfc_flat_destroy(h);
+}
+
+/* SPEC §3.2: drr_quantum has a slot per PFC priority; vl_blocks a slot per data VL. */
+static void test_drr_quantum_index_beyond_its_slots_is_refused(void **state) {
+  (void)state;
+  lfc_flat_t *h = lfc_flat_create("switch.mode=ib; switch.classes=9; ib.vl_blocks=100");
+  assert_non_null(h);
+  if (!lfc_flat_ok(h)) fail_msg("lfc_flat_create: %s", lfc_flat_error(h));
+  /* Every class has a VL buffer. */
+  for (int i = 0; i < 9; i++) assert_int_equal(lfc_flat_param(h, "vl_blocks", i), 100);
+  /* drr_quantum: slots 0..7 read, index 8 (a class, but no slot) is refused with its range. */
+  assert_true(lfc_flat_param(h, "drr_quantum", 7) >= 1);
+  assert_int_equal(lfc_flat_param(h, "drr_quantum", 8), -1);
+  assert_non_null(strstr(lfc_flat_error(h), "0..7"));
+  assert_int_equal(lfc_flat_param(h, "drr_quantum", 14), -1);
+  lfc_flat_destroy(h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_name_tables_complete_and_consistent),
@@ -288,6 +341,8 @@ int main(void) {
       cmocka_unit_test(test_event_text_is_the_events),
       cmocka_unit_test(test_reset_clears_inputs_outputs_stats_events),
       cmocka_unit_test(test_out_of_range_messages_name_what_exists),
+      cmocka_unit_test(test_bad_port_valid_field),
+      cmocka_unit_test(test_drr_quantum_index_beyond_its_slots_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /*
  * test_nic.c - the end node (docs/SPEC.md §12.2) alone and NIC <-> NIC over links (§12.1).
- * No switch is needed.
+ * No switch is needed. A PFC link partner pauses exactly when its occupancy reaches rx_xoff
+ * (SPEC §12.2: xoff when occ >= rx_xoff), not one block later or earlier.
  */
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,8 @@
 #include "lfc/link.h"
 #include "lfc/nic.h"
 #include "../src/lfc_rules.h"
+
+#include "testutil.h"
 
 /* ---- Helpers ---- */
 
@@ -580,6 +584,38 @@ static void test_ib_vl15(void **state) {
   lfc_nic_destroy(nic);
 }
 
+/* SPEC §12.2 "framing like the switch", §7.2: while rx_rem > 0 a block is a continuation whatever
+ * its sop, cls and nblk say, the last one (rx_rem 1) included: a 3-block packet whose second and
+ * third blocks carry sop and a legal nblk of 1 is still one packet of 3 blocks, and the node
+ * is back between packets after it (a stray block then counts nowhere). */
+static void test_rx_continuation_with_sop_is_a_continuation(void **state) {
+  (void)state;
+  lfc_nic_cfg_t cfg;
+  lfc_nic_cfg_default(&cfg, LFC_MODE_PFC, 1);
+  cfg.mtu_blocks = 4;
+  lfc_nic_t *nic = make_nic(&cfg);
+  rxlog_t log = {0};
+  lfc_nic_set_rx_callback(nic, rx_record, &log);
+  lfc_word_t out, in[4];
+  in[0] = data_block(0, 3, 0, 7);
+  in[1] = data_block(0, 1, 0, 8); /* sop 1, nblk 1: would be a legal first block */
+  in[2] = data_block(0, 1, 0, 9);
+  in[3] = data_block(0, 1, 1, 10); /* sop 0 between packets: discarded */
+  for (uint32_t i = 0; i < 4; i++) lfc_nic_step(nic, &in[i], &out);
+  const lfc_nic_stats_t *st = lfc_nic_stats(nic);
+  assert_int_equal(st->rx_pkts, 1);
+  assert_int_equal(st->rx_blocks, 3);
+  assert_int_equal(log.n, 1);
+  for (uint32_t c = 0; c < LFC_DROP_CAUSES; c++) assert_int_equal(st->drop_pkts[c], 0);
+  /* A new packet after it is received as one. */
+  in[0] = data_block(0, 2, 0, 11);
+  in[1] = data_block(0, 2, 1, 11);
+  for (uint32_t i = 0; i < 2; i++) lfc_nic_step(nic, &in[i], &out);
+  assert_int_equal(st->rx_pkts, 2);
+  assert_int_equal(st->rx_blocks, 5);
+  lfc_nic_destroy(nic);
+}
+
 /* ---- Skip-ahead ---- */
 
 /* A scripted input: sparse control words and packets (continuation blocks every k cycles). */
@@ -729,6 +765,44 @@ static void test_skip_ahead_long_xoff_refreshes(void **state) {
   }
 }
 
+/* 1 if the partner, given `blocks` one-block packets of class 0 (one per cycle) and then IDLE,
+   sends an XOFF for class 0 within 60 cycles. It never drains in that time. */
+static int partner_pauses_after(uint32_t blocks, uint32_t rx_xoff) {
+  lfc_nic_cfg_t c;
+  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 1);
+  c.mtu_blocks = 8;
+  c.rx_blocks = 64;
+  c.rx_xoff = rx_xoff;
+  c.rx_xon = 2;
+  c.drain_div = 65535; /* drains in cycle 0 only, when it holds nothing */
+  char err[256];
+  lfc_nic_t *n = lfc_nic_create(&c, err, sizeof err);
+  assert_non_null(n);
+  int paused = 0;
+  for (uint32_t t = 0; t < 60; t++) {
+    lfc_word_t in, out;
+    memset(&in, 0, sizeof in);
+    if (t >= 1 && t <= blocks) {
+      in.kind = LFC_DATA;
+      in.sop = in.eop = 1;
+      in.nblk = 1;
+      in.tag = t;
+    }
+    lfc_nic_step(n, &in, &out);
+    if (out.kind == LFC_PFC && (out.pfc_en & 1u) && out.pfc_time[0] > 0) paused = 1;
+  }
+  lfc_nic_destroy(n);
+  return paused;
+}
+
+static void test_partner_xoff_at_rx_xoff(void **state) {
+  (void)state;
+  for (uint32_t th = 4; th <= 9; th += 5) {
+    assert_false(partner_pauses_after(th - 1, th));
+    assert_true(partner_pauses_after(th, th));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_nic_cfg_default_and_errors),
@@ -744,8 +818,10 @@ int main(void) {
       cmocka_unit_test(test_fifo_full_and_nothing_lost),
       cmocka_unit_test(test_round_robin_order),
       cmocka_unit_test(test_ib_vl15),
+      cmocka_unit_test(test_rx_continuation_with_sop_is_a_continuation),
       cmocka_unit_test(test_skip_ahead_equivalence),
       cmocka_unit_test(test_skip_ahead_long_xoff_refreshes),
+      cmocka_unit_test(test_partner_xoff_at_rx_xoff),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

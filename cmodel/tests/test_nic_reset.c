@@ -3,8 +3,10 @@
  * gives: cycle 0, FIFOs empty, counters 0, and nothing of the earlier run left (credits, pauses,
  * XOFF state, pending flow-control words, a packet half sent or half received). Checked as
  * behaviour: a node that ran random traffic and was reset, and a new node, given the same
- * inputs afterwards, send the same words in every cycle and end with the same counters.
+ * inputs afterwards, send the same words in every cycle and end with the same counters; and the
+ * FCP bookkeeping of a node is not kept across a reset of its link partner.
  */
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,8 @@
 #include <cmocka.h>
 
 #include "lfc/nic.h"
+
+#include "testutil.h"
 
 enum {
   CYCLES = 3000,
@@ -175,11 +179,56 @@ static void test_reset_drops_a_pending_pfc_frame(void **state) {
   lfc_nic_destroy(nic);
 }
 
+/* One run of an IB link partner: packets of both VLs to send, credit granted by FCPs arriving
+   from the switch side; its output words into out[cycles]. */
+static void nic_run(lfc_nic_t *n, lfc_word_t *out, unsigned cycles) {
+  for (unsigned i = 0; i < 6; i++) {
+    lfc_pkt_t pk = {.cls = (uint8_t)(i % 2), .nblk = (uint8_t)(1 + i % 3), .dst = 0, .tag = i};
+    assert_int_equal(lfc_nic_send(n, &pk), 0);
+  }
+  for (unsigned t = 0; t < cycles; t++) {
+    lfc_word_t in;
+    memset(&in, 0, sizeof in);
+    if (t % 4 == 0) {
+      in.kind = LFC_FCP;
+      in.fc_vl = (uint8_t)((t / 4) % 2);
+      in.fc_fccl = 64;
+    }
+    lfc_nic_step(n, &in, &out[t]);
+  }
+}
+
+/* A partner after lfc_nic_reset behaves like a new one (its FCP bookkeeping too). */
+static void test_nic_reset_is_new(void **state) {
+  (void)state;
+  enum { RESET_CYCLES = 120 };
+  lfc_nic_cfg_t c;
+  lfc_nic_cfg_default(&c, LFC_MODE_IB, 2);
+  c.mtu_blocks = 8;
+  c.rx_blocks = 16;
+  c.fcp_period = 10;
+  char err[256];
+  lfc_nic_t *used = lfc_nic_create(&c, err, sizeof err);
+  lfc_nic_t *fresh = lfc_nic_create(&c, err, sizeof err);
+  assert_non_null(used);
+  assert_non_null(fresh);
+  static lfc_word_t a[RESET_CYCLES], b[RESET_CYCLES];
+  nic_run(used, a, RESET_CYCLES);
+  lfc_nic_reset(used);
+  nic_run(used, a, RESET_CYCLES);
+  nic_run(fresh, b, RESET_CYCLES);
+  for (unsigned t = 0; t < RESET_CYCLES; t++)
+    if (!lfc_word_equal(&a[t], &b[t])) fail_msg("cycle %u: the reset partner differs from a new one", t);
+  lfc_nic_destroy(used);
+  lfc_nic_destroy(fresh);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_reset_node_behaves_as_new_ib),
       cmocka_unit_test(test_reset_node_behaves_as_new_pfc),
       cmocka_unit_test(test_reset_drops_a_pending_pfc_frame),
+      cmocka_unit_test(test_nic_reset_is_new),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,7 @@
 #include "lfc/star.h"
 
 /* The out-of-memory test lowers RLIMIT_AS, which AddressSanitizer's shadow memory and valgrind
- * do not keep to (as test_alloc_failure.c): skipped under both. */
+ * do not keep to (as test_alloc.c): skipped under both. */
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>

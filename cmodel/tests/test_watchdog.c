@@ -9,6 +9,7 @@
  * In storm, wd_rcnt = j - 1 in cycle t_trip + j; restore in cycle t_trip + wd_restore.
  */
 #include "testutil.h"
+#include "oracle_watchdog.h"
 
 #include <string.h>
 
@@ -284,14 +285,10 @@ static void test_watchdog_disabled_never_trips(void **state) {
 
 /* ---- Every-cycle check of §6.7-§6.8 under random traffic ---- */
 
-enum { WP = 3, WC = 2 };
+enum { WP = ORACLE_WD_PORTS, WC = ORACLE_WD_CLASSES };
 
-/* Random pause frames (time 0..30, sometimes 0 = resume) and packets; before every step the SPEC
- * rules give from S(t) (registers) and the frames of cycle t: pause_timer' (§6.7), and for each
- * queue wd_storm', wd_cnt', wd_rcnt' with the trip / restore events (§6.8); with the drop action
- * a queue in storm with packets loses exactly its head in the cycle (WATCHDOG drop at the egress
- * port); a packet starts only on a queue not paused (or in storm with the forward action) and
- * never on a queue in the drop state (§8.1). */
+/* Random pause frames (time 0..30, sometimes 0 = resume) and packets, every cycle checked by the
+ * watchdog oracle (oracle_watchdog.c: §6.7, §6.8 and §8.1 from S(t)). */
 static void random_watchdog_oracle(lfc_wd_action_t action, uint32_t seed) {
   print_message("random watchdog oracle: action %s seed 0x%08x\n",
                 action == LFC_WD_DROP ? "drop" : "forward", seed);
@@ -305,23 +302,13 @@ static void random_watchdog_oracle(lfc_wd_action_t action, uint32_t seed) {
   c.wd_restore = 7;
   c.wd_action = action;
   tu_t *t = tu_open(&c);
-  size_t r_pt = tu_reg_idx("pause_timer"), r_st = tu_reg_idx("wd_storm"),
-         r_cnt = tu_reg_idx("wd_cnt"), r_rc = tu_reg_idx("wd_rcnt"), r_qp = tu_reg_idx("qpkts");
+  oracle_wd_t o;
+  oracle_wd_init(&o, &c);
   uint32_t s = seed, left[WP] = {0}, tag = 1;
   lfc_word_t cur[WP];
   memset(cur, 0, sizeof cur);
-  uint64_t trips = 0, restores = 0, discards = 0;
   for (uint64_t cyc = 0; cyc < 6000; cyc++) {
-    uint64_t pt[WP][WC], st[WP][WC], cnt[WP][WC], rc[WP][WC], qp[WP][WC];
-    for (uint32_t p = 0; p < WP; p++) {
-      for (uint32_t k = 0; k < WC; k++) {
-        pt[p][k] = lfc_switch_reg(t->sw, r_pt, p, k);
-        st[p][k] = lfc_switch_reg(t->sw, r_st, p, k);
-        cnt[p][k] = lfc_switch_reg(t->sw, r_cnt, p, k);
-        rc[p][k] = lfc_switch_reg(t->sw, r_rc, p, k);
-        qp[p][k] = lfc_switch_reg(t->sw, r_qp, p, k);
-      }
-    }
+    oracle_wd_begin(&o, t);
     lfc_word_t in[WP];
     memset(in, 0, sizeof in);
     for (uint32_t p = 0; p < WP; p++) {
@@ -343,94 +330,22 @@ static void random_watchdog_oracle(lfc_wd_action_t action, uint32_t seed) {
     }
     for (uint32_t p = 0; p < WP; p++) tu_word(t, p, &in[p]);
     tu_step(t);
-    for (uint32_t p = 0; p < WP; p++) {
-      const lfc_word_t *o = &t->last_out[p];
-      if (o->kind == LFC_DATA && o->sop) {
-        uint32_t k = o->cls;
-        bool ok = action == LFC_WD_DROP ? (st[p][k] == 0 && pt[p][k] == 0)
-                                        : (st[p][k] != 0 || pt[p][k] == 0);
-        if (!ok) {
-          fail_msg("cycle %llu: port %u class %u started a packet with pause_timer %llu, "
-                   "wd_storm %llu",
-                   (unsigned long long)cyc, p, k, (unsigned long long)pt[p][k],
-                   (unsigned long long)st[p][k]);
-        }
-      }
-      for (uint32_t k = 0; k < WC; k++) {
-        bool frame = in[p].kind == LFC_PFC && ((in[p].pfc_en >> k) & 1u);
-        bool frame_pause = frame && in[p].pfc_time[k] > 0;
-        uint64_t ept = frame ? in[p].pfc_time[k] : (pt[p][k] > 0 ? pt[p][k] - 1 : 0);
-        bool paused = pt[p][k] > 0;
-        uint64_t est = st[p][k], ecnt = cnt[p][k], erc = rc[p][k];
-        int ev = 0; /* 1 trip, 2 restore */
-        if (!st[p][k]) {
-          ecnt = paused ? (cnt[p][k] + 1 < c.wd_detect ? cnt[p][k] + 1 : c.wd_detect) : 0;
-          if (paused && cnt[p][k] + 1 >= c.wd_detect) {
-            est = 1;
-            erc = 0;
-            ev = 1;
-          }
-        } else if (frame_pause) {
-          erc = 0;
-        } else {
-          erc = rc[p][k] + 1 < c.wd_restore ? rc[p][k] + 1 : c.wd_restore;
-          if (rc[p][k] + 1 >= c.wd_restore) {
-            est = 0;
-            ecnt = 0;
-            ev = 2;
-          }
-        }
-        uint64_t apt = lfc_switch_reg(t->sw, r_pt, p, k), ast = lfc_switch_reg(t->sw, r_st, p, k),
-                 acnt = lfc_switch_reg(t->sw, r_cnt, p, k), arc = lfc_switch_reg(t->sw, r_rc, p, k);
-        if (apt != ept || ast != est || acnt != ecnt || arc != erc) {
-          fail_msg("cycle %llu queue (%u,%u): pause_timer/wd_storm/wd_cnt/wd_rcnt = "
-                   "%llu/%llu/%llu/%llu, SPEC gives %llu/%llu/%llu/%llu (from %llu/%llu/%llu/%llu, "
-                   "frame %d time %u)",
-                   (unsigned long long)cyc, p, k, (unsigned long long)apt,
-                   (unsigned long long)ast, (unsigned long long)acnt, (unsigned long long)arc,
-                   (unsigned long long)ept, (unsigned long long)est, (unsigned long long)ecnt,
-                   (unsigned long long)erc, (unsigned long long)pt[p][k],
-                   (unsigned long long)st[p][k], (unsigned long long)cnt[p][k],
-                   (unsigned long long)rc[p][k], frame, frame ? in[p].pfc_time[k] : 0);
-        }
-        size_t n_trip = 0, n_rest = 0, n_disc = 0;
-        for (size_t i = t->nev; i-- > 0 && t->ev[i].cycle == cyc;) {
-          const lfc_event_t *e = &t->ev[i].ev;
-          if (e->port != p || e->cls != k) continue;
-          n_trip += e->kind == LFC_EV_WD_TRIP;
-          n_rest += e->kind == LFC_EV_WD_RESTORE;
-          n_disc += e->kind == LFC_EV_DROP && e->cause == LFC_DROP_WATCHDOG &&
-                    !(in[p].kind == LFC_DATA && in[p].sop && in[p].tag == e->tag);
-        }
-        assert_int_equal(n_trip, ev == 1);
-        assert_int_equal(n_rest, ev == 2);
-        size_t edisc = action == LFC_WD_DROP && st[p][k] && qp[p][k] > 0;
-        if (n_disc != edisc) {
-          fail_msg("cycle %llu queue (%u,%u): %zu watchdog discards, SPEC gives %zu (storm %llu, "
-                   "qpkts %llu)",
-                   (unsigned long long)cyc, p, k, n_disc, edisc, (unsigned long long)st[p][k],
-                   (unsigned long long)qp[p][k]);
-        }
-        trips += ev == 1;
-        restores += ev == 2;
-        discards += n_disc;
-      }
-    }
+    oracle_wd_check_step(&o, t, cyc, in);
   }
-  print_message("  %llu trips, %llu restores, %llu discards\n", (unsigned long long)trips,
-                (unsigned long long)restores, (unsigned long long)discards);
-  assert_true(trips > 5 && restores > 5);
-  if (action == LFC_WD_DROP) assert_true(discards > 0);
+  print_message("  %llu trips, %llu restores, %llu discards\n", (unsigned long long)o.trips,
+                (unsigned long long)o.restores, (unsigned long long)o.discards);
+  assert_true(o.trips > 5 && o.restores > 5);
+  if (action == LFC_WD_DROP) assert_true(o.discards > 0);
   tu_close(t);
 }
 
-/* SPEC §6.7, §6.8, §8.1: the every-cycle oracle above, drop action. */
+/* SPEC §6.7, §6.8, §8.1: the every-cycle oracle, drop action. */
 static void test_random_traffic_watchdog_follows_spec_drop(void **state) {
   (void)state;
   random_watchdog_oracle(LFC_WD_DROP, 0x0DD0C0DEu);
 }
 
-/* SPEC §6.7, §6.8, §8.1: the every-cycle oracle above, forward action. */
+/* SPEC §6.7, §6.8, §8.1: the every-cycle oracle, forward action. */
 static void test_random_traffic_watchdog_follows_spec_forward(void **state) {
   (void)state;
   random_watchdog_oracle(LFC_WD_FORWARD, 0xF0F0BEEFu);

@@ -1,12 +1,12 @@
 /*
- * test_word_equal.c - lfc_word_equal (lfc/types.h): "true when a and b are the same word (all
+ * test_types.c - lfc_word_equal (lfc/types.h, cmodel/src/types.c): "true when a and b are the same word (all
  * fields)". A word equals itself and a field-by-field copy whose padding bytes differ; a word
  * that differs from it in any one field, by any one bit of that field, does not.
  */
+
 #include "testutil.h"
 
 #include <string.h>
-
 /* A word with every field set to a distinct non-zero value, padding filled with `pad`. */
 static void full_word(lfc_word_t *w, int pad) {
   memset(w, pad, sizeof *w);

@@ -1,11 +1,15 @@
 /*
- * test_framing.c - receive framing and routing (docs/SPEC.md §7.1, §7.2): the MALFORMED drop
+ * test_rx_framing.c - receive framing and routing (cmodel/src/rx_framing.c, docs/SPEC.md §7.1,
+ * §7.2): the MALFORMED drop
  * cause for each bad first block, rx_malformed for stray and inconsistent blocks, rx_rem, route
- * tables and hairpins.
+ * tables and hairpins; control words of the other mode (a PFC frame in IB mode,
+ * an FCP in PFC mode) are ignored.
  *
  * PFC mode (lossy, large pool), 4 ports, 2 classes, mtu 8, cut-through latency 1 unless stated.
  */
+
 #include "testutil.h"
+#include "credit_testutil.h"
 
 #include <string.h>
 
@@ -293,6 +297,44 @@ static void test_events_ordered_by_kind_then_port(void **state) {
   tu_close(t);
 }
 
+
+/* SPEC §6.7: in IB mode a PFC frame is ignored and counted as rx_bad_ctrl. */
+static void test_pfc_frame_in_ib_mode_ignored(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_ib(&c, 2, 1);
+  tu_t *t = tu_open(&c);
+  tu_at(t, 1, 1);
+  tu_fcp(t, 1, 0, 0, 100);
+  tu_pfc(t, 1, 0x01, 1000); /* cycle 2 */
+  tu_at(t, 0, 3);
+  tu_pkt(t, 0, 0, 1, 1, 9, 0); /* ready 4 */
+  tu_run_to(t, 10);
+  assert_int_equal(tu_stats(t, 1)->rx_bad_ctrl, 1);
+  assert_int_equal(tu_reg(t, "pause_timer", 1, 0), 0);
+  assert_int_equal(tu_find_sop(t, 1, 9)->cycle, 4);
+  tu_close(t);
+}
+
+static void cfg_pfc(lfc_switch_cfg_t *c, uint32_t ports) {
+  tu_cfg_pfc(c, ports, 2); /* lossy, big pool: set what the test needs */
+}
+
+/* SPEC §5.3: in PFC mode an FCP is ignored and counted as rx_bad_ctrl. */
+static void test_fcp_in_pfc_mode_ignored(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pfc(&c, 2);
+  tu_t *t = tu_open(&c);
+  tu_at(t, 1, 3);
+  tu_fcp(t, 1, 0, 5, 100);
+  tu_run_to(t, 10);
+  assert_int_equal(tu_stats(t, 1)->rx_bad_ctrl, 1);
+  assert_int_equal(tu_stats(t, 1)->fcp_rx, 0);
+  assert_int_equal(tu_count_out(t, 1, LFC_FCP, 0, 10), 0);
+  tu_close(t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       TU_TEST(test_framing_nblk_zero_malformed),
@@ -307,6 +349,8 @@ int main(void) {
       TU_TEST(test_framing_sop_inside_packet_counted_and_continued),
       TU_TEST(test_framing_eop_mismatch_counted),
       TU_TEST(test_events_ordered_by_kind_then_port),
+      TU_TEST(test_pfc_frame_in_ib_mode_ignored),
+      TU_TEST(test_fcp_in_pfc_mode_ignored),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

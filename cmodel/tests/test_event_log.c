@@ -1,5 +1,5 @@
 /*
- * test_event_fields.c - the events of lfc_switch_events (lfc/switch.h) under random traffic
+ * test_event_log.c - the events of lfc_switch_events (lfc/switch.h) under random traffic
  * that produces every kind: each event names a port and class that exist, a drop names a cause
  * and the tag of a packet that arrived, an ECN mark the tag of a packet that left, and the other
  * kinds carry no cause and no tag (0, so that a consumer comparing events field by field, as the
@@ -8,6 +8,7 @@
  * kind, then port, then class. And the event log is never cut short in silence: a push beyond
  * its capacity stops the model (an assertion).
  */
+
 #include "testutil.h"
 
 #include <signal.h>
@@ -15,7 +16,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
 /* White box: the capacity of the event log and the push the step's parts use. */
 #include "../src/lfc_internal.h"
 

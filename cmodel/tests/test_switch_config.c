@@ -1,12 +1,32 @@
 /*
- * test_config.c - configuration defaults, legal ranges and illegal combinations (docs/SPEC.md
- * §3): every illegal value and every combination of §3.3 is rejected by lfc_switch_cfg_check with
- * a message naming the parameter(s); the edges of each range are accepted.
+ * test_switch_config.c - lfc_switch_cfg_check and lfc_switch_cfg_default (cmodel/src/switch.c,
+ * docs/SPEC.md §3): defaults, legal ranges and illegal combinations: every illegal value and
+ * every combination of §3.3 is rejected with a message naming the parameter(s); the edges of
+ * each range are accepted.
+ *
+ * What the message says is allowed is what the check allows (lfc/switch.h: the message names
+ * "the parameter, its value and what is allowed"): for every scalar parameter with a numeric
+ * range, an out-of-range value gets "NAME = V is outside LO..HI"; LO and HI themselves are not
+ * refused for their range, HI + 1 is, with a message giving the same range, and LO - 1 (when
+ * LO > 0) is refused by a message naming the parameter and that value. A PFC priority mask
+ * naming a priority >= classes is refused with that priority and the priorities that exist
+ * ("priorities are 0..classes-1"), and the largest mask that fits passes; a VL arbitration
+ * entry for a VL >= classes is refused with a message naming the data VLs 0..classes-1 (§3.2).
+ *
+ * The message buffer of the check and of lfc_switch_create: "writes one line to err (if err is
+ * not NULL)", bounded by errlen as snprintf is; the result is the same in every case.
  */
+
 #include "testutil.h"
+#include "errbuf_testutil.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "lfc/nic.h"
+#include "lfc/star.h"
+#include "lfc/flat.h"
+#include "lfc/link.h"
 
 /* Check cfg; it must be rejected with a message containing every one of the given names. */
 static void expect_rejected(const lfc_switch_cfg_t *cfg, const char *what, const char *name1,
@@ -509,6 +529,214 @@ static void test_cfg_buffer_blocks_pfc(void **state) {
   assert_int_equal(lfc_switch_cfg_buffer_blocks(&c), 5u * 4u * 7u + 1000u + 5u * 2u * 30u);
 }
 
+typedef struct {
+  const char *name;
+  size_t off;
+  lfc_mode_t mode;
+} field_t;
+
+#define F(n, m) {#n, offsetof(lfc_switch_cfg_t, n), m}
+
+/* The uint32_t parameters (lfc/switch.h) whose check is "NAME = V is outside LO..HI". */
+static const field_t FIELDS[] = {
+    F(ports, LFC_MODE_IB),           F(latency, LFC_MODE_IB),
+    F(mtu_blocks, LFC_MODE_IB),      F(vl15_blocks, LFC_MODE_IB),
+    F(fcp_period, LFC_MODE_IB),      F(vlarb_high_limit, LFC_MODE_IB),
+    F(classes, LFC_MODE_IB),         F(classes, LFC_MODE_PFC),
+    F(reserve_blocks, LFC_MODE_PFC), F(shared_blocks, LFC_MODE_PFC),
+    F(headroom_blocks, LFC_MODE_PFC), F(xoff_th, LFC_MODE_PFC),
+    F(xon_offset, LFC_MODE_PFC),     F(pause_quanta, LFC_MODE_PFC),
+    F(refresh_cycles, LFC_MODE_PFC), F(wd_detect, LFC_MODE_PFC),
+    F(wd_restore, LFC_MODE_PFC),     F(kmin, LFC_MODE_PFC),
+    F(kmax, LFC_MODE_PFC),           F(pmax, LFC_MODE_PFC),
+};
+
+enum { PORTS = 4, CLASSES = 2, HUGE_VALUE = 0x7FFFFFFF };
+
+/* Check cfg with field f set to v: the message ("" if accepted). */
+static const char *check_with(const field_t *f, uint32_t v, char *err, size_t len) {
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, f->mode, PORTS, CLASSES);
+  c.wd_enable = true; /* so that the watchdog's parameters are judged too */
+  memcpy((char *)&c + f->off, &v, sizeof v);
+  if (lfc_switch_cfg_check(&c, err, len) == 0) return "";
+  return err;
+}
+
+/* Does the message refuse field f's value v for its range? */
+static bool refused_for_range(const field_t *f, uint32_t v, const char *msg, long long lo,
+                              long long hi) {
+  char want[128];
+  snprintf(want, sizeof want, "%s = %u is outside %lld..%lld", f->name, v, lo, hi);
+  return strstr(msg, want) != NULL;
+}
+
+static void test_range_messages_match_the_check(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
+    const field_t *f = &FIELDS[i];
+    char err[256], prefix[64];
+    const char *msg = check_with(f, HUGE_VALUE, err, sizeof err);
+    snprintf(prefix, sizeof prefix, "%s = %u is outside ", f->name, (uint32_t)HUGE_VALUE);
+    const char *at = strstr(msg, prefix);
+    if (at == NULL) fail_msg("%s = %u: expected a range message, got '%s'", f->name, HUGE_VALUE, msg);
+    long long lo, hi;
+    if (sscanf(at + strlen(prefix), "%lld..%lld", &lo, &hi) != 2)
+      fail_msg("%s: no LO..HI in '%s'", f->name, msg);
+    assert_true(lo >= 0 && lo <= hi && hi < HUGE_VALUE);
+    char e2[256];
+    if (refused_for_range(f, (uint32_t)hi, check_with(f, (uint32_t)hi, e2, sizeof e2), lo, hi))
+      fail_msg("%s: the message allows %lld but the check refuses it: '%s'", f->name, hi, e2);
+    if (refused_for_range(f, (uint32_t)lo, check_with(f, (uint32_t)lo, e2, sizeof e2), lo, hi))
+      fail_msg("%s: the message allows %lld but the check refuses it: '%s'", f->name, lo, e2);
+    if (!refused_for_range(f, (uint32_t)hi + 1u, check_with(f, (uint32_t)hi + 1u, e2, sizeof e2),
+                           lo, hi))
+      fail_msg("%s: %lld is above the range the message gives, but: '%s'", f->name, hi + 1, e2);
+    if (lo > 0) { /* refused, naming the value (some have a message of their own for it) */
+      char named[96];
+      snprintf(named, sizeof named, "%s = %lld ", f->name, lo - 1);
+      if (strstr(check_with(f, (uint32_t)lo - 1u, e2, sizeof e2), named) == NULL)
+        fail_msg("%s: %lld is below the range the message gives, but: '%s'", f->name, lo - 1, e2);
+    }
+  }
+}
+
+/* SPEC §3.2: lossless_mask, strict_mask, ecn_mask name priorities 0..classes-1. */
+static void test_mask_messages_name_the_priorities(void **state) {
+  (void)state;
+  for (uint32_t classes = 1; classes < LFC_PFC_MAX_PRIOS; classes++) {
+    for (int which = 0; which < 3; which++) {
+      static const char *const names[] = {"lossless_mask", "strict_mask", "ecn_mask"};
+      lfc_switch_cfg_t c;
+      lfc_switch_cfg_default(&c, LFC_MODE_PFC, PORTS, classes);
+      uint8_t *mask = which == 0 ? &c.lossless_mask : which == 1 ? &c.strict_mask : &c.ecn_mask;
+      *mask = (uint8_t)((1u << classes) - 1u); /* every priority that exists */
+      char err[256] = "";
+      if (lfc_switch_cfg_check(&c, err, sizeof err) != 0)
+        fail_msg("%s = 0x%02x with classes = %u refused: %s", names[which], *mask, classes, err);
+      *mask = (uint8_t)(1u << classes | 1u); /* and one that does not */
+      assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+      char want[160];
+      snprintf(want, sizeof want,
+               "%s = 0x%02x names priority %u, but classes = %u: priorities are 0..%u",
+               names[which], *mask, classes, classes, classes - 1u);
+      if (strstr(err, want) == NULL) fail_msg("expected '%s', got '%s'", want, err);
+    }
+  }
+}
+
+/* SPEC §3.1: cut-through needs every port at the same speed; whichever port differs, and
+ * whether it is port 0 or another, the check refuses it and names the two speeds. */
+static void test_cut_through_needs_equal_speeds(void **state) {
+  (void)state;
+  for (uint32_t odd = 0; odd < PORTS; odd++) {
+    lfc_switch_cfg_t c;
+    lfc_switch_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
+    c.cut_through = true;
+    char err[256] = "";
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), 0);
+    for (uint32_t p = 0; p < PORTS; p++) c.speed_div[p] = p == odd ? 1 : 2;
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+    char want[96];
+    snprintf(want, sizeof want, "speed_div[0] = %u but speed_div[%u] = %u", c.speed_div[0],
+             odd == 0 ? 1u : odd, odd == 0 ? 2u : 1u);
+    if (strstr(err, want) == NULL) fail_msg("port %u at another speed: expected '%s' in '%s'", odd, want, err);
+    c.cut_through = false; /* store-and-forward takes any speeds */
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), 0);
+  }
+}
+
+/* SPEC §3.1: every port's speed_div is checked, port 0 and the last as well: 0 is refused with
+ * a message naming the port and the range, whose top is accepted and top + 1 refused. */
+static void test_speed_div_checked_on_every_port(void **state) {
+  (void)state;
+  for (uint32_t p = 0; p < PORTS; p++) {
+    lfc_switch_cfg_t c;
+    lfc_switch_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
+    c.speed_div[p] = 0;
+    char err[256] = "", want[64];
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "speed_div[%u] = 0 is outside 1..", p);
+    const char *at = strstr(err, want);
+    unsigned hi = 0;
+    if (at == NULL || sscanf(at + strlen(want), "%u", &hi) != 1 || hi < 1u)
+      fail_msg("speed_div[%u] = 0: expected '%sHI' in '%s'", p, want, err);
+    c.speed_div[p] = hi;
+    if (lfc_switch_cfg_check(&c, err, sizeof err) != 0)
+      fail_msg("speed_div[%u] = %u (the top of the range) refused: %s", p, hi, err);
+    c.speed_div[p] = hi + 1u;
+    assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "speed_div[%u] = %u is outside 1..%u", p, hi + 1u, hi);
+    if (strstr(err, want) == NULL) fail_msg("expected '%s' in '%s'", want, err);
+  }
+}
+
+/* A VL arbitration entry naming a VL that IB does not have: the message gives the VLs that exist. */
+static void test_vlarb_vl_message(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, PORTS, 4);
+  c.vlarb_low[0].vl = LFC_IB_MAX_VLS;
+  char err[256] = "";
+  assert_int_equal(lfc_switch_cfg_check(&c, err, sizeof err), -1);
+  assert_non_null(strstr(err, "vlarb_low[0].vl = 15 is outside 0..14"));
+}
+
+
+/* lfc/switch.h: lfc_switch_cfg_check and lfc_switch_create, a bad configuration. */
+static void test_switch_check_and_create_any_buffer(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 4, 2);
+  c.ports = 1;
+  CHECK_ALL_BUFFERS(assert_int_equal(lfc_switch_cfg_check(&c, err, errlen), -1), "ports = 1");
+  CHECK_ALL_BUFFERS(assert_null(lfc_switch_create(&c, err, errlen)), "ports = 1");
+  lfc_switch_cfg_default(&c, LFC_MODE_PFC, 4, 2);
+  c.kmin = c.kmax; /* a combination rule */
+  CHECK_ALL_BUFFERS(assert_int_equal(lfc_switch_cfg_check(&c, err, errlen), -1), "kmin");
+  CHECK_ALL_BUFFERS(assert_int_equal(lfc_switch_cfg_check(NULL, err, errlen), -1), "NULL");
+  /* A legal configuration: 0, and an empty message, not the text of an earlier call, in a
+     buffer of any length >= 1 (a caller may print it either way); with NULL a switch. */
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, 4, 2);
+  for (size_t len = 1; len <= 2; len++) {
+    char b[BIG];
+    fill(b);
+    assert_int_equal(lfc_switch_cfg_check(&c, b, len), 0);
+    assert_int_equal(b[0], '\0');
+    assert_untouched(b, 1);
+  }
+  assert_int_equal(lfc_switch_cfg_check(&c, NULL, BIG), 0);
+  lfc_switch_t *sw = lfc_switch_create(&c, NULL, BIG);
+  assert_non_null(sw);
+  lfc_switch_destroy(sw);
+}
+
+/* A message buffer of length 0 is never written (lfc/switch.h: err may be NULL or errlen 0). */
+static void test_error_buffer_of_length_zero(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, 4, 2);
+  char buf[8] = "intact";
+  assert_int_equal(lfc_switch_cfg_check(&c, buf, 0), 0);
+  assert_string_equal(buf, "intact");
+  c.ports = 1; /* invalid */
+  assert_int_not_equal(lfc_switch_cfg_check(&c, buf, 0), 0);
+  assert_string_equal(buf, "intact");
+  assert_int_not_equal(lfc_switch_cfg_check(&c, NULL, 0), 0);
+}
+
+static void test_vlarb_vl_beyond_classes_message(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, 4, 2);
+  c.vlarb_low[0].vl = 2;
+  c.vlarb_low[0].weight = 4;
+  c.vlarb_low_len = 1;
+  char err[256] = "";
+  assert_int_not_equal(lfc_switch_cfg_check(&c, err, sizeof err), 0);
+  if (!strstr(err, "VLs are 0..1")) fail_msg("message \"%s\" lacks \"VLs are 0..1\"", err);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       TU_TEST(test_cfg_defaults_match_spec_pfc),
@@ -531,6 +759,14 @@ int main(void) {
       TU_TEST(test_cfg_other_mode_fields_ignored),
       TU_TEST(test_cfg_buffer_blocks_ib),
       TU_TEST(test_cfg_buffer_blocks_pfc),
+      cmocka_unit_test(test_range_messages_match_the_check),
+      cmocka_unit_test(test_mask_messages_name_the_priorities),
+      cmocka_unit_test(test_speed_div_checked_on_every_port),
+      cmocka_unit_test(test_cut_through_needs_equal_speeds),
+      cmocka_unit_test(test_vlarb_vl_message),
+      cmocka_unit_test(test_switch_check_and_create_any_buffer),
+      cmocka_unit_test(test_error_buffer_of_length_zero),
+      cmocka_unit_test(test_vlarb_vl_beyond_classes_message),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /*
- * test_skip_ahead.c - lfc_switch_next_event / lfc_switch_advance are bit-identical to stepping
- * (lfc/switch.h contract).
+ * test_switch_skip_ahead.c - lfc_switch_next_event / lfc_switch_advance (cmodel/src/switch.c)
+ * are bit-identical to stepping (lfc/switch.h contract).
  *
  * For each scenario a random but legal input trace is generated: every port's peer sends
  * packets contiguously, one block per speed_div cycles, with flow-control words (random FCPs or
@@ -23,6 +23,7 @@
  *
  * The seed is printed; LFC_SEED=<n> in the environment reruns one.
  */
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -34,7 +35,6 @@
 #include <string.h>
 
 #include "lfc/switch.h"
-
 /* White box: the invariant check below reads the switch's internal state. */
 #include "../src/lfc_internal.h"
 #include "../src/lfc_rules.h"
@@ -760,6 +760,32 @@ static void test_idle_switch_jumps(void **state) {
   lfc_switch_destroy(sw);
 }
 
+/* lfc/switch.h: lfc_switch_advance(sw, to) takes any `to` with current <= to <= next_event,
+ * the current cycle included (a simulator whose next event is now calls it so): it changes
+ * nothing, neither the cycle nor a register nor the events of the last step. */
+static void test_advance_to_current_cycle_changes_nothing(void **state) {
+  (void)state;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_IB, 2, 1);
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(sw);
+  size_t timer = (size_t)lfc_reg_find("fcp_timer");
+  assert_int_equal(lfc_switch_next_event(sw), 0); /* the reset FCPs: next event = now = 0 */
+  lfc_switch_advance(sw, 0);
+  assert_int_equal(lfc_switch_cycle(sw), 0);
+  assert_int_equal(lfc_switch_reg(sw, timer, 0, 0), 0);
+  lfc_word_t out[2];
+  lfc_switch_step(sw, NULL, out);
+  assert_int_equal(out[0].kind, LFC_FCP);
+  uint64_t before = lfc_switch_reg(sw, timer, 0, 0);
+  lfc_switch_advance(sw, 1); /* now = 1 < next event */
+  assert_int_equal(lfc_switch_cycle(sw), 1);
+  assert_int_equal(lfc_switch_reg(sw, timer, 0, 0), before);
+  assert_int_equal(lfc_switch_next_event(sw), cfg.fcp_period);
+  lfc_switch_destroy(sw);
+}
+
 /* lfc_switch_reset returns a used switch to exactly the state of a new one. */
 static void test_reset_equals_new(void **state) {
   (void)state;
@@ -848,6 +874,7 @@ static void test_watchdog_edges_by_skipping(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_idle_switch_jumps),
+      cmocka_unit_test(test_advance_to_current_cycle_changes_nothing),
       cmocka_unit_test(test_watchdog_edges_by_skipping),
       cmocka_unit_test(test_reset_equals_new),
       cmocka_unit_test(test_skip_ahead_matches_stepping),

@@ -1,5 +1,5 @@
 /*
- * test_property.c - properties of the switch over random traffic through the star testbed
+ * test_switch_property.c - properties of the switch over random traffic through the star testbed
  * (lfc/star.h), with fixed seeds printed in the log:
  *
  *   (a) IB (SPEC §5): whatever the buffer size (mtu_blocks .. beyond 2048), port speeds and
@@ -13,6 +13,7 @@
  * mtu_blocks·k term of §11 (a frame waiting behind a packet that has just started) never occurs;
  * the senders' packets then need only mtu_blocks·ceil((2D + R + 3)/(mtu_blocks·k)) blocks.
  */
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +24,6 @@
 #include <cmocka.h>
 
 #include "lfc/lfc.h"
-
 #define PROP_IB_CYCLES 1000000u
 #define PROP_PFC_CYCLES 200000u
 #define MTU 65u

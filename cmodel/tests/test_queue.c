@@ -1,18 +1,184 @@
 /*
- * test_held.c - lfc_switch_held: the packets the switch holds, by where they are (docs/SPEC.md
- * §7.2-§7.4). A packet is held from its admission (first block in, not dropped) until its first
- * block leaves (§4.1 step B) or the watchdog discards it (§6.8).
+ * test_queue.c - the ingress pipelines and egress queues (cmodel/src/queue.c, docs/SPEC.md §7.2-
+ * §7.4): pipeline latency, queue order, the qlen / qpkts / tx_rem registers, and lfc_switch_held,
+ * the packets the switch holds by where they are.
  *
- * The cycle-exact tests follow one packet through receive, pipeline and egress queue with the
- * latencies of §7.3; the property test checks, every cycle of random traffic, that the count
- * equals what the counters of §10 say has come in and not yet left, and that the queued part
- * equals the qpkts registers (§13.1).
+ * Latency (§7.3): ready cycle r = t_sop + latency (cut-through) or t_last + latency
+ * (store-and-forward); the packet can start in r at the earliest, on an idle egress exactly in r
+ * (in the first slot >= r when speed_div > 1).
+ *
+ * Held (§7.2-§7.4): a packet is held from its admission (first block in, not dropped) until its
+ * first block leaves (§4.1 step B) or the watchdog discards it (§6.8). The cycle-exact tests
+ * follow one packet through receive, pipeline and egress queue with the latencies of §7.3; the
+ * property test checks, every cycle of random traffic, that the count equals what the counters
+ * of §10 say has come in and not yet left, and that the queued part equals the qpkts registers
+ * (§13.1).
  */
+
 #include "testutil.h"
 
-#include <stdio.h>
+#include <string.h>
 
+#include <stdio.h>
 #include "lfc/star.h"
+
+static void cfg_pipe(lfc_switch_cfg_t *c, bool cut_through, uint32_t latency) {
+  tu_cfg_pfc(c, 4, 2);
+  c->cut_through = cut_through;
+  c->latency = latency;
+}
+
+/* Send one packet of n blocks from port 0 to port 1 at cycle 5; return its sop-out cycle. */
+static uint64_t one_packet_latency(const lfc_switch_cfg_t *c, uint32_t n, uint64_t run) {
+  tu_t *t = tu_open(c);
+  tu_at(t, 0, 5);
+  tu_pkt(t, 0, 1, n, 1, 0xAB, LFC_ECN_ECT1);
+  tu_run_to(t, run);
+  const tu_out_t *o = tu_find_sop(t, 1, 0xAB);
+  if (o == NULL) fail_msg("the packet never left");
+  uint64_t at = o->cycle;
+  /* every block rebuilt from the descriptor (§2.3, §7.4) */
+  for (uint32_t i = 0; i < n; i++) {
+    lfc_word_t w = tu_out_at(t, 1, at + i * c->speed_div[1]);
+    assert_int_equal(w.kind, LFC_DATA);
+    assert_int_equal(w.sop, i == 0);
+    assert_int_equal(w.eop, i == n - 1);
+    assert_int_equal(w.cls, 1);
+    assert_int_equal(w.nblk, n);
+    assert_int_equal(w.dst, 1);
+    assert_int_equal(w.tag, 0xAB);
+    assert_int_equal(w.ecn, LFC_ECN_ECT1);
+  }
+  tu_close(t);
+  return at;
+}
+
+/* SPEC §7.3: cut-through, latency 1: sop in 5, sop out 6; a 3-block packet leaves 6, 7, 8. */
+static void test_latency_cut_through_1(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, true, 1);
+  assert_int_equal(one_packet_latency(&c, 3, 20), 6);
+}
+
+/* SPEC §7.3: cut-through, latency 7: sop in 5, sop out 12 (before the last block is in). */
+static void test_latency_cut_through_7(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, true, 7);
+  assert_int_equal(one_packet_latency(&c, 10, 40), 12);
+}
+
+/* SPEC §7.3: cut-through, the largest latency 4095: sop out in 5 + 4095. */
+static void test_latency_cut_through_4095(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, true, 4095);
+  assert_int_equal(one_packet_latency(&c, 2, 4110), 4100);
+}
+
+/* SPEC §7.3: store-and-forward, latency 1: 4 blocks in 5..8, out from 9. */
+static void test_latency_store_forward_1(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, false, 1);
+  assert_int_equal(one_packet_latency(&c, 4, 20), 9);
+}
+
+/* SPEC §7.3: store-and-forward, latency 7: 4 blocks in 5..8, out from 8 + 7 = 15. */
+static void test_latency_store_forward_7(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, false, 7);
+  assert_int_equal(one_packet_latency(&c, 4, 30), 15);
+}
+
+/* SPEC §7.3, §1.2: store-and-forward with k = 2 everywhere: 3 blocks in 5, 7, 9 (one per k);
+ * latency 1: ready 10, a slot: out 10, 12, 14. Latency 2: ready 11, first slot 12. */
+static void test_latency_store_forward_speed_div(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, false, 1);
+  for (int p = 0; p < 4; p++) c.speed_div[p] = 2;
+  assert_int_equal(one_packet_latency(&c, 3, 30), 10);
+  c.latency = 2;
+  assert_int_equal(one_packet_latency(&c, 3, 30), 12);
+}
+
+/* SPEC §7.3: packets of several ingress ports entering one queue in the same cycle enter in
+ * ascending ingress-port order. Ports 3, 1, 2 each send a 1-block packet to port 0 in cycle 5
+ * (cut-through, latency 1): out in 6, 7, 8 from ports 1, 2, 3. */
+static void test_simultaneous_arrivals_ascending_ingress_order(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, true, 1);
+  tu_t *t = tu_open(&c);
+  static const uint32_t order[3] = {3, 1, 2};
+  for (int i = 0; i < 3; i++) {
+    tu_at(t, order[i], 5);
+    tu_pkt(t, order[i], 0, 1, 0, 0x100 + order[i], 0);
+  }
+  tu_run_to(t, 15);
+  assert_int_equal(tu_find_sop(t, 0, 0x101)->cycle, 6);
+  assert_int_equal(tu_find_sop(t, 0, 0x102)->cycle, 7);
+  assert_int_equal(tu_find_sop(t, 0, 0x103)->cycle, 8);
+  tu_close(t);
+}
+
+/* SPEC §7.3 (store-and-forward): ready cycles, not first blocks, decide: port 2's 3-block packet
+ * (5..7) and port 1's 1-block packet (7) are both ready in 8; port 1 enters first (8), then port
+ * 2 (9). A packet of port 3 whose last block came in 6 is ahead of both (7). */
+static void test_same_ready_cycle_ascending_ingress_order(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, false, 1);
+  tu_t *t = tu_open(&c);
+  tu_at(t, 2, 5);
+  tu_pkt(t, 2, 0, 3, 0, 0x202, 0);
+  tu_at(t, 1, 7);
+  tu_pkt(t, 1, 0, 1, 0, 0x201, 0);
+  tu_at(t, 3, 5);
+  tu_pkt(t, 3, 0, 2, 0, 0x203, 0);
+  tu_run_to(t, 20);
+  assert_int_equal(tu_find_sop(t, 0, 0x203)->cycle, 7);
+  assert_int_equal(tu_find_sop(t, 0, 0x201)->cycle, 9);
+  assert_int_equal(tu_find_sop(t, 0, 0x202)->cycle, 10);
+  tu_close(t);
+}
+
+/* SPEC §7.4: qlen counts the blocks and qpkts the packets of an egress queue (not the pipeline);
+ * tx_rem counts down the blocks of the packet in flight. */
+static void test_qlen_qpkts_and_tx_rem(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, true, 1);
+  tu_t *t = tu_open(&c);
+  tu_at(t, 1, 1);
+  tu_pfc(t, 1, 0x01, 100); /* paused 2..101 */
+  tu_at(t, 0, 2);
+  tu_pkt(t, 0, 0, 2, 1, 1, 0);
+  tu_pkt(t, 0, 0, 3, 1, 2, 0);
+  tu_pkt(t, 0, 0, 1, 1, 3, 0); /* sops 2, 4, 7 */
+  tu_run_to(t, 8);
+  assert_int_equal(tu_reg(t, "qlen", 1, 0), 6);
+  assert_int_equal(tu_reg(t, "qpkts", 1, 0), 3);
+  assert_int_equal(tu_reg(t, "qlen", 1, 1), 0);
+  tu_run_to(t, 103); /* the first packet (2 blocks) started in 102 */
+  assert_int_equal(tu_find_sop(t, 1, 1)->cycle, 102);
+  assert_int_equal(tu_reg(t, "qlen", 1, 0), 4);
+  assert_int_equal(tu_reg(t, "qpkts", 1, 0), 2);
+  assert_int_equal(tu_reg(t, "tx_rem", 1, 0), 1);
+  tu_run_to(t, 104);
+  assert_int_equal(tu_reg(t, "tx_rem", 1, 0), 0);
+  assert_int_equal(tu_stats(t, 1)->cls[0].peak_qlen, 6);
+  tu_run_to(t, 120);
+  /* (lfc_switch_stats returns a snapshot: fetch it again after stepping) */
+  assert_int_equal(tu_stats(t, 1)->cls[0].tx_pkts, 3);
+  assert_int_equal(tu_stats(t, 1)->cls[0].tx_blocks, 6);
+  assert_int_equal(tu_stats(t, 0)->cls[0].rx_pkts, 3);
+  assert_int_equal(tu_stats(t, 0)->cls[0].rx_blocks, 6);
+  tu_close(t);
+}
 
 /* Held packets of t's switch now; also checks that the total is the sum of the parts. */
 static lfc_held_t held(const tu_t *t) {
@@ -241,6 +407,15 @@ static void test_held_is_admitted_minus_started_on_random_traffic(void **state) 
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      TU_TEST(test_latency_cut_through_1),
+      TU_TEST(test_latency_cut_through_7),
+      TU_TEST(test_latency_cut_through_4095),
+      TU_TEST(test_latency_store_forward_1),
+      TU_TEST(test_latency_store_forward_7),
+      TU_TEST(test_latency_store_forward_speed_div),
+      TU_TEST(test_simultaneous_arrivals_ascending_ingress_order),
+      TU_TEST(test_same_ready_cycle_ascending_ingress_order),
+      TU_TEST(test_qlen_qpkts_and_tx_rem),
       TU_TEST(test_held_cut_through_pipeline_then_queue_then_gone_at_sop_out),
       TU_TEST(test_held_store_forward_receiving_until_last_block),
       TU_TEST(test_held_queued_counts_every_vl),

@@ -1,0 +1,472 @@
+/*
+ * test_switch.c - the switch as a whole (cmodel/src/switch.c, docs/SPEC.md): end-to-end directed
+ * tests, the first things a user sees (the corner cases of each rule live in the test file of
+ * the block that implements it); Moore outputs (§1.3: the outputs of a cycle do not see its
+ * inputs, and every output word is written for every port in every cycle, whatever the array
+ * held, §4.1); and the reset state (§13.1: every register's reset value) after
+ * lfc_switch_create and again after lfc_switch_reset following traffic, every descriptor
+ * returned.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lfc/switch.h"
+
+#include "testutil.h"
+#include "lfc/nic.h"
+#include "lfc/star.h"
+
+#define PORTS 4u
+#define MAX_CYCLES 200u
+
+static const lfc_word_t idle;
+
+static lfc_switch_t *make(const lfc_switch_cfg_t *cfg) {
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(cfg, err, sizeof err);
+  if (sw == NULL) print_error("create: %s\n", err);
+  assert_non_null(sw);
+  return sw;
+}
+
+static lfc_word_t data(uint32_t cls, uint32_t nblk, uint32_t dst, uint32_t tag, uint32_t i) {
+  lfc_word_t w = idle;
+  w.kind = LFC_DATA;
+  w.sop = i == 0;
+  w.eop = i + 1u == nblk;
+  w.cls = (uint8_t)cls;
+  w.nblk = (uint8_t)nblk;
+  w.dst = (uint16_t)dst;
+  w.tag = tag;
+  w.ecn = LFC_ECN_ECT0;
+  return w;
+}
+
+static lfc_word_t fcp(uint32_t vl, uint32_t fctbs, uint32_t fccl) {
+  lfc_word_t w = idle;
+  w.kind = LFC_FCP;
+  w.fc_vl = (uint8_t)vl;
+  w.fc_fctbs = (uint16_t)fctbs;
+  w.fc_fccl = (uint16_t)fccl;
+  return w;
+}
+
+static uint64_t reg(const lfc_switch_t *sw, const char *name, uint32_t port, uint32_t cls) {
+  int r = lfc_reg_find(name);
+  assert_true(r >= 0);
+  return lfc_switch_reg(sw, (size_t)r, port, cls);
+}
+
+/* SPEC §5.5: at reset every VL is pending; each port sends the lowest first, one per slot. */
+static void test_ib_reset_sends_fcp_per_vl(void **state) {
+  (void)state;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_IB, PORTS, 3);
+  lfc_switch_t *sw = make(&cfg);
+  lfc_word_t out[PORTS];
+  for (uint32_t vl = 0; vl < 3; vl++) {
+    lfc_switch_step(sw, NULL, out);
+    for (uint32_t p = 0; p < PORTS; p++) {
+      assert_int_equal(out[p].kind, LFC_FCP);
+      assert_int_equal(out[p].fc_op, LFC_FCP_OP_NORMAL);
+      assert_int_equal(out[p].fc_vl, vl);
+      assert_int_equal(out[p].fc_fctbs, 0);
+      assert_int_equal(out[p].fc_fccl, 256); /* abr 0 + min(vl_blocks 256, 2048) */
+    }
+  }
+  lfc_switch_step(sw, NULL, out);
+  for (uint32_t p = 0; p < PORTS; p++) assert_int_equal(out[p].kind, LFC_IDLE);
+  /* VL 0's FCP went out in cycle 0: fcp_timer = fcp_period - 1 in S(1), 4 cycles ago. */
+  assert_int_equal(reg(sw, "fcp_timer", 0, 0), cfg.fcp_period - 4u);
+  assert_int_equal(lfc_switch_stats(sw, 1)->fcp_tx, 3);
+  lfc_switch_destroy(sw);
+}
+
+/* SPEC §7.3: with cut-through, sop in to sop out through an idle egress is `latency` cycles. */
+static void test_ib_cut_through_latency(void **state) {
+  (void)state;
+  const uint32_t latency = 5, n = 3, in_port = 0, out_port = 2, tag = 0xC0FFEE;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_IB, PORTS, 2);
+  cfg.cut_through = true;
+  cfg.latency = latency;
+  lfc_switch_t *sw = make(&cfg);
+  lfc_word_t in[PORTS], out[PORTS];
+  for (uint32_t p = 0; p < PORTS; p++) in[p] = idle;
+  /* The peer of the egress grants 100 blocks on VL 1. */
+  in[out_port] = fcp(1, 0, 100);
+  lfc_switch_step(sw, in, out);
+  in[out_port] = idle;
+  lfc_switch_step(sw, in, out); /* the reset FCPs are out */
+  assert_int_equal(reg(sw, "fccl", out_port, 1), 100);
+
+  uint64_t t0 = lfc_switch_cycle(sw);
+  uint64_t sop_out = 0;
+  uint32_t blocks_out = 0;
+  for (uint32_t i = 0; i < MAX_CYCLES && blocks_out < n; i++) {
+    in[in_port] = i < n ? data(1, n, out_port, tag, i) : idle;
+    uint64_t t = lfc_switch_cycle(sw);
+    lfc_switch_step(sw, in, out);
+    if (i == 0) assert_int_equal(reg(sw, "abr", in_port, 1), n);
+    if (out[out_port].kind != LFC_DATA) continue;
+    const lfc_word_t *w = &out[out_port];
+    if (blocks_out == 0) sop_out = t;
+    assert_int_equal(w->sop, blocks_out == 0);
+    assert_int_equal(w->eop, blocks_out + 1u == n);
+    assert_int_equal(w->cls, 1);
+    assert_int_equal(w->nblk, n);
+    assert_int_equal(w->dst, out_port);
+    assert_int_equal(w->tag, tag);
+    assert_int_equal(w->ecn, LFC_ECN_ECT0);
+    blocks_out++;
+  }
+  assert_int_equal(blocks_out, n);
+  assert_int_equal(sop_out - t0, latency);
+  /* Credits: the egress counted the packet, the ingress has freed it (SPEC §5.3, §5.4). */
+  assert_int_equal(reg(sw, "fctbs", out_port, 1), n);
+  assert_int_equal(reg(sw, "occ", in_port, 1), 0);
+  assert_int_equal(lfc_switch_stats(sw, out_port)->cls[1].tx_pkts, 1);
+  assert_int_equal(lfc_switch_stats(sw, in_port)->cls[1].rx_blocks, n);
+  lfc_switch_destroy(sw);
+}
+
+/* SPEC §7.3, PFC mode, store-and-forward: the packet leaves `latency` cycles after its last
+ * block. */
+static void test_pfc_packet_flows(void **state) {
+  (void)state;
+  const uint32_t n = 4, in_port = 3, out_port = 1, tag = 77, latency = 2;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, PORTS, 2);
+  cfg.latency = latency;
+  lfc_switch_t *sw = make(&cfg);
+  lfc_word_t in[PORTS], out[PORTS];
+  for (uint32_t p = 0; p < PORTS; p++) in[p] = idle;
+  uint64_t sop_out = 0, last_in = 0;
+  uint32_t blocks_out = 0;
+  for (uint32_t i = 0; i < MAX_CYCLES && blocks_out < n; i++) {
+    in[in_port] = i < n ? data(0, n, out_port, tag, i) : idle;
+    if (i + 1u == n) last_in = lfc_switch_cycle(sw);
+    if (i == 0) assert_int_equal(reg(sw, "pg_shared", in_port, 0), 0);
+    uint64_t t = lfc_switch_cycle(sw);
+    lfc_switch_step(sw, in, out);
+    if (i == 0) assert_int_equal(reg(sw, "pg_shared", in_port, 0), n); /* charged at sop */
+    for (uint32_t p = 0; p < PORTS; p++)
+      if (p != out_port) assert_int_equal(out[p].kind, LFC_IDLE);
+    if (out[out_port].kind != LFC_DATA) continue;
+    if (blocks_out == 0) sop_out = t;
+    assert_int_equal(out[out_port].tag, tag);
+    blocks_out++;
+  }
+  assert_int_equal(blocks_out, n);
+  assert_int_equal(sop_out, last_in + latency);
+  assert_int_equal(reg(sw, "pg_shared", in_port, 0), 0);
+  assert_int_equal(reg(sw, "shared_used", 0, 0), 0);
+  lfc_switch_destroy(sw);
+}
+
+/*
+ * SPEC §6.4-§6.6: a PG that reaches xoff_th sends XOFF for its priority; once the egress drains
+ * it, XON. Packets of n = 4 blocks arrive back to back from cycle 1 on a paused egress queue.
+ */
+static void test_pfc_xoff_frame_on_threshold(void **state) {
+  (void)state;
+  const uint32_t in_port = 0, out_port = 1, n = 4, cls = 1, pkts = 3;
+  const uint32_t resume_at = 40, run = 60;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, PORTS, 2);
+  cfg.xoff_th = 2 * n;
+  cfg.xon_offset = 2;
+  lfc_switch_t *sw = make(&cfg);
+  lfc_word_t in[PORTS], out[PORTS];
+  for (uint32_t p = 0; p < PORTS; p++) in[p] = idle;
+  /* Cycle 0: the egress queue's peer pauses it, so that the packets stay in the buffer. */
+  in[out_port].kind = LFC_PFC;
+  in[out_port].pfc_en = 1u << cls;
+  in[out_port].pfc_time[cls] = 1000;
+  lfc_switch_step(sw, in, out);
+  in[out_port] = idle;
+  int64_t xoff_at = -1, xon_at = -1;
+  for (uint32_t i = 0; i < run; i++) {
+    in[in_port] = i < pkts * n ? data(cls, n, out_port, i / n, i % n) : idle;
+    if (i == resume_at) { /* time 0: resume */
+      in[out_port].kind = LFC_PFC;
+      in[out_port].pfc_en = 1u << cls;
+    } else {
+      in[out_port] = idle;
+    }
+    uint64_t t = lfc_switch_cycle(sw);
+    lfc_switch_step(sw, in, out);
+    if (out[in_port].kind != LFC_PFC) continue;
+    assert_int_equal(out[in_port].pfc_en, 1u << cls);
+    if (xoff_at < 0) {
+      assert_int_equal(out[in_port].pfc_time[cls], cfg.pause_quanta);
+      xoff_at = (int64_t)t;
+    } else if (xon_at < 0) {
+      assert_int_equal(out[in_port].pfc_time[cls], 0);
+      xon_at = (int64_t)t;
+    }
+  }
+  /* The second packet's first block (cycle 1 + n) takes pg_shared to 2n = xoff_th in S(2 + n);
+     step G of cycle 2 + n reads it and sets xoff in S(3 + n), from which the frame goes out. */
+  assert_int_equal(xoff_at, 3 + (int64_t)n);
+  /* The third found pg_shared + n > xoff_th: lossless, so it went to headroom, not dropped. */
+  assert_int_equal(lfc_switch_stats(sw, in_port)->cls[cls].drop_pkts[LFC_DROP_HEADROOM], 0);
+  assert_int_equal(lfc_switch_stats(sw, in_port)->cls[cls].peak_pg, pkts * n);
+  assert_int_equal(lfc_switch_stats(sw, in_port)->cls[cls].xoff_tx, 1);
+  assert_true(xon_at > (int64_t)resume_at);
+  assert_int_equal(lfc_switch_stats(sw, in_port)->cls[cls].xon_tx, 1);
+  assert_int_equal(reg(sw, "pg_hdrm", in_port, cls), 0);
+  lfc_switch_destroy(sw);
+}
+
+static void cfg_pipe(lfc_switch_cfg_t *c, bool cut_through, uint32_t latency) {
+  tu_cfg_pfc(c, 4, 2);
+  c->cut_through = cut_through;
+  c->latency = latency;
+}
+
+/* SPEC §1.3: outputs are a function of the state only. A packet in the queue of S(10) starts in 10
+ * even though a pause frame for its class arrives in 10 (it pauses from 11). */
+static void test_outputs_do_not_see_same_cycle_inputs(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, true, 1);
+  tu_t *t = tu_open(&c);
+  tu_at(t, 0, 9);
+  tu_pkt(t, 0, 0, 1, 1, 0x300, 0); /* ready 10 */
+  tu_pkt(t, 0, 0, 1, 1, 0x301, 0); /* ready 11: paused */
+  tu_at(t, 1, 10);
+  tu_pfc(t, 1, 0x01, 50);
+  tu_run_to(t, 20);
+  assert_int_equal(tu_find_sop(t, 1, 0x300)->cycle, 10);
+  assert_null(tu_find_sop(t, 1, 0x301));
+  tu_close(t);
+}
+
+/* switch.h lfc_switch_reset: back to cycle 0, reset registers and zero counters; the same inputs
+ * then give the same outputs. */
+static void test_reset_returns_to_reset_state(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_pipe(&c, true, 3);
+  tu_t *t = tu_open(&c);
+  tu_at(t, 0, 2);
+  tu_pkt(t, 0, 1, 4, 2, 0x400, 0);
+  tu_run_to(t, 4); /* mid-packet: rx_rem, pg_shared non-zero */
+  assert_true(tu_reg(t, "rx_rem", 0, 0) > 0);
+  lfc_switch_reset(t->sw);
+  assert_int_equal(lfc_switch_cycle(t->sw), 0);
+  assert_int_equal(tu_reg(t, "rx_rem", 0, 0), 0);
+  assert_int_equal(tu_reg(t, "pg_shared", 0, 1), 0);
+  assert_int_equal(tu_reg(t, "shared_used", 0, 0), 0);
+  assert_int_equal(tu_reg(t, "qpkts", 2, 1), 0);
+  assert_int_equal(tu_stats(t, 0)->cls[1].rx_pkts, 0);
+  /* replay on the reset switch, stepping it directly */
+  lfc_word_t in[4], out[4];
+  uint64_t sop_out = 0;
+  for (uint64_t k = 0; k < 12; k++) {
+    memset(in, 0, sizeof in);
+    if (k >= 2 && k < 6) in[0] = tu_data_word(k == 2, k == 5, 1, 4, 2, 0x401, 0);
+    lfc_switch_step(t->sw, in, out);
+    if (out[2].kind == LFC_DATA && out[2].sop) sop_out = k;
+  }
+  assert_int_equal(sop_out, 5); /* 2 + latency 3 */
+  assert_int_equal(tu_stats(t, 0)->cls[1].rx_pkts, 1);
+  tu_close(t);
+}
+
+enum { BIG = 256, SHORT = 8, CANARY = 0x5A };
+
+/* lfc/switch.h, SPEC §4.1: out[p] is the word port p transmits, for every p, every cycle: the
+ * outputs do not depend on what the caller's array held before the step. Two switches get the
+ * same random inputs; one steps into a zeroed array, the other into one filled with a non-IDLE
+ * pattern before every step. */
+static void test_step_writes_every_output(void **state) {
+  (void)state;
+  for (int mode = 0; mode < 2; mode++) {
+    lfc_switch_cfg_t c;
+    if (mode == 0)
+      tu_cfg_ib(&c, 4, 2);
+    else
+      tu_cfg_pfc(&c, 4, 2);
+    c.mtu_blocks = 4;
+    c.fcp_period = 50;
+    lfc_switch_t *a = lfc_switch_create(&c, NULL, 0), *b = lfc_switch_create(&c, NULL, 0);
+    assert_non_null(a);
+    assert_non_null(b);
+    uint32_t s = 0xC0FFEEu + (uint32_t)mode, left[4] = {0}, tag = 1;
+    lfc_word_t cur[4], in[4], oa[4], ob[4];
+    memset(cur, 0, sizeof cur);
+    uint64_t idle_seen = 0, busy_seen = 0;
+    for (int t = 0; t < 3000; t++) {
+      memset(in, 0, sizeof in);
+      for (uint32_t p = 0; p < 4; p++) {
+        if (left[p] > 0) {
+          in[p] = cur[p];
+          in[p].sop = 0;
+          in[p].eop = left[p] == 1;
+          left[p]--;
+        } else if (tu_rand(&s) % 100 < 5) {
+          uint32_t n = 1 + tu_rand(&s) % 4;
+          in[p] = tu_data_word(1, n == 1, tu_rand(&s) % 2, n, tu_rand(&s) % 4, tag++, 0);
+          cur[p] = in[p];
+          left[p] = n - 1;
+        }
+      }
+      memset(oa, 0, sizeof oa);
+      memset(ob, CANARY, sizeof ob);
+      lfc_switch_step(a, in, oa);
+      lfc_switch_step(b, in, ob);
+      for (uint32_t p = 0; p < 4; p++) {
+        if (!lfc_word_equal(&oa[p], &ob[p]))
+          fail_msg("mode %d cycle %d port %u: the output depends on the array's old contents "
+                   "(kind %u into zeros, %u into a filled array)",
+                   mode, t, p, oa[p].kind, ob[p].kind);
+        if (oa[p].kind == LFC_IDLE)
+          idle_seen++;
+        else
+          busy_seen++;
+      }
+    }
+    assert_true(idle_seen > 100 && busy_seen > 100);
+    lfc_switch_destroy(a);
+    lfc_switch_destroy(b);
+  }
+}
+
+/* Registers whose reset value is 0 in both modes (SPEC §13.1). */
+static const char *const ZERO_AT_RESET[] = {
+    "shared_used", "rx_rem", "tx_rem", "qlen", "qpkts", "pg_min", "pg_shared", "pg_hdrm",
+    "xoff", "pfc_pend", "pause_timer", "wd_storm", "wd_cnt", "wd_rcnt", "occ", "abr",
+    "fctbs"};
+
+static void check_zero(const lfc_switch_t *sw, const lfc_switch_cfg_t *c, const char *when) {
+  for (size_t i = 0; i < sizeof ZERO_AT_RESET / sizeof ZERO_AT_RESET[0]; i++) {
+    int r = lfc_reg_find(ZERO_AT_RESET[i]);
+    assert_true(r >= 0);
+    const lfc_reg_info_t *ri = lfc_reg_info((size_t)r);
+    if (ri->mode != 2 && ri->mode != (uint8_t)c->mode) continue;
+    for (uint32_t p = 0; p < c->ports; p++)
+      for (uint32_t k = 0; k < c->classes; k++) {
+        uint64_t v = lfc_switch_reg(sw, (size_t)r, p, k);
+        if (v != 0)
+          fail_msg("%s: %s[port %u, class %u] = %llu, reset value 0", when, ri->name, p, k,
+                   (unsigned long long)v);
+      }
+  }
+}
+
+/* Some traffic into every port: packets of every class, all to port 0 (an incast), so that
+   queues hold packets when the switch is reset. */
+static void traffic(lfc_switch_t *sw, const lfc_switch_cfg_t *c, unsigned cycles) {
+  lfc_word_t in[LFC_MAX_PORTS], out[LFC_MAX_PORTS];
+  for (unsigned t = 0; t < cycles; t++) {
+    memset(in, 0, sizeof in);
+    for (uint32_t p = 0; p < c->ports; p++) {
+      lfc_word_t *w = &in[p];
+      w->kind = LFC_DATA;
+      w->sop = w->eop = 1;
+      w->nblk = 1;
+      w->cls = (uint8_t)((t + p) % c->classes);
+      w->dst = 0;
+      w->tag = (p << 24) | t;
+    }
+    lfc_switch_step(sw, in, out);
+  }
+}
+
+static void reset_state(lfc_mode_t mode) {
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, mode, 4, 3);
+  if (mode == LFC_MODE_PFC) {
+    c.wd_enable = true;
+    c.wd_detect = 20;
+    c.wd_restore = 20;
+  }
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&c, err, sizeof err);
+  assert_non_null(sw);
+  check_zero(sw, &c, "after create");
+  traffic(sw, &c, 200);
+  lfc_switch_reset(sw);
+  check_zero(sw, &c, "after reset");
+  /* And it behaves like a new switch: the same outputs for the same inputs. */
+  lfc_switch_t *fresh = lfc_switch_create(&c, err, sizeof err);
+  assert_non_null(fresh);
+  lfc_word_t in[LFC_MAX_PORTS], o1[LFC_MAX_PORTS], o2[LFC_MAX_PORTS];
+  for (unsigned t = 0; t < 300; t++) {
+    memset(in, 0, sizeof in);
+    in[t % c.ports].kind = LFC_DATA;
+    in[t % c.ports].sop = in[t % c.ports].eop = 1;
+    in[t % c.ports].nblk = 1;
+    in[t % c.ports].cls = (uint8_t)(t % c.classes);
+    in[t % c.ports].dst = (uint16_t)((t / 3) % c.ports);
+    in[t % c.ports].tag = t;
+    lfc_switch_step(sw, in, o1);
+    lfc_switch_step(fresh, in, o2);
+    for (uint32_t p = 0; p < c.ports; p++)
+      if (!lfc_word_equal(&o1[p], &o2[p])) fail_msg("cycle %u port %u: reset != new", t, p);
+  }
+  lfc_switch_destroy(fresh);
+  lfc_switch_destroy(sw);
+}
+
+/* A reset returns every packet descriptor: a switch filled to the last block, reset, can be filled
+   to the last block again (and again), holding as many packets each time. IB, because a port
+   without an FCP from its partner has no credit (SPEC §5.3), so nothing leaves: every (port, VL)
+   fills to vl_blocks with one-block packets sent regardless of credit. */
+static void test_reset_returns_every_descriptor(void **state) {
+  (void)state;
+  enum { DESC_PORTS = 3, DESC_CLASSES = 2, DESC_VL_BLOCKS = 64, DESC_ROUNDS = 3 };
+  lfc_switch_cfg_t c;
+  lfc_switch_cfg_default(&c, LFC_MODE_IB, DESC_PORTS, DESC_CLASSES);
+  c.mtu_blocks = 1;
+  for (uint32_t v = 0; v < DESC_CLASSES; v++) c.vl_blocks[v] = DESC_VL_BLOCKS;
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&c, err, sizeof err);
+  if (sw == NULL) fail_msg("%s", err);
+  const unsigned cycles = 2u * DESC_CLASSES * DESC_VL_BLOCKS; /* one packet per port and cycle */
+  int occ = lfc_reg_find("occ");
+  assert_true(occ >= 0);
+  for (unsigned round = 0; round < DESC_ROUNDS; round++) {
+    traffic(sw, &c, cycles);
+    for (uint32_t p = 0; p < DESC_PORTS; p++)
+      for (uint32_t v = 0; v < DESC_CLASSES; v++)
+        assert_int_equal(lfc_switch_reg(sw, (size_t)occ, p, v), DESC_VL_BLOCKS);
+    lfc_switch_reset(sw);
+  }
+  lfc_switch_destroy(sw);
+}
+
+static void test_reset_state_pfc(void **state) {
+  (void)state;
+  reset_state(LFC_MODE_PFC);
+}
+
+static void test_reset_state_ib(void **state) {
+  (void)state;
+  reset_state(LFC_MODE_IB);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_ib_reset_sends_fcp_per_vl),
+      cmocka_unit_test(test_ib_cut_through_latency),
+      cmocka_unit_test(test_pfc_packet_flows),
+      cmocka_unit_test(test_pfc_xoff_frame_on_threshold),
+      TU_TEST(test_outputs_do_not_see_same_cycle_inputs),
+      TU_TEST(test_reset_returns_to_reset_state),
+      cmocka_unit_test(test_step_writes_every_output),
+      cmocka_unit_test(test_reset_state_pfc),
+      cmocka_unit_test(test_reset_returns_every_descriptor),
+      cmocka_unit_test(test_reset_state_ib),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
