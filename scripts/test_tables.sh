@@ -70,22 +70,30 @@ break_one() {
 }
 
 break_one generated_by_hand rtl/lfc_switch_checks.vh 's/Latency > 4095/Latency > 4096/'
-break_one c_table_by_hand cmodel/src/params_table.h 's/LFC_P_KMAX_MAX 1048575u/LFC_P_KMAX_MAX 1048576u/'
+break_one c_table_by_hand cmodel/src/params_table.h \
+  's/LFC_P_KMAX_MAX 1048575u/LFC_P_KMAX_MAX 1048576u/'
 break_one table_not_regenerated tables/params.toml '0,/^max = 4095$/s//max = 4000/' \
   rtl/lfc_switch_checks.vh
-break_one switch_param_default rtl/lfc_switch.v 's/(parameter integer +XonOffset += )8/\19/'
-break_one switch_port_width rtl/lfc_switch.v 's/\[Ports\*12-1:0\]  rx_fc_fccl_i/[Ports*11-1:0]  rx_fc_fccl_i/'
-break_one tb_top_width tb/vpi/tb_top.v 's/reg \[Ports\*4-1:0\] rx_cls_i;/reg [Ports*3-1:0] rx_cls_i;/'
+break_one switch_param_default rtl/lfc_switch.v \
+  's/(parameter integer +XonOffset += )8/\19/'
+break_one switch_port_width rtl/lfc_switch.v \
+  's/\[Ports\*12-1:0\]  rx_fc_fccl_i/[Ports*11-1:0]  rx_fc_fccl_i/'
+break_one tb_top_width tb/vpi/tb_top.v \
+  's/reg \[Ports\*4-1:0\] rx_cls_i;/reg [Ports*3-1:0] rx_cls_i;/'
 break_one tb_top_param tb/vpi/tb_top.v 's/\.Kmax\(Kmax\), //'
 break_one dpi_bind_param tb/dpi/lfc_dpi_bind.sv 's/\.Pmax\(Pmax\), //'
-break_one dpi_checker_port tb/dpi/lfc_dpi_checker.sv 's/input wire \[Ports\*16-1:0\]  stat_xon_o/input wire [Ports*8-1:0]   stat_xon_o/'
+break_one dpi_checker_port tb/dpi/lfc_dpi_checker.sv \
+  's/input wire \[Ports\*16-1:0\]  stat_xon_o/input wire [Ports*8-1:0]   stat_xon_o/'
 break_one dpi_checker_key tb/dpi/lfc_dpi_checker.sv 's/; pfc.pmax=/; pfc.pmx=/'
 break_one formal_port tb/formal/switch_props.v '/\.stat_wd_trip_o/d'
 break_one vpi_width tb/vpi/cosim_vpi.c 's/\{"tx_fc_vl_o", 4\}/{"tx_fc_vl_o", 5}/'
-break_one cosim_top_stats tb/verilator/cosim_top.sh 's/wd_trip:16 wd_restore:16/wd_trip:16 wd_restore:8/'
-break_one flat_stat_width cmodel/src/flat.c 's/\{1, 3, 16, 1, 16, 16, 16, 16, 1\}/{1, 3, 16, 1, 16, 16, 16, 16, 2}/'
+break_one cosim_top_stats tb/verilator/cosim_top.sh \
+  's/wd_trip:16 wd_restore:16/wd_trip:16 wd_restore:8/'
+break_one flat_stat_width cmodel/src/flat.c \
+  's/\{1, 3, 16, 1, 16, 16, 16, 16, 1\}/{1, 3, 16, 1, 16, 16, 16, 16, 2}/'
 break_one core_param lfc.core 's/Kmin, Kmax, Pmax,/Kmin, Pmax,/'
-break_one spec_register docs/SPEC.md 's/^\| 24 \| `pause_timer` \| 21 /| 24 | `pause_timer` | 20 /'
+break_one spec_register docs/SPEC.md \
+  's/^\| 24 \| `pause_timer` \| 21 /| 24 | `pause_timer` | 20 /'
 
 # ---- 3. gen_tables.py --check on a stale copy ----
 sed -i 's/Latency > 4095/Latency > 4096/' "$tree/rtl/lfc_switch_checks.vh"

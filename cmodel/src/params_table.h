@@ -6,8 +6,8 @@
 #ifndef LFC_PARAMS_TABLE_H
 #define LFC_PARAMS_TABLE_H
 
-/* The legal range of one value (SPEC §3.1, §3.2) and the default of each parameter;
-   _MAX_PFC: a lower maximum in PFC mode. */
+/* The legal range of one value (SPEC §3.1, §3.2) and the default of each
+   parameter; _MAX_PFC: a lower maximum in PFC mode. */
 #define LFC_P_MODE_MIN 0u
 #define LFC_P_MODE_MAX 1u
 #define LFC_P_MODE_DEFAULT 0u
@@ -108,9 +108,9 @@
 #define LFC_P_PMAX_MAX 65536u
 #define LFC_P_PMAX_DEFAULT 655u
 
-/* The defaults lfc_switch_cfg_default sets field by field: X(field, default), every
-   one-value parameter with a numeric default except the three it is given (mode,
-   ports, classes). Lists and defaults that follow a rule are set by hand there. */
+/* The defaults lfc_switch_cfg_default sets field by field: X(field, default),
+   every one-value parameter with a numeric default except the three it is given
+   (mode, ports, classes). Lists and defaults that follow a rule are set by hand. */
 #define LFC_PARAM_DEFAULTS(X) \
   X(latency, LFC_P_LATENCY_DEFAULT) \
   X(cut_through, LFC_P_CUT_THROUGH_DEFAULT) \
@@ -138,8 +138,8 @@
   X(kmax, LFC_P_KMAX_DEFAULT) \
   X(pmax, LFC_P_PMAX_DEFAULT)
 
-/* The key table of lfc_switch_cfg_set, in the order lfc_switch_cfg_keys lists the keys:
-   X(section, key, kind, min, max); kind K_<KIND> of config_keys.c. */
+/* The key table of lfc_switch_cfg_set, in the order lfc_switch_cfg_keys lists
+   the keys: X(section, key, kind, min, max); kind K_<KIND> of config_keys.c. */
 #define LFC_PARAM_KEYS(X) \
   X("switch", mode, K_MODE, LFC_P_MODE_MIN, LFC_P_MODE_MAX) \
   X("switch", ports, K_U32, LFC_P_PORTS_MIN, LFC_P_PORTS_MAX) \

@@ -25,7 +25,8 @@ typedef struct {
   const char *name;     /* lfc_switch's parameter */
   const char *key;      /* the model's key (lfc_switch_cfg_set) */
   tb_rtl_enc_t enc;
-  char kind;            /* the field's C type: 'u' uint32_t, 'b' uint8_t, 'i' int32_t, 'B' bool, 'e' enum */
+  char kind;            /* the field's C type: 'u' uint32_t, 'b' uint8_t, 'i' int32_t,
+                           'B' bool, 'e' enum */
   size_t off;           /* offsetof(lfc_switch_cfg_t, field) */
   unsigned fields, bits;
   const char *len_name; /* TB_RTL_VLARB: the length parameter */
