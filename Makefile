@@ -341,6 +341,8 @@ clean:
 ##   make test-lfc-check      lfc-check on model captures: clean 0, broken 1 with the line, bad 2
 ##
 ## RTL and co-simulation (tb/README.md)
+##   make gen-tables          write the C and Verilog generated from tables/ (docs/tables.md)
+##   make test-tables         generated files up to date, every copy agrees, broken copies caught
 ##   make lint                Verilator -Wall and Icarus on every RTL_LINT_CONFIGS
 ##   make lint-<config>       lint one configuration
 ##   make synth               Yosys cells and flip-flops per module (minutes)
@@ -356,6 +358,7 @@ clean:
 ##   make test-vip-variants   RTL variants, no model: well-behaved pass lfc-check, broken are caught
 ##   make coverage            Verilator line and toggle coverage as lcov HTML
 ##   make mutants             Yosys mutate mutants of the RTL against the regression
+##   make mutants-list        the choice of mutants only: explained.txt entries still name their lines
 ##   make mutants-smoke       hand-made RTL mutants that must be caught
 ##   make test-mutants-report report.py's verdicts on made-up results
 ##   make test-mutants-pick   pick.py's sample of mutants on made-up lists
@@ -481,6 +484,8 @@ include sim/plots.mk
 include sim/unit.mk
 include scripts/install.mk
 include docs/docs.mk
+# The tables of tables/: generated C and Verilog, checked copies (scripts/tables.mk).
+include scripts/tables.mk
 # The wire formats: the tshark cross-check and the decoders' fuzzer (cmodel/tools/wire.mk appends
 # test-wire-tshark and test-fuzz-wire to TEST_STEPS).
 include cmodel/tools/wire.mk
@@ -499,7 +504,7 @@ include cmodel/layers.mk
 CHECK_STEPS = test-deps test-help test-no-tracker-refs test-script-args test-mutants-report \
               test-mutants-pick test-unit test-golden test-sim-quick test-calc test-asan \
               test-sim-unit test-no-conflict-markers
-CHECK_STEPS += test-abi test-lfc-check test-python test-layers
+CHECK_STEPS += test-abi test-lfc-check test-python test-layers test-tables
 
 # A few scenarios of test-sim (which runs them all): skip-ahead == stepping == 2 threads, and
 # a claim of each kind (sim/tests/test_sim_quick.sh). In TEST_STEPS too, as every step of make

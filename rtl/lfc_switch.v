@@ -1,10 +1,15 @@
 // lfc_switch - the N-port lossless switch of docs/SPEC.md, cycle for cycle (SPEC §4, §13).
 //
-// Wires one instance per SPEC §4 block: per port receive framing, pipeline and transmit; per
-// (egress port, class) an egress queue; in IB mode per port and VL the credit counters, FCP
-// generation and VL arbitration; in PFC mode the switch-wide buffer accounting and per port PFC
-// generation and reception, watchdog, scheduler and ECN. The blocks of the other mode are not
-// built and their registers read 0 on the debug port.
+// A wrapper in the shape of verilog-ethernet's tops: the parameter checks, then one instance per
+// SPEC §4 block, the frees and the debug port. Per port: receive framing, pipeline, transmit and
+// the blocks of the mode, lfc_ib_port (IB credits, FCP generation and VL arbitration, §5) or
+// lfc_pfc_port (PFC reception and generation, watchdog, scheduler and ECN, §6, §8, §9); per
+// (egress port, class) an egress queue; in PFC mode the switch-wide buffer accounting. The
+// blocks of the other mode are not built and their registers read 0 on the debug port.
+//
+// The parameters' single ranges are checked by rtl/lfc_switch_checks.vh and the debug port's
+// register indices are `LFC_REG_<NAME> of rtl/lfc_tables.vh, both generated from tables/
+// (docs/tables.md); the parameter and port lists below are checked against those tables.
 //
 // Cycle order (SPEC §4.1): every block computes its outputs of step A and its next state of
 // steps B-H from its registers (S(t)) and the inputs (I(t)). The only chains within a cycle
@@ -19,6 +24,7 @@
 `timescale 1ns / 1ps
 
 `include "lfc_defs.vh"
+`include "lfc_tables.vh"
 
 module lfc_switch #(
   // Common (SPEC §3.1).
@@ -127,6 +133,8 @@ module lfc_switch #(
   localparam integer QDW    = `LFC_QD_W;
   localparam [4:0]   NCLS   = Classes[4:0];
   localparam [7:0]   NPORT  = Ports[7:0];
+  // Entries of the packed VL arbitration tables VlarbHigh, VlarbLow (SPEC §13).
+  localparam integer VLARB_ENTRIES = 64;
 
   // Sum of the data VLs' buffers (SPEC §3.4).
   function integer vl_blocks_sum;
@@ -173,7 +181,7 @@ module lfc_switch #(
   // that simulators and Yosys evaluate it identically at elaboration.
   /* verilator lint_off WIDTH */
 
-  // The first port whose speed divider is outside 1..16, or -1.
+  // The first port whose speed divider is outside its range (1..16), or -1.
   function integer first_bad_speed;
     input [16*5-1:0] k;
     input integer    n;
@@ -181,7 +189,8 @@ module lfc_switch #(
     begin
       first_bad_speed = -1;
       for (p = 15; p >= 0; p = p - 1) begin
-        if (p < n && (k[p*5 +: 5] < 1 || k[p*5 +: 5] > 16)) begin
+        if (p < n && (k[p*5 +: 5] < `LFC_P_SPEED_DIV_MIN ||
+                      k[p*5 +: 5] > `LFC_P_SPEED_DIV_MAX)) begin
           first_bad_speed = p;
         end
       end
@@ -282,77 +291,40 @@ module lfc_switch #(
   localparam integer LOW_VL_AT      = (LOW_VL < 0) ? 0 : LOW_VL;
   localparam integer LOW_QUANTUM_AT = (LOW_QUANTUM < 0) ? 0 : LOW_QUANTUM;
 
-  localparam CHK_MODE     = (Mode != 0 && Mode != 1);
-  localparam CHK_PORTS    = (Ports < 2 || Ports > 16);
-  localparam CHK_CLASSES  = (Classes < 1 || (IB != 0 && Classes > 15) ||
-                             (PFC != 0 && Classes > 8));
-  localparam CHK_LATENCY  = (Latency < 1 || Latency > 4095);
-  localparam CHK_CUT      = (CutThrough != 0 && CutThrough != 1);
-  localparam CHK_MTU      = (MtuBlocks < 1 || MtuBlocks > 255);
+  // The range of each parameter on its own (SPEC §3.1, §3.2): RANGE_<KEY> and RANGE_BAD,
+  // generated from tables/params.toml (their messages are in the initial block below).
+`include "lfc_switch_checks.vh"
+
+  // The combinations (SPEC §3.3) and the checks of the packed parameters' fields.
   localparam CHK_SPEED    = (BAD_SPEED >= 0);
   localparam CHK_CUT_SPD  = (CutThrough != 0 && OTHER_SPEED >= 0);
-  // IB (SPEC §3.2, §3.3).
+  // IB (SPEC §3.3).
   localparam CHK_VL_BLK   = (IB != 0 && LOW_VL >= 0);
-  localparam CHK_VL15     = (IB != 0 && (Vl15Blocks < 0 || Vl15Blocks > 65535));
-  localparam CHK_FCP      = (IB != 0 && (FcpPeriod < 1 || FcpPeriod > 65535));
-  localparam CHK_TBL_LEN  = (IB != 0 && (VlarbHighLen < 0 || VlarbHighLen > 64 ||
-                                         VlarbLowLen < 0 || VlarbLowLen > 64));
-  localparam CHK_LIMIT    = (IB != 0 && (VlarbHighLimit < 0 || VlarbHighLimit > 255));
+  localparam CHK_TBL_LEN  = (IB != 0 && (VlarbHighLen < 0 || VlarbHighLen > VLARB_ENTRIES ||
+                                         VlarbLowLen < 0 || VlarbLowLen > VLARB_ENTRIES));
   localparam CHK_ENTRY    = (IB != 0 && (BAD_HI_ENTRY >= 0 || BAD_LO_ENTRY >= 0));
   localparam CHK_UNARB    = (IB != 0 && UNARB_VL >= 0);
-  // PFC (SPEC §3.2, §3.3).
+  // PFC (SPEC §3.3).
   localparam CHK_MASKS    = (PFC != 0 && ((LosslessMask >> Classes) != 0 ||
                                           (StrictMask >> Classes) != 0 ||
                                           (EcnMask >> Classes) != 0));
-  localparam CHK_BLOCKS   = (PFC != 0 && (ReserveBlocks < 0 || ReserveBlocks > 65535 ||
-                                          HeadroomBlocks < 0 || HeadroomBlocks > 65535));
-  localparam CHK_XON      = (PFC != 0 && (XonOffset < 1 || XonOffset > 65535));
-  localparam CHK_SHARED   = (PFC != 0 && (SharedBlocks < 1 || SharedBlocks > 1048575));
-  localparam CHK_DYN      = (PFC != 0 && DynamicTh != 0 && DynamicTh != 1);
-  localparam CHK_XOFF_TH  = (PFC != 0 && (XoffTh < 0 || XoffTh > 1048575));
-  localparam CHK_ALPHA    = (PFC != 0 && (AlphaLog2 < -7 || AlphaLog2 > 7));
-  localparam CHK_QUANTA   = (PFC != 0 && (PauseQuanta < 1 || PauseQuanta > 65535 ||
-                                          RefreshCycles < 1 || RefreshCycles > 65535));
   localparam CHK_REFRESH  = (PFC != 0 && RefreshCycles >= PauseQuanta);
   localparam CHK_QUANTUM  = (PFC != 0 && LOW_QUANTUM >= 0);
-  localparam CHK_WD       = (PFC != 0 && ((WdEnable != 0 && WdEnable != 1) ||
-                                          (WdAction != 0 && WdAction != 1) ||
-                                          WdDetect < 1 || WdDetect > 1048575 ||
-                                          WdRestore < 1 || WdRestore > 1048575));
-  localparam CHK_K        = (PFC != 0 && (Kmin < 0 || Kmin >= Kmax || Kmax > 1048575));
-  localparam CHK_PMAX     = (PFC != 0 && (Pmax < 0 || Pmax > 65536));
+  localparam CHK_K        = (PFC != 0 && Kmin >= Kmax);
   // RTL only.
   localparam CHK_QDEPTH   = (QueueDepth != 0 && QueueDepth < BUF_BLOCKS);
 
-  localparam CFG_BAD = CHK_MODE || CHK_PORTS || CHK_CLASSES || CHK_LATENCY || CHK_CUT ||
-                       CHK_MTU || CHK_SPEED || CHK_CUT_SPD || CHK_VL_BLK || CHK_VL15 ||
-                       CHK_FCP || CHK_TBL_LEN || CHK_LIMIT || CHK_ENTRY || CHK_UNARB ||
-                       CHK_MASKS || CHK_BLOCKS || CHK_XON || CHK_SHARED || CHK_DYN ||
-                       CHK_XOFF_TH || CHK_ALPHA || CHK_QUANTA || CHK_REFRESH || CHK_QUANTUM ||
-                       CHK_WD || CHK_K || CHK_PMAX || CHK_QDEPTH;
+  localparam CFG_BAD = RANGE_BAD || CHK_SPEED || CHK_CUT_SPD || CHK_VL_BLK || CHK_TBL_LEN ||
+                       CHK_ENTRY || CHK_UNARB || CHK_MASKS || CHK_REFRESH || CHK_QUANTUM ||
+                       CHK_K || CHK_QDEPTH;
 
   initial begin
-    if (CHK_MODE) begin
-      $display("lfc_switch: Mode = %0d: 0 (IB) or 1 (PFC)", Mode);
-    end
-    if (CHK_PORTS) begin
-      $display("lfc_switch: Ports = %0d: the RTL supports 2..16 (SPEC §3)", Ports);
-    end
-    if (CHK_CLASSES) begin
-      $display("lfc_switch: Classes = %0d: IB 1..15, PFC 1..8 (SPEC §3.1)", Classes);
-    end
-    if (CHK_LATENCY) begin
-      $display("lfc_switch: Latency = %0d: 1..4095 (SPEC §3.1)", Latency);
-    end
-    if (CHK_CUT) begin
-      $display("lfc_switch: CutThrough = %0d: 0 or 1", CutThrough);
-    end
-    if (CHK_MTU) begin
-      $display("lfc_switch: MtuBlocks = %0d: 1..255 (SPEC §3.1)", MtuBlocks);
-    end
+`define LFC_SWITCH_CHECK_MESSAGES
+`include "lfc_switch_checks.vh"
+`undef LFC_SWITCH_CHECK_MESSAGES
     if (CHK_SPEED) begin
-      $display("lfc_switch: SpeedDiv[%0d] = %0d: 1..16 (SPEC §1.2)", BAD_SPEED,
-               SpeedDiv[BAD_SPEED_AT*5 +: 5]);
+      $display("lfc_switch: SpeedDiv[%0d] = %0d: %0d..%0d (SPEC §1.2)", BAD_SPEED,
+               SpeedDiv[BAD_SPEED_AT*5 +: 5], `LFC_P_SPEED_DIV_MIN, `LFC_P_SPEED_DIV_MAX);
     end
     if (CHK_CUT_SPD) begin
       $display("lfc_switch: CutThrough = 1 with SpeedDiv[%0d] = %0d != SpeedDiv[0] = %0d: %0s",
@@ -364,18 +336,9 @@ module lfc_switch #(
                VlBlocks[LOW_VL_AT*16 +: 16], MtuBlocks,
                "a full-size packet could never get credit (SPEC §3.3)");
     end
-    if (CHK_VL15) begin
-      $display("lfc_switch: Vl15Blocks = %0d: 0..65535", Vl15Blocks);
-    end
-    if (CHK_FCP) begin
-      $display("lfc_switch: FcpPeriod = %0d: 1..65535", FcpPeriod);
-    end
     if (CHK_TBL_LEN) begin
-      $display("lfc_switch: VlarbHighLen = %0d, VlarbLowLen = %0d: each 0..64 entries",
-               VlarbHighLen, VlarbLowLen);
-    end
-    if (CHK_LIMIT) begin
-      $display("lfc_switch: VlarbHighLimit = %0d: 0..255", VlarbHighLimit);
+      $display("lfc_switch: VlarbHighLen = %0d, VlarbLowLen = %0d: each 0..%0d entries",
+               VlarbHighLen, VlarbLowLen, VLARB_ENTRIES);
     end
     if (CHK_ENTRY) begin
       $display("lfc_switch: VlarbHigh entry %0d, VlarbLow entry %0d (-1: none) %0s %0d %0s",
@@ -390,30 +353,6 @@ module lfc_switch #(
                LosslessMask, StrictMask, EcnMask,
                "a mask names a priority >= Classes (SPEC §3.3)");
     end
-    if (CHK_BLOCKS) begin
-      $display("lfc_switch: ReserveBlocks = %0d, HeadroomBlocks = %0d: each 0..65535",
-               ReserveBlocks, HeadroomBlocks);
-    end
-    if (CHK_XON) begin
-      $display("lfc_switch: XonOffset = %0d: 1..65535 (SPEC §3.2: with 0 a PG could meet %0s",
-               XonOffset, "xoff_cond and xon_cond together, §6.5)");
-    end
-    if (CHK_SHARED) begin
-      $display("lfc_switch: SharedBlocks = %0d: 1..2^20-1 (SPEC §3.3)", SharedBlocks);
-    end
-    if (CHK_DYN) begin
-      $display("lfc_switch: DynamicTh = %0d: 0 or 1", DynamicTh);
-    end
-    if (CHK_XOFF_TH) begin
-      $display("lfc_switch: XoffTh = %0d: 0..2^20-1", XoffTh);
-    end
-    if (CHK_ALPHA) begin
-      $display("lfc_switch: AlphaLog2 = %0d: -7..7", AlphaLog2);
-    end
-    if (CHK_QUANTA) begin
-      $display("lfc_switch: PauseQuanta = %0d, RefreshCycles = %0d: each 1..65535",
-               PauseQuanta, RefreshCycles);
-    end
     if (CHK_REFRESH) begin
       $display("lfc_switch: RefreshCycles = %0d >= PauseQuanta = %0d: %0s", RefreshCycles,
                PauseQuanta, "the peer's pause would lapse before a refresh (SPEC §3.3)");
@@ -422,17 +361,8 @@ module lfc_switch #(
       $display("lfc_switch: DrrQuantum[%0d] = %0d is below MtuBlocks = %0d (SPEC §3.3)",
                LOW_QUANTUM, DrrQuantum[LOW_QUANTUM_AT*12 +: 12], MtuBlocks);
     end
-    if (CHK_WD) begin
-      $display("lfc_switch: WdEnable = %0d, WdAction = %0d, WdDetect = %0d, WdRestore = %0d: %0s",
-               WdEnable, WdAction, WdDetect, WdRestore,
-               "enable and action 0/1, detect and restore 1..2^20-1");
-    end
     if (CHK_K) begin
-      $display("lfc_switch: Kmin = %0d, Kmax = %0d: need 0 <= Kmin < Kmax <= 2^20-1 (SPEC §3.3)",
-               Kmin, Kmax);
-    end
-    if (CHK_PMAX) begin
-      $display("lfc_switch: Pmax = %0d: 0..65536", Pmax);
+      $display("lfc_switch: Kmin = %0d, Kmax = %0d: need Kmin < Kmax (SPEC §3.3)", Kmin, Kmax);
     end
     if (CHK_QDEPTH) begin
       $display("lfc_switch: QueueDepth = %0d is below the buffer size, %0d blocks: %0s",
@@ -573,6 +503,7 @@ module lfc_switch #(
       wire [16*20-1:0]  q_pkts;
       wire [15:0]       wd_disc;   // step C: the head of (p, c) is discarded
       wire [16*13-1:0]  pops;      // {pop, ingress, nblk} per class
+      wire [16*8-1:0]   head_nblk; // n of each queue's head (IB: the send rule, §5.3)
 
       // Flow-control word pending on this port, the scheduler's pick and the transmit state.
       wire         fc_pend;
@@ -650,6 +581,7 @@ module lfc_switch #(
         wire [QDW-1:0] head;
 
         assign q_head[gc*QDW +: QDW] = head;
+        assign head_nblk[gc*8 +: 8]   = head[`LFC_QD_NBLK];
 
         if ((gc < Classes) || ((gc == 15) && (VL15EN != 0))) begin : g_on
           // Step F: the pipelines whose exiting packet is for this queue, and their
@@ -735,192 +667,65 @@ module lfc_switch #(
 
       always @* begin
         case (dbg_reg_i)
-          8'd1:    pv = {24'd0, rx_rem};
-          8'd2:    pv = {24'd0, tx_rem};
-          8'd29:   pv = {12'd0, q_len[dbg_cls_i*20 +: 20]};
-          8'd30:   pv = {12'd0, q_pkts[dbg_cls_i*20 +: 20]};
-          default: pv = dbg_mode;
+          `LFC_REG_RX_REM: pv = {24'd0, rx_rem};
+          `LFC_REG_TX_REM: pv = {24'd0, tx_rem};
+          `LFC_REG_QLEN:   pv = {12'd0, q_len[dbg_cls_i*20 +: 20]};
+          `LFC_REG_QPKTS:  pv = {12'd0, q_pkts[dbg_cls_i*20 +: 20]};
+          default:         pv = dbg_mode;
         endcase
       end
 
       assign dbg_pv[gp*32 +: 32] = pv;
 
+      // The blocks of the mode: IB credits, FCPs and VL arbitration (§5), or PFC reception,
+      // watchdog, generation, scheduling and ECN (§6, §8, §9).
       if (IB != 0) begin : g_ib
-        // ---- IB: credits (§5.3, §5.4), FCP generation (§5.5), VL arbitration (§5.6) ----
-        wire         fcp_ok = (rk == `LFC_KIND_FCP) && (rx_fc_op_i[gp*4 +: 4] <= 4'd1) &&
-                              ({1'b0, rx_fc_vl_i[gp*4 +: 4]} < NCLS);
-        wire [3:0]   fcp_vl = rx_fc_vl_i[gp*4 +: 4];
-        wire [Classes*12-1:0] fctbs;
-        wire [Classes*12-1:0] fccl_tx;
-        wire [Classes*12-1:0] fccl_rx;
-        wire [Classes*12-1:0] abr;
-        wire [Classes*16-1:0] occ;
-        wire [15:0]           occ15;
-        wire [Classes*12-1:0] fcp_sent_fctbs;
-        wire [Classes*12-1:0] fcp_sent_fccl;
-        wire [Classes*16-1:0] fcp_timer;
-        wire [14:0]           elig;
-        wire [15:0]           admit;
-
-        for (gc = 0; gc < 16; gc = gc + 1) begin : g_vl
-          localparam [3:0] VIDX = gc;
-
-          if (gc < Classes) begin : g_data
-            wire send_ok;
-
-            lfc_credit_tx u_credit_tx (
-              .clk_i       (clk_i),
-              .rst_ni      (rst_ni),
-              .fcp_valid_i (fcp_ok && (fcp_vl == VIDX)),
-              .fcp_fccl_i  (rx_fc_fccl_i[gp*12 +: 12]),
-              .head_nblk_i (q_head[gc*QDW +: 8]),
-              .start_i     (tx_start && (pick_cls == VIDX)),
-              .send_ok_o   (send_ok),
-              .fctbs_o     (fctbs[gc*12 +: 12]),
-              .fccl_o      (fccl_tx[gc*12 +: 12])
-            );
-
-            assign elig[gc] = send_ok && !q_empty[gc];
-
-            lfc_credit_rx #(
-              .Blocks ({16'd0, VlBlocks[gc*16 +: 16]}),
-              .IsVl15 (0)
-            ) u_credit_rx (
-              .clk_i       (clk_i),
-              .rst_ni      (rst_ni),
-              .fcp_valid_i (fcp_ok && (fcp_vl == VIDX)),
-              .fcp_fctbs_i (rx_fc_fctbs_i[gp*12 +: 12]),
-              .req_i       (fr_first[gp] && (rcls == VIDX)),
-              .req_nblk_i  (rn),
-              .free_i      (free_blk[(gp*16 + gc)*12 +: 12]),
-              .admit_o     (admit[gc]),
-              .abr_o       (abr[gc*12 +: 12]),
-              .occ_o       (occ[gc*16 +: 16]),
-              .fccl_o      (fccl_rx[gc*12 +: 12])
-            );
-          end else if (gc == 15 && VL15EN != 0) begin : g_vl15
-            wire [11:0] unused_abr15;
-            wire [11:0] unused_fccl15;
-
-            lfc_credit_rx #(
-              .Blocks (Vl15Blocks),
-              .IsVl15 (1)
-            ) u_credit_rx (
-              .clk_i       (clk_i),
-              .rst_ni      (rst_ni),
-              .fcp_valid_i (1'b0),
-              .fcp_fctbs_i (12'd0),
-              .req_i       (fr_first[gp] && (rcls == 4'd15)),
-              .req_nblk_i  (rn),
-              .free_i      (free_blk[(gp*16 + 15)*12 +: 12]),
-              .admit_o     (admit[15]),
-              .abr_o       (unused_abr15),
-              .occ_o       (occ15),
-              .fccl_o      (unused_fccl15)
-            );
-          end else begin : g_none
-            if (gc < 15) begin : g_no_elig
-              assign elig[gc] = 1'b0;
-              wire unused_empty = q_empty[gc];  // no such queue
-            end else begin : g_no_vl15
-              assign occ15 = 16'd0;
-            end
-            assign admit[gc] = 1'b0;
-            // No such VL: nothing of it is ever freed.
-            wire unused_free = ^free_blk[(gp*16 + gc)*12 +: 12];
-          end
-        end
-
-        // Admission: a data VL drops with cause CREDIT, VL15 with cause VL15 (§5.4).
-        assign adm_ok[gp]           = |admit;
-        assign adm_drop[gp]         = fr_first[gp] && !(|admit);
-        assign adm_cause[gp*3 +: 3] = (rcls == 4'd15) ? `LFC_DROP_VL15 : `LFC_DROP_CREDIT;
-
-        lfc_fcp_gen #(
-          .Classes   (Classes),
-          .FcpPeriod (FcpPeriod)
-        ) u_fcp_gen (
-          .clk_i        (clk_i),
-          .rst_ni       (rst_ni),
-          .fctbs_i      (fctbs),
-          .fccl_i       (fccl_rx),
-          .sent_i       (fc_sent),
-          .pend_o       (fc_pend),
-          .vl_o         (fc_vl),
-          .fctbs_o      (fc_fctbs),
-          .fccl_o       (fc_fccl),
-          .sent_fctbs_o (fcp_sent_fctbs),
-          .sent_fccl_o  (fcp_sent_fccl),
-          .timer_o      (fcp_timer)
-        );
-
-        assign fc_kind  = `LFC_KIND_FCP;
-        assign pfc_en   = 8'd0;
-        assign pfc_time = 128'd0;
-
-        wire [5:0]  hi_idx;
-        wire [5:0]  lo_idx;
-        wire [7:0]  hi_rem;
-        wire [7:0]  lo_rem;
-        wire [15:0] hi_sent;
-
-        lfc_vlarb #(
-          .HighLen   (VlarbHighLen),
-          .High      (VlarbHigh),
-          .LowLen    (VlarbLowLen),
-          .Low       (VlarbLow),
-          .HighLimit (VlarbHighLimit)
-        ) u_vlarb (
-          .clk_i        (clk_i),
-          .rst_ni       (rst_ni),
-          .elig_i       (elig),
-          .elig15_i     (!q_empty[15]),
-          .start_i      (tx_start),
-          .nblk_i       (pick_head[`LFC_QD_NBLK]),
-          .pick_valid_o (pick_valid),
-          .pick_vl_o    (pick_cls),
-          .hi_idx_o     (hi_idx),
-          .lo_idx_o     (lo_idx),
-          .hi_rem_o     (hi_rem),
-          .lo_rem_o     (lo_rem),
-          .hi_sent_o    (hi_sent)
+        lfc_ib_port #(
+          .Classes        (Classes),
+          .Vl15En         (VL15EN),
+          .VlBlocks       (VlBlocks),
+          .Vl15Blocks     (Vl15Blocks),
+          .FcpPeriod      (FcpPeriod),
+          .VlarbHighLen   (VlarbHighLen),
+          .VlarbHigh      (VlarbHigh),
+          .VlarbLowLen    (VlarbLowLen),
+          .VlarbLow       (VlarbLow),
+          .VlarbHighLimit (VlarbHighLimit)
+        ) u_ib (
+          .clk_i         (clk_i),
+          .rst_ni        (rst_ni),
+          .rx_kind_i     (rk),
+          .rx_cls_i      (rcls),
+          .rx_nblk_i     (rn),
+          .rx_fc_op_i    (rx_fc_op_i[gp*4 +: 4]),
+          .rx_fc_vl_i    (rx_fc_vl_i[gp*4 +: 4]),
+          .rx_fc_fctbs_i (rx_fc_fctbs_i[gp*12 +: 12]),
+          .rx_fc_fccl_i  (rx_fc_fccl_i[gp*12 +: 12]),
+          .first_i       (fr_first[gp]),
+          .free_i        (free_blk[gp*16*12 +: 16*12]),
+          .q_empty_i     (q_empty),
+          .head_nblk_i   (head_nblk),
+          .pick_nblk_i   (pick_head[`LFC_QD_NBLK]),
+          .tx_start_i    (tx_start),
+          .fc_sent_i     (fc_sent),
+          .admit_o       (adm_ok[gp]),
+          .drop_o        (adm_drop[gp]),
+          .drop_cause_o  (adm_cause[gp*3 +: 3]),
+          .fc_pend_o     (fc_pend),
+          .fc_kind_o     (fc_kind),
+          .fc_vl_o       (fc_vl),
+          .fc_fctbs_o    (fc_fctbs),
+          .fc_fccl_o     (fc_fccl),
+          .pfc_en_o      (pfc_en),
+          .pfc_time_o    (pfc_time),
+          .pick_valid_o  (pick_valid),
+          .pick_cls_o    (pick_cls),
+          .dbg_reg_i     (dbg_reg_i),
+          .dbg_cls_i     (dbg_cls_i),
+          .dbg_val_o     (dbg_mode)
         );
 
         assign pick_ecn = pick_head[`LFC_QD_ECN];  // no ECN marking in IB mode
-
-        // The IB registers for the debug port; (port, VL) ones only for VL < Classes.
-        reg [31:0] dv;
-        integer    v;
-
-        always @* begin
-          dv = 32'd0;
-          case (dbg_reg_i)
-            8'd4:    dv = {26'd0, hi_idx};
-            8'd5:    dv = {26'd0, lo_idx};
-            8'd6:    dv = {24'd0, hi_rem};
-            8'd7:    dv = {24'd0, lo_rem};
-            8'd8:    dv = {16'd0, hi_sent};
-            8'd10:   dv = {16'd0, occ15};
-            default: begin
-              for (v = 0; v < Classes; v = v + 1) begin
-                if (dbg_cls_i == v[3:0]) begin
-                  case (dbg_reg_i)
-                    8'd11:   dv = {20'd0, fctbs[v*12 +: 12]};
-                    8'd12:   dv = {20'd0, fccl_tx[v*12 +: 12]};
-                    8'd13:   dv = {20'd0, abr[v*12 +: 12]};
-                    8'd14:   dv = {16'd0, occ[v*16 +: 16]};
-                    8'd15:   dv = {20'd0, fcp_sent_fctbs[v*12 +: 12]};
-                    8'd16:   dv = {20'd0, fcp_sent_fccl[v*12 +: 12]};
-                    8'd17:   dv = {16'd0, fcp_timer[v*16 +: 16]};
-                    default: dv = 32'd0;
-                  endcase
-                end
-              end
-            end
-          endcase
-        end
-
-        assign dbg_mode = dv;
 
         // No PFC state in IB mode.
         assign wd_disc                        = 16'd0;
@@ -934,187 +739,68 @@ module lfc_switch #(
         // PFC frames are ignored in IB mode (rx_bad_ctrl, §6.7).
         wire unused_pfc_rx = ^{rx_pfc_en_i[gp*8 +: 8], rx_pfc_time_i[gp*128 +: 128]};
       end else begin : g_pfc
-        // ---- PFC: reception (§6.7), watchdog (§6.8), generation (§6.5, §6.6), §8, §9 ----
-        wire                  frame = (rk == `LFC_KIND_PFC);
-        wire [Classes-1:0]    paused;
-        wire [Classes-1:0]    pause_rx;
-        wire [Classes*21-1:0] pause_timer;
-        wire [Classes-1:0]    storm;
-        wire [Classes*20-1:0] wd_cnt;
-        wire [Classes*20-1:0] wd_rcnt;
-        wire [Classes-1:0]    wd_trip;
-        wire [Classes-1:0]    wd_restore;
-        wire [Classes-1:0]    xoff;
-        wire [Classes-1:0]    pfc_pend;
-        wire [Classes*16-1:0] refresh_timer;
-        wire [Classes-1:0]    xoff_ev;
-        wire [Classes-1:0]    xon_ev;
-        wire [Classes-1:0]    elig;
-        wire [Classes-1:0]    drop_state;
-        wire [2:0]            drr_ptr;
-        wire [Classes*16-1:0] deficit;
-        wire [31:0]           lfsr;
-        wire [19:0]           pick_qlen      = q_len[pick_cls*20 +: 20];
-        wire [Classes*16-1:0] pg_min_port    = pg_min[gp*Classes*16 +: Classes*16];
-        wire [Classes*20-1:0] pg_shared_port = pg_shared[gp*Classes*20 +: Classes*20];
-        wire [Classes*16-1:0] pg_hdrm_port   = pg_hdrm[gp*Classes*16 +: Classes*16];
-
-        lfc_pfc_rx #(
-          .Classes  (Classes),
-          .SpeedDiv (K)
-        ) u_pfc_rx (
-          .clk_i      (clk_i),
-          .rst_ni     (rst_ni),
-          .frame_i    (frame),
-          .en_i       (rx_pfc_en_i[gp*8 +: 8]),
-          .time_i     (rx_pfc_time_i[gp*128 +: 128]),
-          .paused_o   (paused),
-          .pause_rx_o (pause_rx),
-          .timer_o    (pause_timer)
-        );
-
-        if (WdEnable != 0) begin : g_wd
-          lfc_watchdog #(
-            .Classes   (Classes),
-            .WdDetect  (WdDetect),
-            .WdRestore (WdRestore)
-          ) u_watchdog (
-            .clk_i      (clk_i),
-            .rst_ni     (rst_ni),
-            .paused_i   (paused),
-            .pause_rx_i (pause_rx),
-            .storm_o    (storm),
-            .trip_o     (wd_trip),
-            .restore_o  (wd_restore),
-            .cnt_o      (wd_cnt),
-            .rcnt_o     (wd_rcnt)
-          );
-        end else begin : g_no_wd
-          assign storm      = {Classes{1'b0}};
-          assign wd_trip    = {Classes{1'b0}};
-          assign wd_restore = {Classes{1'b0}};
-          assign wd_cnt     = {(Classes * 20){1'b0}};
-          assign wd_rcnt    = {(Classes * 20){1'b0}};
-          wire unused_pause_rx = ^pause_rx;
-        end
-
-        // §6.8: with wd_action = drop a storm discards (step C) and drops at admission.
-        assign drop_state = (WdAction == 0) ? storm : {Classes{1'b0}};
-
-        lfc_pfc_gen #(
+        lfc_pfc_port #(
+          .Port          (gp),
           .Classes       (Classes),
+          .SpeedDiv      (K),
+          .Seed          (Seed),
           .LosslessMask  (LosslessMask),
           .XonOffset     (XonOffset),
           .PauseQuanta   (PauseQuanta),
-          .RefreshCycles (RefreshCycles)
-        ) u_pfc_gen (
+          .RefreshCycles (RefreshCycles),
+          .StrictMask    (StrictMask),
+          .DrrQuantum    (DrrQuantum),
+          .WdEnable      (WdEnable),
+          .WdDetect      (WdDetect),
+          .WdRestore     (WdRestore),
+          .WdAction      (WdAction),
+          .EcnMask       (EcnMask),
+          .Kmin          (Kmin),
+          .Kmax          (Kmax),
+          .Pmax          (Pmax)
+        ) u_pfc (
           .clk_i           (clk_i),
           .rst_ni          (rst_ni),
-          .pg_shared_i     (pg_shared_port),
-          .pg_hdrm_i       (pg_hdrm_port),
+          .rx_kind_i       (rk),
+          .rx_pfc_en_i     (rx_pfc_en_i[gp*8 +: 8]),
+          .rx_pfc_time_i   (rx_pfc_time_i[gp*128 +: 128]),
+          .pg_min_i        (pg_min[gp*Classes*16 +: Classes*16]),
+          .pg_shared_i     (pg_shared[gp*Classes*20 +: Classes*20]),
+          .pg_hdrm_i       (pg_hdrm[gp*Classes*16 +: Classes*16]),
           .th_i            (th),
-          .sent_i          (fc_sent),
-          .pend_o          (fc_pend),
-          .en_o            (pfc_en),
-          .time_o          (pfc_time),
-          .xoff_ev_o       (xoff_ev),
-          .xon_ev_o        (xon_ev),
-          .xoff_o          (xoff),
-          .pfc_pend_o      (pfc_pend),
-          .refresh_timer_o (refresh_timer)
+          .q_empty_i       (q_empty),
+          .pick_nblk_i     (pick_head[`LFC_QD_NBLK]),
+          .pick_qlen_i     (q_len[pick_cls*20 +: 20]),
+          .pick_ecn_i      (pick_head[`LFC_QD_ECN]),
+          .tx_start_i      (tx_start),
+          .fc_sent_i       (fc_sent),
+          .fc_pend_o       (fc_pend),
+          .fc_kind_o       (fc_kind),
+          .fc_vl_o         (fc_vl),
+          .fc_fctbs_o      (fc_fctbs),
+          .fc_fccl_o       (fc_fccl),
+          .pfc_en_o        (pfc_en),
+          .pfc_time_o      (pfc_time),
+          .pick_valid_o    (pick_valid),
+          .pick_cls_o      (pick_cls),
+          .pick_ecn_o      (pick_ecn),
+          .wd_disc_o       (wd_disc),
+          .wd_drop_state_o (wd_drop_state[gp*16 +: 16]),
+          .ecn_mark_o      (stat_ecn_mark_o[gp]),
+          .xoff_o          (stat_xoff_o[gp*16 +: 16]),
+          .xon_o           (stat_xon_o[gp*16 +: 16]),
+          .wd_trip_o       (stat_wd_trip_o[gp*16 +: 16]),
+          .wd_restore_o    (stat_wd_restore_o[gp*16 +: 16]),
+          .dbg_reg_i       (dbg_reg_i),
+          .dbg_cls_i       (dbg_cls_i),
+          .dbg_val_o       (dbg_mode)
         );
 
-        assign fc_kind  = `LFC_KIND_PFC;
-        assign fc_vl    = 4'd0;
-        assign fc_fctbs = 12'd0;
-        assign fc_fccl  = 12'd0;
-
-        // §8.1 eligibility: non-empty, not paused (a storm ignores the pause), not dropping.
-        assign elig = ~q_empty[Classes-1:0] & ~(paused & ~storm) & ~drop_state;
-
-        lfc_sched #(
-          .Classes    (Classes),
-          .StrictMask (StrictMask),
-          .DrrQuantum (DrrQuantum)
-        ) u_sched (
-          .clk_i        (clk_i),
-          .rst_ni       (rst_ni),
-          .elig_i       (elig),
-          .start_i      (tx_start),
-          .nblk_i       (pick_head[`LFC_QD_NBLK]),
-          .pick_valid_o (pick_valid),
-          .pick_cls_o   (pick_cls),
-          .drr_ptr_o    (drr_ptr),
-          .deficit_o    (deficit)
-        );
-
-        lfc_ecn #(
-          .Port    (gp),
-          .Seed    (Seed),
-          .EcnMask (EcnMask),
-          .Kmin    (Kmin),
-          .Kmax    (Kmax),
-          .Pmax    (Pmax)
-        ) u_ecn (
-          .clk_i   (clk_i),
-          .rst_ni  (rst_ni),
-          .start_i (tx_start),
-          .cls_i   (pick_cls),
-          .qlen_i  (pick_qlen),
-          .ecn_i   (pick_head[`LFC_QD_ECN]),
-          .ecn_o   (pick_ecn),
-          .mark_o  (stat_ecn_mark_o[gp]),
-          .lfsr_o  (lfsr)
-        );
-
-        // Step C: a queue in the drop state discards its head every cycle.
-        assign wd_disc = {{(16 - Classes){1'b0}}, drop_state & ~q_empty[Classes-1:0]};
-        assign wd_drop_state[gp*16 +: 16]     = {{(16 - Classes){1'b0}}, drop_state};
-        assign stat_wd_drop_o[gp*16 +: 16]    = wd_disc;
-        assign stat_xoff_o[gp*16 +: 16]       = {{(16 - Classes){1'b0}}, xoff_ev};
-        assign stat_xon_o[gp*16 +: 16]        = {{(16 - Classes){1'b0}}, xon_ev};
-        assign stat_wd_trip_o[gp*16 +: 16]    = {{(16 - Classes){1'b0}}, wd_trip};
-        assign stat_wd_restore_o[gp*16 +: 16] = {{(16 - Classes){1'b0}}, wd_restore};
-        // Queues of classes >= Classes do not exist in PFC mode.
-        wire unused_q_empty = ^q_empty[15:Classes];
-
-        // The PFC registers for the debug port; (port, class) ones only for c < Classes.
-        reg [31:0] dv;
-        integer    c;
-
-        always @* begin
-          dv = 32'd0;
-          case (dbg_reg_i)
-            8'd3:    dv = {29'd0, drr_ptr};
-            8'd9:    dv = lfsr;
-            default: begin
-              for (c = 0; c < Classes; c = c + 1) begin
-                if (dbg_cls_i == c[3:0]) begin
-                  case (dbg_reg_i)
-                    8'd18:   dv = {16'd0, pg_min_port[c*16 +: 16]};
-                    8'd19:   dv = {12'd0, pg_shared_port[c*20 +: 20]};
-                    8'd20:   dv = {16'd0, pg_hdrm_port[c*16 +: 16]};
-                    8'd21:   dv = {31'd0, xoff[c]};
-                    8'd22:   dv = {31'd0, pfc_pend[c]};
-                    8'd23:   dv = {16'd0, refresh_timer[c*16 +: 16]};
-                    8'd24:   dv = {11'd0, pause_timer[c*21 +: 21]};
-                    8'd25:   dv = {31'd0, storm[c]};
-                    8'd26:   dv = {12'd0, wd_cnt[c*20 +: 20]};
-                    8'd27:   dv = {12'd0, wd_rcnt[c*20 +: 20]};
-                    8'd28:   dv = {16'd0, deficit[c*16 +: 16]};
-                    default: dv = 32'd0;
-                  endcase
-                end
-              end
-            end
-          endcase
-        end
-
-        assign dbg_mode = dv;
-
-        // FCPs are ignored in PFC mode (rx_bad_ctrl, §5.3).
+        assign stat_wd_drop_o[gp*16 +: 16] = wd_disc;
+        // FCPs are ignored in PFC mode (rx_bad_ctrl, §5.3); the IB admission is lfc_buffer's.
         wire unused_fcp_rx = ^{rx_fc_op_i[gp*4 +: 4], rx_fc_vl_i[gp*4 +: 4],
-                               rx_fc_fctbs_i[gp*12 +: 12], rx_fc_fccl_i[gp*12 +: 12]};
+                               rx_fc_fctbs_i[gp*12 +: 12], rx_fc_fccl_i[gp*12 +: 12],
+                               head_nblk};
       end
     end
   endgenerate
@@ -1182,7 +868,7 @@ module lfc_switch #(
 
   always @* begin
     dbg_val_o = 32'd0;
-    if (dbg_reg_i == 8'd0) begin
+    if (dbg_reg_i == `LFC_REG_SHARED_USED) begin
       dbg_val_o = {12'd0, shared_used};
     end else if (dbg_port_i < NPORT) begin
       dbg_val_o = dbg_pv[dbg_port_i[3:0]*32 +: 32];

@@ -20,6 +20,8 @@
 
 #include "lfc/parse.h"
 #include "lfc/switch.h"
+#include "config_keys.h"
+#include "params_table.h"
 
 typedef enum {
   K_U32,        /* uint32_t field, [min, max] */
@@ -30,8 +32,7 @@ typedef enum {
   K_WD_ACTION,  /* lfc_wd_action_t: drop | forward */
   K_SPEED_DIV,  /* uint8_t speed_div[ports]: one value for every port, or one per port */
   K_CLASS_LIST, /* uint32_t[classes]: one value for every class, or one per class */
-  K_VLARB_HIGH, /* "vl:weight, vl:weight, ..." or "none" */
-  K_VLARB_LOW
+  K_VLARB       /* "vl:weight, vl:weight, ..." or "none": vlarb_high or vlarb_low */
 } kind_t;
 
 typedef struct {
@@ -43,53 +44,13 @@ typedef struct {
 } key_t_;
 
 #define F(f) offsetof(lfc_switch_cfg_t, f)
-/* Largest 20-bit value: the width of the buffer counters (SPEC §6.1). */
-#define MAX20 ((1 << 20) - 1)
-#define MAX16 65535
-#define MAX12 4095
+/* A VL arbitration entry's weight is 8 bits (SPEC §5.6). */
 #define MAX8 255
-/* Pmax is in units of 2^-16 (SPEC §9.1); 65536 is probability 1. */
-#define PMAX_ONE 65536
 
-static const key_t_ KEYS[] = {
-    /* SPEC §3.1, both modes */
-    {"switch", "mode", K_MODE, 0, 1, F(mode)},
-    {"switch", "ports", K_U32, 2, LFC_MAX_PORTS, F(ports)},
-    {"switch", "classes", K_U32, 1, LFC_IB_MAX_VLS, F(classes)},
-    {"switch", "speed_div", K_SPEED_DIV, 1, 16, F(speed_div)},
-    {"switch", "latency", K_U32, 1, MAX12, F(latency)},
-    {"switch", "cut_through", K_BOOL, 0, 1, F(cut_through)},
-    {"switch", "mtu_blocks", K_U32, 1, LFC_MAX_NBLK, F(mtu_blocks)},
-    {"switch", "seed", K_U32, 0, UINT32_MAX, F(seed)},
-    /* SPEC §3.2, IB */
-    {"ib", "vl_blocks", K_CLASS_LIST, 1, MAX16, F(vl_blocks)},
-    {"ib", "vl15_blocks", K_U32, 0, MAX16, F(vl15_blocks)},
-    {"ib", "fcp_period", K_U32, 1, MAX16, F(fcp_period)},
-    {"ib", "vlarb_high", K_VLARB_HIGH, 0, 0, F(vlarb_high)},
-    {"ib", "vlarb_low", K_VLARB_LOW, 0, 0, F(vlarb_low)},
-    {"ib", "vlarb_high_limit", K_U32, 0, MAX8, F(vlarb_high_limit)},
-    /* SPEC §3.2, PFC */
-    {"pfc", "lossless_mask", K_U8, 0, MAX8, F(lossless_mask)},
-    {"pfc", "reserve_blocks", K_U32, 0, MAX16, F(reserve_blocks)},
-    {"pfc", "shared_blocks", K_U32, 1, MAX20, F(shared_blocks)},
-    {"pfc", "headroom_blocks", K_U32, 0, MAX16, F(headroom_blocks)},
-    {"pfc", "dynamic_th", K_BOOL, 0, 1, F(dynamic_th)},
-    {"pfc", "xoff_th", K_U32, 0, MAX20, F(xoff_th)},
-    {"pfc", "alpha_log2", K_I32, -7, 7, F(alpha_log2)},
-    {"pfc", "xon_offset", K_U32, 1, MAX16, F(xon_offset)},
-    {"pfc", "pause_quanta", K_U32, 1, MAX16, F(pause_quanta)},
-    {"pfc", "refresh_cycles", K_U32, 1, MAX16, F(refresh_cycles)},
-    {"pfc", "strict_mask", K_U8, 0, MAX8, F(strict_mask)},
-    {"pfc", "drr_quantum", K_CLASS_LIST, 1, MAX12, F(drr_quantum)},
-    {"pfc", "wd_enable", K_BOOL, 0, 1, F(wd_enable)},
-    {"pfc", "wd_detect", K_U32, 1, MAX20, F(wd_detect)},
-    {"pfc", "wd_restore", K_U32, 1, MAX20, F(wd_restore)},
-    {"pfc", "wd_action", K_WD_ACTION, 0, 1, F(wd_action)},
-    {"pfc", "ecn_mask", K_U8, 0, MAX8, F(ecn_mask)},
-    {"pfc", "kmin", K_U32, 0, MAX20, F(kmin)},
-    {"pfc", "kmax", K_U32, 0, MAX20, F(kmax)},
-    {"pfc", "pmax", K_U32, 0, PMAX_ONE, F(pmax)},
-};
+/* The keys, their kinds and ranges: tables/params.toml, through params_table.h. */
+#define KEY_ROW(section, key, kind, min, max) {section, #key, kind, min, max, F(key)},
+static const key_t_ KEYS[] = {LFC_PARAM_KEYS(KEY_ROW)};
+#undef KEY_ROW
 #define NKEYS (sizeof KEYS / sizeof KEYS[0])
 
 /* Longest value text we look at; a longer value is an error, not a truncation. */
@@ -320,9 +281,9 @@ static int apply(lfc_switch_cfg_t *cfg, const key_t_ *k, const char *value, char
             (uint32_t)(n == 1 ? vals[0] : (i < (uint32_t)n ? vals[i] : vals[0]));
       return 0;
     }
-    case K_VLARB_HIGH:
-      return parse_vlarb(value, cfg->vlarb_high, &cfg->vlarb_high_len, err, errlen);
-    case K_VLARB_LOW:
+    case K_VLARB:
+      if (k->off == F(vlarb_high))
+        return parse_vlarb(value, cfg->vlarb_high, &cfg->vlarb_high_len, err, errlen);
       return parse_vlarb(value, cfg->vlarb_low, &cfg->vlarb_low_len, err, errlen);
   }
   return failf(err, errlen, "internal error: unknown kind of key");
@@ -360,4 +321,36 @@ int lfc_switch_cfg_set(lfc_switch_cfg_t *cfg, const char *section, const char *k
   else
     failf(err, errlen, "unknown key '%s'; keys of [%s]: %s", key, section, keys);
   return 1;
+}
+
+int lfc_switch_cfg_get(const lfc_switch_cfg_t *cfg, const char *key, int index, int64_t *out,
+                       uint32_t *count) {
+  const key_t_ *k = NULL;
+  for (size_t i = 0; i < NKEYS && key; i++)
+    if (strcmp(KEYS[i].name, key) == 0) k = &KEYS[i];
+  if (!cfg || !k || !out) return -1;
+  const char *f = (const char *)cfg + k->off;
+  uint32_t n;
+  switch (k->kind) {
+    case K_U32: *out = *(const uint32_t *)f; return 0;
+    case K_U8: *out = *(const uint8_t *)f; return 0;
+    case K_I32: *out = (int64_t)(uint32_t)(*(const int32_t *)f); return 0; /* 32-bit two's
+                                                                                 complement */
+    case K_BOOL: *out = *(const bool *)f ? 1 : 0; return 0;
+    case K_MODE: *out = (int64_t)cfg->mode; return 0;
+    case K_WD_ACTION: *out = (int64_t)cfg->wd_action; return 0;
+    case K_SPEED_DIV:
+    case K_CLASS_LIST:
+      n = k->kind == K_SPEED_DIV ? cfg->ports : cfg->classes;
+      /* drr_quantum has a slot per PFC priority (8), fewer than an IB switch's classes (up to 15
+         data VLs, SPEC §3.2): its index stops at the last slot. */
+      if (k->off == F(drr_quantum) && n > LFC_PFC_MAX_PRIOS) n = LFC_PFC_MAX_PRIOS;
+      if (count) *count = n;
+      if (index < 0 || (uint32_t)index >= n) return -2;
+      *out = k->kind == K_SPEED_DIV ? (int64_t)((const uint8_t *)f)[index]
+                                    : (int64_t)((const uint32_t *)f)[index];
+      return 0;
+    case K_VLARB: return -1; /* a table, not a value */
+  }
+  return -1;
 }

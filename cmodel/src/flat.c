@@ -12,6 +12,8 @@
 #include "lfc/flat.h"
 #include "lfc/switch.h"
 #include "alloc.h"
+#include "config_keys.h"
+#include "params_table.h"
 
 /* Longest message kept for lfc_flat_error. */
 #define FLAT_ERR_LEN 512u
@@ -22,9 +24,6 @@
 #define PFC_TIME_BITS 16
 /* The debug port dbg_val_o is 32 bits wide (SPEC §13). */
 #define DBG_VAL_BITS 32u
-/* Defaults of SPEC §3.1 for the two parameters lfc_switch_cfg_default needs besides the mode. */
-#define DEFAULT_PORTS 4u
-#define DEFAULT_CLASSES 2u
 /* Longest configuration text accepted (it is copied once to be split). */
 #define FLAT_CFG_MAX (1u << 20)
 
@@ -249,8 +248,8 @@ static int parse_config(lfc_flat_t *h, const char *text) {
   /* Pass 1: mode, ports, classes, each checked by lfc_switch_cfg_set on a scratch cfg. */
   lfc_switch_cfg_t base;
   memset(&base, 0, sizeof base);
-  base.ports = DEFAULT_PORTS;
-  base.classes = DEFAULT_CLASSES;
+  base.ports = LFC_P_PORTS_DEFAULT; /* SPEC §3.1, tables/params.toml */
+  base.classes = LFC_P_CLASSES_DEFAULT;
   int have_mode = 0;
   for (int i = 0; i < n; i++) {
     if (!is_base_key(&items[i])) continue;
@@ -323,68 +322,13 @@ int lfc_flat_reset(lfc_flat_t *h) {
 int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index) {
   if (!has_model(h)) return -1;
   if (name == NULL) return fail(h, "param: no name (NULL)");
-  const lfc_switch_cfg_t *c = &h->cfg;
-  /* Per-port and per-class lists. */
-  if (!strcmp(name, "speed_div") || !strcmp(name, "vl_blocks") || !strcmp(name, "drr_quantum")) {
-    int per_port = !strcmp(name, "speed_div");
-    uint32_t n = per_port ? c->ports : c->classes;
-    /* drr_quantum has a slot per PFC priority (8), fewer than an IB switch's classes (up to 15
-       data VLs, SPEC §3.2): its index stops at the last slot. */
-    if (!strcmp(name, "drr_quantum") && n > LFC_PFC_MAX_PRIOS) n = LFC_PFC_MAX_PRIOS;
-    if (index < 0 || (uint32_t)index >= n)
-      return fail(h, "param %s[%d]: index out of range 0..%u", name, index, n - 1u);
-    if (per_port) return c->speed_div[index];
-    return !strcmp(name, "vl_blocks") ? c->vl_blocks[index] : c->drr_quantum[index];
-  }
-  /* The C type of each field, so that it is read with its own width and signedness. */
-  enum { U32, U8, BOOL, I32, ENUM }; /* ENUM: an int-sized C enum */
-  static const struct {
-    const char *name;
-    size_t off;
-    int kind;
-  } P[] = {
-      {"mode", offsetof(lfc_switch_cfg_t, mode), ENUM},
-      {"ports", offsetof(lfc_switch_cfg_t, ports), U32},
-      {"classes", offsetof(lfc_switch_cfg_t, classes), U32},
-      {"latency", offsetof(lfc_switch_cfg_t, latency), U32},
-      {"cut_through", offsetof(lfc_switch_cfg_t, cut_through), BOOL},
-      {"mtu_blocks", offsetof(lfc_switch_cfg_t, mtu_blocks), U32},
-      {"seed", offsetof(lfc_switch_cfg_t, seed), U32},
-      {"vl15_blocks", offsetof(lfc_switch_cfg_t, vl15_blocks), U32},
-      {"fcp_period", offsetof(lfc_switch_cfg_t, fcp_period), U32},
-      {"vlarb_high_limit", offsetof(lfc_switch_cfg_t, vlarb_high_limit), U32},
-      {"lossless_mask", offsetof(lfc_switch_cfg_t, lossless_mask), U8},
-      {"reserve_blocks", offsetof(lfc_switch_cfg_t, reserve_blocks), U32},
-      {"shared_blocks", offsetof(lfc_switch_cfg_t, shared_blocks), U32},
-      {"headroom_blocks", offsetof(lfc_switch_cfg_t, headroom_blocks), U32},
-      {"dynamic_th", offsetof(lfc_switch_cfg_t, dynamic_th), BOOL},
-      {"xoff_th", offsetof(lfc_switch_cfg_t, xoff_th), U32},
-      {"alpha_log2", offsetof(lfc_switch_cfg_t, alpha_log2), I32},
-      {"xon_offset", offsetof(lfc_switch_cfg_t, xon_offset), U32},
-      {"pause_quanta", offsetof(lfc_switch_cfg_t, pause_quanta), U32},
-      {"refresh_cycles", offsetof(lfc_switch_cfg_t, refresh_cycles), U32},
-      {"strict_mask", offsetof(lfc_switch_cfg_t, strict_mask), U8},
-      {"wd_enable", offsetof(lfc_switch_cfg_t, wd_enable), BOOL},
-      {"wd_detect", offsetof(lfc_switch_cfg_t, wd_detect), U32},
-      {"wd_restore", offsetof(lfc_switch_cfg_t, wd_restore), U32},
-      {"wd_action", offsetof(lfc_switch_cfg_t, wd_action), ENUM},
-      {"ecn_mask", offsetof(lfc_switch_cfg_t, ecn_mask), U8},
-      {"kmin", offsetof(lfc_switch_cfg_t, kmin), U32},
-      {"kmax", offsetof(lfc_switch_cfg_t, kmax), U32},
-      {"pmax", offsetof(lfc_switch_cfg_t, pmax), U32},
-  };
-  const char *base = (const char *)c;
-  for (size_t i = 0; i < sizeof P / sizeof P[0]; i++) {
-    if (strcmp(name, P[i].name) != 0) continue;
-    const void *f = base + P[i].off;
-    switch (P[i].kind) {
-      case U32: return *(const uint32_t *)f;
-      case U8: return *(const uint8_t *)f;
-      case BOOL: return *(const bool *)f ? 1 : 0;
-      case I32: return (int64_t)(uint32_t)(*(const int32_t *)f); /* two's complement, 32 bits */
-      default: return (int64_t)(*(const lfc_mode_t *)f);
-    }
-  }
+  /* The key table of lfc_switch_cfg_set (tables/params.toml) says where each value is. */
+  int64_t v;
+  uint32_t n = 0;
+  int rc = lfc_switch_cfg_get(&h->cfg, name, index, &v, &n);
+  if (rc == 0) return v;
+  if (rc == -2)
+    return fail(h, "param %s[%d]: index out of range 0..%u", name, index, n - 1u);
   return fail(h, "param %s: unknown (see lfc/flat.h for the names)", name);
 }
 

@@ -1,7 +1,8 @@
 /*
  * regs.c - the register table of SPEC §13.1 and the register values of the current state.
  *
- * The indices are fixed by the SPEC (they are the RTL's dbg_reg_i numbers). Values are as the
+ * The indices are fixed by the SPEC (they are the RTL's dbg_reg_i numbers, `LFC_REG_<NAME> of
+ * rtl/lfc_tables.vh); both come from tables/regs.toml. Values are as the
  * RTL holds them: timers kept here as absolute cycles read as the remaining cycles, the signed
  * deficit as two's complement, everything masked to its width. A register of the other mode, or
  * of a class or port that does not exist, reads 0.
@@ -10,53 +11,15 @@
 
 #include <string.h>
 
-enum {
-  R_SHARED_USED = 0, R_RX_REM, R_TX_REM, R_DRR_PTR, R_HI_IDX, R_LO_IDX, R_HI_REM, R_LO_REM,
-  R_HI_SENT, R_LFSR, R_OCC15, R_FCTBS, R_FCCL, R_ABR, R_OCC, R_FCP_SENT_FCTBS, R_FCP_SENT_FCCL,
-  R_FCP_TIMER, R_PG_MIN, R_PG_SHARED, R_PG_HDRM, R_XOFF, R_PFC_PEND, R_REFRESH_TIMER,
-  R_PAUSE_TIMER, R_WD_STORM, R_WD_CNT, R_WD_RCNT, R_DEFICIT, R_QLEN, R_QPKTS, R_COUNT
-};
+/* The register indices (enum R_<NAME>, R_COUNT) and the table: tables/regs.toml. */
+#include "regs_table.h"
 
-#define BOTH 2u
+#define BOTH LFC_REG_BOTH
 #define S LFC_SCOPE_SWITCH
 #define P LFC_SCOPE_PORT
 #define PC LFC_SCOPE_PORT_CLASS
-#define IB LFC_MODE_IB
-#define PFC LFC_MODE_PFC
 
-static const lfc_reg_info_t regs[R_COUNT] = {
-    [R_SHARED_USED] = {"shared_used", 20, S, PFC},
-    [R_RX_REM] = {"rx_rem", 8, P, BOTH},
-    [R_TX_REM] = {"tx_rem", 8, P, BOTH},
-    [R_DRR_PTR] = {"drr_ptr", 3, P, PFC},
-    [R_HI_IDX] = {"hi_idx", 6, P, IB},
-    [R_LO_IDX] = {"lo_idx", 6, P, IB},
-    [R_HI_REM] = {"hi_rem", 8, P, IB},
-    [R_LO_REM] = {"lo_rem", 8, P, IB},
-    [R_HI_SENT] = {"hi_sent", 16, P, IB},
-    [R_LFSR] = {"lfsr", 32, P, PFC},
-    [R_OCC15] = {"occ15", 16, P, IB},
-    [R_FCTBS] = {"fctbs", 12, PC, IB},
-    [R_FCCL] = {"fccl", 12, PC, IB},
-    [R_ABR] = {"abr", 12, PC, IB},
-    [R_OCC] = {"occ", 16, PC, IB},
-    [R_FCP_SENT_FCTBS] = {"fcp_sent_fctbs", 12, PC, IB},
-    [R_FCP_SENT_FCCL] = {"fcp_sent_fccl", 12, PC, IB},
-    [R_FCP_TIMER] = {"fcp_timer", 16, PC, IB},
-    [R_PG_MIN] = {"pg_min", 16, PC, PFC},
-    [R_PG_SHARED] = {"pg_shared", 20, PC, PFC},
-    [R_PG_HDRM] = {"pg_hdrm", 16, PC, PFC},
-    [R_XOFF] = {"xoff", 1, PC, PFC},
-    [R_PFC_PEND] = {"pfc_pend", 1, PC, PFC},
-    [R_REFRESH_TIMER] = {"refresh_timer", 16, PC, PFC},
-    [R_PAUSE_TIMER] = {"pause_timer", 21, PC, PFC},
-    [R_WD_STORM] = {"wd_storm", 1, PC, PFC},
-    [R_WD_CNT] = {"wd_cnt", 20, PC, PFC},
-    [R_WD_RCNT] = {"wd_rcnt", 20, PC, PFC},
-    [R_DEFICIT] = {"deficit", 16, PC, PFC},
-    [R_QLEN] = {"qlen", 20, PC, BOTH},
-    [R_QPKTS] = {"qpkts", 20, PC, BOTH},
-};
+static const lfc_reg_info_t regs[R_COUNT] = {LFC_REGS_TABLE};
 
 size_t lfc_reg_count(void) { return R_COUNT; }
 

@@ -6,35 +6,16 @@
 
 #include "lfc_rules.h"
 #include "alloc.h"
+#include "params_table.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* SPEC §3 ranges. */
-#define PORTS_MIN 2u
-#define SPEED_DIV_MAX 16u
-#define LATENCY_MAX 4095u
-#define DEFAULT_PORTS 4u
-#define DEFAULT_CLASSES 2u
-#define DEFAULT_MTU 65u
-#define DEFAULT_VL_BLOCKS 256u
-#define DEFAULT_FCP_PERIOD 1024u
+/* SPEC §3 ranges and defaults: tables/params.toml, through params_table.h (LFC_P_<KEY>_MIN,
+   _MAX, _DEFAULT). The VL arbitration weight of the default low table (SPEC §3.2): */
 #define DEFAULT_VLARB_WEIGHT 4u
-#define DEFAULT_SHARED 1024u
-#define DEFAULT_HEADROOM 256u
-#define DEFAULT_XOFF_TH 128u
-#define DEFAULT_XON_OFFSET 8u
-#define DEFAULT_PAUSE_QUANTA 65535u
-#define DEFAULT_REFRESH 32768u
-#define DEFAULT_WD_CYCLES 65536u
-#define DEFAULT_KMIN 16u
-#define DEFAULT_KMAX 64u
-#define DEFAULT_PMAX 655u
-#define ALPHA_LOG2_MAX 7
-#define DRR_QUANTUM_MAX 4095u
-#define PMAX_MAX 65536u
 #define ROUTE_LEN_MAX 65536u /* dst is 16 bits */
 
 /* ---------------------------------------------------------------------------------------- */
@@ -47,15 +28,14 @@ void lfc_switch_cfg_default(lfc_switch_cfg_t *cfg, lfc_mode_t mode, uint32_t por
   cfg->mode = mode;
   cfg->ports = ports;
   cfg->classes = classes;
-  for (uint32_t p = 0; p < LFC_MAX_PORTS; p++) cfg->speed_div[p] = 1;
-  cfg->latency = 1;
-  cfg->cut_through = false;
-  cfg->mtu_blocks = DEFAULT_MTU;
-  cfg->seed = 1;
-  /* IB */
-  for (uint32_t c = 0; c < LFC_IB_MAX_VLS; c++) cfg->vl_blocks[c] = DEFAULT_VL_BLOCKS;
-  cfg->vl15_blocks = 0;
-  cfg->fcp_period = DEFAULT_FCP_PERIOD;
+  /* Every one-value parameter with a number for default (tables/params.toml). */
+#define SET_DEFAULT(field, value) cfg->field = value;
+  LFC_PARAM_DEFAULTS(SET_DEFAULT)
+#undef SET_DEFAULT
+  /* The lists, and the defaults that follow a rule (SPEC §3.1, §3.2). */
+  for (uint32_t p = 0; p < LFC_MAX_PORTS; p++) cfg->speed_div[p] = LFC_P_SPEED_DIV_DEFAULT;
+  for (uint32_t c = 0; c < LFC_IB_MAX_VLS; c++) cfg->vl_blocks[c] = LFC_P_VL_BLOCKS_DEFAULT;
+  /* vlarb_low: (c, 4) for every data VL; vlarb_high: empty. */
   uint32_t vls = classes < LFC_IB_MAX_VLS ? classes : LFC_IB_MAX_VLS;
   for (uint32_t c = 0; c < vls; c++) {
     cfg->vlarb_low[c].vl = (uint8_t)c;
@@ -63,29 +43,10 @@ void lfc_switch_cfg_default(lfc_switch_cfg_t *cfg, lfc_mode_t mode, uint32_t por
   }
   cfg->vlarb_low_len = vls;
   cfg->vlarb_high_len = 0;
-  cfg->vlarb_high_limit = 0;
-  /* PFC */
+  /* lossless_mask: every class; drr_quantum: mtu_blocks. */
   uint32_t prios = classes < LFC_PFC_MAX_PRIOS ? classes : LFC_PFC_MAX_PRIOS;
   cfg->lossless_mask = (uint8_t)((1u << prios) - 1u);
-  cfg->reserve_blocks = 0;
-  cfg->shared_blocks = DEFAULT_SHARED;
-  cfg->headroom_blocks = DEFAULT_HEADROOM;
-  cfg->dynamic_th = false;
-  cfg->xoff_th = DEFAULT_XOFF_TH;
-  cfg->alpha_log2 = 0;
-  cfg->xon_offset = DEFAULT_XON_OFFSET;
-  cfg->pause_quanta = DEFAULT_PAUSE_QUANTA;
-  cfg->refresh_cycles = DEFAULT_REFRESH;
-  cfg->strict_mask = 0;
-  for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) cfg->drr_quantum[c] = DEFAULT_MTU;
-  cfg->wd_enable = false;
-  cfg->wd_detect = DEFAULT_WD_CYCLES;
-  cfg->wd_restore = DEFAULT_WD_CYCLES;
-  cfg->wd_action = LFC_WD_DROP;
-  cfg->ecn_mask = 0;
-  cfg->kmin = DEFAULT_KMIN;
-  cfg->kmax = DEFAULT_KMAX;
-  cfg->pmax = DEFAULT_PMAX;
+  for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) cfg->drr_quantum[c] = cfg->mtu_blocks;
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) {
@@ -133,24 +94,25 @@ static int check_vlarb(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
                   "VL %u has no vlarb_high or vlarb_low entry with weight > 0: it could never "
                   "be scheduled",
                   vl);
-  CHECK_RANGE("vlarb_high_limit", cfg->vlarb_high_limit, 0, LFC_VLARB_LIMIT_UNLIMITED);
+  CHECK_RANGE("vlarb_high_limit", cfg->vlarb_high_limit, LFC_P_VLARB_HIGH_LIMIT_MIN,
+              LFC_P_VLARB_HIGH_LIMIT_MAX);
   return 0;
 }
 
 static int check_ib(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
-  CHECK_RANGE("classes", cfg->classes, 1, LFC_IB_MAX_VLS);
+  CHECK_RANGE("classes", cfg->classes, LFC_P_CLASSES_MIN, LFC_P_CLASSES_MAX);
   for (uint32_t c = 0; c < cfg->classes; c++) {
-    if (cfg->vl_blocks[c] > LFC_U16_MAX)
-      return fail(err, errlen, "vl_blocks[%u] = %u is outside mtu_blocks..65535", c,
-                  cfg->vl_blocks[c]);
+    if (cfg->vl_blocks[c] > LFC_P_VL_BLOCKS_MAX)
+      return fail(err, errlen, "vl_blocks[%u] = %u is outside mtu_blocks..%u", c,
+                  cfg->vl_blocks[c], LFC_P_VL_BLOCKS_MAX);
     if (cfg->vl_blocks[c] < cfg->mtu_blocks)
       return fail(err, errlen,
                   "vl_blocks[%u] = %u is below mtu_blocks = %u: a full-size packet could never "
                   "get credit",
                   c, cfg->vl_blocks[c], cfg->mtu_blocks);
   }
-  CHECK_RANGE("vl15_blocks", cfg->vl15_blocks, 0, LFC_U16_MAX);
-  CHECK_RANGE("fcp_period", cfg->fcp_period, 1, LFC_U16_MAX);
+  CHECK_RANGE("vl15_blocks", cfg->vl15_blocks, LFC_P_VL15_BLOCKS_MIN, LFC_P_VL15_BLOCKS_MAX);
+  CHECK_RANGE("fcp_period", cfg->fcp_period, LFC_P_FCP_PERIOD_MIN, LFC_P_FCP_PERIOD_MAX);
   return check_vlarb(cfg, err, errlen);
 }
 
@@ -165,50 +127,56 @@ static int check_mask(const char *name, uint32_t mask, uint32_t classes, char *e
 }
 
 static int check_pfc(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
-  CHECK_RANGE("classes", cfg->classes, 1, LFC_PFC_MAX_PRIOS);
+  CHECK_RANGE("classes", cfg->classes, LFC_P_CLASSES_MIN, LFC_P_CLASSES_MAX_PFC);
   if (check_mask("lossless_mask", cfg->lossless_mask, cfg->classes, err, errlen)) return -1;
   if (check_mask("strict_mask", cfg->strict_mask, cfg->classes, err, errlen)) return -1;
   if (check_mask("ecn_mask", cfg->ecn_mask, cfg->classes, err, errlen)) return -1;
-  CHECK_RANGE("reserve_blocks", cfg->reserve_blocks, 0, LFC_U16_MAX);
+  CHECK_RANGE("reserve_blocks", cfg->reserve_blocks, LFC_P_RESERVE_BLOCKS_MIN,
+              LFC_P_RESERVE_BLOCKS_MAX);
   if (cfg->shared_blocks == 0)
     return fail(err, errlen,
                 "shared_blocks = 0 is not allowed: the shared pool needs at least 1 block "
                 "(1..1048575)");
-  CHECK_RANGE("shared_blocks", cfg->shared_blocks, 1, LFC_COUNTER20_MAX);
-  CHECK_RANGE("headroom_blocks", cfg->headroom_blocks, 0, LFC_U16_MAX);
-  CHECK_RANGE("xoff_th", cfg->xoff_th, 0, LFC_COUNTER20_MAX);
-  CHECK_RANGE("alpha_log2", cfg->alpha_log2, -ALPHA_LOG2_MAX, ALPHA_LOG2_MAX);
-  CHECK_RANGE("xon_offset", cfg->xon_offset, 1, LFC_U16_MAX); /* 0 flaps: SPEC §3.2 */
-  CHECK_RANGE("pause_quanta", cfg->pause_quanta, 1, LFC_U16_MAX);
-  CHECK_RANGE("refresh_cycles", cfg->refresh_cycles, 1, LFC_U16_MAX);
+  CHECK_RANGE("shared_blocks", cfg->shared_blocks, LFC_P_SHARED_BLOCKS_MIN,
+              LFC_P_SHARED_BLOCKS_MAX);
+  CHECK_RANGE("headroom_blocks", cfg->headroom_blocks, LFC_P_HEADROOM_BLOCKS_MIN,
+              LFC_P_HEADROOM_BLOCKS_MAX);
+  CHECK_RANGE("xoff_th", cfg->xoff_th, LFC_P_XOFF_TH_MIN, LFC_P_XOFF_TH_MAX);
+  CHECK_RANGE("alpha_log2", cfg->alpha_log2, LFC_P_ALPHA_LOG2_MIN, LFC_P_ALPHA_LOG2_MAX);
+  /* xon_offset 0 flaps: SPEC §3.2 */
+  CHECK_RANGE("xon_offset", cfg->xon_offset, LFC_P_XON_OFFSET_MIN, LFC_P_XON_OFFSET_MAX);
+  CHECK_RANGE("pause_quanta", cfg->pause_quanta, LFC_P_PAUSE_QUANTA_MIN,
+              LFC_P_PAUSE_QUANTA_MAX);
+  CHECK_RANGE("refresh_cycles", cfg->refresh_cycles, LFC_P_REFRESH_CYCLES_MIN,
+              LFC_P_REFRESH_CYCLES_MAX);
   if (cfg->refresh_cycles >= cfg->pause_quanta)
     return fail(err, errlen,
                 "refresh_cycles = %u is not below pause_quanta = %u: the peer's pause would "
                 "lapse before the refresh (it must come within one pause time even at k = 1)",
                 cfg->refresh_cycles, cfg->pause_quanta);
   for (uint32_t c = 0; c < cfg->classes; c++) {
-    if (cfg->drr_quantum[c] > DRR_QUANTUM_MAX)
+    if (cfg->drr_quantum[c] > LFC_P_DRR_QUANTUM_MAX)
       return fail(err, errlen, "drr_quantum[%u] = %u is outside mtu_blocks..%u", c,
-                  cfg->drr_quantum[c], DRR_QUANTUM_MAX);
+                  cfg->drr_quantum[c], LFC_P_DRR_QUANTUM_MAX);
     if (cfg->drr_quantum[c] < cfg->mtu_blocks)
       return fail(err, errlen,
                   "drr_quantum[%u] = %u is below mtu_blocks = %u: a new DRR turn must always "
                   "be able to send a packet (SPEC §8.2)",
                   c, cfg->drr_quantum[c], cfg->mtu_blocks);
   }
-  CHECK_RANGE("wd_detect", cfg->wd_detect, 1, LFC_COUNTER20_MAX);
-  CHECK_RANGE("wd_restore", cfg->wd_restore, 1, LFC_COUNTER20_MAX);
+  CHECK_RANGE("wd_detect", cfg->wd_detect, LFC_P_WD_DETECT_MIN, LFC_P_WD_DETECT_MAX);
+  CHECK_RANGE("wd_restore", cfg->wd_restore, LFC_P_WD_RESTORE_MIN, LFC_P_WD_RESTORE_MAX);
   if (cfg->wd_action != LFC_WD_DROP && cfg->wd_action != LFC_WD_FORWARD)
     return fail(err, errlen, "wd_action = %d is neither drop (0) nor forward (1)",
                 (int)cfg->wd_action);
-  CHECK_RANGE("kmin", cfg->kmin, 0, LFC_COUNTER20_MAX);
-  CHECK_RANGE("kmax", cfg->kmax, 0, LFC_COUNTER20_MAX);
+  CHECK_RANGE("kmin", cfg->kmin, LFC_P_KMIN_MIN, LFC_P_KMIN_MAX);
+  CHECK_RANGE("kmax", cfg->kmax, LFC_P_KMAX_MIN, LFC_P_KMAX_MAX);
   if (cfg->kmin >= cfg->kmax)
     return fail(err, errlen,
                 "kmin = %u is not below kmax = %u: the WRED band kmin < q <= kmax would be "
                 "empty",
                 cfg->kmin, cfg->kmax);
-  CHECK_RANGE("pmax", cfg->pmax, 0, PMAX_MAX);
+  CHECK_RANGE("pmax", cfg->pmax, LFC_P_PMAX_MIN, LFC_P_PMAX_MAX);
   return 0;
 }
 
@@ -217,13 +185,13 @@ int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) 
   if (cfg == NULL) return fail(err, errlen, "cfg is NULL");
   if (cfg->mode != LFC_MODE_IB && cfg->mode != LFC_MODE_PFC)
     return fail(err, errlen, "mode = %d is neither IB (0) nor PFC (1)", (int)cfg->mode);
-  CHECK_RANGE("ports", cfg->ports, PORTS_MIN, LFC_MAX_PORTS);
+  CHECK_RANGE("ports", cfg->ports, LFC_P_PORTS_MIN, LFC_P_PORTS_MAX);
   for (uint32_t p = 0; p < cfg->ports; p++)
-    if (cfg->speed_div[p] < 1 || cfg->speed_div[p] > SPEED_DIV_MAX)
-      return fail(err, errlen, "speed_div[%u] = %u is outside 1..%u", p, cfg->speed_div[p],
-                  SPEED_DIV_MAX);
-  CHECK_RANGE("latency", cfg->latency, 1, LATENCY_MAX);
-  CHECK_RANGE("mtu_blocks", cfg->mtu_blocks, 1, LFC_MAX_NBLK);
+    if (cfg->speed_div[p] < LFC_P_SPEED_DIV_MIN || cfg->speed_div[p] > LFC_P_SPEED_DIV_MAX)
+      return fail(err, errlen, "speed_div[%u] = %u is outside %u..%u", p, cfg->speed_div[p],
+                  LFC_P_SPEED_DIV_MIN, LFC_P_SPEED_DIV_MAX);
+  CHECK_RANGE("latency", cfg->latency, LFC_P_LATENCY_MIN, LFC_P_LATENCY_MAX);
+  CHECK_RANGE("mtu_blocks", cfg->mtu_blocks, LFC_P_MTU_BLOCKS_MIN, LFC_P_MTU_BLOCKS_MAX);
   if (cfg->cut_through)
     for (uint32_t p = 1; p < cfg->ports; p++)
       if (cfg->speed_div[p] != cfg->speed_div[0])

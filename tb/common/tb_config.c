@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tb_config.h"
+#include "tb_rtl_params.h"
 #include "tb_cov_points.h"
 
 #include <errno.h>
@@ -763,6 +764,19 @@ static void param_packed(pbuf_t *b, const char *name, const uint32_t *vals, unsi
   param(b, name, s);
 }
 
+/* The integer value of a scalar field of the model's configuration (tb_rtl_params.h's kind). */
+static int64_t field_int(const lfc_switch_cfg_t *s, const tb_rtl_param_t *p) {
+  const char *f = (const char *)s + p->off;
+  switch (p->kind) {
+    case 'b': return *(const uint8_t *)f;
+    case 'i': return *(const int32_t *)f;
+    case 'B': return *(const bool *)f ? 1 : 0;
+    case 'e': return (int64_t)(*(const int *)f); /* lfc_mode_t, lfc_wd_action_t: 0 or 1 */
+    default: return *(const uint32_t *)f;
+  }
+}
+
+/* lfc_switch's parameters, in the order and encoding of tables/params.toml (tb_rtl_params.h). */
 int tb_config_rtl_params(const tb_cfg_t *cfg, const char *sim, const char *top, char *buf,
                          size_t len) {
   if (strcmp(sim, "verilator") && strcmp(sim, "icarus")) return -1;
@@ -770,59 +784,40 @@ int tb_config_rtl_params(const tb_cfg_t *cfg, const char *sim, const char *top, 
   buf[0] = '\0';
   const lfc_switch_cfg_t *s = &cfg->sw;
   uint32_t v[LFC_VLARB_MAX_ENTRIES];
-  param_u(&b, "Mode", s->mode == LFC_MODE_PFC ? 1 : 0);
-  param_u(&b, "Ports", s->ports);
-  param_u(&b, "Classes", s->classes);
-  param_u(&b, "Latency", s->latency);
-  param_u(&b, "CutThrough", s->cut_through ? 1 : 0);
-  param_u(&b, "MtuBlocks", s->mtu_blocks);
-  param_sized(&b, "Seed", s->seed, 32);
-  /* VlBlocks: 16 bits per VL, all 15 data VLs (unused ones as configured/defaulted). */
-  for (unsigned i = 0; i < LFC_IB_MAX_VLS; i++) v[i] = s->vl_blocks[i];
-  param_packed(&b, "VlBlocks", v, LFC_IB_MAX_VLS, 16);
-  param_u(&b, "Vl15Blocks", s->vl15_blocks);
-  param_u(&b, "FcpPeriod", s->fcp_period);
-  /* Vlarb tables: 12 bits per entry {vl[3:0], weight[7:0]}, all 64 entries (unused: 0). */
-  for (unsigned i = 0; i < LFC_VLARB_MAX_ENTRIES; i++)
-    v[i] = i < s->vlarb_high_len ? ((uint32_t)s->vlarb_high[i].vl << 8) | s->vlarb_high[i].weight
-                                 : 0;
-  param_u(&b, "VlarbHighLen", s->vlarb_high_len);
-  param_packed(&b, "VlarbHigh", v, LFC_VLARB_MAX_ENTRIES, 12);
-  for (unsigned i = 0; i < LFC_VLARB_MAX_ENTRIES; i++)
-    v[i] = i < s->vlarb_low_len ? ((uint32_t)s->vlarb_low[i].vl << 8) | s->vlarb_low[i].weight
-                                : 0;
-  param_u(&b, "VlarbLowLen", s->vlarb_low_len);
-  param_packed(&b, "VlarbLow", v, LFC_VLARB_MAX_ENTRIES, 12);
-  param_u(&b, "VlarbHighLimit", s->vlarb_high_limit);
-  param_sized(&b, "LosslessMask", s->lossless_mask, 8);
-  param_u(&b, "ReserveBlocks", s->reserve_blocks);
-  param_u(&b, "SharedBlocks", s->shared_blocks);
-  param_u(&b, "HeadroomBlocks", s->headroom_blocks);
-  param_u(&b, "DynamicTh", s->dynamic_th ? 1 : 0);
-  param_u(&b, "XoffTh", s->xoff_th);
-  {
-    /* Signed: a plain (possibly negative) decimal. */
-    char a[16];
-    snprintf(a, sizeof a, "%d", s->alpha_log2);
-    param(&b, "AlphaLog2", a);
+  for (size_t i = 0; i < TB_RTL_PARAM_COUNT; i++) {
+    const tb_rtl_param_t *p = &TB_RTL_PARAMS[i];
+    const char *f = (const char *)s + p->off;
+    switch (p->enc) {
+      case TB_RTL_INT: {
+        /* Signed values as a plain (possibly negative) decimal. */
+        char d[32];
+        snprintf(d, sizeof d, "%" PRId64, field_int(s, p));
+        param(&b, p->name, d);
+        break;
+      }
+      case TB_RTL_SIZED:
+        param_sized(&b, p->name, (uint64_t)field_int(s, p), p->bits);
+        break;
+      case TB_RTL_LIST: /* every slot, unused ones as configured or defaulted */
+        for (unsigned k = 0; k < p->fields; k++) v[k] = ((const uint32_t *)f)[k];
+        param_packed(&b, p->name, v, p->fields, p->bits);
+        break;
+      case TB_RTL_PORTS: /* every port of the RTL; ports beyond Ports: 1 */
+        for (unsigned k = 0; k < p->fields; k++)
+          v[k] = k < s->ports ? ((const uint8_t *)f)[k] : 1;
+        param_packed(&b, p->name, v, p->fields, p->bits);
+        break;
+      case TB_RTL_VLARB: { /* {vl[3:0], weight[7:0]} per entry, beyond the length 0 */
+        const lfc_vlarb_entry_t *e = (const lfc_vlarb_entry_t *)f;
+        uint32_t n = *(const uint32_t *)((const char *)s + p->len_off);
+        for (unsigned k = 0; k < p->fields; k++)
+          v[k] = k < n ? ((uint32_t)e[k].vl << 8) | e[k].weight : 0;
+        param_u(&b, p->len_name, n);
+        param_packed(&b, p->name, v, p->fields, p->bits);
+        break;
+      }
+    }
   }
-  param_u(&b, "XonOffset", s->xon_offset);
-  param_u(&b, "PauseQuanta", s->pause_quanta);
-  param_u(&b, "RefreshCycles", s->refresh_cycles);
-  param_sized(&b, "StrictMask", s->strict_mask, 8);
-  for (unsigned i = 0; i < LFC_PFC_MAX_PRIOS; i++) v[i] = s->drr_quantum[i];
-  param_packed(&b, "DrrQuantum", v, LFC_PFC_MAX_PRIOS, 12);
-  param_u(&b, "WdEnable", s->wd_enable ? 1 : 0);
-  param_u(&b, "WdDetect", s->wd_detect);
-  param_u(&b, "WdRestore", s->wd_restore);
-  param_u(&b, "WdAction", s->wd_action == LFC_WD_FORWARD ? 1 : 0);
-  param_sized(&b, "EcnMask", s->ecn_mask, 8);
-  param_u(&b, "Kmin", s->kmin);
-  param_u(&b, "Kmax", s->kmax);
-  param_u(&b, "Pmax", s->pmax);
-  /* SpeedDiv: 5 bits per port, all 16 ports of the RTL (ports beyond Ports: 1). */
-  for (unsigned p = 0; p < TB_MAX_PORTS; p++) v[p] = p < s->ports ? s->speed_div[p] : 1;
-  param_packed(&b, "SpeedDiv", v, TB_MAX_PORTS, 5);
   return b.overflow ? -1 : 0;
 }
 

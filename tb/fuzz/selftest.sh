@@ -102,7 +102,7 @@ PARSER_MUTANTS=(
   "vlarb_partial|cfg_set|cmodel/src/config_keys.c|s/tmp\[n\]\.vl = \(uint8_t\)vl;/tmp[n].vl = tab[n].vl = (uint8_t)vl;/|lfc_switch_cfg_set: a VL arbitration table half written when a later entry is bad"
   "continuation_realloc|tb_config|tb/common/tb_config.c|s/have \+ \(size_t\)comma \+ add \+ 1\)/have + (size_t)comma + add)/|tb_config: a continuation line joined one byte beyond its block"
   "line_numbers|tb_config|tb/common/tb_config.c|s/^  ps->line\+\+;/  (void)0;/|tb_config: errors name line 0"
-  "drr_quantum_index|flat_cfg|cmodel/src/flat.c|s/ n = LFC_PFC_MAX_PRIOS;/ (void)0;/|flat: drr_quantum read beyond its 8 slots (the bug the target found)"
+  "drr_quantum_index|flat_cfg|cmodel/src/config_keys.c|s/ n = LFC_PFC_MAX_PRIOS;/ (void)0;/|flat (lfc_flat_param reads the key table): drr_quantum read beyond its 8 slots (the bug the target found)"
   "cycles_zero|trace_args|cmodel/tools/lfc_trace.c|s/v < 1u /v < 0u /|lfc-trace: CYCLES 0 accepted"
   "delay_bound|demo_args|cmodel/demo/lfc_demo.c|s/parse_num\(a, v, 1u, LFC_LINK_MAX_DELAY, &x\)/parse_num(a, v, 0u, LFC_LINK_MAX_DELAY, \&x)/|lfc-demo: --delay 0 accepted"
   "bad_arg_goes_on|tb_args|tb/common/tb_main.c|/DBG_MAX\);$/{n;s/return -1;/continue;/}|cosim: a bad plusarg reported, and the run goes on"

@@ -10,7 +10,7 @@
 
 MUT_SEEDS ?= 3
 
-.PHONY: mutants test-mutants-report test-mutants-pick
+.PHONY: mutants mutants-list test-mutants-report test-mutants-pick
 
 # report.py's verdicts on made-up results (seconds; part of make test): an argued equivalent
 # whose explained.txt entry no longer names the mutant's line must stop the report.
@@ -33,3 +33,9 @@ mutants: deps-hdl all $(TB_PARAMS) $(TB_COMMON_OBJS)
 	  VERILATOR_JOBS=$(VERILATOR_JOBS) $(if $(MUT_CONFIGS),MUT_CONFIGS="$(MUT_CONFIGS)") \
 	  bash tb/mutants/mutants.sh
 	@$(if $(MUT_CONFIGS),true,$(TB_RUN_ENV) tb/scripts/mutant_smoke.sh)
+
+# The choice of mutants only (steps 1-2 of mutants.sh, minutes): every explained.txt entry must
+# still name its mutant's source line. Run it after a change of rtl/ that moves lines.
+mutants-list: deps-hdl $(TB_PARAMS)
+	@BUILD=$(BUILD) MUT_LIST_ONLY=1 $(if $(MUT_CONFIGS),MUT_CONFIGS="$(MUT_CONFIGS)") \
+	  bash tb/mutants/mutants.sh

@@ -30,7 +30,7 @@
 # report.py writes OUT/summary.json, OUT/survivors.txt and OUT/mutants.tsv.
 #
 # Environment: BUILD (build), JOBS (2), MUT_CONFIGS (the plan's), MUT_SEEDS (3), MUT_LIST_SEED
-# (1), MUT_TIMEOUT (seconds per run, 120), MUT_EQUIV_TIMEOUT (seconds per proof, 60),
+# (1), MUT_LIST_ONLY (0; 1: steps 1-2 only, then the check of explained.txt, make mutants-list), MUT_TIMEOUT (seconds per run, 120), MUT_EQUIV_TIMEOUT (seconds per proof, 60),
 # VERILATOR_JOBS (2), VERILATOR (verilator),
 # YOSYS (yosys).
 set -uo pipefail
@@ -92,9 +92,17 @@ build_config() {
     echo "read_verilog -Irtl $(ls rtl/*.v | tr '\n' ' ')"
     echo "hierarchy -check -top lfc_switch $chparam"
     echo "prep -top lfc_switch"
+    # lfc_ib_port and lfc_pfc_port are lfc_switch's per-port wiring of the mode's blocks, in
+    # files of their own to be read: inlined here, every block's instance is a cell of
+    # lfc_switch itself again (pick.py wires mutsel there) and their logic is "switch"'s.
+    echo "setattr -mod -set keep_hierarchy 1 *"
+    echo "setattr -mod -unset keep_hierarchy *lfc_ib_port *lfc_pfc_port"
+    echo "flatten"
+    echo "setattr -mod -unset keep_hierarchy *"
+    echo "hierarchy -top lfc_switch"
     echo "write_rtlil $d/design.il"
     # Every candidate, module by module (the selection *lfc_<module> is every parameter set
-    # of it, as one source edit would be; "switch" is lfc_switch's own logic).
+    # of it, as one source edit would be; "switch" is lfc_switch's own logic with its ports').
     awk -v c="$c" -v n="$LIST_ALL" -v d="$d" '!/^#/ && NF == 3 && $1 == c {
       printf "mutate -list %d -o %s/list.%s.txt *lfc_%s\n", n, d, $2, $2 }' "$PLAN"
   } >"$d/elab.ys"
@@ -104,6 +112,8 @@ build_config() {
     { echo "   $c: yosys failed, see $d/elab.log"; return 1; }
   python3 "$HERE/pick.py" "$PLAN" "$c" "$d" "$d/design.il" "$MUT_LIST_SEED" \
     "$d/chosen.tsv" "$d/apply.ys" "$CTRL_WIDTH" || return 1
+  # MUT_LIST_ONLY=1: the choice only (make mutants-list), no netlist, no runs.
+  [ "${MUT_LIST_ONLY:-0}" = 1 ] && return 0
   rm -f "$d"/list.*.txt  # up to 80 MB each; elab.ys makes them again
   { echo "read_rtlil $d/design.il"; cat "$d/apply.ys"; echo "hierarchy -top lfc_switch"
     echo "flatten"; echo "opt_clean"; echo "write_verilog -noattr $d/mutated.new.v"; } >"$d/mutate.ys"
@@ -131,6 +141,13 @@ build_config() {
 for c in $MUT_CONFIGS; do
   build_config "$c" || die "building the mutants of $c failed"
 done
+if [ "${MUT_LIST_ONLY:-0}" = 1 ]; then
+  # Every explained.txt entry of these configurations must still name its mutant's source
+  # line (report.py --explained): a change of rtl/ that moved an argued line shows here,
+  # in minutes, instead of at the end of a run of hours.
+  python3 "$HERE/report.py" --explained "$OUT" $MUT_CONFIGS
+  exit $?
+fi
 t_built=$(date +%s)
 echo "   built in $((t_built - t0)) s"
 

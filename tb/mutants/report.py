@@ -96,7 +96,37 @@ def check_reason(entry, c, k, src):
     return why
 
 
+def check_explained(out, configs):
+    """report.py --explained OUT CONFIG...: every explained.txt entry of these configurations
+    names a mutant of OUT/C/chosen.tsv, and names its source line (check_reason); exit 2
+    naming the first that does not. Needs the choice only (make mutants-list), no runs."""
+    explained = load_explained()
+    checked = 0
+    for c in configs:
+        src = {}
+        with open(os.path.join(out, c, "chosen.tsv")) as f:
+            for line in f:
+                if not line.startswith("#"):
+                    cols = line.rstrip("\n").split("\t")
+                    src[int(cols[0])] = cols[8]
+        for (ec, k), entry in sorted(explained.items()):
+            if ec != c:
+                continue
+            if k not in src:
+                fail("%s:%d: %s has no mutant %d (%d chosen): review the entry (survivors.md)"
+                     % (EXPLAINED, entry[0], c, k, len(src)))
+            check_reason(entry, c, k, src[k])
+            checked += 1
+    print("report.py: %d explained.txt entries of %s name their mutants' source lines"
+          % (checked, " ".join(configs)))
+
+
 def main():
+    if len(sys.argv) >= 2 and sys.argv[1] == "--explained":
+        if len(sys.argv) < 4:
+            fail("usage: report.py --explained OUT CONFIG...")
+        check_explained(sys.argv[2], sys.argv[3:])
+        return 0
     if len(sys.argv) < 3:
         fail("usage: report.py OUT CONFIG...")
     out, configs = sys.argv[1], sys.argv[2:]

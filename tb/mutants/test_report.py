@@ -5,7 +5,9 @@ Checks the verdicts that make `make mutants` pass or fail: an argued equivalent 
 equivalent only while its explained.txt entry names the mutant's source line (a renumbering
 must stop the report, exit 2); a survivor without an entry is NOT EXPLAINED and lowers the kill
 rate below the target (exit 1), and fails the report even when the rate is above it; a kill by
-the time limit is reported apart; the whole plan must make at least 200 mutants.
+the time limit is reported apart; the whole plan must make at least 200 mutants. And
+report.py --explained (make mutants-list), on the choice alone: the same check of the entries'
+lines, and an entry of a mutant that is not in the choice stops it too.
 """
 import json
 import os
@@ -24,6 +26,22 @@ CHOSEN = ("1\tt\tcredit_rx\tinv\tlfc_credit_rx\t$add$x$1\tY\t3\trtl/lfc_credit_r
 # More mutants killed (ids 3..): the kill rate with one survivor above the 97 % target.
 MORE_KILLED = 40
 TIMEOUT_RC = 124
+
+
+def run_explained(explained):
+    """report.py --explained (make mutants-list) on the two mutants' choice alone, no runs:
+    (exit status, stdout + stderr)."""
+    with tempfile.TemporaryDirectory() as out:
+        os.makedirs(os.path.join(out, "t"))
+        with open(os.path.join(out, "t", "chosen.tsv"), "w") as f:
+            f.write(HEADER + CHOSEN)
+        path = os.path.join(out, "explained.txt")
+        with open(path, "w") as f:
+            f.write(explained)
+        p = subprocess.run([sys.executable, REPORT, "--explained", out, "t"],
+                           capture_output=True, text=True,
+                           env=dict(os.environ, MUT_EXPLAINED=path))
+        return p.returncode, p.stdout + p.stderr
 
 
 def run(explained, more=0, kill_rc=1, env=None):
@@ -89,7 +107,16 @@ def main():
                      more=MORE_KILLED, env={"MUT_FULL_PLAN": "1"})
     check("the whole plan with fewer than 200 mutants fails (exit 1)",
           rc == 1 and s is not None and s["min_total"] == 200 and "fewer than" in err)
-    total = 7
+    rc, err = run_explained("t 2 EQUIVALENT lfc_credit_rx.v:45-47 occ_d bit 15 tied 0\n")
+    check("--explained: an entry naming its mutant's line passes without runs (exit 0)",
+          rc == 0 and "1 explained.txt entries" in err)
+    rc, err = run_explained("t 2 EQUIVALENT lfc_credit_rx.v:50-56 occ_q bit 10\n")
+    check("--explained: an entry naming another line stops it (exit 2, the line it wants)",
+          rc == 2 and "does not name lfc_credit_rx.v:45" in err)
+    rc, err = run_explained("t 9 EQUIVALENT lfc_credit_rx.v:45 no such mutant\n")
+    check("--explained: an entry of a mutant the choice does not have stops it (exit 2)",
+          rc == 2 and "has no mutant 9" in err)
+    total = 10
     if failures:
         print("test-mutants-report: %d of %d checks failed" % (len(failures), total))
         return 1
