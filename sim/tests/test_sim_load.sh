@@ -205,7 +205,7 @@ cli calc_empty "lfc-sim credits: --mtu '' is not allowed: not a whole number; gi
   credits --speed-gbps 100 --cable-m 1 --mtu ''
 cli calc_range "lfc-sim headroom: --mtu '63' is not allowed: out of range; give a whole number of bytes, 64..16320" \
   headroom --speed-gbps 100 --cable-m 1 --mtu 63
-cli calc_nan "lfc-sim headroom: --speed-gbps 'nan' is not allowed: not a number; give a speed in Gb/s, 0.001..1600, up to 3 decimals" \
+cli calc_nan "lfc-sim headroom: --speed-gbps 'nan' is not allowed: not a number; give a speed in Gb/s, 0.001..3200, up to 3 decimals" \
   headroom --speed-gbps nan --cable-m 1 --mtu 1500
 cli calc_decimals "lfc-sim credits: --latency-ns '0.0001' is not allowed: too many decimals; give *" \
   credits --speed-gbps 100 --cable-m 1 --latency-ns 0.0001
