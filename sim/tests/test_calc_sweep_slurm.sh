@@ -150,7 +150,10 @@ want_line "$csv" "3,2,3,0,3,128,6,5,0,true,,0.001,t.c=9;t.a=2;t.b=3,$work/x.ini,
 want_line "$csv" "4,2,bad,2,,,,,,,,,,,,$work/x.ini: --set t.b=bad: bad value 'bad'; allowed: numbers"
 want_line "$csv" "5,2,5,0,3,128,10,7,0,true,,0.001,t.c=9;t.a=2;t.b=5,$work/x.ini,$job,"
 checks=$((checks + 1))
-scontrol show job "$job" | grep -Fq "Comment=$comment" ||
+# Into a variable first: with pipefail, grep -q leaving at the first match can kill scontrol
+# with SIGPIPE and fail the pipeline although the line is there.
+job_text=$(scontrol show job "$job")
+grep -Fq "Comment=$comment" <<<"$job_text" ||
   fail "sbatch did not read --comment=$comment as one word:" \
     "$(scontrol show job "$job" | grep -i comment)"
 for i in 0 1 2 3 4 5; do
