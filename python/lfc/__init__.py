@@ -185,10 +185,7 @@ def library():
         except OSError as e:
             tried.append(f"{path} ({e})")
             continue
-        for name, (res, args) in _signatures().items():
-            fn = getattr(lib, name)
-            fn.restype = res
-            fn.argtypes = args
+        _set_signatures(lib, _signatures())
         # lfc_sb_stats_t holds a count per drop cause: the library must have as many.
         if (lib.lfc_drop_cause_name(_DROP_CAUSES - 1) == b"unknown"
                 or lib.lfc_drop_cause_name(_DROP_CAUSES) != b"unknown"):
@@ -198,6 +195,47 @@ def library():
         return lib
     raise LfcError("liblfc not found: set LFC_LIB to build/liblfc.so, or `make install`; tried "
                    + "; ".join(tried))
+
+
+def _set_signatures(lib, signatures):
+    for name, (res, args) in signatures.items():
+        fn = getattr(lib, name)
+        fn.restype = res
+        fn.argtypes = args
+
+
+def bind(signatures):
+    """library() with these functions' result and argument types set: {name: (restype,
+    [argtypes])}. The submodules (lfc.model, lfc.flat) declare their part of the API this way."""
+    lib = library()
+    _set_signatures(lib, signatures)
+    return lib
+
+
+class _Handle:
+    """A C object a Python object owns: freed once, by close(), at the end of a `with` block or
+    when the object is collected. A subclass names the library function that frees it
+    (_destroy) and sets _lib and _h; _h stays None until the C object exists, so a constructor
+    that raises leaves nothing to free."""
+
+    _destroy = None
+    _lib = None
+    _h = None
+
+    def close(self):
+        """Free the C object (also done when this object is collected)."""
+        if self._h:
+            getattr(self._lib, self._destroy)(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 def _text(b):
@@ -295,13 +333,14 @@ def _settings_text(settings):
     return str(settings)
 
 
-class Checker:
+class Checker(_Handle):
     """A link checker of lfc/check.h: mode "ib" or "pfc", settings as lfc_check_create_text's
     "key=value ..." text or a dict. Times are in the settings' time_unit_ps (default 1000: ns).
     """
 
+    _destroy = "lfc_check_destroy"
+
     def __init__(self, mode, settings=""):
-        self._h = None  # close() from __del__ when this refuses its arguments
         if mode not in _MODES:
             raise LfcError(f"check: mode '{mode}': ib or pfc")
         self.mode = mode
@@ -311,21 +350,6 @@ class Checker:
                                                   err, _ERR_LEN)
         if not self._h:
             raise LfcError(_text(err.value))
-
-    def close(self):
-        """Free the C checker (also done when the object is collected)."""
-        if self._h:
-            self._lib.lfc_check_destroy(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def _call(self, rc):
         if rc < 0:
@@ -392,9 +416,11 @@ class Checker:
                 for i in range(lib.lfc_check_cov_points()) if lib.lfc_check_cov_in_mode(i, mode)}
 
 
-class Scoreboard:
+class Scoreboard(_Handle):
     """The end-to-end scoreboard of lfc/scoreboard.h: every packet (flow, id) accepted leaves
     once, in order within its flow, or is dropped with an allowed cause ("shared", ...)."""
+
+    _destroy = "lfc_sb_destroy"
 
     def __init__(self, allowed_drops=(), max_outstanding=0, time_unit_ps=1000, max_kept=1000):
         self._lib = library()
@@ -418,14 +444,6 @@ class Scoreboard:
         if c not in causes:
             raise LfcError(f"scoreboard: drop cause '{c}': one of {', '.join(causes)}")
         return causes.index(c)
-
-    def close(self):
-        if self._h:
-            self._lib.lfc_sb_destroy(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
 
     def accept(self, flow, id, time, link=0, dir=0):
         """Packet (flow, id) entered the device. LfcError when max_outstanding is reached."""
@@ -483,13 +501,15 @@ class Record:
     data: bytes
 
 
-class Reader:
+class Reader(_Handle):
     """A classic pcap file of link type 1, 197 or 247, record by record (lfc/pcap.h):
 
         with Reader("link0.pcap") as r:
             for rec in r: chk.frame(0, rec.dir, rec.time_ns, rec.kind, rec.data)
 
     LfcError with the library's one line for a file or record it refuses."""
+
+    _destroy = "lfc_pcap_reader_close"
 
     def __init__(self, path):
         self._lib = library()
@@ -499,20 +519,6 @@ class Reader:
         if not self._h:
             raise LfcError(_text(err.value))
         self.linktype = self._lib.lfc_pcap_reader_linktype(self._h)
-
-    def close(self):
-        if self._h:
-            self._lib.lfc_pcap_reader_close(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __iter__(self):
         rec = _PcapRecord()

@@ -16,7 +16,7 @@ use lfc.Switch.
 import configparser
 import ctypes
 
-from . import LfcError, library
+from . import LfcError, _Handle, bind
 
 # The sections of a tb/configs .ini that configure the switch (lfc_switch_cfg_set, SPEC §3); the
 # other sections ([traffic], [nic], [run], ...) are the C co-simulation's own.
@@ -68,12 +68,7 @@ def lib():
     signatures set, once."""
     global _LIB
     if _LIB is None:
-        L = library()
-        for name, (res, args) in _signatures().items():
-            fn = getattr(L, name)
-            fn.restype = res
-            fn.argtypes = args
-        _LIB = L
+        _LIB = bind(_signatures())
     return _LIB
 
 
@@ -89,20 +84,19 @@ def ini_to_config(path):
     return "\n".join(items), ini
 
 
-class FlatSwitch:
+class FlatSwitch(_Handle):
     """One switch model. Fields, stats and registers are addressed by name or index."""
 
+    _destroy = "lfc_flat_destroy"
+
     def __init__(self, config_text):
-        self.lib = lib()
-        L = self.lib
-        self.h = None
-        self.h = L.lfc_flat_create(config_text.encode())
-        if not self.h:
+        self._lib = L = lib()
+        self._h = L.lfc_flat_create(config_text.encode())
+        if not self._h:
             raise LfcError("lfc_flat_create: out of memory")
-        if not L.lfc_flat_ok(self.h):
-            msg = L.lfc_flat_error(self.h).decode()
-            L.lfc_flat_destroy(self.h)
-            self.h = None
+        if not L.lfc_flat_ok(self._h):
+            msg = L.lfc_flat_error(self._h).decode()
+            self.close()
             raise LfcError(msg)
         self.fields = [L.lfc_flat_field_name(i).decode() for i in range(L.lfc_flat_field_count())]
         self.field_width = [L.lfc_flat_field_width(i) for i in range(len(self.fields))]
@@ -120,70 +114,56 @@ class FlatSwitch:
         text, _ = ini_to_config(path)
         return cls(text)
 
-    def close(self):
-        if self.h:
-            self.lib.lfc_flat_destroy(self.h)
-            self.h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
     def _check(self, v):
         if v < 0:
-            raise LfcError(self.lib.lfc_flat_error(self.h).decode())
+            raise LfcError(self._lib.lfc_flat_error(self._h).decode())
         return v
 
     def param(self, name, index=0):
-        return self._check(self.lib.lfc_flat_param(self.h, name.encode(), index))
+        return self._check(self._lib.lfc_flat_param(self._h, name.encode(), index))
 
     def set_in(self, port, field, value):
         f = self.field_index[field] if isinstance(field, str) else field
-        self._check(self.lib.lfc_flat_set_in(self.h, port, f, value))
+        self._check(self._lib.lfc_flat_set_in(self._h, port, f, value))
 
     def step(self):
         """One cycle with the inputs as set; returns the number of model events."""
-        return self._check(self.lib.lfc_flat_step(self.h))
+        return self._check(self._lib.lfc_flat_step(self._h))
 
     def cycle(self):
-        return self._check(self.lib.lfc_flat_cycle(self.h))
+        return self._check(self._lib.lfc_flat_cycle(self._h))
 
     def out(self, port, field):
         f = self.field_index[field] if isinstance(field, str) else field
-        return self._check(self.lib.lfc_flat_out(self.h, port, f))
+        return self._check(self._lib.lfc_flat_out(self._h, port, f))
 
     def stat(self, stat, port):
         s = self.stat_index[stat] if isinstance(stat, str) else stat
-        return self._check(self.lib.lfc_flat_stat(self.h, s, port))
+        return self._check(self._lib.lfc_flat_stat(self._h, s, port))
 
     def reg(self, reg, port, cls):
         """Register reg (index, SPEC §13.1) of (port, cls) in the current state S(t)."""
-        return self._check(self.lib.lfc_flat_reg(self.h, reg, port, cls))
+        return self._check(self._lib.lfc_flat_reg(self._h, reg, port, cls))
 
     def reg_info(self, reg):
-        L = self.lib
+        L = self._lib
         return (self.regs[reg], L.lfc_flat_reg_width(reg), L.lfc_flat_reg_scope(reg),
                 L.lfc_flat_reg_mode(reg))
 
     def events(self):
         """The events of the last step as (kind, port, cls, cause, tag) tuples."""
-        n = self._check(self.lib.lfc_flat_event_count(self.h))
-        return [tuple(self._check(self.lib.lfc_flat_event(self.h, i, k)) for k in range(5))
+        n = self._check(self._lib.lfc_flat_event_count(self._h))
+        return [tuple(self._check(self._lib.lfc_flat_event(self._h, i, k)) for k in range(5))
                 for i in range(n)]
 
     def format_in(self, port):
-        return self.lib.lfc_flat_format_in(self.h, port).decode()
+        return self._lib.lfc_flat_format_in(self._h, port).decode()
 
     def format_out(self, port):
-        return self.lib.lfc_flat_format_out(self.h, port).decode()
+        return self._lib.lfc_flat_format_out(self._h, port).decode()
 
     def format_events(self):
-        return self.lib.lfc_flat_format_events(self.h).decode()
+        return self._lib.lfc_flat_format_events(self._h).decode()
 
     def cause_name(self, cause):
-        return self.lib.lfc_flat_cause_name(cause).decode()
+        return self._lib.lfc_flat_cause_name(cause).decode()

@@ -25,7 +25,7 @@ import ctypes
 import enum
 from dataclasses import dataclass, fields as dc_fields
 
-from . import LfcError, library
+from . import LfcError, _Handle, bind
 
 __all__ = [
     "Mode", "Scope", "Kind", "DropCause", "EventKind", "Reg", "Field", "Stat", "Word", "Event",
@@ -223,12 +223,7 @@ def _lib():
     """liblfc (lfc.library()) with the model's functions' signatures set, once."""
     global _LIB
     if _LIB is None:
-        lib = library()
-        for name, (res, args) in _signatures().items():
-            fn = getattr(lib, name)
-            fn.restype = res
-            fn.argtypes = args
-        _LIB = lib
+        _LIB = bind(_signatures())
     return _LIB
 
 
@@ -589,7 +584,7 @@ def _split_key(key, keys):
     raise LfcError(f"switch: '{key}' is in sections {', '.join(secs)}: say which (section.key)")
 
 
-class Switch:
+class Switch(_Handle):
     """The N-port switch of docs/SPEC.md (lfc/switch.h).
 
     Switch(mode, ports=4, classes=2, config=None, route=None, **params): mode "ib" or "pfc"
@@ -599,9 +594,10 @@ class Switch:
     unknown name, a bad value or an illegal combination (SPEC §3.3).
     """
 
+    _destroy = "lfc_switch_destroy"
+
     def __init__(self, mode, ports=4, classes=2, config=None, route=None, **params):
         self._lib = lib = _lib()
-        self._h = None
         cfg = _CSwitchCfg()
         lib.lfc_switch_cfg_default(ctypes.byref(cfg), _mode(mode), ports, classes)
         keys = cfg_keys()
@@ -633,21 +629,6 @@ class Switch:
         self._idle = (_CWord * self.ports)()
 
     # ---- life cycle ----
-
-    def close(self):
-        """Free the C switch (also done when the object is collected)."""
-        if self._h:
-            self._lib.lfc_switch_destroy(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def reset(self):
         """Back to cycle 0, every counter 0."""
@@ -762,7 +743,7 @@ class Switch:
         return Held(h.receiving, h.pipeline, h.queued)
 
 
-class Nic:
+class Nic(_Handle):
     """An end node (lfc/nic.h, SPEC §12.2), the switch's link partner.
 
     Nic(mode, classes=1, on_receive=None, **cfg): cfg the fields of lfc_nic_cfg_t (speed_div,
@@ -772,9 +753,10 @@ class Nic:
     for a value out of range.
     """
 
+    _destroy = "lfc_nic_destroy"
+
     def __init__(self, mode, classes=1, on_receive=None, **cfg):
         self._lib = lib = _lib()
-        self._h = None
         c = _CNicCfg()
         lib.lfc_nic_cfg_default(ctypes.byref(c), _mode(mode), classes)
         for k, v in cfg.items():
@@ -798,20 +780,6 @@ class Nic:
             # The C callback object must live as long as the node may call it.
             self._cb = _RX_FN(lambda ctx, w, cycle: on_receive(Word._from_c(w.contents), cycle))
             lib.lfc_nic_set_rx_callback(self._h, self._cb, None)
-
-    def close(self):
-        if self._h:
-            self._lib.lfc_nic_destroy(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def reset(self):
         self._lib.lfc_nic_reset(self._h)

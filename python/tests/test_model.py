@@ -365,6 +365,28 @@ def header_enums():
 
 
 @unittest.skipUnless(shutil.which(os.environ.get("CC", "cc")), "no C compiler (CC, cc)")
+class TestHandles(unittest.TestCase):
+    """Every object that owns a C object frees it once: at the end of a `with` block, by close()
+    (again harmless), and a constructor that refuses its arguments leaves nothing to free."""
+
+    def test_with_and_close(self):
+        makers = [lambda: lfc.Checker("pfc"), lambda: lfc.Scoreboard(),
+                  lambda: lfc.Switch("pfc"), lambda: lfc.Nic("ib"),
+                  lambda: lfc.FlatSwitch("switch.mode=pfc")]
+        for make in makers:
+            with make() as obj:
+                self.assertTrue(obj._h, type(obj).__name__)
+            self.assertIsNone(obj._h, type(obj).__name__)
+            obj.close()
+            self.assertIsNone(obj._h, type(obj).__name__)
+
+    def test_refused_arguments_leave_no_handle(self):
+        for make in (lambda: lfc.Switch("pfc", xoff_th=-1), lambda: lfc.Nic("ib", speed_div=0),
+                     lambda: lfc.FlatSwitch("switch.ports=1")):
+            with self.assertRaises(lfc.LfcError):
+                make()
+
+
 class TestHeaders(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
