@@ -94,39 +94,19 @@ mutants)
     "pause_plus_one|lfc_pfc_rx.v|s/\\* \\{16'd0, K\\};/* {16'd0, K} + 21'd1;/|pfc_basic|SPEC §6.7: a pause of q quanta lasts q*k cycles"
   )
   want=("$@")
-  caught=0; survived=0; broken=0
+  # shellcheck source=tb/scripts/mutant_verdict.sh
+  . "$root/tb/scripts/mutant_verdict.sh"
   for m in "${MUTANTS[@]}"; do
     IFS='|' read -r name file expr config what <<<"$m"
     if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then continue; fi
     dir="$OUT/mutants/$name"
-    rm -rf "$dir/rtl"
-    mkdir -p "$dir"
-    cp -r "$RTL_DIR" "$dir/rtl"
-    sed -i -E "$expr" "$dir/rtl/$file"
-    if cmp -s "$RTL_DIR/$file" "$dir/rtl/$file"; then
-      echo "MUTANT $name: the sed '$expr' changed nothing in $file (the RTL changed?)"
-      broken=$((broken + 1))
-      continue
-    fi
-    echo "== cocotb mutant $name: $what"
-    diff "$RTL_DIR/$file" "$dir/rtl/$file" | sed -n 's/^[<>].*/    &/p'
+    mutant_prepare "cocotb mutant" "$name" "$RTL_DIR" "$dir" "$file" "$expr" "$what" || continue
     run_one "$config" "$dir/rtl" "$dir/$SIM"
     rc=$?
     line="$(grep -m1 -o 'MISMATCH .*' "$dir/$SIM/log.txt" || true)"
-    if [ "$rc" -ne 0 ] && [ -n "$line" ]; then
-      echo "   caught: $line"
-      caught=$((caught + 1))
-    elif [ "$rc" -eq 0 ]; then
-      echo "   SURVIVED: $config ran $CYCLES cycles without a mismatch (log $dir/$SIM/log.txt)"
-      survived=$((survived + 1))
-    else
-      echo "   BROKEN: failed without a MISMATCH line (log $dir/$SIM/log.txt):"
-      tail -n 8 "$dir/$SIM/log.txt" | sed 's/^/     | /'
-      broken=$((broken + 1))
-    fi
+    mutant_verdict "$rc" "$line" "$dir/$SIM/log.txt" "$config ran $CYCLES cycles"
   done
-  echo "cocotb mutants: $caught caught, $survived survived, $broken broken"
-  [ "$survived" -eq 0 ] && [ "$broken" -eq 0 ] && [ "$caught" -gt 0 ]
+  mutant_summary "cocotb mutants"
   ;;
 *)
   echo "usage: $0 run CONFIG... | mutants [NAME...]" >&2

@@ -214,9 +214,6 @@ int tb_score_ecn(const tb_t *tb, uint32_t tag);
 /* Does the first block w of a packet leaving the switch carry the dst, cls and nblk its source
    made it with? 0 yes; 1 no, -1 no source made its tag: what it should carry in what. */
 int tb_score_fields(tb_t *tb, const lfc_word_t *w, char *what, size_t len);
-/* Is event ev (a DROP with cause WATCHDOG) an admission drop of the packet arriving on its port
-   (rather than a discard from an egress queue)? */
-int tb_is_admission_drop(const tb_t *tb, const lfc_event_t *ev, const lfc_word_t *in);
 
 /* tb_cov.c */
 /* The size of the head packet of egress queue (p, cls) in the model's S(t), when the registers

@@ -43,53 +43,6 @@ static int words_equal(const lfc_word_t *a, const lfc_word_t *b) {
 
 /* ---- registers through the debug port ---- */
 
-static uint32_t reg_mask(size_t reg) {
-  unsigned w = lfc_reg_info(reg)->width;
-  return w >= 32 ? UINT32_MAX : (uint32_t)((1ull << w) - 1u);
-}
-
-static dbg_sel_t dbg_sel(size_t reg, unsigned port, unsigned cls) {
-  return (dbg_sel_t){(uint16_t)reg, (uint8_t)port, (uint8_t)cls, reg_mask(reg)};
-}
-
-/* The registers to compare: all = every register including the other mode's (they read 0).
-   The order of each register's selections: by port, then class (rotation = 0; the final sweep
-   and +dump), or by class, then port (rotation = 1, the per-cycle rotation): consecutive reads
-   then differ only in dbg_port_i, the last stage of the debug multiplexer (lfc_switch.v), and
-   not in dbg_reg_i and dbg_cls_i, which every port's stages decode. On Icarus that saves 4 % of
-   a cycle at one read per cycle (docs/perf-log.md); which registers are compared, and how
-   often, is the same. */
-dbg_sel_t *tb_dbg_list(const tb_t *tb, int all, int rotation, size_t *n) {
-  const lfc_switch_cfg_t *c = &tb->cfg.sw;
-  size_t cap = lfc_reg_count() * c->ports * 17 + 1, k = 0;
-  dbg_sel_t *l = calloc(cap, sizeof *l);
-  if (!l) return NULL;
-  for (size_t r = 0; r < lfc_reg_count(); r++) {
-    const lfc_reg_info_t *ri = lfc_reg_info(r);
-    if (!all && ri->mode != 2 && ri->mode != (uint8_t)c->mode) continue;
-    if (ri->scope == LFC_SCOPE_SWITCH) {
-      l[k++] = dbg_sel(r, 0, 0);
-      continue;
-    }
-    /* The classes of the register: one for a port register, the VL15 queue as class 15 of
-       qlen and qpkts (SPEC §13.1). */
-    unsigned cls[LFC_MAX_CLASSES + 1], ncls = 0;
-    if (ri->scope == LFC_SCOPE_PORT) {
-      cls[ncls++] = 0;
-    } else {
-      for (unsigned cl = 0; cl < c->classes; cl++) cls[ncls++] = cl;
-      if (c->mode == LFC_MODE_IB && (!strcmp(ri->name, "qlen") || !strcmp(ri->name, "qpkts")))
-        cls[ncls++] = 15;
-    }
-    const unsigned outer = rotation ? ncls : c->ports, inner = rotation ? c->ports : ncls;
-    for (unsigned i = 0; i < outer; i++)
-      for (unsigned j = 0; j < inner; j++)
-        l[k++] = rotation ? dbg_sel(r, j, cls[i]) : dbg_sel(r, i, cls[j]);
-  }
-  *n = k;
-  return l;
-}
-
 void tb_dbg_signal(const dbg_sel_t *s, char *buf, size_t len) {
   const lfc_reg_info_t *ri = lfc_reg_info(s->reg);
   if (ri->scope == LFC_SCOPE_PORT_CLASS)
@@ -162,76 +115,6 @@ static void print_events(const lfc_event_t *ev, size_t nev) {
   printf("\n");
 }
 
-/* ---- stat_* expected from the model's events ---- */
-
-static void expected_stats(const tb_t *tb, const lfc_word_t *in, const lfc_event_t *ev,
-                           size_t nev, dut_stat_t *s) {
-  memset(s, 0, sizeof *s);
-  for (size_t i = 0; i < nev; i++) {
-    unsigned p = ev[i].port, c = ev[i].cls & 15u;
-    if (p >= DUT_MAX_PORTS) continue;
-    switch (ev[i].kind) {
-      case LFC_EV_DROP:
-        if (ev[i].cause == LFC_DROP_WATCHDOG && !tb_is_admission_drop(tb, &ev[i], in)) {
-          s->wd_drop[p] |= (uint16_t)(1u << c);
-        } else {
-          s->drop[p] = 1;
-          s->drop_cause[p] = ev[i].cause;
-        }
-        break;
-      case LFC_EV_ECN_MARK: s->ecn_mark[p] = 1; break;
-      case LFC_EV_XOFF: s->xoff[p] |= (uint16_t)(1u << c); break;
-      case LFC_EV_XON: s->xon[p] |= (uint16_t)(1u << c); break;
-      case LFC_EV_WD_TRIP: s->wd_trip[p] |= (uint16_t)(1u << c); break;
-      case LFC_EV_WD_RESTORE: s->wd_restore[p] |= (uint16_t)(1u << c); break;
-      case LFC_EV_RX_MALFORMED: s->rx_malformed[p] = 1; break;
-      default: break;
-    }
-  }
-}
-
-/* First difference between expected and actual stat_* of port p; 0 if none. */
-static int stat_diff(const dut_stat_t *e, const dut_stat_t *a, unsigned p, char *sig, size_t sl,
-                     char *ev, char *av, size_t vl) {
-#define BIT1(field, name)                                     \
-  if (e->field[p] != a->field[p]) {                           \
-    snprintf(sig, sl, "%s", name);                            \
-    snprintf(ev, vl, "%u", (unsigned)e->field[p]);            \
-    snprintf(av, vl, "%u", (unsigned)a->field[p]);            \
-    return 1;                                                 \
-  }
-#define MASK16(field, name)                                                 \
-  if (e->field[p] != a->field[p]) {                                         \
-    unsigned d = (unsigned)(e->field[p] ^ a->field[p]);                     \
-    unsigned c = (unsigned)__builtin_ctz(d);                                \
-    snprintf(sig, sl, "%s[cls=%u]", name, c);                               \
-    snprintf(ev, vl, "%u", (e->field[p] >> c) & 1u);                        \
-    snprintf(av, vl, "%u", (a->field[p] >> c) & 1u);                        \
-    return 1;                                                               \
-  }
-  BIT1(drop, "stat_drop_o");
-  if (e->drop[p] && e->drop_cause[p] != a->drop_cause[p]) {
-    snprintf(sig, sl, "stat_drop_cause_o");
-    snprintf(ev, vl, "%u(%s)", e->drop_cause[p],
-             lfc_drop_cause_name((lfc_drop_cause_t)e->drop_cause[p]));
-    snprintf(av, vl, "%u(%s)", a->drop_cause[p],
-             a->drop_cause[p] < LFC_DROP_CAUSES
-                 ? lfc_drop_cause_name((lfc_drop_cause_t)a->drop_cause[p])
-                 : "?");
-    return 1;
-  }
-  MASK16(wd_drop, "stat_wd_drop_o");
-  BIT1(ecn_mark, "stat_ecn_mark_o");
-  MASK16(xoff, "stat_xoff_o");
-  MASK16(xon, "stat_xon_o");
-  MASK16(wd_trip, "stat_wd_trip_o");
-  MASK16(wd_restore, "stat_wd_restore_o");
-  BIT1(rx_malformed, "stat_rx_malformed_o");
-  return 0;
-#undef BIT1
-#undef MASK16
-}
-
 void tb_fmt_val(char *buf, size_t len, uint64_t v, int hex) {
   if (hex)
     snprintf(buf, len, "0x%08" PRIx64, v);
@@ -294,7 +177,7 @@ void tb_cside_pre(cside_t *cs, uint64_t t, expect_t *e) {
   memset(e->out, 0, cs->ports * sizeof *e->out); /* the padding too: see tb_rtl_check */
   lfc_switch_step(tb->sw, e->in, e->out);
   cs->nev = lfc_switch_events(tb->sw, &cs->ev);
-  expected_stats(tb, e->in, cs->ev, cs->nev, &e->stat);
+  dut_expected_stats(e->in, tb->score.rx_rem, cs->ev, cs->nev, &e->stat);
   /* The speed seam: the record packed for an adapter with the packed interface (tb_fast.c). */
   if (cs->pk) tb_fast_pack(cs, e);
   e->t = t;
@@ -375,7 +258,7 @@ int tb_rtl_check(ctx_t *x, unsigned ports, uint32_t K, const expect_t *e, const 
      port-by-port walk runs only for a cycle that differs. */
   if (!a->same && memcmp(&e->stat, &a->stat, sizeof e->stat) != 0) {
     for (unsigned p = 0; p < ports; p++) {
-      if (!stat_diff(&e->stat, &a->stat, p, sig, sizeof sig, es, as, sizeof es)) continue;
+      if (!dut_stat_diff(&e->stat, &a->stat, p, sig, sizeof sig, es, as, sizeof es)) continue;
       if (!x) return 1;
       tb_report(x, e->t, p, sig, es, as);
       print_words("input word this cycle", &e->in[p]);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "dut_expect.h"
 #include "tb.h"
 
 /* The most registers a cycle reads through the debug port ([run] dbg_per_cycle, SPEC §13.1). */
@@ -41,14 +42,6 @@ typedef struct {
   int compare;            /* 0: the RTL drives the partners, not compared with the model
                              (tb_free.c) */
 } args_t;
-
-/* ---- registers through the debug port ---- */
-
-typedef struct {
-  uint16_t reg;
-  uint8_t port, cls;
-  uint32_t mask; /* the register's width (dbg_val_o is 32 bits wide) */
-} dbg_sel_t;
 
 /* ---- one cycle: what the C side expects, what the RTL shows ---- */
 
@@ -111,10 +104,6 @@ typedef struct {
 
 /* ---- the checker (tb_check.c) ---- */
 
-/* The registers to compare (all: every register, including the other mode's, which read 0), in
-   the order of the per-cycle rotation (rotation = 1) or of the final sweep (0). NULL if out of
-   memory; *n their number. The caller frees the list. */
-dbg_sel_t *tb_dbg_list(const tb_t *tb, int all, int rotation, size_t *n);
 /* A register selection as the signal name of a MISMATCH line. */
 void tb_dbg_signal(const dbg_sel_t *s, char *buf, size_t len);
 /* The MISMATCH line of a difference in cycle, port and signal, expected exp, actual act. */

@@ -230,8 +230,8 @@ int tb_main(int argc, char **argv) {
   if (orc) return finish(&a, orc);
 
   size_t nsel = 0, nall = 0;
-  dbg_sel_t *sel = tb_dbg_list(tb, 0, 1, &nsel);
-  dbg_sel_t *all = tb_dbg_list(tb, 1, 0, &nall);
+  dbg_sel_t *sel = dut_dbg_list(&tb->cfg.sw, 0, 1, &nsel);
+  dbg_sel_t *all = dut_dbg_list(&tb->cfg.sw, 1, 0, &nall);
   if (!sel || !all || nsel == 0) return finish(&a, 3);
   static cside_t cs; /* large */
   cs = (cside_t){.tb = tb, .ports = ports, .K = K, .sel = sel, .nsel = nsel};

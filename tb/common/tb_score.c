@@ -106,12 +106,6 @@ static int werr(tb_err_t *e, unsigned port, const char *signal, const char *exp,
   return err(e, port, signal, exp, a);
 }
 
-int tb_is_admission_drop(const tb_t *tb, const lfc_event_t *ev, const lfc_word_t *in) {
-  if (ev->kind != LFC_EV_DROP || ev->port >= tb->cfg.sw.ports) return 0;
-  const lfc_word_t *w = &in[ev->port];
-  return w->kind == LFC_DATA && w->sop && tb->score.rx_rem[ev->port] == 0 && w->tag == ev->tag;
-}
-
 static int fields_differ(const tb_score_rec_t *r, const lfc_word_t *w, char *what, size_t len) {
   if (r->cls != w->cls || r->nblk != w->nblk || r->dst != w->dst) {
     snprintf(what, len, "cls=%u nblk=%u dst=%u", r->cls, r->nblk, r->dst);

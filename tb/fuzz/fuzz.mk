@@ -57,11 +57,11 @@ TBFUZZ_SAN      = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-reco
 TBFUZZ_MODEL_SRCS = $(wildcard cmodel/src/*.c)
 TBFUZZ_COV_OBJS   = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/cov/model/%.o,$(TBFUZZ_MODEL_SRCS)) \
                   $(TBFUZZ_BUILD)/cov/tb_config.o $(TBFUZZ_BUILD)/cov/dut_pack.o \
-                  $(TBFUZZ_BUILD)/cov/fuzz_input.o
+                  $(TBFUZZ_BUILD)/cov/dut_expect.o $(TBFUZZ_BUILD)/cov/fuzz_input.o
 TBFUZZ_SAN_OBJS   = $(patsubst cmodel/src/%.c,$(TBFUZZ_BUILD)/san/model/%.o,$(TBFUZZ_MODEL_SRCS)) \
                   $(TBFUZZ_BUILD)/san/fuzz_input.o
 TBFUZZ_HDRS       = $(wildcard cmodel/include/lfc/*.h cmodel/src/*.h tb/fuzz/*.h) tb/common/dut.h \
-                  tb/common/tb_config.h
+                  tb/common/dut_expect.h tb/common/tb_config.h
 
 # Objects made by pattern rules only: keep them (make would delete them as intermediate).
 .SECONDARY: $(TBFUZZ_COV_OBJS) $(TBFUZZ_SAN_OBJS) \
@@ -73,7 +73,7 @@ TEST_STEPS += test-fuzz test-soak
 $(TBFUZZ_BUILD)/cov/model/%.o: cmodel/src/%.c $(TBFUZZ_HDRS) | deps-verify
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_COV) -c -o $@ $<
-$(TBFUZZ_BUILD)/cov/tb_config.o $(TBFUZZ_BUILD)/cov/dut_pack.o: \
+$(TBFUZZ_BUILD)/cov/tb_config.o $(TBFUZZ_BUILD)/cov/dut_pack.o $(TBFUZZ_BUILD)/cov/dut_expect.o: \
     $(TBFUZZ_BUILD)/cov/%.o: tb/common/%.c $(TBFUZZ_HDRS) | deps-verify
 	@mkdir -p $(@D)
 	$(TBFUZZ_CC) $(TBFUZZ_CFLAGS) $(TBFUZZ_COV) -c -o $@ $<
@@ -216,8 +216,8 @@ FUZZ_SEED            ?=
 FUZZ_SEED_OPT         = $(if $(FUZZ_SEED),-seed=$(FUZZ_SEED))
 
 .SECONDARY: $(patsubst %,$(TBFUZZ_BUILD)/san/fuzz_%.o,$(TBFUZZ_PARSERS)) \
-            $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack tb_pcap tb_free \
-                                 tb_check tb_fast)
+            $(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov dut_pack dut_expect tb_pcap \
+                                 tb_free tb_check tb_fast)
 
 $(TBFUZZ_BUILD)/san/tb/%.o: tb/common/%.c $(TBFUZZ_HDRS) tb/common/tb.h tb/common/tb_lockstep.h \
                             | deps
@@ -254,7 +254,7 @@ $(eval $(call TBFUZZ_PARSER_RULE,check_pcap,))
 $(eval $(call TBFUZZ_PARSER_RULE,check_text,))
 $(eval $(call TBFUZZ_PARSER_RULE,check_args,))
 $(eval $(call TBFUZZ_PARSER_RULE,tb_args,$(call TBFUZZ_SAN_TB,tb_config tb_stim tb_score tb_cov \
-  dut_pack tb_pcap tb_free tb_check tb_fast) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
+  dut_pack dut_expect tb_pcap tb_free tb_check tb_fast) $(TBFUZZ_BUILD)/san/fuzz_dut_stub.o))
 
 # ---- make fuzz: every target ----
 

@@ -136,7 +136,7 @@ for m in "${PARSER_MUTANTS[@]}"; do
   objs=("$TBFUZZ_BUILD/san/model/"*.o)
   [ "$target" = tb_config ] && objs+=("$TBFUZZ_BUILD/san/tb/tb_config.o")
   [ "$target" = tb_args ] &&
-    objs+=("$TBFUZZ_BUILD"/san/tb/{tb_config,tb_stim,tb_score,tb_cov,dut_pack,tb_pcap,tb_free}.o \
+    objs+=("$TBFUZZ_BUILD"/san/tb/{tb_config,tb_stim,tb_score,tb_cov,dut_pack,dut_expect,tb_pcap,tb_free}.o \
       "$TBFUZZ_BUILD"/san/tb/{tb_check,tb_fast}.o \
     "$TBFUZZ_BUILD/san/fuzz_dut_stub.o")
   src="$here/fuzz_$target.c"

@@ -78,39 +78,19 @@ names="$(for m in "${MUTANTS[@]}"; do printf '%s ' "${m%%|*}"; done)"
 for w in "${want[@]}"; do
   [[ " $names" == *" $w "* ]] || args_fail mutants NAME "$w" "one of: $names"
 done
-caught=0; survived=0; broken=0
+# shellcheck source=tb/scripts/mutant_verdict.sh
+. "$(dirname "$0")/mutant_verdict.sh"
 for m in "${MUTANTS[@]}"; do
   IFS='|' read -r name file expr config cycles what sim <<<"$m"
   [ -n "$sim" ] || sim="$MUTANT_SIM"
   if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then continue; fi
   dir="$BUILD/mutants/$name"
-  rm -rf "$dir/rtl"
-  mkdir -p "$dir"
-  cp -r rtl "$dir/rtl"
-  sed -i -E "$expr" "$dir/rtl/$file"
-  if diff -q "rtl/$file" "$dir/rtl/$file" >/dev/null; then
-    echo "MUTANT $name: the sed '$expr' changed nothing in rtl/$file (the RTL changed?)"
-    broken=$((broken + 1))
-    continue
-  fi
-  echo "== mutant $name: $what"
-  diff "rtl/$file" "$dir/rtl/$file" | sed -n 's/^[<>].*/    &/p'
+  mutant_prepare mutant "$name" rtl "$dir" "$file" "$expr" "$what" || continue
   log="$dir/cosim.log"
   $MAKE --no-print-directory cosim SIM="$sim" CONFIG="$config" SEED=1 CYCLES="$cycles" \
     RTL_DIR="$dir/rtl" COSIM_BUILD="$dir/cosim" >"$log" 2>&1
   rc=$?
   line="$(grep -m1 '^MISMATCH ' "$log" || true)"
-  if [ "$rc" -ne 0 ] && [ -n "$line" ]; then
-    echo "   caught: $line"
-    caught=$((caught + 1))
-  elif [ "$rc" -eq 0 ]; then
-    echo "   SURVIVED: $config ran $cycles cycles without a mismatch (log $log)"
-    survived=$((survived + 1))
-  else
-    echo "   BROKEN: exit $rc without a MISMATCH line (log $log):"
-    tail -n 5 "$log" | sed 's/^/     | /'
-    broken=$((broken + 1))
-  fi
+  mutant_verdict "$rc" "$line" "$log" "$config ran $cycles cycles"
 done
-echo "mutants: $caught caught, $survived survived, $broken broken"
-[ "$survived" -eq 0 ] && [ "$broken" -eq 0 ] && [ "$caught" -gt 0 ]
+mutant_summary mutants
