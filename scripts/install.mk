@@ -7,10 +7,15 @@
 #       and lfc-sim when sim/sim.mk builds it), lib/pkgconfig/lfc.pc, man pages made from each
 #       program's --help (help2man, man/*.h2m), the library's page man/lfc.3, a page per public
 #       function made from its header (scripts/man3.py: man lfc_switch_step), and the
-#       documentation under share/doc/lfc/.
-#       BINDIR, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, MANDIR and DOCDIR may be set one by one.
+#       documentation under share/doc/lfc/, the example scenarios of lfc-sim (sim/scenarios) under
+#       share/lfc/scenarios/, and the Python package lfc (python/lfc) in PYTHONDIR with a link
+#       liblfc.so to the installed library beside its __init__.py, so that `import lfc` loads it.
+#       BINDIR, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, MANDIR, DOCDIR, DATADIR and PYTHONDIR may be
+#       set one by one (PYTHONDIR: scripts/python_dir.py, the interpreter's own directory when it
+#       lies under PREFIX, else PREFIX/lib/python3.X/site-packages for PYTHONPATH).
 #   make uninstall PREFIX=... [DESTDIR=...]
-#       removes what install wrote (include/lfc/ and share/doc/lfc/ as whole directories)
+#       removes what install wrote (include/lfc/, share/doc/lfc/, share/lfc/ and PYTHONDIR/lfc/
+#       as whole directories)
 #   make man
 #       the man pages, in $(BUILD)/dist/man/
 #   make test-man              (a step of make test; a few seconds)
@@ -61,6 +66,8 @@ INCLUDEDIR   ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR       ?= $(PREFIX)/share/man
 DOCDIR       ?= $(PREFIX)/share/doc/lfc
+DATADIR      ?= $(PREFIX)/share/lfc
+PYTHONDIR    ?= $(shell python3 scripts/python_dir.py $(abspath $(PREFIX)))
 
 INSTALL         ?= install
 INSTALL_PROGRAM  = $(INSTALL) -m 755
@@ -77,6 +84,8 @@ LFC_SONAME    = liblfc.so.$(LFC_VERSION_MAJOR)
 LFC_SO_REAL   = liblfc.so.$(LFC_VERSION)
 LFC_HEADERS   = $(wildcard cmodel/include/lfc/*.h)
 LFC_DOCS      = README.md CHANGELOG.md $(wildcard docs/*.md docs/*.svg docs/*.png)
+LFC_SCENARIOS = $(wildcard sim/scenarios/*.ini)
+LFC_PYTHON    = $(wildcard python/lfc/*.py)
 
 # Programs: installed name = built file (sim/sim.mk builds lfc-sim).
 LFC_PROGRAMS  = lfc-demo lfc-trace lfc-check lfc-sim
@@ -142,11 +151,17 @@ test-man: $(LFC_MAN3_STAMP) $(BUILD)/liblfc.so
 LFC_INSTALL_INPUTS = $(BUILD)/liblfc.a $(DIST)/lib/$(LFC_SO_REAL) $(LFC_PROG_FILES) \
                      $(LFC_MAN_PAGES) man/lfc.3 scripts/lfc.pc.in $(LFC_MAN3_STAMP)
 
+# PYTHONDIR comes from python3: without one it is empty, and install and uninstall stop before
+# writing or removing anything under "$(DESTDIR)/lfc".
+lfc_pythondir_check = @test -n "$(PYTHONDIR)" || { echo "install: PYTHONDIR is empty (is python3 \
+  installed?): give PYTHONDIR=/path/to/site-packages" >&2; exit 2; }
+
 install: $(LFC_INSTALL_INPUTS)
+	$(lfc_pythondir_check)
 	$(lfc_pc_generate)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/lfc \
 	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
-	  $(DESTDIR)$(DOCDIR)
+	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(PYTHONDIR)/lfc
 	$(INSTALL_DATA) $(BUILD)/liblfc.a $(DESTDIR)$(LIBDIR)/liblfc.a
 	$(INSTALL_PROGRAM) $(DIST)/lib/$(LFC_SO_REAL) $(DESTDIR)$(LIBDIR)/$(LFC_SO_REAL)
 	ln -sf $(LFC_SO_REAL) $(DESTDIR)$(LIBDIR)/$(LFC_SONAME)
@@ -159,17 +174,22 @@ install: $(LFC_INSTALL_INPUTS)
 	$(INSTALL_DATA) man/lfc.3 $(DESTDIR)$(MANDIR)/man3/lfc.3
 	$(INSTALL_DATA) $(LFC_MAN3_DIR)/lfc_*.3 $(DESTDIR)$(MANDIR)/man3/
 	$(INSTALL_DATA) $(LFC_DOCS) $(DESTDIR)$(DOCDIR)/
-	@echo "install: lfc $(LFC_VERSION) in $(DESTDIR)$(PREFIX)"
+	$(INSTALL_DATA) $(LFC_SCENARIOS) $(DESTDIR)$(DATADIR)/scenarios/
+	$(INSTALL_DATA) $(LFC_PYTHON) $(DESTDIR)$(PYTHONDIR)/lfc/
+	ln -sf $(LIBDIR)/$(LFC_SONAME) $(DESTDIR)$(PYTHONDIR)/lfc/liblfc.so
+	@echo "install: lfc $(LFC_VERSION) in $(DESTDIR)$(PREFIX); the Python package in $(PYTHONDIR)"
 
 # Every program that any version installs (lfc-sim too), whether or not it exists here.
 uninstall:
+	$(lfc_pythondir_check)
 	rm -f $(DESTDIR)$(LIBDIR)/liblfc.a $(DESTDIR)$(LIBDIR)/liblfc.so \
 	  $(DESTDIR)$(LIBDIR)/$(LFC_SONAME) $(DESTDIR)$(LIBDIR)/$(LFC_SO_REAL) \
 	  $(DESTDIR)$(PKGCONFIGDIR)/lfc.pc $(DESTDIR)$(MANDIR)/man3/lfc.3 \
 	  $(DESTDIR)$(MANDIR)/man3/lfc_*.3 \
 	  $(foreach p,lfc-demo lfc-trace lfc-check lfc-sim,\
 	    $(DESTDIR)$(BINDIR)/$(p) $(DESTDIR)$(MANDIR)/man1/$(p).1)
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/lfc $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/lfc $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR) \
+	  $(DESTDIR)$(PYTHONDIR)/lfc
 	@echo "uninstall: lfc $(LFC_VERSION) from $(DESTDIR)$(PREFIX)"
 
 # ---------------------------------------------------------------------------------------

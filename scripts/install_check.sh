@@ -8,13 +8,17 @@
 # DESTDIR=DIR/stage`. Both trees: every file in place (headers equal to the sources), the
 # library links and soname, each program with a man page that renders without a groff warning
 # and names every option of its --help, lfc(3), the documentation, lfc.pc naming the PREFIX
-# (not the staging directory). The prefix tree is then used: scripts/install_check.c compiled
+# (not the staging directory), the example scenarios, the Python package lfc with its link to
+# the installed library (scripts/python_dir.py says where). The prefix tree is then used: scripts/install_check.c compiled
 # with `pkg-config --cflags --libs lfc` (must load the installed liblfc.so.MAJOR, run with
 # LD_LIBRARY_PATH) and with `-static` and `pkg-config --static`, each run and checked to
-# report VERSION; pkg-config --modversion and every program's --version report VERSION.
+# report VERSION; pkg-config --modversion and every program's --version report VERSION;
+# `import lfc` from the installed package loads the installed library and runs the model, and
+# the installed lfc-sim runs an installed scenario.
 #
 # Then the check must catch broken installs: copies of the prefix tree with one part removed
-# (a header, the static library, a library link, lfc.pc, a program, a man page) or damaged
+# (a header, the static library, a library link, lfc.pc, a program, a man page, a scenario, the
+# Python package or its library link) or damaged
 # (lfc.pc without Libs, the archive without the object of lfc_version) must each fail.
 #
 # Environment: CC (default gcc), PKG_CONFIG (default pkg-config). Exit status 0 when every
@@ -52,6 +56,11 @@ CC=${CC:-gcc}
 PKG_CONFIG=${PKG_CONFIG:-pkg-config}
 SRC="$(cd "$(dirname "$0")" && pwd)/install_check.c"
 HEADERS_DIR="$(cd "$(dirname "$0")/.." && pwd)/cmodel/include/lfc"
+ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
+# The scenario the installed lfc-sim runs (short), and where the package goes under a prefix.
+SCENARIO=pfc_incast.ini
+SCENARIO_US=5
+python_rel() { local d; d="$(python3 "$ROOT_DIR/scripts/python_dir.py" "$1")" && echo "${d#"$1"/}"; }
 MAJOR=${VERSION%%.*}
 
 fail() {
@@ -105,6 +114,18 @@ check_tree() {
       [ -s "$root/share/doc/lfc/$f" ] || { fail "$root/share/doc/lfc/$f: missing"; return 1; }
     done
     grep -qx "prefix=$prefix" "$pc" || { fail "$pc: prefix is not $prefix"; return 1; }
+    for f in "$ROOT_DIR"/sim/scenarios/*.ini; do
+      cmp -s "$f" "$root/share/lfc/scenarios/$(basename "$f")" ||
+        { fail "$root/share/lfc/scenarios/$(basename "$f"): missing or not the source's"; return 1; }
+    done
+    local py
+    py="$root/$(python_rel "$prefix")/lfc"
+    for f in "$ROOT_DIR"/python/lfc/*.py; do
+      cmp -s "$f" "$py/$(basename "$f")" ||
+        { fail "$py/$(basename "$f"): missing or not the source's"; return 1; }
+    done
+    [ "$(readlink "$py/liblfc.so")" = "$prefix/lib/liblfc.so.$MAJOR" ] ||
+      { fail "$py/liblfc.so: not a link to $prefix/lib/liblfc.so.$MAJOR"; return 1; }
 
     [ "$root" = "$prefix" ] || return 0
 
@@ -140,6 +161,21 @@ check_tree() {
     out="$("$root/../check-static" "$VERSION")" || { fail "static: the program failed"; return 1; }
     echo "ok static (pkg-config --static, -static): $out"
 
+    # The package, imported from the install (not from the source tree): it must load the
+    # installed library through its link and run the model.
+    out="$(cd / && PYTHONPATH="$(dirname "$py")" LFC_LIB= python3 -c 'import lfc, os
+print(os.path.realpath(lfc.library()._name), lfc.Switch("pfc").buffer_blocks)')" ||
+      { fail "python: import lfc from $(dirname "$py") failed"; return 1; }
+    [ "${out% *}" = "$(realpath "$lib/liblfc.so.$VERSION")" ] ||
+      { fail "python: lfc loaded '${out% *}', not $lib/liblfc.so.$VERSION"; return 1; }
+    echo "ok python (PYTHONPATH=$(dirname "$py")): import lfc, $out"
+    if [[ " $PROGRAMS " == *" lfc-sim "* ]]; then
+      "$root/bin/lfc-sim" "$root/share/lfc/scenarios/$SCENARIO" \
+        --set sim.duration_us=$SCENARIO_US > "$root/../scenario.out" ||
+        { fail "lfc-sim on the installed $SCENARIO failed"; return 1; }
+      echo "ok lfc-sim on share/lfc/scenarios/$SCENARIO"
+    fi
+
     for p in $PROGRAMS; do
       out="$("$root/bin/$p" --version)" || { fail "$p --version failed"; return 1; }
       [ "$out" = "$p (lfc) $VERSION" ] ||
@@ -169,6 +205,9 @@ fi
 BROKEN="header:rm:include/lfc/switch.h static-lib:rm:lib/liblfc.a shared-link:rm:lib/liblfc.so"
 BROKEN+=" soname-link:rm:lib/liblfc.so.$MAJOR pc:rm:lib/pkgconfig/lfc.pc"
 BROKEN+=" pc-no-libs:pc-no-libs archive-no-version:archive-no-version man3:rm:share/man/man3/lfc.3"
+BROKEN+=" scenario:rm:share/lfc/scenarios/$SCENARIO"
+PYREL="$(python_rel "$DIR/prefix")"
+BROKEN+=" python:rm:$PYREL/lfc/model.py python-lib-link:rm:$PYREL/lfc/liblfc.so"
 for p in $PROGRAMS; do BROKEN+=" program-$p:rm:bin/$p man-$p:rm:share/man/man1/$p.1"; done
 caught=0
 total=0
@@ -179,8 +218,10 @@ for b in $BROKEN; do
   rm -rf "$DIR/broken/$name"
   mkdir -p "$copy"
   cp -a "$DIR/prefix/." "$copy/"
-  # The copy's lfc.pc still names the real prefix: point it at the copy.
+  # The copy's lfc.pc and the package's library link still name the real prefix: point them at
+  # the copy.
   sed -i "s|^prefix=.*|prefix=$copy|" "$copy/lib/pkgconfig/lfc.pc"
+  ln -sfn "$copy/lib/liblfc.so.$MAJOR" "$copy/$PYREL/lfc/liblfc.so"
   case "$what" in
     rm:*) rm -f "$copy/${what#rm:}" ;;
     pc-no-libs) sed -i '/^Libs:/d' "$copy/lib/pkgconfig/lfc.pc" ;;
