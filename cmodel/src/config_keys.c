@@ -294,9 +294,9 @@ size_t lfc_switch_cfg_keys(const char *section, char *buf, size_t len) {
   if (buf && len) buf[0] = '\0';
   for (size_t i = 0; i < NKEYS; i++) {
     if (section && strcmp(KEYS[i].section, section) != 0) continue;
-    if (buf && len) { /* used <= len - 1: the copy below stops one short of len */
-      int w = snprintf(buf + used, len - used, "%s%s", count ? ", " : "", KEYS[i].name);
-      if (w > 0) used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+    if (buf && len) { /* snprintf stops one short of len - used and ends the text: used < len */
+      snprintf(buf + used, len - used, "%s%s", count ? ", " : "", KEYS[i].name);
+      used += strlen(buf + used);
     }
     count++;
   }
@@ -350,7 +350,7 @@ int lfc_switch_cfg_get(const lfc_switch_cfg_t *cfg, const char *key, int index, 
       *out = k->kind == K_SPEED_DIV ? (int64_t)((const uint8_t *)f)[index]
                                     : (int64_t)((const uint32_t *)f)[index];
       return 0;
-    case K_VLARB: return -1; /* a table, not a value */
+    case K_VLARB: return -3; /* a table, not a value */
   }
   return -1;
 }

@@ -329,6 +329,7 @@ int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index) {
   if (rc == 0) return v;
   if (rc == -2)
     return fail(h, "param %s[%d]: index out of range 0..%u", name, index, n - 1u);
+  if (rc == -3) return fail(h, "param %s: a table of vl:weight entries, not one value", name);
   return fail(h, "param %s: unknown (see lfc/flat.h for the names)", name);
 }
 

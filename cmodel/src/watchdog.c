@@ -126,7 +126,10 @@ uint32_t lfc_wd_cnt(const lfc_switch_t *sw, uint32_t p, uint32_t c) {
   uint64_t now = sw->now;
   if (!sw->cfg.wd_enable) return 0;
   if ((pp->storm >> c) & 1u) return sw->cfg.wd_detect;
-  if (now == 0 || pc->wd_run > now - 1u || now - 1u >= pc->pause_until) return 0;
+  /* Not paused in cycle now - 1: 0. At now = 0, now - 1 wraps to the largest value, which no
+     pause reaches. A run begins in the cycle after the frame that starts it, so wd_run <= now
+     and now - wd_run is the run's length so far (0 for a run that begins now). */
+  if (now - 1u >= pc->pause_until) return 0;
   return (uint32_t)lfc_min_u64(now - pc->wd_run, sw->cfg.wd_detect);
 }
 

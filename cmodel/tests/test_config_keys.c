@@ -195,6 +195,23 @@ static void test_unknown_keys_and_sections(void **state) {
   assert_int_equal(lfc_switch_cfg_keys("nosuch", NULL, 0), 0);
 }
 
+/* A buffer too short for the list holds its first len - 1 characters, whatever len is, and the
+   count is still every key. */
+static void test_keys_list_truncated(void **state) {
+  (void)state;
+  char full[4096], part[4096];
+  size_t n = lfc_switch_cfg_keys(NULL, full, sizeof full);
+  size_t flen = strlen(full);
+  assert_true(flen > 0 && flen + 1 < sizeof full);
+  for (size_t len = 1; len <= flen + 1; len++) {
+    memset(part, 'x', sizeof part);
+    assert_int_equal(lfc_switch_cfg_keys(NULL, part, len), n);
+    assert_int_equal(strlen(part), len - 1);
+    assert_memory_equal(part, full, len - 1);
+    for (size_t i = len; i < sizeof part; i++) assert_int_equal(part[i], 'x'); /* nothing beyond */
+  }
+}
+
 /* SPEC §3 values are decimal, 0x hex or 0b binary: a leading zero is a decimal digit, not a C
    octal prefix (010 was read as 8 and 09 refused). */
 static void test_leading_zero_is_decimal(void **state) {
@@ -400,6 +417,7 @@ int main(void) {
       cmocka_unit_test(test_lists_one_or_per_entry),
       cmocka_unit_test(test_vlarb_tables),
       cmocka_unit_test(test_unknown_keys_and_sections),
+      cmocka_unit_test(test_keys_list_truncated),
       cmocka_unit_test(test_text_config_matches_c),
       cmocka_unit_test(test_binary_literal),
       cmocka_unit_test(test_bool_any_case),

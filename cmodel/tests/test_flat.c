@@ -102,8 +102,11 @@ static void test_config_text_defaults_and_params(void **state) {
   assert_int_equal(lfc_flat_param(h, "alpha_log2", 0), 0xfffffffeu);
   assert_int_equal(lfc_flat_param(h, "speed_div", 3), -1);
   assert_contains(lfc_flat_error(h), "speed_div[3]");
+  assert_contains(lfc_flat_error(h), "index out of range 0..2");
   assert_int_equal(lfc_flat_param(h, "nope", 0), -1);
-  assert_contains(lfc_flat_error(h), "nope");
+  assert_contains(lfc_flat_error(h), "param nope: unknown");
+  assert_int_equal(lfc_flat_param(h, "vlarb_low", 0), -1);
+  assert_contains(lfc_flat_error(h), "param vlarb_low: a table");
   lfc_flat_destroy(h);
 }
 

@@ -159,13 +159,11 @@ LFC_API int lfc_flat_reset(lfc_flat_t *h);
 
 /*
  * A configuration parameter of the model, by its lfc_switch_cfg_set key name without section
- * ("mode" 0 IB / 1 PFC, "ports", "classes", "latency", "cut_through", "mtu_blocks", "seed",
- * "vl15_blocks", "fcp_period", "vlarb_high_limit", "lossless_mask", "reserve_blocks",
- * "shared_blocks", "headroom_blocks", "dynamic_th", "xoff_th", "alpha_log2" (two's complement in
- * 32 bits), "xon_offset", "pause_quanta", "refresh_cycles", "strict_mask", "wd_enable",
- * "wd_detect", "wd_restore", "wd_action", "ecn_mask", "kmin", "kmax", "pmax"; and per port or
- * class with index: "speed_div", "vl_blocks", "drr_quantum"). index is ignored for the others.
- * Returns the value, or -1 for an unknown name or an index out of range.
+ * (every key lfc_switch_cfg_keys lists but the tables vlarb_high and vlarb_low: "mode" 0 IB / 1
+ * PFC, booleans 0/1, "wd_action" its enum value, "alpha_log2" as two's complement in 32 bits).
+ * The per-port "speed_div" and the per-class "vl_blocks" and "drr_quantum" take index; index is
+ * ignored for the others. Returns the value, or -1 (lfc_flat_error says which) for an unknown
+ * name, an index out of range or a table.
  */
 LFC_API int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index);
 
