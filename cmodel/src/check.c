@@ -17,6 +17,7 @@
 #include "lfc/parse.h"
 #include "lfc/wire.h"
 #include "lfc/wire_ib_data.h"
+#include "errtext.h"
 
 #define DEFAULT_SPEED_MBPS 100000u /* 100 Gb/s */
 #define DEFAULT_MAX_KEPT 1000u
@@ -225,59 +226,50 @@ void lfc_check_cfg_default(lfc_check_cfg_t *cfg, lfc_mode_t mode) {
     cfg->dscp_to_prio[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
 }
 
-static void say(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t errlen, const char *fmt, ...) {
-  if (err == NULL) return; /* vsnprintf writes nothing when errlen is 0 */
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 /* The durations of the configuration, in ps, must stay far from overflow: a day is plenty. */
 #define MAX_DURATION_NS 86400000000000ull
 
 /* The configuration is legal; else false with the reason. */
 static bool cfg_ok(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
   if (cfg->mode != LFC_MODE_IB && cfg->mode != LFC_MODE_PFC) {
-    say(err, errlen, "check: mode %d, allowed 0 (IB) or 1 (PFC)", (int)cfg->mode);
+    lfc_say(err, errlen, "check: mode %d, allowed 0 (IB) or 1 (PFC)", (int)cfg->mode);
     return false;
   }
   if (cfg->links < 1 || cfg->links > LFC_CHECK_MAX_LINKS) {
-    say(err, errlen, "check: links %u, allowed 1..%u", (unsigned)cfg->links, LFC_CHECK_MAX_LINKS);
+    lfc_say(err, errlen, "check: links %u, allowed 1..%u", (unsigned)cfg->links,
+            LFC_CHECK_MAX_LINKS);
     return false;
   }
   if (cfg->speed_mbps < 1 || cfg->speed_mbps > MAX_SPEED_MBPS) {
-    say(err, errlen, "check: speed_mbps %u, allowed 1..%u", (unsigned)cfg->speed_mbps,
-        MAX_SPEED_MBPS);
+    lfc_say(err, errlen, "check: speed_mbps %u, allowed 1..%u", (unsigned)cfg->speed_mbps,
+            MAX_SPEED_MBPS);
     return false;
   }
   if (cfg->time_unit_ps < 1) {
-    say(err, errlen, "check: time_unit_ps 0, allowed 1 or more (1000 for ns)");
+    lfc_say(err, errlen, "check: time_unit_ps 0, allowed 1 or more (1000 for ns)");
     return false;
   }
   if (cfg->mode == LFC_MODE_IB) {
     if (cfg->data_vls < 1 || cfg->data_vls > LFC_IB_MAX_VLS) {
-      say(err, errlen, "check: data_vls %u, allowed 1..%u", (unsigned)cfg->data_vls,
-          LFC_IB_MAX_VLS);
+      lfc_say(err, errlen, "check: data_vls %u, allowed 1..%u", (unsigned)cfg->data_vls,
+              LFC_IB_MAX_VLS);
       return false;
     }
     if (cfg->mtu_bytes < IB_MTU_MIN || cfg->mtu_bytes > IB_MTU_MAX) {
-      say(err, errlen, "check: mtu_bytes %u, allowed %u..%u for IB (the payload)",
-          (unsigned)cfg->mtu_bytes, IB_MTU_MIN, IB_MTU_MAX);
+      lfc_say(err, errlen, "check: mtu_bytes %u, allowed %u..%u for IB (the payload)",
+              (unsigned)cfg->mtu_bytes, IB_MTU_MIN, IB_MTU_MAX);
       return false;
     }
   } else {
     if (cfg->mtu_bytes < LFC_ETH_MIN_FRAME || cfg->mtu_bytes > CHK_ETH_MAX_FRAME) {
-      say(err, errlen, "check: mtu_bytes %u, allowed %u..%u for Ethernet (the frame with FCS)",
-          (unsigned)cfg->mtu_bytes, LFC_ETH_MIN_FRAME, CHK_ETH_MAX_FRAME);
+      lfc_say(err, errlen, "check: mtu_bytes %u, allowed %u..%u for Ethernet (the frame with FCS)",
+              (unsigned)cfg->mtu_bytes, LFC_ETH_MIN_FRAME, CHK_ETH_MAX_FRAME);
       return false;
     }
     for (unsigned d = 0; d != DSCP_COUNT; d++) {
       if (cfg->dscp_to_prio[d] >= LFC_PFC_MAX_PRIOS) {
-        say(err, errlen, "check: dscp_to_prio[%u] %u, allowed 0..7", d,
-            (unsigned)cfg->dscp_to_prio[d]);
+        lfc_say(err, errlen, "check: dscp_to_prio[%u] %u, allowed 0..7", d,
+                (unsigned)cfg->dscp_to_prio[d]);
         return false;
       }
     }
@@ -287,10 +279,10 @@ static bool cfg_ok(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
         used += (size_t)snprintf(speeds + used, sizeof speeds - used, "%s%u", i ? ", " : "",
                                  (unsigned)REACTION[i].mbps);
       }
-      say(err, errlen,
-          "check: no IEEE 802.3 Annex 31B reaction budget for %u Mb/s (the table has %s): set "
-          "reaction_ns",
-          (unsigned)cfg->speed_mbps, speeds);
+      lfc_say(err, errlen,
+              "check: no IEEE 802.3 Annex 31B reaction budget for %u Mb/s (the table has %s): set "
+              "reaction_ns",
+              (unsigned)cfg->speed_mbps, speeds);
       return false;
     }
   }
@@ -304,8 +296,8 @@ static bool cfg_ok(const lfc_check_cfg_t *cfg, char *err, size_t errlen) {
                    {"watchdog_ns", cfg->watchdog_ns}};
   for (size_t i = 0; i != sizeof durations / sizeof durations[0]; i++) {
     if (durations[i].v > MAX_DURATION_NS) {
-      say(err, errlen, "check: %s %" PRIu64 ", allowed 0..%llu (a day)", durations[i].name,
-          durations[i].v, MAX_DURATION_NS);
+      lfc_say(err, errlen, "check: %s %" PRIu64 ", allowed 0..%llu (a day)", durations[i].name,
+              durations[i].v, MAX_DURATION_NS);
       return false;
     }
   }
@@ -317,8 +309,8 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
   lfc_check_t *c = lfc_calloc(1, sizeof *c);
   if (c == NULL || (c->link = lfc_calloc(cfg->links, sizeof *c->link)) == NULL) {
     lfc_check_destroy(c);
-    say(err, errlen, "check: out of memory for %u links (%zu bytes each)", (unsigned)cfg->links,
-        sizeof *c->link);
+    lfc_say(err, errlen, "check: out of memory for %u links (%zu bytes each)", (unsigned)cfg->links,
+            sizeof *c->link);
     return NULL;
   }
   c->cfg = *cfg;
@@ -338,7 +330,7 @@ lfc_check_t *lfc_check_create(const lfc_check_cfg_t *cfg, char *err, size_t errl
           ? cfg->reaction_ns * ns
           : chk_bits_ps(c, (uint64_t)lfc_check_reaction_quanta(cfg->speed_mbps) * LFC_QUANTUM_BITS);
   if (cfg->mode == LFC_MODE_IB) chk_ib_init(c);
-  say(err, errlen, "%s", "");
+  lfc_say(err, errlen, "%s", "");
   return c;
 }
 
@@ -389,7 +381,7 @@ static const struct {
 static bool set_key(lfc_check_cfg_t *cfg, const char *item, size_t len, char *err, size_t errlen) {
   const char *eq = memchr(item, '=', len);
   if (eq == NULL) {
-    say(err, errlen, "check: setting '%.*s' is not key=value", (int)len, item);
+    lfc_say(err, errlen, "check: setting '%.*s' is not key=value", (int)len, item);
     return false;
   }
   const size_t n = (size_t)(eq - item);
@@ -398,8 +390,8 @@ static bool set_key(lfc_check_cfg_t *cfg, const char *item, size_t len, char *er
     k++;
   }
   if (k == KEYS_COUNT) {
-    say(err, errlen, "check: unknown key '%.*s' (lfc/check.h, lfc_check_create_text: the keys)",
-        (int)n, item);
+    lfc_say(err, errlen, "check: unknown key '%.*s' (lfc/check.h, lfc_check_create_text: the keys)",
+            (int)n, item);
     return false;
   }
   const key_kind_t kind = KEYS[k].kind;
@@ -412,8 +404,8 @@ static bool set_key(lfc_check_cfg_t *cfg, const char *item, size_t len, char *er
   snprintf(value, sizeof value, "%.*s", (int)vlen, eq + 1);
   int64_t v;
   if (vlen > LFC_CHECK_TEXT_VALUE_MAX || lfc_parse_int(value, 0, max, &v) != 0) {
-    say(err, errlen, "check: %s '%.*s': a whole number 0..%" PRId64, KEYS[k].name, (int)vlen,
-        eq + 1, max);
+    lfc_say(err, errlen, "check: %s '%.*s': a whole number 0..%" PRId64, KEYS[k].name, (int)vlen,
+            eq + 1, max);
     return false;
   }
   unsigned char *field = (unsigned char *)cfg + KEYS[k].offset;

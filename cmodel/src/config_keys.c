@@ -21,6 +21,7 @@
 #include "lfc/parse.h"
 #include "lfc/switch.h"
 #include "config_keys.h"
+#include "errtext.h"
 #include "params_table.h"
 
 typedef enum {
@@ -59,12 +60,10 @@ static const key_t_ KEYS[] = {LFC_PARAM_KEYS(KEY_ROW)};
 static int failf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int failf(char *err, size_t errlen, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  lfc_vsay(err, errlen, fmt, ap);
+  va_end(ap);
   return -1;
 }
 

@@ -7,9 +7,9 @@
 
 #include "lfc/pcap.h"
 #include "alloc.h"
+#include "errtext.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,17 +52,6 @@ static void put_be16(uint8_t *b, uint16_t v) {
 
 static void say(char *err, size_t errlen, const char *fmt, const char *path, const char *what) {
   if (err != NULL && errlen > 0) snprintf(err, errlen, fmt, path, what);
-}
-
-/* One line into err[0..errlen) (vsnprintf writes nothing when errlen is 0). */
-static void sayf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void sayf(char *err, size_t errlen, const char *fmt, ...) {
-  if (err == NULL) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
 }
 
 static void destroy(lfc_pcap_t *p) {
@@ -168,19 +157,19 @@ int lfc_pcap_write(lfc_pcap_t *p, uint64_t ts_ns, lfc_pcap_rec_t kind, const uin
 int lfc_pcap_write_dir(lfc_pcap_t *p, uint64_t ts_ns, lfc_pcap_rec_t kind, uint32_t dir,
                        const uint8_t *frame, size_t len, char *err, size_t errlen) {
   if (dir > LFC_PCAP_DIR_BA) {
-    sayf(err, errlen, "%s: direction %u, allowed 0 (A to B) or 1 (B to A)", p->path,
-         (unsigned)dir);
+    lfc_say(err, errlen, "%s: direction %u, allowed 0 (A to B) or 1 (B to A)", p->path,
+            (unsigned)dir);
     return -1;
   }
   if (p->linktype == LFC_PCAP_LINKTYPE_INFINIBAND && dir != LFC_PCAP_DIR_AB) {
-    sayf(err, errlen, "%s: link type 247 cannot record direction 1: write ERF (197)", p->path);
+    lfc_say(err, errlen, "%s: link type 247 cannot record direction 1: write ERF (197)", p->path);
     return -1;
   }
   if (p->linktype == LFC_PCAP_LINKTYPE_ETHERNET && len >= ETH_SRC_OFFSET + ETH_ADDR_BYTES) {
     const int side = lfc_pcap_mac_side(frame + ETH_SRC_OFFSET);
     if (side >= 0 && (uint32_t)side != dir) {
-      sayf(err, errlen, "%s: a frame from side %c's address written as direction %u", p->path,
-           side == 0 ? 'A' : 'B', (unsigned)dir);
+      lfc_say(err, errlen, "%s: a frame from side %c's address written as direction %u", p->path,
+              side == 0 ? 'A' : 'B', (unsigned)dir);
       return -1;
     }
   }

@@ -5,7 +5,6 @@
  */
 #include "lfc/pcap_link.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "lfc/wire_ib_fcp.h"
 #include "lfc/wire_pfc.h"
 #include "lfc/wire_roce.h"
+#include "errtext.h"
 
 #define LINK_DIRS 2u
 #define FRAME_MAX (LFC_MAX_NBLK * LFC_BLOCK_BYTES) /* the longest packet a word describes */
@@ -41,26 +41,15 @@ struct lfc_pcap_link {
   uint8_t frame[FRAME_MAX];
 };
 
-/* One line into err[0..errlen), if err is given (vsnprintf writes nothing when errlen is 0). */
-static void say(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t errlen, const char *fmt, ...) {
-  if (err == NULL) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 lfc_pcap_link_t *lfc_pcap_link_open(const char *path, const lfc_pcap_link_cfg_t *cfg,
                                     char *err, size_t errlen) {
   if (cfg->mode != LFC_MODE_IB && cfg->mode != LFC_MODE_PFC) {
-    say(err, errlen, "%s: mode %d, allowed 0 (IB) or 1 (PFC)", path, (int)cfg->mode);
+    lfc_say(err, errlen, "%s: mode %d, allowed 0 (IB) or 1 (PFC)", path, (int)cfg->mode);
     return NULL;
   }
   lfc_pcap_link_t *l = lfc_calloc(1, sizeof *l);
   if (l == NULL) {
-    say(err, errlen, "%s: out of memory", path);
+    lfc_say(err, errlen, "%s: out of memory", path);
     return NULL;
   }
   l->mode = cfg->mode;
@@ -117,8 +106,8 @@ static size_t data_frame(lfc_pcap_link_t *l, uint32_t dir, const lfc_word_t *w, 
 int lfc_pcap_link_word(lfc_pcap_link_t *l, uint64_t ts_ns, uint32_t dir, const lfc_word_t *w,
                        uint16_t src, char *err, size_t errlen) {
   if (dir >= LINK_DIRS) {
-    say(err, errlen, "direction %u, allowed 0 (side A sends) or 1 (side B sends)",
-        (unsigned)dir);
+    lfc_say(err, errlen, "direction %u, allowed 0 (side A sends) or 1 (side B sends)",
+            (unsigned)dir);
     return -1;
   }
   if (w->kind == LFC_IDLE || (w->kind == LFC_DATA && !w->sop)) return 0;

@@ -17,6 +17,7 @@
 
 #include "alloc.h"
 #include "lfc/pcap.h"
+#include "errtext.h"
 
 #define MAGIC_US 0xA1B2C3D4u
 #define MAGIC_NS 0xA1B23C4Du
@@ -58,16 +59,6 @@ static uint16_t rd16(const uint8_t *b, bool swap) {
 }
 static uint16_t be16(const uint8_t *b) { return (uint16_t)(b[0] << 8 | b[1]); }
 
-static void say(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t errlen, const char *fmt, ...) {
-  if (err == NULL) return; /* vsnprintf writes nothing when errlen is 0 */
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 void lfc_pcap_reader_close(lfc_pcap_reader_t *r) {
   if (r == NULL) return;
   if (r->f != NULL) fclose(r->f);
@@ -77,26 +68,26 @@ void lfc_pcap_reader_close(lfc_pcap_reader_t *r) {
 lfc_pcap_reader_t *lfc_pcap_reader_open(const char *path, char *err, size_t errlen) {
   lfc_pcap_reader_t *r = lfc_calloc(1, sizeof *r);
   if (r == NULL) {
-    say(err, errlen, "%s: out of memory", path);
+    lfc_say(err, errlen, "%s: out of memory", path);
     return NULL;
   }
   snprintf(r->path, sizeof r->path, "%s", path);
   r->f = fopen(path, "rb");
   if (r->f == NULL) {
-    say(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    lfc_say(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     lfc_pcap_reader_close(r);
     return NULL;
   }
   uint8_t h[FILE_HEADER_BYTES];
   const size_t got = fread(h, 1, sizeof h, r->f);
   if (got >= sizeof(uint32_t) && rd32(h, false) == MAGIC_PCAPNG) {
-    say(err, errlen, "%s: a pcapng file; give a classic pcap (editcap -F pcap IN OUT)", path);
+    lfc_say(err, errlen, "%s: a pcapng file; give a classic pcap (editcap -F pcap IN OUT)", path);
     lfc_pcap_reader_close(r);
     return NULL;
   }
   if (got < sizeof h) {
-    say(err, errlen, "%s: truncated: %zu bytes, a pcap file header is %u", path, got,
-        FILE_HEADER_BYTES);
+    lfc_say(err, errlen, "%s: truncated: %zu bytes, a pcap file header is %u", path, got,
+            FILE_HEADER_BYTES);
     lfc_pcap_reader_close(r);
     return NULL;
   }
@@ -106,26 +97,27 @@ lfc_pcap_reader_t *lfc_pcap_reader_open(const char *path, char *err, size_t errl
   } else if (rd32(h, true) == MAGIC_US || rd32(h, true) == MAGIC_NS) {
     r->swap = true;
   } else {
-    say(err, errlen,
-        "%s: bad magic 0x%08" PRIx32
-        ": not a pcap file (allowed 0xa1b2c3d4 or 0xa1b23c4d, "
-        "either byte order)",
-        path, magic);
+    lfc_say(err, errlen,
+            "%s: bad magic 0x%08" PRIx32
+            ": not a pcap file (allowed 0xa1b2c3d4 or 0xa1b23c4d, "
+            "either byte order)",
+            path, magic);
     lfc_pcap_reader_close(r);
     return NULL;
   }
   r->nano = rd32(h, r->swap) == MAGIC_NS;
   const unsigned major = rd16(h + 4, r->swap), minor = rd16(h + 6, r->swap);
   if (major != VERSION_MAJOR) {
-    say(err, errlen, "%s: pcap version %u.%u, allowed 2.x", path, major, minor);
+    lfc_say(err, errlen, "%s: pcap version %u.%u, allowed 2.x", path, major, minor);
     lfc_pcap_reader_close(r);
     return NULL;
   }
   r->linktype = rd32(h + 20, r->swap) & LINKTYPE_MASK;
   if (r->linktype != LFC_PCAP_LINKTYPE_ETHERNET && r->linktype != LFC_PCAP_LINKTYPE_ERF &&
       r->linktype != LFC_PCAP_LINKTYPE_INFINIBAND) {
-    say(err, errlen, "%s: link type %" PRIu32 ", allowed 1 (Ethernet), 197 (ERF), 247 (InfiniBand)",
-        path, r->linktype);
+    lfc_say(err, errlen,
+            "%s: link type %" PRIu32 ", allowed 1 (Ethernet), 197 (ERF), 247 (InfiniBand)", path,
+            r->linktype);
     lfc_pcap_reader_close(r);
     return NULL;
   }
@@ -147,7 +139,8 @@ static int bad(lfc_pcap_reader_t *r, char *err, size_t errlen, uint64_t at, cons
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  say(err, errlen, "%s: record %" PRIu64 " at byte %" PRIu64 ": %s", r->path, r->index, at, what);
+  lfc_say(err, errlen, "%s: record %" PRIu64 " at byte %" PRIu64 ": %s", r->path, r->index, at,
+          what);
   r->failed = true;
   return -1;
 }
@@ -201,7 +194,7 @@ static int erf_record(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, size_t len, 
 
 int lfc_pcap_reader_next(lfc_pcap_reader_t *r, lfc_pcap_record_t *rec, char *err, size_t errlen) {
   if (r->failed) {
-    say(err, errlen, "%s: reading stopped at an earlier error", r->path);
+    lfc_say(err, errlen, "%s: reading stopped at an earlier error", r->path);
     return -1;
   }
   memset(rec, 0, sizeof *rec);
