@@ -23,9 +23,31 @@ from . import LfcError, _Handle, bind
 SWITCH_SECTIONS = ("switch", "ib", "pfc")
 
 
+def name_signatures():
+    """The flat API's name tables (fields, stats, registers, event kinds, drop causes), which
+    lfc.model reads too to build its enumerations."""
+    i, s = ctypes.c_int, ctypes.c_char_p
+    return {
+        "lfc_flat_field_count": (i, []),
+        "lfc_flat_field_name": (s, [i]),
+        "lfc_flat_field_width": (i, [i]),
+        "lfc_flat_stat_count": (i, []),
+        "lfc_flat_stat_name": (s, [i]),
+        "lfc_flat_stat_width": (i, [i]),
+        "lfc_flat_reg_count": (i, []),
+        "lfc_flat_reg_name": (s, [i]),
+        "lfc_flat_reg_width": (i, [i]),
+        "lfc_flat_reg_scope": (i, [i]),
+        "lfc_flat_reg_mode": (i, [i]),
+        "lfc_flat_event_kind_name": (s, [i]),
+        "lfc_flat_cause_name": (s, [i]),
+    }
+
+
 def _signatures():
     h, i, i64, s = ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_char_p
     return {
+        **name_signatures(),
         "lfc_flat_create": (h, [s]),
         "lfc_flat_destroy": (None, [h]),
         "lfc_flat_ok": (i, [h]),
@@ -45,18 +67,6 @@ def _signatures():
         "lfc_flat_format_in": (s, [h, i]),
         "lfc_flat_format_out": (s, [h, i]),
         "lfc_flat_format_events": (s, [h]),
-        "lfc_flat_field_count": (i, []),
-        "lfc_flat_field_name": (s, [i]),
-        "lfc_flat_field_width": (i, [i]),
-        "lfc_flat_stat_count": (i, []),
-        "lfc_flat_stat_name": (s, [i]),
-        "lfc_flat_stat_width": (i, [i]),
-        "lfc_flat_reg_count": (i, []),
-        "lfc_flat_reg_name": (s, [i]),
-        "lfc_flat_reg_width": (i, [i]),
-        "lfc_flat_reg_scope": (i, [i]),
-        "lfc_flat_reg_mode": (i, [i]),
-        "lfc_flat_cause_name": (s, [i]),
     }
 
 

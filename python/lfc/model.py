@@ -26,6 +26,7 @@ import enum
 from dataclasses import dataclass, fields as dc_fields
 
 from . import LfcError, _Handle, bind
+from .flat import name_signatures
 
 __all__ = [
     "Mode", "Scope", "Kind", "DropCause", "EventKind", "Reg", "Field", "Stat", "Word", "Event",
@@ -205,14 +206,7 @@ def _signatures():
         "lfc_nic_advance": (None, [h, u64]),
         "lfc_nic_cycle": (u64, [h]),
         "lfc_nic_stats": (P(_CNicStats), [h]),
-        "lfc_flat_field_count": (i, []),
-        "lfc_flat_field_name": (s, [i]),
-        "lfc_flat_field_width": (i, [i]),
-        "lfc_flat_stat_count": (i, []),
-        "lfc_flat_stat_name": (s, [i]),
-        "lfc_flat_stat_width": (i, [i]),
-        "lfc_flat_event_kind_name": (s, [i]),
-        "lfc_flat_cause_name": (s, [i]),
+        **name_signatures(),
     }
 
 
