@@ -214,6 +214,9 @@ int tb_score_ecn(const tb_t *tb, uint32_t tag);
 /* Does the first block w of a packet leaving the switch carry the dst, cls and nblk its source
    made it with? 0 yes; 1 no, -1 no source made its tag: what it should carry in what. */
 int tb_score_fields(tb_t *tb, const lfc_word_t *w, char *what, size_t len);
+/* The scoreboard's counts, as the first part of the run's "scoreboard:" line (no newline: the
+   caller adds what its mode knows). */
+void tb_score_print(const tb_score_t *s);
 
 /* tb_cov.c */
 /* The size of the head packet of egress queue (p, cls) in the model's S(t), when the registers

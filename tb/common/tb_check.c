@@ -214,6 +214,10 @@ void tb_rtl_cycle(const cside_t *cs, const expect_t *e, actual_t *a) {
   a->same = 0;
   for (unsigned p = 0; p < cs->ports; p++) dut_get_tx(p, &a->tx[p]);
   dut_get_stat(&a->stat);
+  tb_rtl_regs(cs, e, a);
+}
+
+void tb_rtl_regs(const cside_t *cs, const expect_t *e, actual_t *a) {
   a->val[0] = dut_get_dbg() & e->sel[0].mask;
   for (uint32_t k = 1; k < cs->K; k++) {
     dut_set_dbg(e->sel[k].reg, e->sel[k].port, e->sel[k].cls);

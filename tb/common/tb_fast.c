@@ -83,13 +83,7 @@ void tb_fast_rtl_cycle(const cside_t *cs, const expect_t *e, actual_t *a) {
       dut_unpack_stat(o + p * DUT_OUT_WORDS + DUT_TX_WORDS, p, &a->stat);
     }
   }
-  a->val[0] = dut_get_dbg() & e->sel[0].mask;
-  for (uint32_t k = 1; k < cs->K; k++) {
-    dut_set_dbg(e->sel[k].reg, e->sel[k].port, e->sel[k].cls);
-    dut_settle();
-    a->val[k] = dut_get_dbg() & e->sel[k].mask;
-  }
-  a->xz = dut_get_xz(a->xz_name, sizeof a->xz_name, &a->xz_port);
+  tb_rtl_regs(cs, e, a);
 }
 
 /* ---- the producer thread ---- */

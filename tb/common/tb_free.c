@@ -310,15 +310,7 @@ int tb_free_run(tb_t *tb, tb_pcap_t *pcap, uint64_t *ran) {
     printf("  ... %" PRIu64 " more test bench findings not printed\n",
            f->failures - FREE_MAX_LINES);
 
-  const tb_score_t *s = &tb->score;
-  uint64_t drops = 0;
-  for (unsigned i = 0; i < LFC_DROP_CAUSES; i++) drops += s->dropped[i];
-  printf("scoreboard: created=%" PRIu64 " offered=%" PRIu64 " accepted=%" PRIu64
-         " delivered=%" PRIu64 " (%" PRIu64 " blocks) dropped=%" PRIu64,
-         s->created, s->offered, s->accepted, s->delivered, s->delivered_blocks, drops);
-  for (unsigned i = 0; i < LFC_DROP_CAUSES; i++)
-    if (s->dropped[i])
-      printf(" %s=%" PRIu64, lfc_drop_cause_name((lfc_drop_cause_t)i), s->dropped[i]);
+  tb_score_print(&tb->score);
   if (f->sb) {
     lfc_sb_stats_t ss;
     lfc_sb_stats(f->sb, &ss);

@@ -125,6 +125,9 @@ void tb_cside_pre(cside_t *cs, uint64_t t, expect_t *e);
 int tb_cside_post(cside_t *cs, uint64_t t, const expect_t *e, tb_err_t *err);
 /* Drive the inputs of e into the RTL and read what it shows in this cycle (not clocked). */
 void tb_rtl_cycle(const cside_t *cs, const expect_t *e, actual_t *a);
+/* The end of tb_rtl_cycle, once the inputs are in and the first register is selected: the
+   registers of e->sel read through the debug port, and the unknown-bit check. */
+void tb_rtl_regs(const cside_t *cs, const expect_t *e, actual_t *a);
 /* Compare: unknown bits, words, then stat_* pulses, then registers. Returns 1 at the first
    difference, after printing it when x is not NULL. */
 int tb_rtl_check(ctx_t *x, unsigned ports, uint32_t K, const expect_t *e, const actual_t *a);

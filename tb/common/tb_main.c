@@ -322,15 +322,8 @@ int tb_main(int argc, char **argv) {
     }
   }
   const tb_score_t *s = &tb->score;
-  uint64_t drops = 0;
-  for (unsigned i = 0; i < LFC_DROP_CAUSES; i++) drops += s->dropped[i];
   uint64_t inside = s->accepted - s->delivered - s->discarded;
-  printf("scoreboard: created=%" PRIu64 " offered=%" PRIu64 " accepted=%" PRIu64
-         " delivered=%" PRIu64 " (%" PRIu64 " blocks) dropped=%" PRIu64,
-         s->created, s->offered, s->accepted, s->delivered, s->delivered_blocks, drops);
-  for (unsigned i = 0; i < LFC_DROP_CAUSES; i++)
-    if (s->dropped[i])
-      printf(" %s=%" PRIu64, lfc_drop_cause_name((lfc_drop_cause_t)i), s->dropped[i]);
+  tb_score_print(s);
   if (s->discarded) printf(" (of them discarded from queues=%" PRIu64 ")", s->discarded);
   printf(" still-in-switch=%" PRIu64 " model-holds=%" PRIu64 "\n", inside,
          lfc_switch_held(tb->sw, NULL));

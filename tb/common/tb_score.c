@@ -106,6 +106,17 @@ static int werr(tb_err_t *e, unsigned port, const char *signal, const char *exp,
   return err(e, port, signal, exp, a);
 }
 
+void tb_score_print(const tb_score_t *s) {
+  uint64_t drops = 0;
+  for (unsigned i = 0; i < LFC_DROP_CAUSES; i++) drops += s->dropped[i];
+  printf("scoreboard: created=%" PRIu64 " offered=%" PRIu64 " accepted=%" PRIu64
+         " delivered=%" PRIu64 " (%" PRIu64 " blocks) dropped=%" PRIu64,
+         s->created, s->offered, s->accepted, s->delivered, s->delivered_blocks, drops);
+  for (unsigned i = 0; i < LFC_DROP_CAUSES; i++)
+    if (s->dropped[i])
+      printf(" %s=%" PRIu64, lfc_drop_cause_name((lfc_drop_cause_t)i), s->dropped[i]);
+}
+
 static int fields_differ(const tb_score_rec_t *r, const lfc_word_t *w, char *what, size_t len) {
   if (r->cls != w->cls || r->nblk != w->nblk || r->dst != w->dst) {
     snprintf(what, len, "cls=%u nblk=%u dst=%u", r->cls, r->nblk, r->dst);
