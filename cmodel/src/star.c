@@ -391,6 +391,8 @@ static void track_switch(lfc_star_t *star) {
   uint32_t src;
   uint64_t seq;
   /* First blocks arriving now: admitted unless a drop event of this cycle names them. */
+  rec_t *arriving[LFC_MAX_PORTS];
+  uint32_t narriving = 0;
   for (uint32_t p = 0; p < star->ports; p++) {
     const lfc_word_t *w = &star->sw_in[p];
     if (w->kind != LFC_DATA || !w->sop) continue;
@@ -402,6 +404,7 @@ static void track_switch(lfc_star_t *star) {
       continue;
     }
     r->state = REC_ARRIVING;
+    arriving[narriving++] = r;
   }
   /* Drop events: an admission drop (ARRIVING) or a watchdog discard (SWITCH). */
   const lfc_event_t *ev;
@@ -419,15 +422,10 @@ static void track_switch(lfc_star_t *star) {
     }
     mark_dropped(star, r, src);
   }
-  for (uint32_t p = 0; p < star->ports; p++) {
-    const lfc_word_t *w = &star->sw_in[p];
-    if (w->kind != LFC_DATA || !w->sop) continue;
-    uint32_t s = w->tag >> TAG_SRC_SHIFT;
-    if (s >= star->ports) continue;
-    window_t *win = &star->node[s].win;
-    uint64_t q = win->lo + ((w->tag - (uint32_t)win->lo) & TAG_SEQ_MASK);
-    if (q >= win->hi) continue; /* dropped and retired */
-    rec_t *r = &win->ring[q & (win->cap - 1u)];
+  /* The arrivals no drop named are in the switch now. A dropped one is REC_DROPPED (its ring
+     slot, even once retired, is not reused within this cycle). */
+  for (uint32_t i = 0; i < narriving; i++) {
+    rec_t *r = arriving[i];
     if (r->state != REC_ARRIVING) continue;
     r->state = REC_SWITCH;
     star->held_blocks += r->nblk;

@@ -74,6 +74,12 @@ static void test_config_errors_name_item_key_and_value(void **state) {
   expect_config_error("switch.mode=ib\nswitch.ports=1", "config item 2: switch.ports = '1'");
   expect_config_error("switch.mode=token", "allowed values: ib, pfc");
   expect_config_error("switch.mode=pfc; switch.mode=ib", "switch.mode given twice");
+  /* The shortest items ("a.b=", 4 characters and a separator) all fit the item table: the
+     error is the one the items make, never a table too small for them. */
+  expect_config_error("a.b=", "switch.mode is missing");
+  expect_config_error("a.b=;a.b=", "config item 2: a.b given twice (first as item 1)");
+  expect_config_error("a.b=;c.d=;e.f=", "switch.mode is missing");
+  expect_config_error("a.b=;c.d=;e.f=;g.h=;i.j=;k.l=", "switch.mode is missing");
   expect_config_error("switch.mode=pfc; kmin=3", "config item 2 'kmin=3': expected section.key");
   expect_config_error("switch.mode=pfc; pfc.kmin", "expected section.key=value");
   /* A combination of SPEC §3.3, judged by lfc_switch_cfg_check. */
