@@ -160,11 +160,12 @@ LFC_API int lfc_flat_reset(lfc_flat_t *h);
 /*
  * A configuration parameter of the model, by its lfc_switch_cfg_set key name without section
  * ("mode" 0 IB / 1 PFC, "ports", "classes", "latency", "cut_through", "mtu_blocks", "seed",
- * "vl15_blocks", "fcp_period", "vlarb_high_limit", "lossless_mask", "reserve_blocks",
- * "shared_blocks", "headroom_blocks", "dynamic_th", "xoff_th", "alpha_log2" (two's complement in
- * 32 bits), "xon_offset", "pause_quanta", "refresh_cycles", "strict_mask", "wd_enable",
- * "wd_detect", "wd_restore", "wd_action", "ecn_mask", "kmin", "kmax", "pmax"; and per port or
- * class with index: "speed_div", "vl_blocks", "drr_quantum"). index is ignored for the others.
+ * "vl15_blocks", "fcp_period", "fcp_holdoff", "vlarb_high_limit", "lossless_mask",
+ * "reserve_blocks", "shared_blocks", "headroom_blocks", "dynamic_th", "xoff_th", "alpha_log2"
+ * (two's complement in 32 bits), "xon_offset", "pause_quanta", "refresh_cycles", "strict_mask",
+ * "wd_enable", "wd_detect", "wd_restore", "wd_action", "ecn_mask", "kmin", "kmax", "pmax"; and
+ * per port or class with index: "speed_div", "vl_blocks", "drr_quantum"). index is ignored for
+ * the others.
  * Returns the value, or -1 for an unknown name or an index out of range.
  */
 LFC_API int64_t lfc_flat_param(const lfc_flat_t *h, const char *name, int index);
