@@ -86,13 +86,14 @@ static uint16_t expired_vls(const lfc_switch_t *sw, const lfc_port_t *pp) {
 /*
  * SPEC §5.5: the first cycle u in which a change of fctbs or FCCL makes the FCP of VL v pending,
  * fcp_timer + fcp_holdoff <= fcp_period - 1. fcp_timer reads fcp_due - u in S(u) for u <= fcp_due,
- * so u >= fcp_due - fcp_period + 1 + fcp_holdoff (0 after reset, fcp_due = 0, and always now or
- * earlier with fcp_holdoff = 0). With fcp_holdoff >= fcp_period it is after fcp_due, by which time
- * the timer alone makes the FCP pending.
+ * so u >= fcp_due - fcp_period + 1 + fcp_holdoff (now or earlier with fcp_holdoff = 0). With
+ * fcp_holdoff >= fcp_period it is after fcp_due, by which time the timer alone makes the FCP
+ * pending. Only asked while the timer runs (fcp_due > now): fcp_due is then t + fcp_period of an
+ * FCP sent in a cycle t >= 0, not the 0 of reset, so the difference does not wrap.
  */
 static uint64_t change_opens_at(const lfc_switch_t *sw, const lfc_vl_t *v) {
-  uint64_t u = v->fcp_due + sw->cfg.fcp_holdoff + 1u; /* the cycle plus fcp_period */
-  return u > sw->cfg.fcp_period ? u - sw->cfg.fcp_period : 0u;
+  assert(v->fcp_due >= sw->cfg.fcp_period);
+  return v->fcp_due + sw->cfg.fcp_holdoff + 1u - sw->cfg.fcp_period;
 }
 
 /* fctbs or the FCCL of the current state differ from those of the last FCP (*fccl: the FCCL). */
@@ -175,7 +176,7 @@ void lfc_fcp_sent(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
  */
 uint64_t lfc_fcp_next_event(const lfc_switch_t *sw, uint32_t p) {
   const lfc_port_t *pp = &sw->port[p];
-  if (pp->fcp_min_due <= sw->now) return sw->now;
+  if (pp->fcp_min_due <= sw->now) return sw->now; /* a timer at 0; below, every timer runs */
   uint64_t next = pp->fcp_min_due;
   for (uint16_t cand = pp->fcp_dirty; cand != 0; cand &= (uint16_t)(cand - 1u)) {
     uint32_t v = lfc_ctz(cand), fccl;
