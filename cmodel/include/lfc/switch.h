@@ -96,7 +96,8 @@ LFC_API int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t 
 /*
  * Set one parameter of SPEC §3 from text, by its SPEC name: section "switch" (mode, ports,
  * classes, speed_div, latency, cut_through, mtu_blocks, seed), "ib" (vl_blocks, vl15_blocks,
- * fcp_period, fcp_holdoff, vlarb_high, vlarb_low, vlarb_high_limit) or "pfc" (lossless_mask ... pmax).
+ * fcp_period, fcp_holdoff, vlarb_high, vlarb_low, vlarb_high_limit) or "pfc" (lossless_mask ...
+ * pmax).
  * Integers are read by lfc_parse_int (decimal, 0x hex, 0b binary); booleans 0/1, true/false,
  * yes/no, on/off.
  * Per-port and per-class lists (speed_div, vl_blocks, drr_quantum) take one value for all or a
