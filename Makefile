@@ -81,9 +81,11 @@ ASAN_TEST_OBJS        = $(call objs,$(BUILD)/asan/obj,$(TEST_SRCS))
 ASAN_TEST_BINS        = $(patsubst cmodel/tests/%.c,$(BUILD)/asan/tests/%,$(TEST_SRCS))
 # The long property tests (random traffic, many seeds, jumbo frames) take 19 of the sanitizer
 # runs' 23 CPU seconds: make check runs them plain only (test-unit) and make test under ASan
-# too (test-asan-slow). A name here that no longer exists moves nothing: its test stays in
-# test-asan, so a rename slows make check down but drops no test.
-ASAN_SLOW_TESTS       = test_property test_check_pfc test_skip_ahead
+# too (test-asan-slow). Every name must be a test of cmodel/tests: a rename that left one here
+# would move nothing and silently slow make check down, so make stops instead.
+ASAN_SLOW_TESTS       = test_switch_property test_check_pfc test_switch_skip_ahead
+$(foreach t,$(ASAN_SLOW_TESTS),$(if $(wildcard cmodel/tests/$(t).c),,\
+  $(error ASAN_SLOW_TESTS names $(t), but there is no cmodel/tests/$(t).c)))
 ASAN_SLOW_BINS        = $(filter $(addprefix $(BUILD)/asan/tests/,$(ASAN_SLOW_TESTS)), \
                                  $(ASAN_TEST_BINS))
 ASAN_QUICK_BINS       = $(filter-out $(ASAN_SLOW_BINS),$(ASAN_TEST_BINS))

@@ -1,16 +1,19 @@
 // lfc_fcp_gen - IB flow-control packet generation of one port (docs/SPEC.md §5.5).
 //
 // Per data VL: the FCTBS and FCCL of the last FCP sent and fcp_timer. An FCP is pending for a
-// VL when fctbs or the advertised FCCL changed since the last FCP, or fcp_timer = 0 (every VL at
-// reset). The port sends the FCP of the lowest pending VL when §5.2 step 3 lets it; that VL's
-// timer reloads with fcp_period - 1, every other timer counts down to 0.
+// VL when fcp_timer = 0 (every VL at reset), or when fctbs or the advertised FCCL changed since
+// the last FCP and fcp_holdoff cycles have passed since the timer was reloaded (fcp_timer +
+// fcp_holdoff <= fcp_period - 1: changes are coalesced, IBA vol. 1 §7.9.4). The port sends the
+// FCP of the lowest pending VL when §5.2 step 3 lets it; that VL's timer reloads with
+// fcp_period - 1, every other timer counts down to 0.
 
 `default_nettype none
 `timescale 1ns / 1ps
 
 module lfc_fcp_gen #(
   parameter integer Classes   = 2,     // data VLs, 1..15
-  parameter integer FcpPeriod = 1024   // 1..65535
+  parameter integer FcpPeriod = 1024,  // 1..65535
+  parameter integer FcpHoldoff = 0     // 0..65535
 ) (
   input  wire                  clk_i,
   input  wire                  rst_ni,
@@ -31,6 +34,11 @@ module lfc_fcp_gen #(
 
   localparam integer PeriodM1  = FcpPeriod - 1;
   localparam [15:0]  PERIOD_M1 = PeriodM1[15:0];
+  // §5.5: a change counts once fcp_timer <= fcp_period - 1 - fcp_holdoff. Below 0 (fcp_holdoff
+  // >= fcp_period) it never does: clamped to 0, the compare then holds only where fcp_timer = 0
+  // makes the FCP pending anyway, so only the periodic FCP is sent.
+  localparam integer OpenAt    = PeriodM1 - FcpHoldoff;
+  localparam [15:0]  OPEN_AT   = (OpenAt > 0) ? OpenAt[15:0] : 16'd0;
 
   reg [Classes*12-1:0] sent_fctbs_d, sent_fctbs_q;
   reg [Classes*12-1:0] sent_fccl_d, sent_fccl_q;
@@ -49,8 +57,9 @@ module lfc_fcp_gen #(
     fctbs_o = 12'd0;
     fccl_o  = 12'd0;
     for (v = Classes - 1; v >= 0; v = v - 1) begin
-      if ((fctbs_i[v*12 +: 12] != sent_fctbs_q[v*12 +: 12]) ||
-          (fccl_i[v*12 +: 12] != sent_fccl_q[v*12 +: 12]) ||
+      if ((((fctbs_i[v*12 +: 12] != sent_fctbs_q[v*12 +: 12]) ||
+            (fccl_i[v*12 +: 12] != sent_fccl_q[v*12 +: 12])) &&
+           (timer_q[v*16 +: 16] <= OPEN_AT)) ||
           (timer_q[v*16 +: 16] == 16'd0)) begin
         pend_o  = 1'b1;
         vl_o    = v[3:0];

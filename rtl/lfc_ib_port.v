@@ -20,6 +20,7 @@ module lfc_ib_port #(
   parameter [15*16-1:0] VlBlocks       = {15{16'd256}},  // per data VL, VL 0 in the low bits
   parameter integer     Vl15Blocks     = 0,
   parameter integer     FcpPeriod      = 1024,
+  parameter integer     FcpHoldoff     = 0,
   parameter integer     VlarbHighLen   = 0,
   parameter [64*12-1:0] VlarbHigh      = {(64 * 12){1'b0}},  // {vl[3:0], weight[7:0]}
   parameter integer     VlarbLowLen    = Classes,
@@ -166,8 +167,9 @@ module lfc_ib_port #(
   assign drop_cause_o = (rx_cls_i == 4'd15) ? `LFC_DROP_VL15 : `LFC_DROP_CREDIT;
 
   lfc_fcp_gen #(
-    .Classes   (Classes),
-    .FcpPeriod (FcpPeriod)
+    .Classes    (Classes),
+    .FcpPeriod  (FcpPeriod),
+    .FcpHoldoff (FcpHoldoff)
   ) u_fcp_gen (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),

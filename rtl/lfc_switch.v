@@ -39,6 +39,7 @@ module lfc_switch #(
   parameter [15*16-1:0] VlBlocks       = {15{16'd256}},  // per data VL, VL 0 in the low bits
   parameter integer     Vl15Blocks     = 0,
   parameter integer     FcpPeriod      = 1024,
+  parameter integer     FcpHoldoff     = 0,     // >= FcpPeriod: the periodic FCPs alone (§5.5)
   parameter integer     VlarbHighLen   = 0,
   parameter [64*12-1:0] VlarbHigh      = {(64 * 12){1'b0}},  // {vl[3:0], weight[7:0]}
   parameter integer     VlarbLowLen    = Classes,
@@ -686,6 +687,7 @@ module lfc_switch #(
           .VlBlocks       (VlBlocks),
           .Vl15Blocks     (Vl15Blocks),
           .FcpPeriod      (FcpPeriod),
+          .FcpHoldoff     (FcpHoldoff),
           .VlarbHighLen   (VlarbHighLen),
           .VlarbHigh      (VlarbHigh),
           .VlarbLowLen    (VlarbLowLen),

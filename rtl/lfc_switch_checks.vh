@@ -19,6 +19,7 @@
   localparam RANGE_MTU_BLOCKS       = (MtuBlocks < 1 || MtuBlocks > 255);
   localparam RANGE_VL15_BLOCKS      = (IB != 0 && (Vl15Blocks < 0 || Vl15Blocks > 65535));
   localparam RANGE_FCP_PERIOD       = (IB != 0 && (FcpPeriod < 1 || FcpPeriod > 65535));
+  localparam RANGE_FCP_HOLDOFF      = (IB != 0 && (FcpHoldoff < 0 || FcpHoldoff > 65535));
   localparam RANGE_VLARB_HIGH_LIMIT = (IB != 0 && (VlarbHighLimit < 0 || VlarbHighLimit > 255));
   localparam RANGE_RESERVE_BLOCKS   = (PFC != 0 && (ReserveBlocks < 0 || ReserveBlocks > 65535));
   localparam RANGE_SHARED_BLOCKS    = (PFC != 0 && (SharedBlocks < 1 || SharedBlocks > 1048575));
@@ -39,12 +40,12 @@
 
   localparam RANGE_BAD = RANGE_MODE || RANGE_PORTS || RANGE_CLASSES || RANGE_LATENCY ||
                          RANGE_CUT_THROUGH || RANGE_MTU_BLOCKS || RANGE_VL15_BLOCKS ||
-                         RANGE_FCP_PERIOD || RANGE_VLARB_HIGH_LIMIT || RANGE_RESERVE_BLOCKS ||
-                         RANGE_SHARED_BLOCKS || RANGE_HEADROOM_BLOCKS || RANGE_DYNAMIC_TH ||
-                         RANGE_XOFF_TH || RANGE_ALPHA_LOG2 || RANGE_XON_OFFSET ||
-                         RANGE_PAUSE_QUANTA || RANGE_REFRESH_CYCLES || RANGE_WD_ENABLE ||
-                         RANGE_WD_DETECT || RANGE_WD_RESTORE || RANGE_WD_ACTION || RANGE_KMIN ||
-                         RANGE_KMAX || RANGE_PMAX;
+                         RANGE_FCP_PERIOD || RANGE_FCP_HOLDOFF || RANGE_VLARB_HIGH_LIMIT ||
+                         RANGE_RESERVE_BLOCKS || RANGE_SHARED_BLOCKS || RANGE_HEADROOM_BLOCKS ||
+                         RANGE_DYNAMIC_TH || RANGE_XOFF_TH || RANGE_ALPHA_LOG2 ||
+                         RANGE_XON_OFFSET || RANGE_PAUSE_QUANTA || RANGE_REFRESH_CYCLES ||
+                         RANGE_WD_ENABLE || RANGE_WD_DETECT || RANGE_WD_RESTORE ||
+                         RANGE_WD_ACTION || RANGE_KMIN || RANGE_KMAX || RANGE_PMAX;
 `else
     if (RANGE_MODE) begin
       $display("lfc_switch: Mode = %0d: 0..1 (SPEC §3)",
@@ -77,6 +78,10 @@
     if (RANGE_FCP_PERIOD) begin
       $display("lfc_switch: FcpPeriod = %0d: 1..65535 (SPEC §3.2)",
                FcpPeriod);
+    end
+    if (RANGE_FCP_HOLDOFF) begin
+      $display("lfc_switch: FcpHoldoff = %0d: 0..65535 (SPEC §3.2)",
+               FcpHoldoff);
     end
     if (RANGE_VLARB_HIGH_LIMIT) begin
       $display("lfc_switch: VlarbHighLimit = %0d: 0..255 (SPEC §5.6)",

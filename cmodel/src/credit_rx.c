@@ -3,10 +3,12 @@
  * (SPEC §5.4, §5.5).
  *
  * Registers abr, occ, occ15, fcp_sent_fctbs, fcp_sent_fccl and fcp_timer (kept as the absolute
- * cycle fcp_due at which it reads 0). An FCP is pending when fctbs or the advertised FCCL differ
- * from what the last FCP carried, or the timer is 0. Rather than evaluating that for every VL in
- * every cycle, the port keeps fcp_dirty, a superset of the VLs whose values may differ (set by
- * every change of fctbs, abr or occ), and fcp_min_due; a transmit decision checks only those.
+ * cycle fcp_due at which it reads 0). An FCP is pending when the timer is 0, or when fctbs or the
+ * advertised FCCL differ from what the last FCP carried and fcp_holdoff cycles have passed since
+ * the timer was reloaded. Rather than evaluating that for every VL in every cycle, the port keeps
+ * fcp_dirty, a superset of the VLs whose values may differ (set by every change of fctbs, abr or
+ * occ, cleared only when a VL is found equal to its last FCP, not while a change is held off),
+ * and fcp_min_due; a transmit decision checks only those.
  */
 #include "lfc_internal.h"
 
@@ -81,15 +83,44 @@ static uint16_t expired_vls(const lfc_switch_t *sw, const lfc_port_t *pp) {
   return m;
 }
 
-static bool vl_pending(const lfc_switch_t *sw, uint32_t p, uint32_t vl, uint32_t *fccl) {
+/*
+ * SPEC §5.5: the first cycle u in which a change of fctbs or FCCL makes the FCP of VL v pending,
+ * fcp_timer + fcp_holdoff <= fcp_period - 1. fcp_timer reads fcp_due - u in S(u) for u <= fcp_due,
+ * so u >= fcp_due - fcp_period + 1 + fcp_holdoff (now or earlier with fcp_holdoff = 0). With
+ * fcp_holdoff >= fcp_period it is after fcp_due, by which time the timer alone makes the FCP
+ * pending. Only asked while the timer runs (fcp_due > now): fcp_due is then t + fcp_period of an
+ * FCP sent in a cycle t >= 0, not the 0 of reset, so the difference does not wrap.
+ */
+static uint64_t change_opens_at(const lfc_switch_t *sw, const lfc_vl_t *v) {
+  assert(v->fcp_due >= sw->cfg.fcp_period);
+  return v->fcp_due + sw->cfg.fcp_holdoff + 1u - sw->cfg.fcp_period;
+}
+
+/* fctbs or the FCCL of the current state differ from those of the last FCP (*fccl: the FCCL). */
+static bool vl_changed(const lfc_switch_t *sw, uint32_t p, uint32_t vl, uint32_t *fccl) {
   const lfc_vl_t *v = &sw->port[p].vl[vl];
   *fccl = lfc_credit_rx_fccl(sw, p, vl);
-  return v->fctbs != v->sent_fctbs || *fccl != v->sent_fccl || v->fcp_due <= sw->now;
+  return v->fctbs != v->sent_fctbs || *fccl != v->sent_fccl;
+}
+
+/* SPEC §5.5, the state of one VL's FCP: pending; not pending and equal to the last FCP (its
+   fcp_dirty bit may go); or maybe changed but held off (its bit stays). */
+typedef enum { FCP_PENDING, FCP_CLEAN, FCP_HELD } fcp_state_t;
+
+static fcp_state_t vl_fcp_state(const lfc_switch_t *sw, uint32_t p, uint32_t vl, uint32_t *fccl) {
+  const lfc_vl_t *v = &sw->port[p].vl[vl];
+  if (v->fcp_due <= sw->now) {
+    *fccl = lfc_credit_rx_fccl(sw, p, vl);
+    return FCP_PENDING; /* fcp_timer == 0 */
+  }
+  if (change_opens_at(sw, v) > sw->now) return FCP_HELD; /* a change does not count yet */
+  return vl_changed(sw, p, vl, fccl) ? FCP_PENDING : FCP_CLEAN;
 }
 
 /*
  * Step A, SPEC §5.5: is an FCP pending on port p, and for which (the lowest) VL? Records the VLs
- * found clean on the way so that their dirty bits can be dropped.
+ * found clean on the way so that their dirty bits can be dropped (a VL held off by fcp_holdoff
+ * is not clean: its change counts later, lfc_fcp_next_event names when).
  */
 bool lfc_fcp_pick(const lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d) {
   const lfc_port_t *pp = &sw->port[p];
@@ -97,13 +128,14 @@ bool lfc_fcp_pick(const lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d) {
   uint16_t clean = 0;
   for (; cand != 0; cand &= (uint16_t)(cand - 1u)) {
     uint32_t v = lfc_ctz(cand), fccl;
-    if (vl_pending(sw, p, v, &fccl)) {
+    fcp_state_t st = vl_fcp_state(sw, p, v, &fccl);
+    if (st == FCP_PENDING) {
       d->cls = (uint8_t)v;
       d->fccl = (uint16_t)fccl;
       d->fcp_clean = clean;
       return true;
     }
-    clean |= (uint16_t)(1u << v);
+    if (st == FCP_CLEAN) clean |= (uint16_t)(1u << v);
   }
   d->fcp_clean = clean;
   return false;
@@ -137,14 +169,23 @@ void lfc_fcp_sent(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
   pp->fcp_min_due = m;
 }
 
-/* The first cycle >= now in which an FCP is pending on port p, with no new input. */
+/*
+ * The first cycle >= now in which an FCP is pending on port p, with no new input: a timer that
+ * reaches 0 (fcp_min_due), or a changed VL whose fcp_holdoff ends (SPEC §5.5). Without input
+ * fctbs, abr and occ keep their values, so a VL that is not changed now stays so.
+ */
 uint64_t lfc_fcp_next_event(const lfc_switch_t *sw, uint32_t p) {
   const lfc_port_t *pp = &sw->port[p];
+  if (pp->fcp_min_due <= sw->now) return sw->now; /* a timer at 0; below, every timer runs */
+  uint64_t next = pp->fcp_min_due;
   for (uint16_t cand = pp->fcp_dirty; cand != 0; cand &= (uint16_t)(cand - 1u)) {
-    uint32_t fccl;
-    if (vl_pending(sw, p, lfc_ctz(cand), &fccl)) return sw->now;
+    uint32_t v = lfc_ctz(cand), fccl;
+    if (!vl_changed(sw, p, v, &fccl)) continue;
+    uint64_t open = change_opens_at(sw, &pp->vl[v]);
+    if (open <= sw->now) return sw->now;
+    next = lfc_min_u64(next, open);
   }
-  return pp->fcp_min_due > sw->now ? pp->fcp_min_due : sw->now;
+  return next;
 }
 
 /* Reset: every VL is pending (fcp_timer = 0, SPEC §5.5). The counters of SPEC §5.1, whose reset

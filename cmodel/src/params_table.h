@@ -42,6 +42,9 @@
 #define LFC_P_FCP_PERIOD_MIN 1u
 #define LFC_P_FCP_PERIOD_MAX 65535u
 #define LFC_P_FCP_PERIOD_DEFAULT 1024u
+#define LFC_P_FCP_HOLDOFF_MIN 0u
+#define LFC_P_FCP_HOLDOFF_MAX 65535u
+#define LFC_P_FCP_HOLDOFF_DEFAULT 0u
 #define LFC_P_VLARB_HIGH_MIN 0u
 #define LFC_P_VLARB_HIGH_MAX 0u
 #define LFC_P_VLARB_LOW_MIN 0u
@@ -118,6 +121,7 @@
   X(seed, LFC_P_SEED_DEFAULT) \
   X(vl15_blocks, LFC_P_VL15_BLOCKS_DEFAULT) \
   X(fcp_period, LFC_P_FCP_PERIOD_DEFAULT) \
+  X(fcp_holdoff, LFC_P_FCP_HOLDOFF_DEFAULT) \
   X(vlarb_high_limit, LFC_P_VLARB_HIGH_LIMIT_DEFAULT) \
   X(reserve_blocks, LFC_P_RESERVE_BLOCKS_DEFAULT) \
   X(shared_blocks, LFC_P_SHARED_BLOCKS_DEFAULT) \
@@ -152,6 +156,7 @@
   X("ib", vl_blocks, K_CLASS_LIST, LFC_P_VL_BLOCKS_MIN, LFC_P_VL_BLOCKS_MAX) \
   X("ib", vl15_blocks, K_U32, LFC_P_VL15_BLOCKS_MIN, LFC_P_VL15_BLOCKS_MAX) \
   X("ib", fcp_period, K_U32, LFC_P_FCP_PERIOD_MIN, LFC_P_FCP_PERIOD_MAX) \
+  X("ib", fcp_holdoff, K_U32, LFC_P_FCP_HOLDOFF_MIN, LFC_P_FCP_HOLDOFF_MAX) \
   X("ib", vlarb_high, K_VLARB, LFC_P_VLARB_HIGH_MIN, LFC_P_VLARB_HIGH_MAX) \
   X("ib", vlarb_low, K_VLARB, LFC_P_VLARB_LOW_MIN, LFC_P_VLARB_LOW_MAX) \
   X("ib", vlarb_high_limit, K_U32, LFC_P_VLARB_HIGH_LIMIT_MIN, LFC_P_VLARB_HIGH_LIMIT_MAX) \

@@ -113,6 +113,8 @@ static int check_ib(const lfc_switch_cfg_t *cfg, char *err, size_t errlen) {
   }
   CHECK_RANGE("vl15_blocks", cfg->vl15_blocks, LFC_P_VL15_BLOCKS_MIN, LFC_P_VL15_BLOCKS_MAX);
   CHECK_RANGE("fcp_period", cfg->fcp_period, LFC_P_FCP_PERIOD_MIN, LFC_P_FCP_PERIOD_MAX);
+  /* fcp_holdoff >= fcp_period is legal: only the periodic FCP is sent then (SPEC §5.5) */
+  CHECK_RANGE("fcp_holdoff", cfg->fcp_holdoff, LFC_P_FCP_HOLDOFF_MIN, LFC_P_FCP_HOLDOFF_MAX);
   return check_vlarb(cfg, err, errlen);
 }
 

@@ -1,8 +1,9 @@
 /*
  * test_credit_rx.c - InfiniBand credit receive and FCP generation (cmodel/src/credit_rx.c,
  * docs/SPEC.md §5.4, §5.5): ABR and FCCL arithmetic mod 4096, the FCCL cap, FCP generation at
- * reset, periodically and on change, for every number of VLs, FCP reception repairing ABR, and
- * the CREDIT and VL15 drop causes. All scenarios run in IB mode; timings are derived in the
+ * reset, periodically and on change, for every number of VLs, a change held off by fcp_holdoff
+ * (and the next event skip-ahead names for it), FCP reception repairing ABR, and the CREDIT and
+ * VL15 drop causes. All scenarios run in IB mode; timings are derived in the
  * comments from §1.3 (an input of cycle t first shows at t+1), §4.1 and §7.3 (store-and-forward,
  * latency 1: a packet whose last block arrives in cycle t can start in t+1).
  */
@@ -74,6 +75,130 @@ static void test_fcp_periodic_every_fcp_period(void **state) {
   assert_int_equal(tu_count_out(t, 0, LFC_FCP, 0, 160), 8);
   assert_int_equal(tu_reg(t, "fcp_timer", 0, 0), 50 - 1 - (159 - 150)); /* sent 150: 49 at 151 */
   tu_close(t);
+}
+
+/* ---- §5.5 fcp_holdoff ---- */
+
+enum { HO_PERIOD = 100, HO_HOLDOFF = 20 }; /* cycles */
+
+/* SPEC §5.5: with fcp_holdoff H a change makes the FCP pending only once fcp_timer + H <=
+ * fcp_period - 1, i.e. H cycles after the reload shows in S(t+1). The reset FCP of VL0 goes in
+ * cycle 0: fcp_timer = 99 in S(1), 100 - u in S(u). The peer's FCP of cycle 2 (fc_fctbs 5) makes
+ * abr 5 and FCCL 5 + 256 = 261 from S(3) on; 100 - u + 20 <= 99 first in u = 21 (timer 79), so
+ * the FCP goes in 21, not in 3 nor in 20. That FCP reloads the timer (121 - u in S(u)): a change
+ * in S(41) (timer 80, the peer's FCP of cycle 40) waits one cycle, to 42 (timer 79); a change in
+ * S(81), long after the hold-off, goes at once, in 81. Port 1 saw no change: no FCP until 100. */
+static void test_fcp_holdoff_change_waits_h_cycles_after_reload(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_ib(&c, 2, 1);
+  c.fcp_period = HO_PERIOD;
+  c.fcp_holdoff = HO_HOLDOFF;
+  tu_t *t = tu_open(&c);
+  tu_at(t, 0, 2);
+  tu_fcp(t, 0, 0, 5, 0);
+  tu_at(t, 0, 40);
+  tu_fcp(t, 0, 0, 9, 0);
+  tu_at(t, 0, 80);
+  tu_fcp(t, 0, 0, 12, 0);
+  tu_run_to(t, 21);
+  assert_int_equal(tu_reg(t, "fcp_timer", 0, 0), HO_PERIOD - 1 - HO_HOLDOFF);
+  assert_int_equal(tu_reg(t, "fcp_sent_fccl", 0, 0), 256); /* the change is in S(3)... */
+  assert_int_equal(tu_reg(t, "abr", 0, 0), 5);
+  assert_int_equal(tu_count_out(t, 0, LFC_FCP, 1, 21), 0); /* ...and held, 20 included */
+  tu_run_to(t, 90);
+  expect_fcp(t, 0, 21, 0, 0, 261);
+  assert_int_equal(tu_count_out(t, 0, LFC_FCP, 22, 42), 0); /* 41 held (timer 80) */
+  expect_fcp(t, 0, 42, 0, 0, 9 + 256);
+  expect_fcp(t, 0, 81, 0, 0, 12 + 256);
+  assert_int_equal(tu_count_out(t, 0, LFC_FCP, 0, 90), 4);
+  assert_int_equal(tu_count_out(t, 1, LFC_FCP, 1, 90), 0);
+  tu_close(t);
+}
+
+/* SPEC §5.5: fcp_holdoff does not move the periodic FCP: period 50, hold-off 30, no change:
+ * VL0 in 0, 50, 100, 150, VL1 in 1, 51, ... as without it. */
+static void test_fcp_holdoff_keeps_periodic_fcp(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_ib(&c, 2, 2);
+  c.fcp_period = 50;
+  c.fcp_holdoff = 30;
+  tu_t *t = tu_open(&c);
+  tu_run(t, 160);
+  static const uint64_t at[8] = {0, 1, 50, 51, 100, 101, 150, 151};
+  for (int i = 0; i < 8; i++) expect_fcp(t, 0, at[i], (uint32_t)(i % 2), 0, 256);
+  assert_int_equal(tu_count_out(t, 0, LFC_FCP, 0, 160), 8);
+  tu_close(t);
+}
+
+/* SPEC §5.5: with fcp_holdoff >= fcp_period - 1 a change can count only when fcp_timer is 0
+ * (timer + H <= period - 1 needs timer = 0 at H = period - 1, and never holds beyond), so only
+ * the periodic FCPs go, each carrying the values of its cycle: period 50, changes in S(6),
+ * S(61) and S(121) (the peer's FCPs of 5, 60, 120): FCPs in 0, 50, 100, 150 and no other. */
+static void test_fcp_holdoff_at_least_period_only_periodic(void **state) {
+  (void)state;
+  static const uint32_t holdoff[] = {49, 50, 51, 65535};
+  for (size_t i = 0; i < sizeof holdoff / sizeof holdoff[0]; i++) {
+    lfc_switch_cfg_t c;
+    cfg_ib(&c, 2, 1);
+    c.fcp_period = 50;
+    c.fcp_holdoff = holdoff[i];
+    tu_t *t = tu_open(&c);
+    tu_at(t, 0, 5);
+    tu_fcp(t, 0, 0, 3, 0);
+    tu_at(t, 0, 60);
+    tu_fcp(t, 0, 0, 7, 0);
+    tu_at(t, 0, 120);
+    tu_fcp(t, 0, 0, 11, 0);
+    tu_run(t, 160);
+    expect_fcp(t, 0, 0, 0, 0, 256);
+    expect_fcp(t, 0, 50, 0, 0, 3 + 256);
+    expect_fcp(t, 0, 100, 0, 0, 7 + 256);
+    expect_fcp(t, 0, 150, 0, 0, 11 + 256);
+    if (tu_count_out(t, 0, LFC_FCP, 0, 160) != 4)
+      fail_msg("fcp_holdoff %u: %zu FCPs, expected the 4 periodic ones", holdoff[i],
+               tu_count_out(t, 0, LFC_FCP, 0, 160));
+    tu_close(t);
+  }
+}
+
+/* Skip-ahead (lfc/switch.h): with a change held off, lfc_switch_next_event names the cycle its
+ * hold-off ends, the first cycle the FCP is pending (§5.5), not the current cycle and not the
+ * timer's expiry; with no hold-off the current cycle; with fcp_holdoff >= fcp_period the expiry.
+ * Same bench as test_fcp_holdoff_change_waits_h_cycles_after_reload: the change is in S(2). */
+static void check_next_event_holdoff(uint32_t holdoff, uint64_t want) {
+  lfc_switch_cfg_t c;
+  cfg_ib(&c, 2, 1);
+  c.fcp_period = HO_PERIOD;
+  c.fcp_holdoff = holdoff;
+  char err[256] = "";
+  lfc_switch_t *sw = lfc_switch_create(&c, err, sizeof err);
+  if (sw == NULL) fail_msg("lfc_switch_create: %s", err);
+  lfc_word_t in[2], out[2];
+  memset(in, 0, sizeof in);
+  lfc_switch_step(sw, in, out); /* cycle 0: the reset FCPs */
+  assert_int_equal(lfc_switch_next_event(sw), HO_PERIOD);
+  in[0].kind = LFC_FCP;
+  in[0].fc_fctbs = 5;
+  lfc_switch_step(sw, in, out); /* cycle 1: abr 5 in S(2) */
+  assert_int_equal(out[0].kind, LFC_IDLE);
+  if (lfc_switch_next_event(sw) != want)
+    fail_msg("fcp_holdoff %u: next event %llu, expected %llu", holdoff,
+             (unsigned long long)lfc_switch_next_event(sw), (unsigned long long)want);
+  lfc_switch_advance(sw, want);
+  lfc_switch_step(sw, NULL, out);
+  assert_int_equal(out[0].kind, LFC_FCP);
+  assert_int_equal(out[0].fc_fccl, 5 + 256);
+  lfc_switch_destroy(sw);
+}
+
+static void test_fcp_holdoff_next_event_is_end_of_holdoff(void **state) {
+  (void)state;
+  check_next_event_holdoff(0, 2);                      /* pending now */
+  check_next_event_holdoff(HO_HOLDOFF, HO_HOLDOFF + 1); /* timer 100 - 21 + 20 = 99 */
+  check_next_event_holdoff(HO_PERIOD - 2, HO_PERIOD - 1); /* the last cycle before expiry */
+  check_next_event_holdoff(HO_PERIOD, HO_PERIOD);      /* the periodic FCP */
 }
 
 /* SPEC §5.4: ABR counts received blocks mod 4096. With vl_blocks 8192 and no credit on the egress
@@ -362,6 +487,10 @@ int main(void) {
       TU_TEST(test_fcp_at_reset_every_vl_lowest_first),
       TU_TEST(test_fccl_cap_at_abr_plus_2048),
       TU_TEST(test_fcp_periodic_every_fcp_period),
+      TU_TEST(test_fcp_holdoff_change_waits_h_cycles_after_reload),
+      TU_TEST(test_fcp_holdoff_keeps_periodic_fcp),
+      TU_TEST(test_fcp_holdoff_at_least_period_only_periodic),
+      cmocka_unit_test(test_fcp_holdoff_next_event_is_end_of_holdoff),
       TU_TEST(test_abr_wraps_at_4096),
       TU_TEST(test_fccl_wraps_at_4096),
       TU_TEST(test_fcp_repairs_abr_after_lost_packet),

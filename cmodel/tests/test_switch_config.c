@@ -99,6 +99,7 @@ static void test_cfg_defaults_match_spec_ib(void **state) {
   for (uint32_t v = 0; v < 5; v++) assert_int_equal(c.vl_blocks[v], 256);
   assert_int_equal(c.vl15_blocks, 0);
   assert_int_equal(c.fcp_period, 1024);
+  assert_int_equal(c.fcp_holdoff, 0); /* an FCP on every change, as before fcp_holdoff (§5.5) */
   assert_int_equal(c.vlarb_high_len, 0);
   assert_int_equal(c.vlarb_low_len, 5);
   for (uint32_t v = 0; v < 5; v++) {
@@ -157,6 +158,7 @@ MUT(m_vl_blocks_65536, c->vl_blocks[1] = 65536)
 MUT(m_vl15_65536, c->vl15_blocks = 65536)
 MUT(m_fcp_period_0, c->fcp_period = 0)
 MUT(m_fcp_period_65536, c->fcp_period = 65536)
+MUT(m_fcp_holdoff_65536, c->fcp_holdoff = 65536)
 MUT(m_vlarb_low_len_65, {
   for (int i = 0; i < 64; i++) c->vlarb_low[i] = (lfc_vlarb_entry_t){(uint8_t)(i % 2), 1};
   c->vlarb_low_len = 65;
@@ -206,6 +208,7 @@ static const range_case_t range_cases[] = {
     {"vl15_blocks = 65536", LFC_MODE_IB, m_vl15_65536, "vl15_blocks"},
     {"fcp_period = 0", LFC_MODE_IB, m_fcp_period_0, "fcp_period"},
     {"fcp_period = 65536", LFC_MODE_IB, m_fcp_period_65536, "fcp_period"},
+    {"fcp_holdoff = 65536", LFC_MODE_IB, m_fcp_holdoff_65536, "fcp_holdoff"},
     {"vlarb_low 65 entries", LFC_MODE_IB, m_vlarb_low_len_65, "vlarb_low"},
     {"vlarb_high 65 entries", LFC_MODE_IB, m_vlarb_high_len_65, "vlarb_high"},
     {"vlarb entry vl 15", LFC_MODE_IB, m_vlarb_vl_15, "vlarb"},
@@ -297,6 +300,7 @@ static void test_cfg_range_edges_accepted(void **state) {
   c.vl_blocks[3] = c.mtu_blocks; /* vl_blocks = mtu_blocks exactly */
   c.vl15_blocks = 65535;
   c.fcp_period = 65535;
+  c.fcp_holdoff = 65535;
   c.vlarb_high_limit = 255;
   c.vlarb_low_len = 64;
   for (int i = 0; i < 64; i++) c.vlarb_low[i] = (lfc_vlarb_entry_t){(uint8_t)(i % 15), 255};
@@ -306,6 +310,7 @@ static void test_cfg_range_edges_accepted(void **state) {
 
   lfc_switch_cfg_default(&c, LFC_MODE_IB, 2, 1);
   c.fcp_period = 1;
+  c.fcp_holdoff = 65535; /* >= fcp_period: legal, the periodic FCPs alone (§5.5) */
   c.vl15_blocks = 0;
   c.mtu_blocks = 1;
   c.vl_blocks[0] = 1;
@@ -501,6 +506,7 @@ static void test_cfg_other_mode_fields_ignored(void **state) {
   c.vl_blocks[0] = 0;
   c.vlarb_low_len = 0;
   c.fcp_period = 0;
+  c.fcp_holdoff = 65536;
   expect_accepted(&c, "PFC with bad IB fields");
 }
 
@@ -542,6 +548,7 @@ static const field_t FIELDS[] = {
     F(ports, LFC_MODE_IB),           F(latency, LFC_MODE_IB),
     F(mtu_blocks, LFC_MODE_IB),      F(vl15_blocks, LFC_MODE_IB),
     F(fcp_period, LFC_MODE_IB),      F(vlarb_high_limit, LFC_MODE_IB),
+    F(fcp_holdoff, LFC_MODE_IB),
     F(classes, LFC_MODE_IB),         F(classes, LFC_MODE_PFC),
     F(reserve_blocks, LFC_MODE_PFC), F(shared_blocks, LFC_MODE_PFC),
     F(headroom_blocks, LFC_MODE_PFC), F(xoff_th, LFC_MODE_PFC),

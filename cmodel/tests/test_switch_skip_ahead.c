@@ -12,11 +12,13 @@
  * the cycle are compared; B's outputs and events of a stepped cycle must equal A's, and in a
  * skipped cycle A must have put out nothing but IDLE or continuation blocks and had no event.
  *
- * Two further checks run on switch A in every cycle, because the skip-ahead comparison alone
+ * Three further checks run on switch A in every cycle, because the skip-ahead comparison alone
  * cannot see a mistake that stepping and skipping share:
  *   - shadow timers: pause_timer, wd_storm / wd_cnt / wd_rcnt, refresh_timer, fcp_timer and
  *     paused_cycles recomputed literally from the SPEC text (§5.5, §6.6, §6.7, §6.8) out of the
  *     inputs and outputs, against the registers the model keeps as absolute cycles;
+ *   - IB: the FCP a port free to send puts out is the one the pending rule of §5.5, evaluated
+ *     literally on the registers of S(t) (fcp_holdoff included), names, and none when none is;
  *   - internal invariants (white box): the masks and minima the model caches for speed agree with
  *     a recomputation, no PG outside the evaluation set would change xoff, and the blocks charged
  *     to every PG / VL equal the blocks of its packets in pipelines and queues (SPEC §10).
@@ -110,6 +112,26 @@ static void s_ib_wide(lfc_switch_cfg_t *c) {
   c->vlarb_high_len = 1;
 }
 
+/* SPEC §5.5 fcp_holdoff: changes held for 45 of the 120 cycles after each FCP. */
+static void s_ib_holdoff(lfc_switch_cfg_t *c) {
+  c->latency = 2;
+  c->mtu_blocks = 12;
+  c->speed_div[1] = 2;
+  c->speed_div[3] = 3;
+  for (uint32_t v = 0; v < LFC_IB_MAX_VLS; v++) c->vl_blocks[v] = 60;
+  c->fcp_period = 120;
+  c->fcp_holdoff = 45;
+}
+
+/* fcp_holdoff >= fcp_period: the periodic FCPs alone (SPEC §5.5). */
+static void s_ib_holdoff_periodic(lfc_switch_cfg_t *c) {
+  c->cut_through = true;
+  c->mtu_blocks = 10;
+  for (uint32_t v = 0; v < LFC_IB_MAX_VLS; v++) c->vl_blocks[v] = 30;
+  c->fcp_period = 70;
+  c->fcp_holdoff = 70;
+}
+
 static void s_pfc_static(lfc_switch_cfg_t *c) {
   c->mtu_blocks = 12;
   for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 12 + i;
@@ -200,6 +222,8 @@ static const scenario_t scenarios[] = {
     {"pfc cut-through T=0 watchdog forward", s_pfc_cut_t0_wd_fwd, LFC_MODE_PFC, 3, 3, 30000, 40,
      30},
     {"pfc 8x8 cut-through latency 100", s_pfc_big, LFC_MODE_PFC, 8, 8, 20000, 92, 20},
+    {"ib fcp_holdoff 45 of period 120", s_ib_holdoff, LFC_MODE_IB, 4, 3, 30000, 85, 0},
+    {"ib fcp_holdoff = fcp_period", s_ib_holdoff_periodic, LFC_MODE_IB, 3, 2, 15000, 85, 0},
 };
 
 /* ---- the input trace ---- */
@@ -566,6 +590,64 @@ static bool shadow_check(const shadow_t *sh, const lfc_switch_t *sw, char *msg, 
   return true;
 }
 
+/* ---- the FCP of a transmit decision, literally from SPEC §5.2 step 3 and §5.5 ---- */
+
+#define SPEC_CREDIT_MASK 4095u /* §5.1: 12-bit counters */
+#define SPEC_GRANT_CAP 2048u   /* §5.4: FCCL = abr + min(vl_blocks - occ, 2048) */
+
+typedef struct {
+  bool free;               /* a slot with tx_rem = 0: §5.2 step 3 decides the word */
+  int vl;                  /* the lowest pending VL, -1 if none */
+  uint32_t fctbs, fccl;    /* what its FCP carries */
+} fcp_expect_t;
+
+/* The registers it reads (SPEC §13.1 names), found once. */
+enum { RD_TX_REM, RD_OCC, RD_ABR, RD_FCTBS, RD_SENT_FCTBS, RD_SENT_FCCL, RD_TIMER, RD_COUNT };
+static const char *const rd_names[RD_COUNT] = {"tx_rem", "occ", "abr", "fctbs",
+                                                "fcp_sent_fctbs", "fcp_sent_fccl", "fcp_timer"};
+
+static uint64_t rd(const lfc_switch_t *sw, int r, uint32_t p, uint32_t c) {
+  static int idx[RD_COUNT] = {-1};
+  if (idx[0] < 0)
+    for (int i = 0; i < RD_COUNT; i++) idx[i] = lfc_reg_find(rd_names[i]);
+  return lfc_switch_reg(sw, (size_t)idx[r], p, c);
+}
+
+/* From S(t), before the step of cycle t. */
+static fcp_expect_t fcp_expect(const lfc_switch_t *sw, uint32_t p) {
+  const lfc_switch_cfg_t *cfg = lfc_switch_cfg(sw);
+  fcp_expect_t e = {false, -1, 0, 0};
+  e.free = lfc_switch_cycle(sw) % cfg->speed_div[p] == 0 && rd(sw, RD_TX_REM, p, 0) == 0;
+  for (uint32_t v = 0; v < cfg->classes && e.vl < 0; v++) {
+    uint64_t occ = rd(sw, RD_OCC, p, v), timer = rd(sw, RD_TIMER, p, v);
+    uint64_t free_blocks = cfg->vl_blocks[v] - occ;
+    uint32_t fctbs = (uint32_t)rd(sw, RD_FCTBS, p, v);
+    uint32_t fccl = (uint32_t)(rd(sw, RD_ABR, p, v) +
+                               (free_blocks < SPEC_GRANT_CAP ? free_blocks : SPEC_GRANT_CAP)) &
+                    SPEC_CREDIT_MASK;
+    bool changed = fctbs != rd(sw, RD_SENT_FCTBS, p, v) || fccl != rd(sw, RD_SENT_FCCL, p, v);
+    if (timer == 0 ||
+        (changed && timer + cfg->fcp_holdoff <= (uint64_t)cfg->fcp_period - 1u)) {
+      e.vl = (int)v;
+      e.fctbs = fctbs;
+      e.fccl = fccl;
+    }
+  }
+  return e;
+}
+
+static bool fcp_check(const fcp_expect_t *e, const lfc_word_t *o, char *msg, size_t msglen) {
+  if (!e->free) return true;
+  bool fcp = o->kind == LFC_FCP;
+  CHECK(fcp == (e->vl >= 0), "FCP %s, §5.5 says %s pending", fcp ? "sent" : "not sent",
+        e->vl >= 0 ? "one is" : "none is");
+  if (!fcp) return true;
+  CHECK(o->fc_vl == (uint32_t)e->vl && o->fc_fctbs == e->fctbs && o->fc_fccl == e->fccl,
+        "FCP vl %u fctbs %u fccl %u, §5.5 says vl %d fctbs %u fccl %u", o->fc_vl, o->fc_fctbs,
+        o->fc_fccl, e->vl, e->fctbs, e->fccl);
+  return true;
+}
+
 /* ---- comparison ---- */
 
 static bool cycle_skippable(const trace_t *tr, uint64_t t) {
@@ -627,12 +709,18 @@ static void step_a(lfc_switch_t *a, shadow_t *sh, const trace_t *tr, lfc_word_t 
                    bool skipped, const char *what, uint64_t seed) {
   uint64_t t = lfc_switch_cycle(a);
   uint8_t xoff[LFC_MAX_PORTS];
-  for (uint32_t p = 0; p < tr->ports; p++) xoff[p] = a->port[p].xoff;
+  fcp_expect_t fcp[LFC_MAX_PORTS];
+  for (uint32_t p = 0; p < tr->ports; p++) {
+    xoff[p] = a->port[p].xoff;
+    if (a->ib) fcp[p] = fcp_expect(a, p);
+  }
   lfc_switch_step(a, &tr->w[t * tr->ports], out);
   shadow_step(sh, lfc_switch_cfg(a), &tr->w[t * tr->ports], out, xoff);
   char msg[200];
   if (!shadow_check(sh, a, msg, sizeof msg) || !invariants(a, msg, sizeof msg))
     fail_at(what, seed, t, msg, 0);
+  for (uint32_t p = 0; p < tr->ports && a->ib; p++)
+    if (!fcp_check(&fcp[p], &out[p], msg, sizeof msg)) fail_at(what, seed, t, msg, p);
   if (!skipped) return;
   const lfc_event_t *ev;
   if (lfc_switch_events(a, &ev) != 0) fail_at(what, seed, t, "event in a skipped cycle", 0);

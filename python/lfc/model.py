@@ -92,7 +92,7 @@ class _CSwitchCfg(ctypes.Structure):  # lfc_switch_cfg_t
         ("seed", ctypes.c_uint32), ("route", ctypes.POINTER(ctypes.c_uint16)),
         ("route_len", ctypes.c_uint32),
         ("vl_blocks", ctypes.c_uint32 * IB_MAX_VLS), ("vl15_blocks", ctypes.c_uint32),
-        ("fcp_period", ctypes.c_uint32),
+        ("fcp_period", ctypes.c_uint32), ("fcp_holdoff", ctypes.c_uint32),
         ("vlarb_high", _CVlarb * VLARB_MAX_ENTRIES), ("vlarb_high_len", ctypes.c_uint32),
         ("vlarb_low", _CVlarb * VLARB_MAX_ENTRIES), ("vlarb_low_len", ctypes.c_uint32),
         ("vlarb_high_limit", ctypes.c_uint32),

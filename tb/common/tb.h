@@ -77,6 +77,7 @@ const char *tb_cov_name(tb_cov_t c);
    in the same cycle (the edge points of tb_cov_points.h whose outcome is that word). */
 typedef struct {
   uint32_t fcp_timer_due;             /* §5.5: data VLs pending by fcp_timer = 0 alone */
+  uint32_t fcp_holdoff_due;           /* §5.5: changed data VLs whose hold-off ends now */
   uint32_t grant_free[LFC_MAX_CLASSES]; /* §5.4: vl_blocks - occ of each data VL */
   uint32_t hi_sent;                   /* §5.6 */
   uint8_t hi_pick, lo_pick;           /* §5.6: the high / low table surely has a pick */

@@ -203,9 +203,13 @@ static void ib_edges_pre(tb_t *tb, uint64_t cycle, const lfc_word_t *in) {
       if (w->nblk == free_blocks + 1)
         tb->cov[v == LFC_VL15 ? COV_VL15_ADM_BEYOND : COV_CREDIT_ADM_BEYOND]++;
     }
-    /* §5.4 the advertised FCCL, §5.5 what is pending */
-    int change = 0, timer0 = 0, timer1 = 0;
+    /* §5.4 the advertised FCCL, §5.5 what is pending; a change counts from fcp_timer = open on
+       (open >= 1: below, the timer alone decides and the hold-off has no edge of its own) */
+    int change = 0, timer0 = 0, timer1 = 0, pending = 0, held_short = 0;
+    const int64_t open = (int64_t)c->fcp_period - 1 - (int64_t)c->fcp_holdoff;
+    const int holdoff_edges = c->fcp_holdoff > 0 && open >= 1;
     pre->fcp_timer_due = 0;
+    pre->fcp_holdoff_due = 0;
     for (unsigned v = 0; v < c->classes; v++) {
       uint64_t occ = reg(tb, R.occ, p, v);
       uint32_t free_blocks = (uint32_t)(occ < c->vl_blocks[v] ? c->vl_blocks[v] - occ : 0);
@@ -218,9 +222,13 @@ static void ib_edges_pre(tb_t *tb, uint64_t cycle, const lfc_word_t *in) {
       change |= changed;
       timer0 |= timer == 0;
       timer1 |= timer == 1;
+      pending |= timer == 0 || (changed && (int64_t)timer <= open);
       if (timer == 0 && !changed) pre->fcp_timer_due |= 1u << v;
+      if (holdoff_edges && changed && (int64_t)timer == open) pre->fcp_holdoff_due |= 1u << v;
+      held_short |= holdoff_edges && changed && (int64_t)timer == open + 1;
     }
     if (port_free(tb, cycle, p) && !change && !timer0 && timer1) tb->cov[COV_FCP_TIMER_SHORT]++;
+    if (port_free(tb, cycle, p) && !pending && held_short) tb->cov[COV_FCP_HOLDOFF_SHORT]++;
     /* §5.6 */
     if (vlarb_limit_applies(tb)) {
       pre->hi_sent = (uint32_t)reg(tb, R.hi_sent, p, 0);
@@ -407,6 +415,7 @@ static void edges_post(tb_t *tb, unsigned p, const lfc_word_t *o) {
   }
   if (o->kind == LFC_FCP && c->mode == LFC_MODE_IB && o->fc_vl < c->classes) {
     if ((pre->fcp_timer_due >> o->fc_vl) & 1u) tb->cov[COV_FCP_TIMER_EDGE]++;
+    if ((pre->fcp_holdoff_due >> o->fc_vl) & 1u) tb->cov[COV_FCP_HOLDOFF_EDGE]++;
     uint32_t f = pre->grant_free[o->fc_vl];
     if (f == GRANT_CAP - 1) tb->cov[COV_FCCL_GRANT_BELOW]++;
     if (f == GRANT_CAP + 1) tb->cov[COV_FCCL_GRANT_BEYOND]++;

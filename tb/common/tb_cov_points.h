@@ -42,6 +42,12 @@
      (no FCP yet) */ \
   X(COV_FCP_TIMER_EDGE, "fcp_timer_edge") \
   X(COV_FCP_TIMER_SHORT, "fcp_timer_short") \
+  /* §5.5 fcp_timer + fcp_holdoff <= fcp_period - 1 for a changed VL, both sides, where it \
+     differs from fcp_timer == 0 (0 < fcp_holdoff < fcp_period - 1): an FCP sent for a changed \
+     VL in the first cycle its change counts (fcp_timer = fcp_period - 1 - fcp_holdoff), and a \
+     port free to send one with nothing pending and a changed VL one cycle short of that */ \
+  X(COV_FCP_HOLDOFF_EDGE, "fcp_holdoff_edge") \
+  X(COV_FCP_HOLDOFF_SHORT, "fcp_holdoff_short") \
   /* an FCP's FCTBS differed from ABR: blocks repaired (§5.4) */ \
   X(COV_FCP_REPAIR, "fcp_repair") \
   /* reserved op or VL >= classes (§5.3) */ \

@@ -33,7 +33,7 @@ typedef struct {
   size_t len_off;       /* TB_RTL_VLARB: offsetof the length field */
 } tb_rtl_param_t;
 
-#define TB_RTL_PARAM_COUNT 34u
+#define TB_RTL_PARAM_COUNT 35u
 
 static const tb_rtl_param_t TB_RTL_PARAMS[TB_RTL_PARAM_COUNT] = {
     {"Mode", "mode", TB_RTL_INT, 'e', offsetof(lfc_switch_cfg_t, mode), 0, 0, NULL, 0},
@@ -55,6 +55,9 @@ static const tb_rtl_param_t TB_RTL_PARAMS[TB_RTL_PARAM_COUNT] = {
      0, 0, NULL, 0},
     {"FcpPeriod",
      "fcp_period", TB_RTL_INT, 'u', offsetof(lfc_switch_cfg_t, fcp_period),
+     0, 0, NULL, 0},
+    {"FcpHoldoff",
+     "fcp_holdoff", TB_RTL_INT, 'u', offsetof(lfc_switch_cfg_t, fcp_holdoff),
      0, 0, NULL, 0},
     {"VlarbHigh",
      "vlarb_high", TB_RTL_VLARB, 'v', offsetof(lfc_switch_cfg_t, vlarb_high),

@@ -4,8 +4,9 @@
 bind lfc_switch lfc_dpi_checker #(
   .Mode(Mode), .Ports(Ports), .Classes(Classes), .Latency(Latency), .CutThrough(CutThrough),
   .MtuBlocks(MtuBlocks), .Seed(Seed), .VlBlocks(VlBlocks), .Vl15Blocks(Vl15Blocks),
-  .FcpPeriod(FcpPeriod), .VlarbHighLen(VlarbHighLen), .VlarbHigh(VlarbHigh),
-  .VlarbLowLen(VlarbLowLen), .VlarbLow(VlarbLow), .VlarbHighLimit(VlarbHighLimit),
+  .FcpPeriod(FcpPeriod), .FcpHoldoff(FcpHoldoff), .VlarbHighLen(VlarbHighLen),
+  .VlarbHigh(VlarbHigh), .VlarbLowLen(VlarbLowLen), .VlarbLow(VlarbLow),
+  .VlarbHighLimit(VlarbHighLimit),
   .LosslessMask(LosslessMask), .ReserveBlocks(ReserveBlocks), .SharedBlocks(SharedBlocks),
   .HeadroomBlocks(HeadroomBlocks), .DynamicTh(DynamicTh), .XoffTh(XoffTh),
   .AlphaLog2(AlphaLog2), .XonOffset(XonOffset), .PauseQuanta(PauseQuanta),

@@ -25,6 +25,7 @@ module lfc_dpi_checker
   parameter bit [239:0]  VlBlocks       = {15{16'd256}},
   parameter int          Vl15Blocks     = 0,
   parameter int          FcpPeriod      = 1024,
+  parameter int          FcpHoldoff     = 0,
   parameter int          VlarbHighLen   = 0,
   parameter bit [767:0]  VlarbHigh      = '0,
   parameter int          VlarbLowLen    = 0,
@@ -110,6 +111,7 @@ module lfc_dpi_checker
     if (Mode == 0) begin
       s = {s, $sformatf("; ib.vl_blocks=%s; ib.vl15_blocks=%0d; ib.fcp_period=%0d",
                         list_text(1024'(VlBlocks), Classes, 16), Vl15Blocks, FcpPeriod)};
+      s = {s, $sformatf("; ib.fcp_holdoff=%0d", FcpHoldoff)};
       s = {s, $sformatf("; ib.vlarb_high=%s; ib.vlarb_low=%s; ib.vlarb_high_limit=%0d",
                         vlarb_text(VlarbHigh, VlarbHighLen), vlarb_text(VlarbLow, VlarbLowLen),
                         VlarbHighLimit)};

@@ -6,8 +6,8 @@
 #                      in $(BUILD)/formal/broken/) fails it. Prints PROVED / FAILED with the
 #                      induction depth; fails if a property is not proved or a broken copy is not
 #                      caught. About 2 CPU minutes (tb/formal/README.md).
-#   make formal-quick  the credit and pause-timer properties only (seconds); also `test-formal`,
-#                      a step of `make test`.
+#   make formal-quick  the credit, FCP and pause-timer properties only (seconds); also
+#                      `test-formal`, a step of `make test`.
 #
 # FORMAL_TIMEOUT (seconds, default 600) limits each Yosys run.
 

@@ -181,6 +181,15 @@ prove CREDIT_RX_BIG "§5.4" credit_rx_props "Blocks=3000" 4 $RTL/lfc_credit_rx.v
 broken CREDIT_RX free_plus_one credit_rx_props "Blocks=300" 10 $RTL/lfc_credit_rx.v \
   "s/free_blocks = BLOCKS - occ_q;/free_blocks = BLOCKS + 16'd1 - occ_q;/"
 
+# ---- §5.5 FCP generation: changes coalesced by fcp_holdoff, none lost ----
+prove FCP_HOLDOFF "§5.5" fcp_gen_props "" 4 $RTL/lfc_fcp_gen.v
+prove FCP_HOLDOFF_0 "§5.5" fcp_gen_props "FcpHoldoff=0" 4 $RTL/lfc_fcp_gen.v
+prove FCP_HOLDOFF_PERIODIC "§5.5" fcp_gen_props "FcpHoldoff=9" 4 $RTL/lfc_fcp_gen.v
+broken FCP_HOLDOFF change_early fcp_gen_props "" 8 $RTL/lfc_fcp_gen.v \
+  "s/(timer_q\[v\*16 +: 16\] <= OPEN_AT)/(timer_q[v*16 +: 16] <= OPEN_AT + 16'd1)/"
+broken FCP_HOLDOFF change_late fcp_gen_props "" 8 $RTL/lfc_fcp_gen.v \
+  "s/(timer_q\[v\*16 +: 16\] <= OPEN_AT)/(timer_q[v*16 +: 16] < OPEN_AT)/"
+
 # ---- §6.7 pause timers: no underflow, quanta 0 resumes in the next cycle ----
 prove PAUSE_TIMER "§6.7" pfc_rx_props "SpeedDiv=3" 4 $RTL/lfc_pfc_rx.v
 prove PAUSE_TIMER_K16 "§6.7" pfc_rx_props "SpeedDiv=16 Classes=8" 4 $RTL/lfc_pfc_rx.v

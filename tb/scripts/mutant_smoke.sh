@@ -50,6 +50,8 @@ MUTANTS=(
   "grant_cap_high|lfc_credit_rx.v|s/\\(free_blocks < 16'd2048\\)/(free_blocks <= 16'd2049)/|ib_grant_edge|3000|SPEC §5.4: the grant not capped at 2049 free blocks (fccl_grant_beyond)"
   "fcp_timer_early|lfc_fcp_gen.v|s/\\(timer_q\\[v\\*16 \\+: 16\\] == 16'd0\\)\\)/(timer_q[v*16 +: 16] <= 16'd1))/|ib_credit_stress|3000|SPEC §5.5: the periodic FCP due one cycle early (fcp_timer_short)"
   "fcp_timer_never|lfc_fcp_gen.v|s/\\(timer_q\\[v\\*16 \\+: 16\\] == 16'd0\\)\\)/(timer_q[v*16 +: 16] == 16'hffff))/|ib_credit_stress|3000|SPEC §5.5: fcp_timer = 0 never makes an FCP due (fcp_timer_edge)"
+  "fcp_holdoff_late|lfc_fcp_gen.v|s/\\(timer_q\\[v\\*16 \\+: 16\\] <= OPEN_AT\\)/(timer_q[v*16 +: 16] < OPEN_AT)/|ib_15vl|3000|SPEC §5.5: a change counts one cycle after its hold-off ends (fcp_holdoff_edge)"
+  "fcp_holdoff_early|lfc_fcp_gen.v|s/\\(timer_q\\[v\\*16 \\+: 16\\] <= OPEN_AT\\)/(timer_q[v*16 +: 16] <= OPEN_AT + 16'd1)/|ib_15vl|3000|SPEC §5.5: a change counts one cycle before its hold-off ends (fcp_holdoff_short)"
   "vlarb_limit_le|lfc_vlarb.v|s/\\(hi_sent_q < HI_BUDGET\\)/(hi_sent_q <= HI_BUDGET)/|ib_vl15_vlarb|6000|SPEC §5.6: <= for < in LimitOfHighPriority (vlarb_limit_beyond)"
   "vlarb_limit_early|lfc_vlarb.v|s/\\(hi_sent_q < HI_BUDGET\\)/(hi_sent_q < HI_BUDGET - 16'd1)/|ib_vl15_vlarb|6000|SPEC §5.6: the high table's budget one block short (vlarb_limit_edge)"
   "adm_reserve_short|lfc_buffer.v|s/\\(\\{8'd0, n\\} < room\\) \\? n : room\\[7:0\\];/({8'd0, n} < room) ? n : (({8'd0, n} == room) ? n - 8'd1 : room[7:0]);/|pfc_small_buffer|3000|SPEC §6.4: a packet that fills the reserve exactly leaves one block over (adm_reserve_edge)"

@@ -26,6 +26,7 @@ module tb_top;
   parameter VlBlocks = {15{16'd256}};
   parameter Vl15Blocks = 0;
   parameter FcpPeriod = 1024;
+  parameter FcpHoldoff = 0;
   parameter VlarbHighLen = 0;
   parameter VlarbHigh = 0;
   parameter VlarbLowLen = 0;
@@ -138,8 +139,9 @@ module tb_top;
   lfc_switch #(
     .Mode(Mode), .Ports(Ports), .Classes(Classes), .Latency(Latency), .CutThrough(CutThrough),
     .MtuBlocks(MtuBlocks), .Seed(Seed), .VlBlocks(VlBlocks), .Vl15Blocks(Vl15Blocks),
-    .FcpPeriod(FcpPeriod), .VlarbHighLen(VlarbHighLen), .VlarbHigh(VlarbHigh),
-    .VlarbLowLen(VlarbLowLen), .VlarbLow(VlarbLow), .VlarbHighLimit(VlarbHighLimit),
+    .FcpPeriod(FcpPeriod), .FcpHoldoff(FcpHoldoff), .VlarbHighLen(VlarbHighLen),
+    .VlarbHigh(VlarbHigh), .VlarbLowLen(VlarbLowLen), .VlarbLow(VlarbLow),
+    .VlarbHighLimit(VlarbHighLimit),
     .LosslessMask(LosslessMask), .ReserveBlocks(ReserveBlocks), .SharedBlocks(SharedBlocks),
     .HeadroomBlocks(HeadroomBlocks), .DynamicTh(DynamicTh), .XoffTh(XoffTh),
     .AlphaLog2(AlphaLog2), .XonOffset(XonOffset), .PauseQuanta(PauseQuanta),

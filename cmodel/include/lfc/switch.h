@@ -52,6 +52,7 @@ typedef struct {
   uint32_t vl_blocks[LFC_IB_MAX_VLS];
   uint32_t vl15_blocks;
   uint32_t fcp_period;
+  uint32_t fcp_holdoff; /* cycles after an FCP before a change makes the next one pending (§5.5) */
   lfc_vlarb_entry_t vlarb_high[LFC_VLARB_MAX_ENTRIES];
   uint32_t vlarb_high_len;
   lfc_vlarb_entry_t vlarb_low[LFC_VLARB_MAX_ENTRIES];
@@ -95,7 +96,8 @@ LFC_API int lfc_switch_cfg_check(const lfc_switch_cfg_t *cfg, char *err, size_t 
 /*
  * Set one parameter of SPEC §3 from text, by its SPEC name: section "switch" (mode, ports,
  * classes, speed_div, latency, cut_through, mtu_blocks, seed), "ib" (vl_blocks, vl15_blocks,
- * fcp_period, vlarb_high, vlarb_low, vlarb_high_limit) or "pfc" (lossless_mask ... pmax).
+ * fcp_period, fcp_holdoff, vlarb_high, vlarb_low, vlarb_high_limit) or "pfc" (lossless_mask ...
+ * pmax).
  * Integers are read by lfc_parse_int (decimal, 0x hex, 0b binary); booleans 0/1, true/false,
  * yes/no, on/off.
  * Per-port and per-class lists (speed_div, vl_blocks, drr_quantum) take one value for all or a
