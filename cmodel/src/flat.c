@@ -246,10 +246,8 @@ static int parse_config(lfc_flat_t *h, const char *text) {
   if (n < 0) goto out;
 
   /* Pass 1: mode, ports, classes, each checked by lfc_switch_cfg_set on a scratch cfg. */
-  lfc_switch_cfg_t base;
-  memset(&base, 0, sizeof base);
-  base.ports = LFC_P_PORTS_DEFAULT; /* SPEC §3.1, tables/params.toml */
-  base.classes = LFC_P_CLASSES_DEFAULT;
+  lfc_switch_cfg_t base = {.ports = LFC_P_PORTS_DEFAULT, /* SPEC §3.1, tables/params.toml */
+                           .classes = LFC_P_CLASSES_DEFAULT};
   int have_mode = 0;
   for (int i = 0; i < n; i++) {
     if (!is_base_key(&items[i])) continue;
