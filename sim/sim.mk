@@ -3,7 +3,8 @@
 #   make BUILD=... $(BUILD)/lfc-sim   the simulator
 #   make test-sim                     scenario checks and the skip-ahead equivalence (< 3 min)
 #   make study                        long scenarios -> docs/study/README.md
-#   make bench-sim                    $(BUILD)/bench/sim.json (1024-host fat tree, 127:1 incast)
+#   make bench-sim                    $(BUILD)/bench/sim.json (1024-host fat tree, 127:1 incast,
+#                                     thread scaling, instructions per packet-hop) and a goals table
 #   make test-sim-tsan                lfc-sim under ThreadSanitizer on 2 and 3 threads (< 1 min)
 
 .PHONY: test-sim test-sim-tsan study bench-sim
@@ -96,7 +97,10 @@ test-validate: $(BUILD)/lfc-sim | deps-sim
 	@rm -rf $(BUILD)/validate-test
 	@VALIDATE_KNOWN_FAIL='$(VALIDATE_KNOWN_FAIL_TEST)' python3 sim/tests/validate.py $(BUILD)/lfc-sim $(BUILD)/validate-test/work $(BUILD)/validate-test --quick
 
-bench-sim: $(BUILD)/lfc-sim
+# A benchmark, not a test (not in TEST_STEPS): some minutes on the shared machine. valgrind
+# (deps-minimal) counts the instructions per packet-hop; BENCH_SIM_US, BENCH_SIM_CALLGRIND_US
+# and BENCH_SIM_THREADS as in sim/tests/bench_sim.sh.
+bench-sim: $(BUILD)/lfc-sim | deps-minimal deps-sim
 	@mkdir -p $(BUILD)/bench
 	@sim/tests/bench_sim.sh $(BUILD)/lfc-sim $(BUILD)/bench/sim.json
 

@@ -6,24 +6,49 @@
 # eq_port_cycles_per_s = links x simulated cycles / wall seconds of the simulation loop;
 # cpu_seconds (the whole process, setup included, all threads) and the load average tell a busy
 # machine's figure from an idle one's.
+# The figures the speed goals are measured by (docs/sim.md "Speed"), added to the fat tree's
+# entry: `scaling` (the fat tree on 1 and 2 threads: wall and CPU seconds) and
+# `speedup_2_threads` (wall(1) / wall(2)); and an entry of its own,
+# `instructions_per_packet_hop`: callgrind's instruction count (whole program) of a k=8 fat tree
+# (128 hosts, the same traffic) for BENCH_SIM_CALLGRIND_US microseconds (default 500, about 20 s
+# under callgrind) over that run's delivered packet-hops. A table after the JSON puts each
+# figure beside its goal and beside the figures docs/sim.md records (bench_sim_report.py).
 # lfc-sim runs with glibc's heap on transparent huge pages (docs/sim.md "Speed": the fat tree's
 # state is spread over some 100 MB, and with 4 KB pages much of a step is TLB misses); the
 # setting is in the JSON (glibc_tunables). BENCH_SIM_TUNABLES= (empty) runs without it.
+# Exit status: 0 written; 1 the fat tree's results differ between 1 and 2 threads; 2 a bad
+# BENCH_SIM_* value (one line naming it), a missing tool (valgrind), OUT.json not written.
 set -eu
+EXIT_BAD=2
+if [ $# -ne 2 ]; then
+  echo "usage: bench_sim.sh LFC_SIM OUT.json" >&2
+  exit $EXIT_BAD
+fi
 SIM=$1
 OUT=$2
 US=${BENCH_SIM_US:-1000}
+CG_US=${BENCH_SIM_CALLGRIND_US:-500}
 THREADS=${BENCH_SIM_THREADS:-2}
 TUNABLES=${BENCH_SIM_TUNABLES-glibc.malloc.hugetlb=1}
+HERE=$(dirname "$0")
+for v in BENCH_SIM_US=$US BENCH_SIM_CALLGRIND_US=$CG_US BENCH_SIM_THREADS=$THREADS; do
+  case ${v#*=} in
+    ''|*[!0-9]*|0*) echo "bench_sim.sh: ${v%%=*}='${v#*=}': must be a positive integer" >&2
+                    exit $EXIT_BAD ;;
+  esac
+done
+command -v valgrind >/dev/null || { echo "bench_sim.sh: valgrind not found (make deps-minimal)" >&2
+                                    exit $EXIT_BAD; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-cat > "$TMP/ft.ini" <<INI
+fat_tree() { # fat_tree K HOSTS DURATION_US
+  cat <<INI
 [sim]
-duration_us = $US
+duration_us = $3
 sample_us = 1000000
 [topology]
 kind = fat_tree
-k = 16
+k = $1
 [link]
 speed_gbps = 100
 cable_m = 2
@@ -32,9 +57,12 @@ mode = pfc
 classes = 1
 [traffic.perm]
 pattern = permutation
-src = 0-1023
+src = 0-$(($2 - 1))
 packet_bytes = 4096
 INI
+}
+fat_tree 16 1024 "$US" > "$TMP/ft.ini"
+fat_tree 8 128 "$CG_US" > "$TMP/ft8.ini"
 cat > "$TMP/incast.ini" <<INI
 [sim]
 duration_us = $US
@@ -53,31 +81,28 @@ src = 1-127
 dst = 0
 packet_bytes = 4096
 INI
-entry() { # entry NAME INI
+# run NAME INI THREADS: $TMP/NAME.json (lfc-sim's --json) and $TMP/NAME.run (peak RSS in KB,
+# CPU seconds, load average of the minute before, threads).
+run() {
+  load=$(cut -d' ' -f1 /proc/loadavg)
   out=$(GLIBC_TUNABLES=$TUNABLES /usr/bin/time -f 'rss_kb %M cpu %U %S' \
-        "$SIM" "$2" --no-progress --threads "$THREADS" --json "$TMP/$1.json" 2>&1)
+        "$SIM" "$2" --no-progress --threads "$3" --json "$TMP/$1.json" 2>&1)
   rss=$(echo "$out" | sed -n 's/^rss_kb \([0-9]*\) .*/\1/p')
   cpu=$(echo "$out" | sed -n 's/^rss_kb [0-9]* cpu \([0-9.]*\) \([0-9.]*\)/\1 + \2/p' | bc)
-  python3 - "$TMP/$1.json" "$1" "$rss" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)" "$TUNABLES" \
-    "$THREADS" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1])); s = d["summary"]; sc = d["scenario"]
-w = s["wall_seconds"]
-print(json.dumps({"name": sys.argv[2], "hosts": sc["hosts"], "links": sc["links"],
-                  "sim_cycles": s["sim_cycles"], "sim_us": s["sim_us"], "wall_seconds": w,
-                  "peak_rss_mb": round(int(sys.argv[3]) / 1024.0, 1),
-                  "eq_port_cycles_per_s": round(sc["links"] * s["sim_cycles"] / w) if w > 0 else None,
-                  "cpu_seconds": float(sys.argv[4]), "load_average_1min": float(sys.argv[5]),
-                  "glibc_tunables": sys.argv[6], "threads": int(sys.argv[7]),
-                  "delivered_bytes": s["delivered_bytes"], "drops": s["drops"],
-                  "pause_frames": s["pause_frames"]}))
-PY
+  echo "$rss $cpu $load $3" > "$TMP/$1.run"
 }
-{
-  echo "["
-  entry fat_tree_k16_permutation "$TMP/ft.ini"
-  echo ","
-  entry incast_127_to_1 "$TMP/incast.ini"
-  echo "]"
-} > "$OUT"
+run ft_t1 "$TMP/ft.ini" 1
+run ft_t2 "$TMP/ft.ini" 2
+case $THREADS in
+  1) cp "$TMP/ft_t1.json" "$TMP/ft.json"; cp "$TMP/ft_t1.run" "$TMP/ft.run" ;;
+  2) cp "$TMP/ft_t2.json" "$TMP/ft.json"; cp "$TMP/ft_t2.run" "$TMP/ft.run" ;;
+  *) run ft "$TMP/ft.ini" "$THREADS" ;;
+esac
+run incast "$TMP/incast.ini" "$THREADS"
+# callgrind runs one thread at a time whatever --threads says; one thread counts no lanes' work.
+valgrind --tool=callgrind --callgrind-out-file="$TMP/ft8.callgrind" \
+  "$SIM" "$TMP/ft8.ini" --no-progress --threads 1 --json "$TMP/ft8.json" > /dev/null 2>&1
+python3 "$HERE/bench_sim_report.py" "$TMP" "$US" "$CG_US" "$TUNABLES" "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
 cat "$OUT"
+python3 "$HERE/bench_sim_report.py" --table "$OUT"
