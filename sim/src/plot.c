@@ -148,12 +148,15 @@ static void write_script(FILE *g, const sim_t *sim, uint32_t window, uint64_t sa
     fprintf(g,
             "set title 'throughput per sample: %s, and the total'\n"
             "set ylabel 'Gb/s'\nset key outside\n"
-            /* smooth frequency sums the flows' Gb/s of each sample time: the total */
+            /* smooth frequency sums the flows' Gb/s of each sample time: the total. A flow's
+               rows are read by position (every sample has the F flows in id order), so gnuplot
+               keeps only that flow's points: a 1/0 filter keeps every row of the file as an
+               undefined point, for each flow drawn (gigabytes for a run of 2000 flows). */
             "plot csv.'/flows.csv' every ::1 using 1:4 smooth frequency with lines lw 2 lc "
             "'black' title 'total', "
-            "for [w in flows] csv.'/flows.csv' every ::1 using 1:(column(2)==int(w)?column(4):1/0) "
+            "for [w in flows] csv.'/flows.csv' every %" PRIu32 "::(1 + int(w)) using 1:4 "
             "with points pt 7 ps 0.5 title sprintf('flow %%s', w)\n",
-            which);
+            which, nflows);
   else
     /* --plot-window N: a sample i (1, 2, ... at t = i x S) falls in window floor((i - 1) / N),
        drawn at the window's end; smooth unique takes the mean of a flow's rates there (every
