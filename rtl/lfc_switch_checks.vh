@@ -17,6 +17,7 @@
   localparam RANGE_LATENCY          = (Latency < 1 || Latency > 4095);
   localparam RANGE_CUT_THROUGH      = (CutThrough < 0 || CutThrough > 1);
   localparam RANGE_MTU_BLOCKS       = (MtuBlocks < 1 || MtuBlocks > 255);
+  localparam RANGE_WIRE_TIME        = (WireTime < 0 || WireTime > 1);
   localparam RANGE_VL15_BLOCKS      = (IB != 0 && (Vl15Blocks < 0 || Vl15Blocks > 65535));
   localparam RANGE_FCP_PERIOD       = (IB != 0 && (FcpPeriod < 1 || FcpPeriod > 65535));
   localparam RANGE_FCP_HOLDOFF      = (IB != 0 && (FcpHoldoff < 0 || FcpHoldoff > 65535));
@@ -39,13 +40,14 @@
   localparam RANGE_PMAX             = (PFC != 0 && (Pmax < 0 || Pmax > 65536));
 
   localparam RANGE_BAD = RANGE_MODE || RANGE_PORTS || RANGE_CLASSES || RANGE_LATENCY ||
-                         RANGE_CUT_THROUGH || RANGE_MTU_BLOCKS || RANGE_VL15_BLOCKS ||
-                         RANGE_FCP_PERIOD || RANGE_FCP_HOLDOFF || RANGE_VLARB_HIGH_LIMIT ||
-                         RANGE_RESERVE_BLOCKS || RANGE_SHARED_BLOCKS || RANGE_HEADROOM_BLOCKS ||
-                         RANGE_DYNAMIC_TH || RANGE_XOFF_TH || RANGE_ALPHA_LOG2 ||
-                         RANGE_XON_OFFSET || RANGE_PAUSE_QUANTA || RANGE_REFRESH_CYCLES ||
-                         RANGE_WD_ENABLE || RANGE_WD_DETECT || RANGE_WD_RESTORE ||
-                         RANGE_WD_ACTION || RANGE_KMIN || RANGE_KMAX || RANGE_PMAX;
+                         RANGE_CUT_THROUGH || RANGE_MTU_BLOCKS || RANGE_WIRE_TIME ||
+                         RANGE_VL15_BLOCKS || RANGE_FCP_PERIOD || RANGE_FCP_HOLDOFF ||
+                         RANGE_VLARB_HIGH_LIMIT || RANGE_RESERVE_BLOCKS || RANGE_SHARED_BLOCKS ||
+                         RANGE_HEADROOM_BLOCKS || RANGE_DYNAMIC_TH || RANGE_XOFF_TH ||
+                         RANGE_ALPHA_LOG2 || RANGE_XON_OFFSET || RANGE_PAUSE_QUANTA ||
+                         RANGE_REFRESH_CYCLES || RANGE_WD_ENABLE || RANGE_WD_DETECT ||
+                         RANGE_WD_RESTORE || RANGE_WD_ACTION || RANGE_KMIN || RANGE_KMAX ||
+                         RANGE_PMAX;
 `else
     if (RANGE_MODE) begin
       $display("lfc_switch: Mode = %0d: 0..1 (SPEC §3)",
@@ -70,6 +72,10 @@
     if (RANGE_MTU_BLOCKS) begin
       $display("lfc_switch: MtuBlocks = %0d: 1..255 (SPEC §3.1)",
                MtuBlocks);
+    end
+    if (RANGE_WIRE_TIME) begin
+      $display("lfc_switch: WireTime = %0d: 0..1 (SPEC §3.1)",
+               WireTime);
     end
     if (RANGE_VL15_BLOCKS) begin
       $display("lfc_switch: Vl15Blocks = %0d: 0..65535 (SPEC §3.2)",

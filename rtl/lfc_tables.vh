@@ -38,6 +38,7 @@
 `define LFC_REG_DEFICIT 8'd28
 `define LFC_REG_QLEN 8'd29
 `define LFC_REG_QPKTS 8'd30
+`define LFC_REG_SLACK 8'd31
 
 // The legal range of one value of each parameter (the RTL's, where it is narrower
 // than the model's).
@@ -55,6 +56,8 @@
 `define LFC_P_CUT_THROUGH_MAX 1
 `define LFC_P_MTU_BLOCKS_MIN 1
 `define LFC_P_MTU_BLOCKS_MAX 255
+`define LFC_P_WIRE_TIME_MIN 0
+`define LFC_P_WIRE_TIME_MAX 1
 `define LFC_P_SEED_MIN 0
 `define LFC_P_SEED_MAX 4294967295
 `define LFC_P_VL_BLOCKS_MIN 1

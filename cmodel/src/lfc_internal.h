@@ -32,6 +32,7 @@
 #include "lfc/switch.h"
 
 #include "event_log.h"
+#include "line_time.h"
 
 #include <assert.h>
 #include <string.h>
@@ -44,6 +45,8 @@
 #define LFC_CLASS_MASK 0xFu     /* cls is a 4-bit field (SPEC §2) */
 #define LFC_KIND_MASK 0x3u      /* kind is a 2-bit field */
 #define LFC_ECN_MASK 0x3u       /* ecn is a 2-bit field */
+#define LFC_PAD_MASK 0x3Fu      /* pad is a 6-bit field (SPEC §2) */
+#define LFC_MRG_MASK 0x1u       /* mrg is a 1-bit field */
 #define LFC_FC_OP_MASK 0xFu     /* fc_op, fc_vl are 4-bit fields */
 #define LFC_U16_MAX 0xFFFFu
 #define LFC_HI_SENT_MAX 0xFFFFu /* hi_sent saturates at 16 bits (SPEC §5.6) */
@@ -72,6 +75,7 @@ typedef struct {
   uint8_t nblk;
   uint8_t cls;
   uint8_t ecn;
+  uint8_t pad;    /* SPEC §2.4: bytes of the last block not in the packet */
   uint8_t in_port;
   uint8_t out_port;
 } lfc_desc_t;
@@ -129,7 +133,6 @@ typedef struct {
   _Alignas(LFC_CACHE_LINE) uint64_t rx_last; /* cycle of the last data block received (§7.2) */
   uint64_t refresh_min_due; /* PFC: min refresh_due over PGs with xoff = 1 (§6.6) */
   lfc_word_t tx_word;     /* the packet in flight as a continuation block (ecn as sent, §5.2) */
-  uint32_t rx_desc;       /* store-and-forward: admitted packet still being received (§7.3) */
   uint8_t k;              /* speed_div (1..16): the port's slots are the cycles t, t mod k = 0 */
   uint8_t tx_rem;         /* §5.2 */
   uint8_t rx_rem;         /* §7.2 */
@@ -141,6 +144,7 @@ typedef struct {
   /* ---- line 1: pipeline (SPEC §7.3), the rest of the per-port PFC and IB registers ---- */
   lfc_list_t pipe;        /* admitted packets waiting for their ready cycle */
   uint32_t lfsr;          /* ECN marking LFSR (§9.3) */
+  uint32_t rx_desc;       /* store-and-forward: admitted packet still being received (§7.3) */
   uint8_t drr_ptr;        /* PFC: DRR pointer (§8.2) */
   uint64_t wd_next;       /* earliest trip/restore cycle of this port's queues (§6.8) */
   uint64_t fcp_min_due;   /* IB: min over VLs of fcp_due (§5.5) */
@@ -160,6 +164,9 @@ typedef struct {
   _Alignas(LFC_CACHE_LINE) lfc_pcls_t pc[LFC_PFC_MAX_PRIOS];
   lfc_queue_t q[LFC_MAX_CLASSES]; /* index 15 = VL15 */
   lfc_vl_t vl[LFC_IB_MAX_VLS];
+
+  /* ---- cold: read only with wire_time = 1 (SPEC §2.4) ---- */
+  lfc_line_t line;        /* the transmitter's line time: slack and the end of its last frame */
 } lfc_port_t;
 
 _Static_assert(offsetof(lfc_port_t, pipe) == LFC_CACHE_LINE, "line 0 of lfc_port_t is full");
@@ -175,6 +182,7 @@ typedef struct {
   uint8_t entry;    /* START from a vlarb table: entry j */
   bool mark;        /* START: ECN mark (SPEC §9) */
   bool draw;        /* START: the LFSR was drawn */
+  uint8_t mrg;      /* START: the packet takes one slot fewer than its blocks (SPEC §2.4) */
   uint8_t pfc_en;   /* PFC: priorities carried */
   uint16_t fccl;    /* FCP: the FCCL sent */
   uint16_t fcp_clean; /* VLs found not pending: their fcp_dirty bits may be cleared */
@@ -188,6 +196,7 @@ typedef struct {
   uint8_t cause;     /* LFC_RX_DROP: lfc_drop_cause_t */
   uint8_t cls;
   uint8_t nblk;
+  uint8_t mrg;       /* its words are nblk - mrg (SPEC §2.1) */
   uint8_t out_port;
   uint32_t r, s, h;  /* PFC admission: blocks to reserve, shared pool, headroom */
 } lfc_rx_dec_t;

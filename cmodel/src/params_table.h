@@ -30,6 +30,9 @@
 #define LFC_P_MTU_BLOCKS_MIN 1u
 #define LFC_P_MTU_BLOCKS_MAX 255u
 #define LFC_P_MTU_BLOCKS_DEFAULT 65u
+#define LFC_P_WIRE_TIME_MIN 0u
+#define LFC_P_WIRE_TIME_MAX 1u
+#define LFC_P_WIRE_TIME_DEFAULT 0u
 #define LFC_P_SEED_MIN 0u
 #define LFC_P_SEED_MAX 4294967295u
 #define LFC_P_SEED_DEFAULT 1u
@@ -118,6 +121,7 @@
   X(latency, LFC_P_LATENCY_DEFAULT) \
   X(cut_through, LFC_P_CUT_THROUGH_DEFAULT) \
   X(mtu_blocks, LFC_P_MTU_BLOCKS_DEFAULT) \
+  X(wire_time, LFC_P_WIRE_TIME_DEFAULT) \
   X(seed, LFC_P_SEED_DEFAULT) \
   X(vl15_blocks, LFC_P_VL15_BLOCKS_DEFAULT) \
   X(fcp_period, LFC_P_FCP_PERIOD_DEFAULT) \
@@ -152,6 +156,7 @@
   X("switch", latency, K_U32, LFC_P_LATENCY_MIN, LFC_P_LATENCY_MAX) \
   X("switch", cut_through, K_BOOL, LFC_P_CUT_THROUGH_MIN, LFC_P_CUT_THROUGH_MAX) \
   X("switch", mtu_blocks, K_U32, LFC_P_MTU_BLOCKS_MIN, LFC_P_MTU_BLOCKS_MAX) \
+  X("switch", wire_time, K_BOOL, LFC_P_WIRE_TIME_MIN, LFC_P_WIRE_TIME_MAX) \
   X("switch", seed, K_U32, LFC_P_SEED_MIN, LFC_P_SEED_MAX) \
   X("ib", vl_blocks, K_CLASS_LIST, LFC_P_VL_BLOCKS_MIN, LFC_P_VL_BLOCKS_MAX) \
   X("ib", vl15_blocks, K_U32, LFC_P_VL15_BLOCKS_MIN, LFC_P_VL15_BLOCKS_MAX) \

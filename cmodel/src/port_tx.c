@@ -17,14 +17,16 @@
 
 static const lfc_word_t idle_word;
 
-/* The first block of packet pk as sent: sop, eop if it is also the last. */
-static void first_block(const lfc_desc_t *pk, uint8_t ecn, lfc_word_t *w) {
+/* The first block of packet pk as sent: sop, eop if it is also the last word (SPEC §2.1). */
+static void first_block(const lfc_desc_t *pk, uint8_t ecn, uint8_t mrg, lfc_word_t *w) {
   *w = idle_word;
   w->kind = LFC_DATA;
   w->sop = 1;
-  w->eop = pk->nblk == 1u;
+  w->eop = pk->nblk - mrg == 1u;
   w->cls = pk->cls;
   w->nblk = pk->nblk;
+  w->pad = pk->pad;
+  w->mrg = mrg;
   w->dst = pk->dst;
   w->tag = pk->tag;
   w->ecn = ecn;
@@ -39,6 +41,8 @@ static void decide(lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d, lfc_word_t *ou
   if (pp->nonempty == 0 && (sw->ib ? pp->fcp_dirty == 0 && pp->fcp_min_due > sw->now
                                    : pp->pend == 0 && pp->refresh_min_due > sw->now))
     return; /* nothing can be pending and nothing is queued: IDLE (a shortcut of 3 to 5) */
+  if (sw->cfg.wire_time && lfc_line_gap(&pp->line, sw->now))
+    return; /* 2a. the last frame's idle gap (§2.4): nothing is sent */
   if (sw->ib ? lfc_fcp_pick(sw, p, d) : lfc_pfc_gen_pick(sw, p, d)) { /* 3. flow control */
     d->action = sw->ib ? LFC_TX_FCP : LFC_TX_PFC;
     if (sw->ib)
@@ -60,7 +64,9 @@ static void decide(lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d, lfc_word_t *ou
   d->action = LFC_TX_START; /* 4. a packet starts */
   const lfc_desc_t *pk = &sw->desc[pp->q[d->cls].list.head];
   if (!sw->ib) lfc_ecn_decide(sw, p, pk, d);
-  first_block(pk, d->mark ? LFC_ECN_CE : pk->ecn, out);
+  d->mrg = sw->cfg.wire_time ? lfc_line_mrg(&pp->line, sw->now, pp->k, pk->nblk, pk->pad, sw->ib)
+                             : 0u;
+  first_block(pk, d->mark ? LFC_ECN_CE : pk->ecn, d->mrg, out);
 }
 
 /*
@@ -132,10 +138,11 @@ static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
   lfc_desc_free(sw, di);
   uint32_t n = pk.nblk;
   uint8_t ecn = d->mark ? LFC_ECN_CE : pk.ecn;
-  first_block(&pk, ecn, &pp->tx_word);
+  first_block(&pk, ecn, d->mrg, &pp->tx_word);
   pp->tx_word.sop = 0; /* the template of the continuation blocks */
   pp->tx_word.eop = 0;
-  pp->tx_rem = (uint8_t)(n - 1u);
+  pp->tx_rem = (uint8_t)(n - 1u - d->mrg); /* words, SPEC §7.4 */
+  if (sw->cfg.wire_time) lfc_line_data(&pp->line, sw->now, pp->k, n, pk.pad, sw->ib, d->mrg);
   if (pp->tx_rem != 0) sw->tx_busy |= 1ull << p;
   lfc_class_stats_t *st = &sw->stats[p].cls[d->cls];
   st->tx_pkts++;
@@ -166,6 +173,9 @@ void lfc_tx_apply_all(lfc_switch_t *sw) {
       start_packet(sw, p, d);
     else if (d->action == LFC_TX_PFC)
       lfc_pfc_gen_sent(sw, p, d);
+    if (sw->cfg.wire_time && (d->action == LFC_TX_FCP || d->action == LFC_TX_PFC))
+      lfc_line_ctrl(&sw->port[p].line, sw->now, sw->port[p].k,
+                    d->action == LFC_TX_FCP ? LFC_FCP_LINE_BYTES : LFC_PFC_LINE_BYTES);
   }
 }
 
@@ -181,6 +191,7 @@ void lfc_tx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to) {
 uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p) {
   const lfc_port_t *pp = &sw->port[p];
   uint64_t free_slot = lfc_slot_at_or_after(sw->now, pp->k) + (uint64_t)pp->tx_rem * pp->k;
+  if (sw->cfg.wire_time) free_slot = lfc_line_first_slot(&pp->line, free_slot, pp->k); /* gap */
   uint64_t fc = sw->ib ? lfc_fcp_next_event(sw, p) : lfc_pfc_gen_next_event(sw, p);
   uint64_t sched;
   if (sw->ib)

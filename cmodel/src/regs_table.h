@@ -42,6 +42,7 @@ enum {
   R_DEFICIT = 28,
   R_QLEN = 29,
   R_QPKTS = 30,
+  R_SLACK = 31,
   R_COUNT
 };
 
@@ -77,6 +78,7 @@ enum {
   /* §6.8 */ [R_WD_RCNT] = {"wd_rcnt", 20, LFC_SCOPE_PORT_CLASS, LFC_MODE_PFC}, \
   /* §8.2 */ [R_DEFICIT] = {"deficit", 16, LFC_SCOPE_PORT_CLASS, LFC_MODE_PFC}, \
   /* §7.4 */ [R_QLEN] = {"qlen", 20, LFC_SCOPE_PORT_CLASS, LFC_REG_BOTH}, \
-  /* §7.4 */ [R_QPKTS] = {"qpkts", 20, LFC_SCOPE_PORT_CLASS, LFC_REG_BOTH},
+  /* §7.4 */ [R_QPKTS] = {"qpkts", 20, LFC_SCOPE_PORT_CLASS, LFC_REG_BOTH}, \
+  /* §2.4 */ [R_SLACK] = {"slack", 7, LFC_SCOPE_PORT, LFC_REG_BOTH},
 
 #endif /* LFC_REGS_TABLE_H */

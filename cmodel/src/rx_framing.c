@@ -31,7 +31,8 @@ static void decide_first(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w, lfc_
   uint32_t out_port = 0;
   d->cls = w->cls & LFC_CLASS_MASK;
   d->nblk = w->nblk;
-  bool ok = d->nblk != 0 && d->nblk <= sw->cfg.mtu_blocks &&
+  d->mrg = w->mrg & LFC_MRG_MASK;
+  bool ok = d->nblk != 0 && d->nblk <= sw->cfg.mtu_blocks && d->nblk > d->mrg &&
             ((sw->rx_class_bits >> d->cls) & 1u) && lfc_route(sw, w->dst, &out_port);
   if (!ok) {
     d->action = LFC_RX_DROP;
@@ -39,7 +40,7 @@ static void decide_first(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w, lfc_
     return;
   }
   d->out_port = (uint8_t)out_port;
-  d->malformed = (w->eop & 1u) != (d->nblk == 1u);
+  d->malformed = (w->eop & 1u) != (d->nblk - d->mrg == 1u); /* one word (SPEC §2.1) */
   if (sw->ib)
     lfc_credit_rx_admit(sw, p, d);
   else
@@ -84,6 +85,7 @@ static void admit(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w, const lfc_r
   pk->tag = w->tag;
   pk->dst = w->dst;
   pk->nblk = d->nblk;
+  pk->pad = w->pad & LFC_PAD_MASK;
   pk->cls = d->cls;
   pk->ecn = w->ecn & LFC_ECN_MASK;
   pk->in_port = (uint8_t)p;
@@ -105,7 +107,7 @@ static void apply_first(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w,
   if (d->action == LFC_RX_DROP && d->cause == LFC_DROP_MALFORMED) {
     pp->rx_rem = 0; /* its further blocks are malformed too */
   } else {
-    pp->rx_rem = (uint8_t)(d->nblk - 1u);
+    pp->rx_rem = (uint8_t)(d->nblk - 1u - d->mrg); /* the words still to come (SPEC §7.2) */
     if (pp->rx_rem != 0) sw->rx_busy |= 1ull << p; /* rx_rem was 0: lfc_rx_stream */
     if (sw->ib)
       lfc_credit_rx_charge(sw, p, d); /* abr counts dropped packets too */

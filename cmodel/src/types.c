@@ -17,7 +17,8 @@ const char *lfc_drop_cause_name(lfc_drop_cause_t cause) {
 /* Field by field, so that padding bytes never matter. */
 bool lfc_word_equal(const lfc_word_t *a, const lfc_word_t *b) {
   if (a->kind != b->kind || a->sop != b->sop || a->eop != b->eop || a->cls != b->cls ||
-      a->nblk != b->nblk || a->ecn != b->ecn || a->dst != b->dst || a->tag != b->tag ||
+      a->nblk != b->nblk || a->ecn != b->ecn || a->pad != b->pad || a->mrg != b->mrg ||
+      a->dst != b->dst || a->tag != b->tag ||
       a->fc_op != b->fc_op || a->fc_vl != b->fc_vl || a->fc_fctbs != b->fc_fctbs ||
       a->fc_fccl != b->fc_fccl || a->pfc_en != b->pfc_en)
     return false;
@@ -33,10 +34,15 @@ char *lfc_word_format(const lfc_word_t *w, char *buf, size_t len) {
     snprintf(buf, len, "IDLE");
     break;
   case LFC_DATA:
-    snprintf(buf, len, "DATA%s%s cls=%u nblk=%u dst=%u tag=0x%08x ecn=%u", w->sop ? " sop" : "",
-             w->eop ? " eop" : "", (unsigned)w->cls, (unsigned)w->nblk, (unsigned)w->dst,
-             (unsigned)w->tag, (unsigned)w->ecn);
+  {
+    int n = snprintf(buf, len, "DATA%s%s cls=%u nblk=%u dst=%u tag=0x%08x ecn=%u",
+                     w->sop ? " sop" : "", w->eop ? " eop" : "", (unsigned)w->cls,
+                     (unsigned)w->nblk, (unsigned)w->dst, (unsigned)w->tag, (unsigned)w->ecn);
+    /* SPEC §2.4 fields, only when set: a word of 0.2 reads as before */
+    if (n >= 0 && (size_t)n < len && (w->pad != 0 || w->mrg != 0))
+      snprintf(buf + n, len - (size_t)n, " pad=%u%s", (unsigned)w->pad, w->mrg ? " mrg" : "");
     break;
+  }
   case LFC_FCP:
     snprintf(buf, len, "FCP%s vl=%u fctbs=%u fccl=%u",
              w->fc_op == LFC_FCP_OP_NORMAL ? "" : (w->fc_op == LFC_FCP_OP_INIT ? " init" : " op?"),

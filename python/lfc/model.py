@@ -68,6 +68,7 @@ class _CWord(ctypes.Structure):  # lfc_word_t
     _fields_ = [
         ("kind", ctypes.c_uint8), ("sop", ctypes.c_uint8), ("eop", ctypes.c_uint8),
         ("cls", ctypes.c_uint8), ("nblk", ctypes.c_uint8), ("ecn", ctypes.c_uint8),
+        ("pad", ctypes.c_uint8), ("mrg", ctypes.c_uint8),
         ("dst", ctypes.c_uint16), ("tag", ctypes.c_uint32),
         ("fc_op", ctypes.c_uint8), ("fc_vl", ctypes.c_uint8),
         ("fc_fctbs", ctypes.c_uint16), ("fc_fccl", ctypes.c_uint16),
@@ -77,7 +78,7 @@ class _CWord(ctypes.Structure):  # lfc_word_t
 
 class _CPkt(ctypes.Structure):  # lfc_pkt_t
     _fields_ = [("cls", ctypes.c_uint8), ("nblk", ctypes.c_uint8), ("ecn", ctypes.c_uint8),
-                ("dst", ctypes.c_uint16), ("tag", ctypes.c_uint32)]
+                ("pad", ctypes.c_uint8), ("dst", ctypes.c_uint16), ("tag", ctypes.c_uint32)]
 
 
 class _CVlarb(ctypes.Structure):  # lfc_vlarb_entry_t
@@ -89,7 +90,7 @@ class _CSwitchCfg(ctypes.Structure):  # lfc_switch_cfg_t
         ("mode", ctypes.c_int), ("ports", ctypes.c_uint32), ("classes", ctypes.c_uint32),
         ("speed_div", ctypes.c_uint8 * MAX_PORTS), ("latency", ctypes.c_uint32),
         ("cut_through", ctypes.c_bool), ("mtu_blocks", ctypes.c_uint32),
-        ("seed", ctypes.c_uint32), ("route", ctypes.POINTER(ctypes.c_uint16)),
+        ("wire_time", ctypes.c_bool), ("seed", ctypes.c_uint32), ("route", ctypes.POINTER(ctypes.c_uint16)),
         ("route_len", ctypes.c_uint32),
         ("vl_blocks", ctypes.c_uint32 * IB_MAX_VLS), ("vl15_blocks", ctypes.c_uint32),
         ("fcp_period", ctypes.c_uint32), ("fcp_holdoff", ctypes.c_uint32),
@@ -147,7 +148,7 @@ class _CRegInfo(ctypes.Structure):  # lfc_reg_info_t
 
 _NIC_CFG_FIELDS = ("classes", "speed_div", "mtu_blocks", "tx_fifo_pkts", "rx_blocks",
                    "drain_div", "fcp_period", "rx_xoff", "rx_xon", "pause_quanta",
-                   "refresh_cycles", "response_cycles")
+                   "refresh_cycles", "response_cycles", "wire_time")
 
 
 class _CNicCfg(ctypes.Structure):  # lfc_nic_cfg_t
@@ -358,6 +359,8 @@ class Word:
     fc_fccl: int = 0
     pfc_en: int = 0
     pfc_time: tuple = (0,) * PFC_MAX_PRIOS
+    pad: int = 0  # SPEC §2.4: bytes of the last block not in the packet
+    mrg: int = 0  # SPEC §2.4: the packet takes nblk - 1 slots
 
     @staticmethod
     def data(cls, nblk, dst, tag=0, sop=False, eop=False, ecn=0):
@@ -399,7 +402,7 @@ class Word:
         if w.kind == 0:
             return _IDLE
         return Word(w.kind, w.sop, w.eop, w.cls, w.nblk, w.ecn, w.dst, w.tag, w.fc_op, w.fc_vl,
-                    w.fc_fctbs, w.fc_fccl, w.pfc_en, tuple(w.pfc_time))
+                    w.fc_fctbs, w.fc_fccl, w.pfc_en, tuple(w.pfc_time), w.pad, w.mrg)
 
     def __str__(self):
         buf = ctypes.create_string_buffer(_WORD_TEXT)

@@ -33,7 +33,7 @@ typedef struct {
   size_t len_off;       /* TB_RTL_VLARB: offsetof the length field */
 } tb_rtl_param_t;
 
-#define TB_RTL_PARAM_COUNT 35u
+#define TB_RTL_PARAM_COUNT 36u
 
 static const tb_rtl_param_t TB_RTL_PARAMS[TB_RTL_PARAM_COUNT] = {
     {"Mode", "mode", TB_RTL_INT, 'e', offsetof(lfc_switch_cfg_t, mode), 0, 0, NULL, 0},
@@ -123,6 +123,9 @@ static const tb_rtl_param_t TB_RTL_PARAMS[TB_RTL_PARAM_COUNT] = {
     {"SpeedDiv",
      "speed_div", TB_RTL_PORTS, 'b', offsetof(lfc_switch_cfg_t, speed_div),
      16, 5, NULL, 0},
+    {"WireTime",
+     "wire_time", TB_RTL_INT, 'B', offsetof(lfc_switch_cfg_t, wire_time),
+     0, 0, NULL, 0},
 };
 
 #endif /* TB_RTL_PARAMS_H */

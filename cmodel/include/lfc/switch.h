@@ -44,6 +44,7 @@ typedef struct {
   uint32_t latency;     /* cycles, 1..4095 */
   bool cut_through;
   uint32_t mtu_blocks;  /* 1..255 */
+  bool wire_time;       /* frames take their line time in bytes (SPEC §2.4); false: one slot a word */
   uint32_t seed;        /* LFSR seed (SPEC §9.3) */
   const uint16_t *route; /* route[dst] = egress port; NULL = dst is the port. Not copied: */
   uint32_t route_len;    /* the caller keeps it alive for the switch's lifetime.          */

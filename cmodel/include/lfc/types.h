@@ -82,6 +82,8 @@ typedef struct {
   uint8_t cls;  /* 4 bits */
   uint8_t nblk; /* packet length in blocks, on every block */
   uint8_t ecn;  /* 2 bits */
+  uint8_t pad;  /* 6 bits: bytes of the last block not in the packet (SPEC §2, §2.4) */
+  uint8_t mrg;  /* 1 bit: the packet takes nblk - 1 slots (SPEC §2.1, §2.4) */
   uint16_t dst;
   uint32_t tag;
   /* FCP */
@@ -109,6 +111,7 @@ typedef struct {
   uint8_t cls;
   uint8_t nblk;
   uint8_t ecn;
+  uint8_t pad; /* 0..63: 64 x nblk - length in bytes (SPEC §2, docs/packet-sizes.md) */
   uint16_t dst;
   uint32_t tag;
 } lfc_pkt_t;
