@@ -28,6 +28,7 @@
 
 #include "lfc_rules.h"
 #include "alloc.h"
+#include "line_time.h"
 
 /* Ranges of the configuration (nic.h, SPEC §12.2 and the matching switch ranges of §3). */
 #define NIC_MAX_SPEED_DIV 16u
@@ -51,8 +52,10 @@ struct lfc_nic {
 
   /* Transmit state (§5.2, §7.4, §12.2). */
   uint32_t slot_phase; /* cycle mod speed_div: 0 in a slot (§1.2) */
-  uint32_t tx_rem;     /* blocks of the packet in flight still to send */
+  uint32_t tx_rem;     /* words of the packet in flight still to send */
+  uint32_t tx_mrg;     /* its merge flag: nblk - tx_mrg words (§2.4) */
   lfc_pkt_t tx_pkt;    /* packet in flight */
+  lfc_line_t line;     /* line time (§2.4), with cfg.wire_time */
   uint32_t nonempty;   /* bit c: FIFO c holds a packet */
   uint32_t rr;         /* round-robin pointer, reset classes - 1 */
   uint32_t data_classes_mask; /* bits 0..classes-1 */
@@ -120,6 +123,8 @@ void lfc_nic_cfg_default(lfc_nic_cfg_t *cfg, lfc_mode_t mode, uint32_t classes) 
   cfg->pause_quanta = NIC_DEFAULT_PAUSE_QUANTA;
   cfg->refresh_cycles = NIC_DEFAULT_REFRESH;
   cfg->response_cycles = 0u;
+  cfg->fcp_holdoff = 0u;
+  cfg->wire_time = 0u;
 }
 
 #define NIC_ERR(...)                                                   \
@@ -150,12 +155,18 @@ int lfc_nic_cfg_check(const lfc_nic_cfg_t *cfg, char *err, size_t errlen) {
         "nic rx_blocks = %u is below mtu_blocks = %u: a full-size packet could never be "
         "received (0 = unlimited)",
         cfg->rx_blocks, cfg->mtu_blocks);
+  if (cfg->wire_time > 1u)
+    NIC_ERR("nic wire_time = %u is out of range: allowed 0 (a word per slot) or 1 (line time)",
+            cfg->wire_time);
   if (cfg->drain_div > NIC_MAX_U16)
     NIC_ERR("nic drain_div = %u is out of range: allowed 0 (drains at once)..%u", cfg->drain_div,
             NIC_MAX_U16);
   if (cfg->mode == LFC_MODE_IB) {
     if (cfg->fcp_period < 1u || cfg->fcp_period > NIC_MAX_U16)
       NIC_ERR("nic fcp_period = %u is out of range: allowed 1..%u", cfg->fcp_period, NIC_MAX_U16);
+    if (cfg->fcp_holdoff > NIC_MAX_U16)
+      NIC_ERR("nic fcp_holdoff = %u is out of range: allowed 0..%u", cfg->fcp_holdoff,
+              NIC_MAX_U16);
     return 0;
   }
   if (cfg->pause_quanta < 1u || cfg->pause_quanta > NIC_MAX_U16)
@@ -230,10 +241,21 @@ static uint32_t rr_pick(uint32_t elig, uint32_t rr) {
   return lowest_bit(after != 0u ? after : elig);
 }
 
+/* SPEC §5.5: has data VL vl's FCTBS or FCCL changed since its last FCP? */
+static inline bool fcp_changed(const lfc_nic_t *nic, uint32_t vl) {
+  return nic->fctbs[vl] != nic->fcp_sent_fctbs[vl] || adv_fccl(nic, vl) != nic->fcp_sent_fccl[vl];
+}
+
+/* SPEC §5.5: the first cycle in which a change counts, fcp_timer + fcp_holdoff <= fcp_period - 1
+ * with fcp_timer = fcp_due - t: t >= fcp_due + fcp_holdoff + 1 - fcp_period. */
+static inline uint64_t fcp_change_from(const lfc_nic_t *nic, uint32_t vl) {
+  uint64_t from = nic->fcp_due[vl] + nic->cfg.fcp_holdoff + 1u;
+  return from > nic->cfg.fcp_period ? from - nic->cfg.fcp_period : 0u;
+}
+
 /* SPEC §5.5: is an FCP pending for data VL vl at cycle t? */
 static inline bool fcp_pending(const lfc_nic_t *nic, uint32_t vl, uint64_t t) {
-  return nic->fctbs[vl] != nic->fcp_sent_fctbs[vl] || adv_fccl(nic, vl) != nic->fcp_sent_fccl[vl] ||
-         t >= nic->fcp_due[vl];
+  return t >= nic->fcp_due[vl] || (fcp_changed(nic, vl) && t >= fcp_change_from(nic, vl));
 }
 
 /* SPEC §5.5: lowest data VL with a pending FCP at cycle t, or -1. Only the VLs marked dirty or
@@ -247,7 +269,7 @@ static int fcp_pending_vl(lfc_nic_t *nic, uint64_t t) {
     uint32_t vl = lowest_bit(cand);
     cand &= cand - 1u;
     if (fcp_pending(nic, vl, t)) return (int)vl;
-    nic->fcp_dirty &= ~(1u << vl);
+    if (!fcp_changed(nic, vl)) nic->fcp_dirty &= ~(1u << vl); /* held off: stays dirty */
   }
   return -1;
 }
@@ -280,13 +302,15 @@ static void fifo_pop(lfc_nic_t *nic, uint32_t cls, lfc_pkt_t *pkt) {
   if (--nic->fifo_count[cls] == 0u) nic->nonempty &= ~(1u << cls);
 }
 
-/* The data word of block idx of pkt (SPEC §7.4). */
-static void data_word(lfc_word_t *w, const lfc_pkt_t *pkt, uint32_t idx) {
+/* The data word idx of pkt sent with merge flag mrg (SPEC §7.4). */
+static void data_word(lfc_word_t *w, const lfc_pkt_t *pkt, uint32_t idx, uint32_t mrg) {
   w->kind = LFC_DATA;
   w->sop = idx == 0u;
-  w->eop = idx + 1u == pkt->nblk;
+  w->eop = idx + 1u == pkt->nblk - mrg;
   w->cls = pkt->cls;
   w->nblk = pkt->nblk;
+  w->pad = pkt->pad;
+  w->mrg = (uint8_t)mrg;
   w->dst = pkt->dst;
   w->tag = pkt->tag;
   w->ecn = pkt->ecn;
@@ -327,6 +351,8 @@ void lfc_nic_reset(lfc_nic_t *nic) {
   nic->nonempty = 0u;
   memset(&nic->tx_pkt, 0, sizeof nic->tx_pkt);
   nic->tx_rem = 0u;
+  nic->tx_mrg = 0u;
+  memset(&nic->line, 0, sizeof nic->line); /* slack 0 (§2.4) */
   nic->slot_phase = 0u;
   nic->rr = nic->cfg.classes - 1u;
   memset(nic->fctbs, 0, sizeof nic->fctbs);
@@ -359,7 +385,7 @@ void lfc_nic_set_rx_callback(lfc_nic_t *nic, lfc_nic_rx_fn fn, void *ctx) {
 
 int lfc_nic_send(lfc_nic_t *nic, const lfc_pkt_t *pkt) {
   if (!class_ok(nic, pkt->cls) || pkt->nblk < 1u || pkt->nblk > nic->cfg.mtu_blocks ||
-      pkt->ecn > LFC_ECN_CE)
+      pkt->ecn > LFC_ECN_CE || pkt->pad >= LFC_BLOCK_BYTES)
     return -1;
   uint32_t c = pkt->cls;
   if (nic->fifo_count[c] == nic->cfg.tx_fifo_pkts) return -1;
@@ -401,10 +427,11 @@ static void transmit(lfc_nic_t *nic, uint64_t t, lfc_word_t *out) {
   memset(out, 0, sizeof *out);
   if (nic->slot_phase != 0u) return; /* §1.2: not a slot */
   if (nic->tx_rem > 0u) {            /* §5.2.2: busy */
-    data_word(out, &nic->tx_pkt, nic->tx_pkt.nblk - nic->tx_rem);
+    data_word(out, &nic->tx_pkt, nic->tx_pkt.nblk - nic->tx_mrg - nic->tx_rem, nic->tx_mrg);
     nic->tx_rem--;
     return;
   }
+  if (nic->cfg.wire_time && lfc_line_gap(&nic->line, t)) return; /* §5.2.2a: the idle gap */
   if (is_ib(nic)) { /* §5.2.3 with §5.5: the FCP of the lowest pending VL */
     int vl = fcp_pending_vl(nic, t);
     if (vl >= 0) {
@@ -422,6 +449,7 @@ static void transmit(lfc_nic_t *nic, uint64_t t, lfc_word_t *out) {
       for (uint32_t v = 0; v < nic->cfg.classes; v++)
         if (nic->fcp_due[v] < nic->fcp_due_min) nic->fcp_due_min = nic->fcp_due[v];
       nic->stats.fcp_tx++;
+      if (nic->cfg.wire_time) lfc_line_ctrl(&nic->line, t, nic->cfg.speed_div, LFC_FCP_LINE_BYTES);
       return;
     }
   } else { /* §5.2.3 with §6.6: a PFC frame */
@@ -441,6 +469,7 @@ static void transmit(lfc_nic_t *nic, uint64_t t, lfc_word_t *out) {
       }
       nic->pfc_pend &= ~en; /* step G may set it again (a new transition wins) */
       nic->stats.pfc_tx++;
+      if (nic->cfg.wire_time) lfc_line_ctrl(&nic->line, t, nic->cfg.speed_div, LFC_PFC_LINE_BYTES);
       return;
     }
   }
@@ -460,10 +489,15 @@ static void transmit(lfc_nic_t *nic, uint64_t t, lfc_word_t *out) {
     nic->fcp_dirty |= 1u << cls;
     update_blocked(nic, cls);
   }
-  nic->tx_rem = nic->tx_pkt.nblk - 1u;
+  const lfc_pkt_t *pk = &nic->tx_pkt;
+  bool ib = is_ib(nic);
+  uint32_t k = nic->cfg.speed_div;
+  nic->tx_mrg = nic->cfg.wire_time ? lfc_line_mrg(&nic->line, t, k, pk->nblk, pk->pad, ib) : 0u;
+  if (nic->cfg.wire_time) lfc_line_data(&nic->line, t, k, pk->nblk, pk->pad, ib, (uint8_t)nic->tx_mrg);
+  nic->tx_rem = pk->nblk - 1u - nic->tx_mrg;
   nic->stats.tx_pkts++;
-  nic->stats.tx_blocks += nic->tx_pkt.nblk;
-  data_word(out, &nic->tx_pkt, 0u);
+  nic->stats.tx_blocks += pk->nblk;
+  data_word(out, pk, 0u, nic->tx_mrg);
 }
 
 /* Step G for PFC (SPEC §6.5 with the static thresholds of §12.2), from occ of S(t). */
@@ -519,12 +553,12 @@ static uint32_t receive_data(lfc_nic_t *nic, const lfc_word_t *in, uint64_t t, u
     return 0u;
   }
   if (!in->sop) return 0u; /* discarded: no packet is being received */
-  uint32_t n = in->nblk, c = in->cls;
-  if (n == 0u || n > nic->cfg.mtu_blocks || !class_ok(nic, c)) {
+  uint32_t n = in->nblk, c = in->cls, mrg = in->mrg & 1u;
+  if (n == 0u || n > nic->cfg.mtu_blocks || n <= mrg || !class_ok(nic, c)) {
     nic->stats.drop_pkts[LFC_DROP_MALFORMED]++;
     return 0u;
   }
-  nic->rx_rem = n - 1u;
+  nic->rx_rem = n - 1u - mrg; /* the words still to come (§7.2) */
   nic->rx_last = t;
   bool fits;
   if (c == LFC_VL15) {
@@ -615,14 +649,13 @@ uint64_t lfc_nic_next_event(const lfc_nic_t *nic) {
 
   /* Transmit decisions: from the first slot f at which the transmitter is free. */
   uint64_t f = round_up(t, k) + (uint64_t)nic->tx_rem * k;
+  if (nic->cfg.wire_time) f = lfc_line_first_slot(&nic->line, f, k); /* the idle gap, §2.4 */
   if (is_ib(nic)) {
     if (nic->nonempty >> LFC_VL15 & 1u || eligible_mask(nic, t) != 0u) return min_u64(best, f);
     for (uint32_t vl = 0; vl < nic->cfg.classes; vl++) {
       uint64_t from;
-      if (nic->fctbs[vl] != nic->fcp_sent_fctbs[vl] || adv_fccl(nic, vl) != nic->fcp_sent_fccl[vl])
-        from = t;
-      else
-        from = nic->fcp_due[vl];
+      from = nic->fcp_due[vl];
+      if (fcp_changed(nic, vl)) from = min_u64(from, max_u64(t, fcp_change_from(nic, vl)));
       /* A drain changes the FCCL while fewer than 2048 blocks are free (§5.4). */
       if (drains && nic->cfg.rx_blocks != 0u && nic->occ[vl] > 0u &&
           nic->cfg.rx_blocks - nic->occ[vl] < LFC_CREDIT_WINDOW)

@@ -189,9 +189,9 @@ static void test_unknown_keys_and_sections(void **state) {
   set_bad(&c, "pfc", "xoff", "10", 1, "keys of [pfc]: lossless_mask");
   set_bad(&c, "traffic", "load", "10", 1, "unknown section [traffic]");
   char keys[1024];
-  assert_int_equal(lfc_switch_cfg_keys("switch", keys, sizeof keys), 8);
-  assert_string_equal(keys,
-                      "mode, ports, classes, speed_div, latency, cut_through, mtu_blocks, seed");
+  assert_int_equal(lfc_switch_cfg_keys("switch", keys, sizeof keys), 9);
+  assert_string_equal(keys, "mode, ports, classes, speed_div, latency, cut_through, mtu_blocks, "
+                            "wire_time, seed");
   assert_int_equal(lfc_switch_cfg_keys("nosuch", NULL, 0), 0);
 }
 

@@ -16,6 +16,8 @@ static void full_word(lfc_word_t *w, int pad) {
   w->cls = 5;
   w->nblk = 9;
   w->ecn = 2;
+  w->pad = 38;
+  w->mrg = 1;
   w->dst = 300;
   w->tag = 0x12345678u;
   w->fc_op = 1;
@@ -26,7 +28,7 @@ static void full_word(lfc_word_t *w, int pad) {
   for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) w->pfc_time[i] = (uint16_t)(1000u + i);
 }
 
-/* Flip bit `bit` of field number f of w (0..12: the scalar fields, 13..20: pfc_time[i]). */
+/* Flip bit `bit` of field number f of w (0..14: the scalar fields, 15..22: pfc_time[i]). */
 static void flip(lfc_word_t *w, int f, unsigned bit) {
   switch (f) {
     case 0: w->kind ^= (uint8_t)(1u << (bit % 8u)); break;
@@ -42,11 +44,13 @@ static void flip(lfc_word_t *w, int f, unsigned bit) {
     case 10: w->fc_fctbs ^= (uint16_t)(1u << (bit % 16u)); break;
     case 11: w->fc_fccl ^= (uint16_t)(1u << (bit % 16u)); break;
     case 12: w->pfc_en ^= (uint8_t)(1u << (bit % 8u)); break;
-    default: w->pfc_time[f - 13] ^= (uint16_t)(1u << (bit % 16u)); break;
+    case 13: w->pad ^= (uint8_t)(1u << (bit % 8u)); break;
+    case 14: w->mrg ^= (uint8_t)(1u << (bit % 8u)); break;
+    default: w->pfc_time[f - 15] ^= (uint16_t)(1u << (bit % 16u)); break;
   }
 }
 
-enum { FIELDS = 13 + LFC_PFC_MAX_PRIOS, BITS = 32 };
+enum { FIELDS = 15 + LFC_PFC_MAX_PRIOS, BITS = 32 };
 
 static void test_word_equal_all_fields(void **state) {
   (void)state;

@@ -45,8 +45,9 @@
 /* What a receiver expects on a link when nothing new happens: the rest of a packet (SPEC §2.1). */
 typedef struct {
   lfc_word_t tmpl; /* continuation block of the packet in flight */
-  uint16_t rem;    /* blocks still to come (< nblk <= 255) */
+  uint16_t rem;    /* words still to come (< nblk <= 255; SPEC §2.1: nblk - mrg words) */
   uint8_t k;       /* the link's speed divider (1..16): blocks are k cycles apart */
+  uint8_t has_map; /* the receiver's track only: [classmap], DATA arrives in class cmap[cls] */
   uint64_t next;   /* cycle of its next block */
 } track_t;
 
@@ -65,14 +66,13 @@ typedef struct {
   /* ---- receiver (take_input) ---- */
   _Alignas(SIM_CACHE_LINE) track_t rx;
   uint32_t head, n; /* ring: the oldest unpredicted word in flight, how many */
-  uint8_t has_map;  /* [classmap]: DATA arrives in class cmap[cls] (docs/sim.md) */
   /* ---- sender (give_output) ---- */
   _Alignas(SIM_CACHE_LINE) track_t tx;
   sig_t *ring;    /* words the tracker does not predict, in flight: at most delay + 1 */
-  uint32_t delay; /* cycles; the ring holds delay + 1 */
+  /* ---- the rest (delay and xlane: read only for a word the tracker does not predict) ---- */
+  _Alignas(SIM_CACHE_LINE) uint32_t delay; /* cycles; the ring holds delay + 1 */
   uint32_t xlane; /* 0: the receiver is stepped by the sender's lane; else its lane + 1 */
-  /* ---- the rest ---- */
-  _Alignas(SIM_CACHE_LINE) uint32_t from, from_port, to, to_port;
+  uint32_t from, from_port, to, to_port;
   lfc_link_t *link; /* step_all only: the reference link */
   uint64_t digest;  /* of every word that differs from the prediction, with its cycle */
   uint8_t cmap[LFC_MAX_CLASSES];
@@ -256,7 +256,7 @@ struct sim {
 
 
 _Static_assert(offsetof(wire_t, tx) == SIM_CACHE_LINE, "the receiver's fields fit one line");
-_Static_assert(offsetof(wire_t, from) == 2u * SIM_CACHE_LINE, "the sender's fields fit one line");
+_Static_assert(offsetof(wire_t, delay) == 2u * SIM_CACHE_LINE, "the sender's fields fit one line");
 
 #define NONE UINT32_MAX
 #define X1024 1024u
@@ -291,7 +291,8 @@ static void track_update(track_t *tr, uint64_t t, const lfc_word_t *w) {
     tr->tmpl = *w;
     tr->tmpl.sop = 0;
     tr->tmpl.eop = 0;
-    tr->rem = w->nblk > 0 ? (uint16_t)(w->nblk - 1u) : 0u;
+    uint32_t mrg = w->mrg & 1u; /* the last word carries two blocks (SPEC §2.4) */
+    tr->rem = w->nblk > mrg ? (uint16_t)(w->nblk - 1u - mrg) : 0u;
     tr->next = t + tr->k;
   } else if (tr->rem > 0 && t == tr->next) {
     tr->rem--;
@@ -752,8 +753,10 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
       return;
     }
     uint32_t choice = sim_mix32(list[pos] * 0x9E3779B1u ^ dst * 0x7FEB352Du ^ h) % s->routes.ways;
-    lfc_pkt_t pk = {f->cls, (uint8_t)((bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES), f->ecn,
-                    (uint16_t)(dst * s->routes.ways + choice), (uint32_t)tag};
+    uint32_t nblk = (bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
+    lfc_pkt_t pk = {.cls = f->cls, .nblk = (uint8_t)nblk, .ecn = f->ecn,
+                    .pad = (uint8_t)(nblk * LFC_BLOCK_BYTES - bytes), /* SPEC §2.4 */
+                    .dst = (uint16_t)(dst * s->routes.ways + choice), .tag = (uint32_t)tag};
     if (lfc_nic_send(dv->nic, &pk) != 0) {
       lane_error(ln, T, d, "the node refused a packet", (uint32_t)tag);
       s->pool[h].slot[tag >> s->tag_bits].flow = 0;
@@ -794,7 +797,7 @@ static uint64_t host_wake(sim_t *s, uint32_t d, uint64_t t) {
  * rebuilt word against lfc_link, so a word that broke this would show as a link mismatch. */
 static inline int data_eq(const lfc_word_t *a, const lfc_word_t *b) {
   return a->cls == b->cls && a->nblk == b->nblk && a->ecn == b->ecn && a->dst == b->dst &&
-         a->tag == b->tag;
+         a->tag == b->tag && a->pad == b->pad && a->mrg == b->mrg;
 }
 
 /*
@@ -824,10 +827,10 @@ static void map_control(const wire_t *fwd, lfc_word_t *w) {
 /* Word `in`, off wire w into a port whose own wire back is `back` (NONE: none), in the
  * receiver's classes: data through w's class map, control through the map of `back`. */
 static void received(const sim_t *s, const wire_t *w, uint32_t back, lfc_word_t *in) {
-  if (w->has_map && in->kind == LFC_DATA) in->cls = w->cmap[in->cls];
+  if (w->rx.has_map && in->kind == LFC_DATA) in->cls = w->cmap[in->cls];
   if (in->kind == LFC_PFC || in->kind == LFC_FCP) { /* about the classes we send on this cable */
     const wire_t *fwd = back != NONE ? &s->wire[back] : NULL;
-    if (fwd != NULL && fwd->has_map) map_control(fwd, in);
+    if (fwd != NULL && fwd->rx.has_map) map_control(fwd, in);
   }
 }
 
@@ -871,7 +874,7 @@ static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc
     in->eop = w->rx.rem == 1u;
     w->rx.rem--;
     w->rx.next += w->rx.k;
-    if (w->has_map) in->cls = w->cmap[in->cls];
+    if (w->rx.has_map) in->cls = w->cmap[in->cls];
     wrote = 1;
   } /* else IDLE, which in[p] already is */
   if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
@@ -1267,7 +1270,7 @@ static int apply_classmaps(sim_t *s, char *err, size_t errlen) {
       int both_ways = sc->sw[0].mode == LFC_MODE_IB;
       if ((w->from == a && w->to == b) || (both_ways && w->from == b && w->to == a)) {
         found = 1;
-        w->has_map = 1;
+        w->rx.has_map = 1;
         for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
           w->cmap[c] = (uint8_t)(c < m->n ? m->map[c] : c);
       }
@@ -1637,7 +1640,7 @@ static void view_each_held(void *ctx, uint64_t at, sim_held_fn fn, void *fn_ctx)
       if (sl->flow == SLOT_FREE || sl->wire == NONE || sl->arrive >= at) continue;
       const wire_t *w = &s->wire[sl->wire];
       if (w->to >= s->topo.nsw) continue; /* on its way to, or at, an end node */
-      fn(fn_ctx, w->to, w->to_port, w->has_map ? w->cmap[sl->cls] : sl->cls, sl->dst);
+      fn(fn_ctx, w->to, w->to_port, w->rx.has_map ? w->cmap[sl->cls] : sl->cls, sl->dst);
     }
   }
 }
@@ -1649,7 +1652,7 @@ static int view_next_hop(void *ctx, uint32_t sw, uint32_t port, uint32_t cls, ui
   if (n < 0 || n >= s->topo.nsw) return 0;
   uint32_t wi = s->dev[sw].out_wire[port];
   *to = (uint32_t)n;
-  *to_cls = wi != NONE && s->wire[wi].has_map ? s->wire[wi].cmap[cls] : cls;
+  *to_cls = wi != NONE && s->wire[wi].rx.has_map ? s->wire[wi].cmap[cls] : cls;
   return 1;
 }
 

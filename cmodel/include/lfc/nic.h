@@ -27,6 +27,7 @@ typedef struct {
   uint32_t drain_div;    /* one block drains every drain_div cycles, 0 = at once */
   /* IB */
   uint32_t fcp_period;   /* 1..65535 */
+  uint32_t fcp_holdoff;  /* 0..65535: FCPs coalesced as the switch's (SPEC §5.5) */
   /* PFC (receive side); require rx_blocks > 0 to pause, and rx_xon < rx_xoff <= rx_blocks */
   uint32_t rx_xoff;
   uint32_t rx_xon;
@@ -62,7 +63,7 @@ LFC_API void lfc_nic_set_rx_callback(lfc_nic_t *nic, lfc_nic_rx_fn fn, void *ctx
 
 /*
  * Queue a packet to send. Returns 0, or -1 if its class FIFO is full or the packet is illegal
- * (class, nblk outside 1..mtu_blocks); nothing is queued then.
+ * (class, nblk outside 1..mtu_blocks, pad >= 64); nothing is queued then.
  */
 LFC_API int lfc_nic_send(lfc_nic_t *nic, const lfc_pkt_t *pkt);
 
