@@ -79,6 +79,6 @@ enum {
   /* §8.2 */ [R_DEFICIT] = {"deficit", 16, LFC_SCOPE_PORT_CLASS, LFC_MODE_PFC}, \
   /* §7.4 */ [R_QLEN] = {"qlen", 20, LFC_SCOPE_PORT_CLASS, LFC_REG_BOTH}, \
   /* §7.4 */ [R_QPKTS] = {"qpkts", 20, LFC_SCOPE_PORT_CLASS, LFC_REG_BOTH}, \
-  /* §2.4 */ [R_SLACK] = {"slack", 7, LFC_SCOPE_PORT, LFC_REG_BOTH},
+  /* §2.4 */ [R_SLACK] = {"slack", 8, LFC_SCOPE_PORT, LFC_REG_BOTH},
 
 #endif /* LFC_REGS_TABLE_H */
