@@ -157,7 +157,7 @@ typedef struct {
   uint32_t tag;
   uint32_t host;  /* DELIVER: the receiving host */
   uint16_t dst;   /* DELIVER, HOP: the packet's fields */
-  uint8_t kind, ecn, nblk, k;
+  uint8_t kind, ecn, nblk, k; /* DELIVER: nblk is the words, nblk - mrg (SPEC §2.1) */
   uint8_t cls;    /* HOP: the packet's class on the wire */
   uint32_t wire;  /* HOP: the wire it went on */
 } msg_t;
@@ -311,7 +311,8 @@ static uint64_t word_hash(uint64_t h, const lfc_word_t *w) {
                    (uint64_t)w->dst << 32);
   h = mix64(h, (uint64_t)w->tag | (uint64_t)w->fc_op << 32 | (uint64_t)w->fc_vl << 36 |
                    (uint64_t)w->fc_fctbs << 40);
-  h = mix64(h, (uint64_t)w->fc_fccl | (uint64_t)w->pfc_en << 16);
+  h = mix64(h, (uint64_t)w->fc_fccl | (uint64_t)w->pfc_en << 16 | (uint64_t)w->pad << 24 |
+                   (uint64_t)w->mrg << 32);
   for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) h = mix64(h, w->pfc_time[i]);
   return h;
 }
@@ -622,7 +623,7 @@ static void do_deliver(sim_t *s, lane_t *ln, const msg_t *m) {
     sample_lost(ln, m->t, m->dev, m->tag);
   slot_release(s, m->tag, m->t);
   if (f->bytes > 0 && f->rx_bytes >= f->bytes && f->done_cycle == SIM_NEVER)
-    flow_done(s, ln, f, m->cycle + (uint64_t)(m->nblk - 1u) * m->k + 1u, m->t, m->dev);
+    flow_done(s, ln, f, m->cycle + (uint64_t)(m->nblk - 1u) * m->k + 1u, m->t, m->dev); /* words */
 }
 
 static void do_drop(sim_t *s, lane_t *ln, const msg_t *m) {
@@ -700,7 +701,8 @@ static void on_deliver(void *ctx, const lfc_word_t *w, uint64_t cycle) {
   const device_t *dv = &s->dev[d];
   lane_t *ln = &s->lane[dv->lane];
   uint32_t k = dv->nports ? s->wire[dv->in_wire[0]].rx.k : 1u;
-  msg_t m = {ln->now, cycle, d, w->tag, rc->host, w->dst, MSG_DELIVER, w->ecn, w->nblk,
+  msg_t m = {ln->now, cycle, d, w->tag, rc->host, w->dst, MSG_DELIVER, w->ecn,
+             (uint8_t)(w->nblk - (w->mrg & 1u)), /* its words: the last arrives nblk - mrg - 1 slots on */
              (uint8_t)k, 0, 0};
   post(s, ln, &m);
 }
@@ -736,7 +738,7 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     if (flow_due(f, T) != T) continue;
     if (lfc_nic_backlog(dv->nic, f->cls) >= s->sc->nic.tx_fifo_pkts) continue;
     uint64_t left = f->bytes > 0 ? f->bytes - f->offered_bytes : UINT64_MAX;
-    uint32_t full = (uint32_t)f->nblk * LFC_BLOCK_BYTES;
+    uint32_t full = f->pkt_bytes; /* its pad is then the block's unused end (SPEC §2.4) */
     uint32_t bytes = left < full ? (uint32_t)left : full;
     uint32_t dst = f->dst;
     if (dst == FLOW_ANY_DST) {
@@ -771,8 +773,11 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
       dcqcn_catch_up(&s->dcqcn, f, T);
       dcqcn_on_send(&s->dcqcn, f, bytes);
     }
-    uint64_t base = f->next_x1024 > T * X1024 ? f->next_x1024 : T * X1024;
-    f->next_x1024 = base + f->interval_x1024 * PPM / f->rate_ppm;
+    /* On time (T is the due cycle, next_x1024 rounded up): the pacing keeps its fraction; late
+       (held back by a full FIFO, an off period, a dependency): it starts again from T. */
+    uint64_t base = T <= flow_next(f) ? f->next_x1024 : T * X1024;
+    if (f->offered_pkts > f->lead) /* the first `lead` packets come with the first (traffic.c) */
+      f->next_x1024 = base + f->interval_x1024 * PPM / f->rate_ppm;
     dv->rr = (pos + 1u) % n;
   }
 }

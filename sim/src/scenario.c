@@ -34,6 +34,7 @@
 #define SC_DEFAULT_PACKET_BYTES 4096u
 #define SC_DEFAULT_ECMP 16u
 #define SC_AE_SPEEDUP 8.0 /* an aggregation engine takes 8 ports' worth of data at once */
+#define SC_FCP_HOLDOFF_MTUS 2u /* fcp_holdoff default: two MTU packets' time (docs/sim.md) */
 #define SC_DEFAULT_CHUNK_BYTES 65536u /* in-network aggregation pipelines 64 KB chunks */
 #define SC_MAX_TOPO_SWITCHES 4096u
 #define SC_MAX_U16 0xFFFFu          /* 16-bit switch parameters (SPEC §3) */
@@ -1048,7 +1049,11 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
  *  - headroom_blocks: the headroom calculator's figure (SPEC §11, lfc_headroom_blocks) for the
  *    role's slowest-to-react cable;
  *  - vl_blocks: the credit loop of the role's longest cable (lfc_credit_blocks_switch), and on
- *    a switch with an AE its F flows' hold.
+ *    a switch with an AE its F flows' hold;
+ *  - wire_time = 1: frames take their bytes on the real link (SPEC §2.4);
+ *  - fcp_holdoff = SC_FCP_HOLDOFF_MTUS x mtu_blocks: FCPs coalesced over a few packets (§5.5),
+ *    which the credit loop then covers too (vl_blocks: + fcp_holdoff / k);
+ *  - with wire_time, headroom_blocks covers the idle gap slot and the merged packets (§11).
  */
 static void follow_scenario(lfc_scenario_t *sc, uint32_t r, const char *rname,
                             const lfc_switch_cfg_t *spec, uint64_t response, uint32_t host_k) {
@@ -1058,6 +1063,9 @@ static void follow_scenario(lfc_scenario_t *sc, uint32_t r, const char *rname,
   uint32_t ncab = topo_role_cables(sc, r, cab);
   uint64_t fan_in = topo_has_ae(sc) ? sc->radix[r] - 1u : 1u;
   uint64_t hold = lfc_flow_hold_blocks(mtu, cfg->latency, 0, host_k) * fan_in;
+  if (given(sc, rname, "switch", "wire_time") == NULL) cfg->wire_time = true;
+  if (given(sc, rname, "ib", "fcp_holdoff") == NULL)
+    cfg->fcp_holdoff = (uint32_t)max_u64(spec->fcp_holdoff, SC_FCP_HOLDOFF_MTUS * mtu);
   if (given(sc, rname, "pfc", "drr_quantum") == NULL)
     for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) cfg->drr_quantum[c] = mtu;
   if (given(sc, rname, "pfc", "xoff_th") == NULL)
@@ -1070,9 +1078,13 @@ static void follow_scenario(lfc_scenario_t *sc, uint32_t r, const char *rname,
   uint64_t headroom = spec->headroom_blocks, credits = spec->vl_blocks[0];
   for (uint32_t i = 0; i < ncab; i++) {
     uint64_t resp = cab[i].peer == TOPO_PEER_SWITCH ? 0u : response; /* lfc switches: R = 0 */
-    headroom = max_u64(headroom, lfc_headroom_blocks(mtu, cab[i].delay, resp, cab[i].speed_div));
-    credits = max_u64(credits, lfc_credit_blocks_switch(mtu, cab[i].delay, cfg->latency,
-                                                        (int)cfg->cut_through, cab[i].speed_div));
+    uint32_t k = cab[i].speed_div;
+    uint64_t h = lfc_headroom_blocks(mtu, cab[i].delay, resp, k);
+    if (cfg->wire_time && mtu >= 2u) /* SPEC §11: the gap slot, one more block per merged packet */
+      h += 1u + (h + mtu - 2u) / (mtu - 1u);
+    headroom = max_u64(headroom, h);
+    uint64_t c = lfc_credit_blocks_switch(mtu, cab[i].delay, cfg->latency, (int)cfg->cut_through, k);
+    credits = max_u64(credits, c + (cfg->fcp_holdoff + k - 1u) / k); /* the FCP held back (§11) */
   }
   if (topo_has_ae(sc)) credits = max_u64(credits, hold);
   if (given(sc, rname, "pfc", "headroom_blocks") == NULL)
@@ -1362,6 +1374,8 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   n->classes = sw0->classes;
   n->mtu_blocks = mtu;
   n->fcp_period = sw0->mode == LFC_MODE_IB ? sw0->fcp_period : n->fcp_period;
+  n->fcp_holdoff = sw0->mode == LFC_MODE_IB ? sw0->fcp_holdoff : 0u; /* as the switches (§5.5) */
+  n->wire_time = sw0->wire_time; /* the hosts' links as the switches' (SPEC §2.4, §12.2) */
   if (sw0->mode == LFC_MODE_PFC) {
     n->pause_quanta = sw0->pause_quanta;
     n->refresh_cycles = sw0->refresh_cycles;

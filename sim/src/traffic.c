@@ -1,8 +1,13 @@
 /*
  * traffic.c - scenario traffic groups -> flows.
  *
- * Pacing: a flow sends a full packet every nblk * speed_div / load cycles (kept x1024 so that
- * loads that do not divide evenly average out exactly). Collectives are chains of flows:
+ * Pacing: a flow sends a full packet every (its line time) * speed_div / load cycles (kept x1024
+ * so that loads that do not divide evenly average out exactly): nblk slots, or with wire_time
+ * its bytes on the wire / 64 (SPEC §2.4: + 20 bytes of preamble and gap in PFC mode). A flow at
+ * full load with wire_time offers its second packet with its first (lead 1): its node then
+ * always has the next packet when a packet ends, as a sender at line rate has, instead of
+ * finding the FIFO empty for the fraction of a slot by which the next packet's due cycle was
+ * rounded up, which would idle a slot and lose the slack of §2.4 at every packet. Collectives are chains of flows:
  *  - ring all-reduce (Patarasuk & Yuan 2009): 2(N-1) steps; in step s host i sends bytes/N to
  *    host i+1, after host i has received step s-1 from host i-1;
  *  - tree all-reduce: a binary tree over the hosts in order; each host sends the vector to its
@@ -17,6 +22,16 @@
 
 #define X1024 1024u
 #define PPM 1000000u
+#define ETH_LINE_OVERHEAD_BYTES 20u /* SPEC §2.4: 802.3 preamble 7 + SFD 1 + IFG 12 */
+
+/* A full packet's line time in 1/1024 slots (SPEC §2.4), times the hosts' speed divider hk. */
+static uint64_t line_x1024(const lfc_scenario_t *sc, uint32_t packet_bytes, uint32_t hk) {
+  const lfc_switch_cfg_t *sw = &sc->sw[0];
+  uint64_t nblk = (packet_bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
+  if (!sw->wire_time) return nblk * hk * X1024;
+  uint64_t bytes = packet_bytes + (sw->mode == LFC_MODE_PFC ? ETH_LINE_OVERHEAD_BYTES : 0u);
+  return bytes * hk * X1024 / LFC_BLOCK_BYTES;
+}
 
 typedef struct {
   flow_t *f;
@@ -416,7 +431,8 @@ static int poisson_flows(const lfc_scenario_t *sc, uint32_t gi, const sc_group_t
       while (k + 1u < g->nsizes && u >= (cum += g->size_weight[k])) k++;
       f->bytes = g->size_bytes[k];
       f->start = (uint64_t)llround(t);
-      f->interval_x1024 = (uint64_t)proto->nblk * hk * X1024; /* line rate */
+      f->interval_x1024 = line_x1024(sc, g->packet_bytes, hk); /* line rate */
+      f->lead = sc->sw[0].wire_time;
     }
   }
   return 0;
@@ -477,6 +493,7 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
     proto.group = gi;
     proto.cls = (uint8_t)g->cls;
     proto.nblk = (uint8_t)((g->packet_bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES);
+    proto.pkt_bytes = (uint16_t)g->packet_bytes;
     proto.ecn = g->ecn || g->dcqcn ? LFC_ECN_ECT0 : LFC_ECN_NOT_ECT; /* DCQCN needs ECT */
     proto.dcqcn = (uint8_t)g->dcqcn;
     proto.bytes = g->bytes;
@@ -485,7 +502,8 @@ int flows_build(const lfc_scenario_t *sc, const topo_t *t, flows_t *fl, char *er
     proto.on = sc_us_to_cycles(sc, g->on_us);
     proto.off = sc_us_to_cycles(sc, g->off_us);
     if (proto.off > 0 && proto.on == 0) proto.on = 1;
-    proto.interval_x1024 = (uint64_t)proto.nblk * hk * X1024 * PPM / g->load_ppm;
+    proto.interval_x1024 = line_x1024(sc, g->packet_bytes, hk) * PPM / g->load_ppm;
+    proto.lead = sc->sw[0].wire_time && g->load_ppm >= PPM;
     proto.rate_ppm = PPM;
     uint32_t N = g->nsrc;
     const uint32_t *H = g->src;

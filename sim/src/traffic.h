@@ -21,6 +21,8 @@ typedef struct {
   uint32_t src, dst;      /* hosts; dst FLOW_ANY_DST for uniform */
   uint8_t cls, nblk, ecn; /* nblk: full-size packet */
   uint8_t dcqcn;
+  uint16_t pkt_bytes;     /* a full-size packet's bytes (packet_bytes; nblk = ceil(/64)) */
+  uint8_t lead;           /* packets offered ahead of the pacing at the start (traffic.c) */
   uint64_t bytes;         /* 0 = until stop */
   uint64_t start, stop;   /* cycles; stop SIM_NEVER = end of run */
   uint64_t on, off;       /* cycles; off 0 = always on */
