@@ -87,7 +87,7 @@ study: $(BUILD)/lfc-sim
 # comparisons reject a model one cycle off.
 .PHONY: validate test-validate
 VALIDATE_KNOWN_FAIL ?=
-VALIDATE_KNOWN_FAIL_TEST ?= goodput,incast.pfc_sync.share
+VALIDATE_KNOWN_FAIL_TEST ?=
 validate: $(BUILD)/lfc-sim | deps-sim
 	@VALIDATE_KNOWN_FAIL='$(VALIDATE_KNOWN_FAIL)' python3 sim/tests/validate.py $(BUILD)/lfc-sim $(BUILD)/validate docs/validation
 

@@ -40,6 +40,7 @@
 #define NIC_DEFAULT_PAUSE_QUANTA 65535u
 #define NIC_DEFAULT_REFRESH 32768u
 #define NIC_NO_CLASS 0xFFu
+#define NIC_JITTER_SEED_ZERO 0x9E3779B9u /* xorshift32 must not start at 0: seed 0 uses this */
 
 /*
  * The node's registers, the ones read in every step and skip-ahead first (after cfg) so that a
@@ -56,6 +57,7 @@ struct lfc_nic {
   uint32_t tx_mrg;     /* its merge flag: nblk - tx_mrg words (§2.4) */
   lfc_pkt_t tx_pkt;    /* packet in flight */
   lfc_line_t line;     /* line time (§2.4), with cfg.wire_time */
+  uint32_t jitter_rng; /* xorshift32 state of the response jitter (§12.2), from cfg.seed */
   uint32_t nonempty;   /* bit c: FIFO c holds a packet */
   uint32_t rr;         /* round-robin pointer, reset classes - 1 */
   uint32_t data_classes_mask; /* bits 0..classes-1 */
@@ -125,6 +127,8 @@ void lfc_nic_cfg_default(lfc_nic_cfg_t *cfg, lfc_mode_t mode, uint32_t classes) 
   cfg->response_cycles = 0u;
   cfg->fcp_holdoff = 0u;
   cfg->wire_time = 0u;
+  cfg->response_jitter = 0u;
+  cfg->seed = 1u;
 }
 
 #define NIC_ERR(...)                                                   \
@@ -176,6 +180,9 @@ int lfc_nic_cfg_check(const lfc_nic_cfg_t *cfg, char *err, size_t errlen) {
         "nic refresh_cycles = %u is out of range: allowed 1..pause_quanta-1 = %u (the "
         "peer's pause would lapse before a refresh)",
         cfg->refresh_cycles, cfg->pause_quanta - 1u);
+  if (cfg->response_jitter > NIC_MAX_U16)
+    NIC_ERR("nic response_jitter = %u is out of range: allowed 0..%u", cfg->response_jitter,
+            NIC_MAX_U16);
   if (cfg->response_cycles > NIC_MAX_U16)
     NIC_ERR("nic response_cycles = %u is out of range: allowed 0..%u", cfg->response_cycles,
             NIC_MAX_U16);
@@ -353,6 +360,7 @@ void lfc_nic_reset(lfc_nic_t *nic) {
   nic->tx_rem = 0u;
   nic->tx_mrg = 0u;
   memset(&nic->line, 0, sizeof nic->line); /* slack 0 (§2.4) */
+  nic->jitter_rng = nic->cfg.seed != 0u ? nic->cfg.seed : NIC_JITTER_SEED_ZERO;
   nic->slot_phase = 0u;
   nic->rr = nic->cfg.classes - 1u;
   memset(nic->fctbs, 0, sizeof nic->fctbs);
@@ -405,6 +413,17 @@ uint32_t lfc_nic_backlog(const lfc_nic_t *nic, uint32_t cls) {
 uint64_t lfc_nic_cycle(const lfc_nic_t *nic) { return nic->cycle; }
 
 const lfc_nic_stats_t *lfc_nic_stats(const lfc_nic_t *nic) { return &nic->stats; }
+
+/* SPEC §12.2: a draw of 0..response_jitter, one per PFC frame received (xorshift32, Marsaglia
+ * 2003, seeded from cfg.seed; its state is never 0). */
+static uint32_t jitter_draw(lfc_nic_t *nic) {
+  uint32_t x = nic->jitter_rng;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  nic->jitter_rng = x;
+  return x % (nic->cfg.response_jitter + 1u);
+}
 
 /* ---- One cycle ---- */
 
@@ -526,12 +545,20 @@ static void receive_control(lfc_nic_t *nic, const lfc_word_t *in, uint64_t t) {
   }
   if (is_ib(nic)) return; /* PFC frames are ignored in IB mode */
   nic->stats.pfc_rx++;
-  uint64_t start = t + 1u + nic->cfg.response_cycles;
+  /* §12.2: one jitter draw per frame delays its pauses and its resumes alike */
+  uint64_t jitter = nic->cfg.response_jitter > 0u ? jitter_draw(nic) : 0u;
+  uint64_t start = t + 1u + nic->cfg.response_cycles + jitter;
   for (uint32_t c = 0; c < nic->cfg.classes; c++) {
     if (!(in->pfc_en >> c & 1u)) continue;
     uint64_t q = in->pfc_time[c];
-    if (q == 0u) { /* XON cancels at once (§12.2) */
+    if (q == 0u) { /* XON: the pause ends at once (§12.2), or jitter cycles late */
       nic->stats.resume_rx++;
+      if (jitter > 0u && nic->pause_end[c] > t + 1u + jitter) {
+        nic->pause_end[c] = t + 1u + jitter;
+        if (nic->pause_start[c] >= nic->pause_end[c]) nic->pause_start[c] = nic->pause_end[c] = 0u;
+        continue;
+      }
+      if (jitter > 0u) continue; /* the pause ends by then anyway */
       nic->pause_start[c] = 0u;
       nic->pause_end[c] = 0u;
       continue;

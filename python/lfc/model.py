@@ -148,7 +148,7 @@ class _CRegInfo(ctypes.Structure):  # lfc_reg_info_t
 
 _NIC_CFG_FIELDS = ("classes", "speed_div", "mtu_blocks", "tx_fifo_pkts", "rx_blocks",
                    "drain_div", "fcp_period", "fcp_holdoff", "rx_xoff", "rx_xon", "pause_quanta",
-                   "refresh_cycles", "response_cycles", "wire_time")
+                   "refresh_cycles", "response_cycles", "wire_time", "response_jitter", "seed")
 
 
 class _CNicCfg(ctypes.Structure):  # lfc_nic_cfg_t

@@ -1313,6 +1313,7 @@ static int create_devices(sim_t *s, char *err, size_t errlen) {
       lfc_nic_cfg_t nc = sc->nic;
       int32_t l = t->port_link[(size_t)d * LFC_MAX_PORTS];
       nc.speed_div = l >= 0 ? t->links[l].speed_div : 1u;
+      nc.seed = (uint32_t)sc->seed ^ sim_mix32(d + 1u); /* each host's own jitter draws (§12.2) */
       dv->is_host = 1;
       dv->nic = lfc_nic_create(&nc, msg, sizeof msg);
       if (!dv->nic) CERR("%s: host %s: %s", sc->file, topo_name(t, d, name, sizeof name), msg);

@@ -34,6 +34,11 @@
 #define SC_DEFAULT_PACKET_BYTES 4096u
 #define SC_DEFAULT_ECMP 16u
 #define SC_AE_SPEEDUP 8.0 /* an aggregation engine takes 8 ports' worth of data at once */
+/* A host applies a pause up to this late beyond response_ns (SPEC §12.2): two cycles at 100 Gb/s,
+ * the order of a MAC-to-scheduler clock crossing [reading: 802.3 Annex 31B bounds only the
+ * maximum reaction]. Without any, senders that start in one cycle lock their phases under PFC
+ * (docs/validation, the incast section). */
+#define SC_DEFAULT_RESPONSE_JITTER_NS 10.24
 #define SC_FCP_HOLDOFF_MTUS 2u /* fcp_holdoff default: two MTU packets' time (docs/sim.md) */
 #define SC_DEFAULT_CHUNK_BYTES 65536u /* in-network aggregation pipelines 64 KB chunks */
 #define SC_MAX_TOPO_SWITCHES 4096u
@@ -466,8 +471,9 @@ static int host_key(ctx_t *c, const char *section, const char *key, const char *
   }
   if (!strcmp(key, "tx_fifo_pkts")) U32(n->tx_fifo_pkts, 1, 65536);
   if (!strcmp(key, "response_ns")) F64(sc->response_ns, 0.0, 1e6);
+  if (!strcmp(key, "response_jitter_ns")) F64(sc->response_jitter_ns, 0.0, 1e6);
   if (!strcmp(key, "drain_gbps")) F64(sc->drain_gbps, 0.0, 3200.0);
-  UNKNOWN("rx_blocks, rx_xoff, rx_xon, tx_fifo_pkts, response_ns, drain_gbps");
+  UNKNOWN("rx_blocks, rx_xoff, rx_xon, tx_fifo_pkts, response_ns, response_jitter_ns, drain_gbps");
 }
 
 static int dcqcn_key(ctx_t *c, const char *section, const char *key, const char *value) {
@@ -826,6 +832,7 @@ static void defaults(lfc_scenario_t *sc) {
   sc->given.host_cable_m = -1.0; /* = cable_m */
   sc->given.ae_speed_gbps = 0.0; /* = SC_AE_SPEEDUP x speed_gbps */
   lfc_nic_cfg_default(&sc->nic, LFC_MODE_PFC, 1);
+  sc->response_jitter_ns = SC_DEFAULT_RESPONSE_JITTER_NS;
   /* DCQCN defaults, as deployed (docs/sim.md "DCQCN" has the sources): g = 1/256 (Zhu et al.,
      SIGCOMM 2015; the authors' ns-3 model); alpha updated every 1 us (NVIDIA DCE_TCP_RTT);
      the rate checked for a decrease every 4 us (ns-3 model RateDecreaseInterval, NVIDIA
@@ -1338,6 +1345,7 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
   }
   double cyc = sc->cycle_ns;
   uint64_t response = sc->response_ns > 0 ? sc_ns_to_cycles(sc, sc->response_ns) : 0u;
+  if (sc->response_jitter_ns > 0) response += sc_ns_to_cycles(sc, sc->response_jitter_ns);
   uint32_t host_k = sc->host_div;
   for (uint32_t r = 0; r < sc->nroles; r++) {
     sc->role_name[r] = names[r];
@@ -1395,6 +1403,8 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
     }
   }
   n->response_cycles = sc->response_ns > 0 ? (uint32_t)sc_ns_to_cycles(sc, sc->response_ns) : 0;
+  n->response_jitter =
+      sc->response_jitter_ns > 0 ? (uint32_t)sc_ns_to_cycles(sc, sc->response_jitter_ns) : 0;
   n->drain_div = sc->drain_gbps > 0 ? (uint32_t)lround(fastest / sc->drain_gbps) : 0;
   if (sc->drain_gbps > 0 && n->drain_div < 1) n->drain_div = 1;
   n->speed_div = 1;

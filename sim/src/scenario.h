@@ -196,6 +196,7 @@ typedef struct {
      where not given) */
   uint32_t rx_blocks_line, rx_xoff_line, rx_xon_line;
   double response_ns;
+  double response_jitter_ns; /* [host]: a pause applies response_ns + 0..this late (SPEC §12.2) */
   double drain_gbps; /* 0 = instant */
   /* DCQCN (Zhu et al., SIGCOMM 2015) parameters, [dcqcn] (dcqcn.h) */
   double dcqcn_g, dcqcn_rai_gbps, dcqcn_rhai_gbps, dcqcn_timer_us, dcqcn_alpha_us;

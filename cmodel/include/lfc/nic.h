@@ -35,6 +35,8 @@ typedef struct {
   uint32_t refresh_cycles; /* 1..pause_quanta-1 */
   uint32_t response_cycles; /* R of SPEC §12.2, 0..65535 */
   uint32_t wire_time;       /* 0/1: line time in bytes, SPEC §2.4 and §12.2 */
+  uint32_t response_jitter; /* J of SPEC §12.2, 0..65535: a pause applies R + 0..J cycles late */
+  uint32_t seed;            /* of the jitter's draws (SPEC §12.2) */
 } lfc_nic_cfg_t;
 
 /* Defaults: unlimited, instantly draining receive buffer, 1024-packet FIFOs, R = 0. */
