@@ -132,6 +132,31 @@ static void s_ib_holdoff_periodic(lfc_switch_cfg_t *c) {
   c->fcp_holdoff = 70;
 }
 
+/* SPEC §2.4 line time: merges, slack carried over FCPs, speeds 1 and 2. */
+static void s_ib_wire(lfc_switch_cfg_t *c) {
+  c->wire_time = true;
+  c->latency = 2;
+  c->mtu_blocks = 16;
+  c->speed_div[2] = 2;
+  for (uint32_t v = 0; v < LFC_IB_MAX_VLS; v++) c->vl_blocks[v] = 80;
+  c->fcp_period = 200;
+  c->fcp_holdoff = 30;
+}
+
+/* SPEC §2.4 line time in PFC mode: idle gap slots after frames, merges of padded packets. */
+static void s_pfc_wire(lfc_switch_cfg_t *c) {
+  c->wire_time = true;
+  c->cut_through = true;
+  c->mtu_blocks = 12;
+  for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 12;
+  c->lossless_mask = 0x1;
+  c->shared_blocks = 150;
+  c->xoff_th = 20;
+  c->headroom_blocks = 60;
+  c->refresh_cycles = 300;
+  c->pause_quanta = 400;
+}
+
 static void s_pfc_static(lfc_switch_cfg_t *c) {
   c->mtu_blocks = 12;
   for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 12 + i;
@@ -224,6 +249,8 @@ static const scenario_t scenarios[] = {
     {"pfc 8x8 cut-through latency 100", s_pfc_big, LFC_MODE_PFC, 8, 8, 20000, 92, 20},
     {"ib fcp_holdoff 45 of period 120", s_ib_holdoff, LFC_MODE_IB, 4, 3, 30000, 85, 0},
     {"ib fcp_holdoff = fcp_period", s_ib_holdoff_periodic, LFC_MODE_IB, 3, 2, 15000, 85, 0},
+    {"ib wire_time", s_ib_wire, LFC_MODE_IB, 4, 2, 30000, 90, 0},
+    {"pfc wire_time cut-through", s_pfc_wire, LFC_MODE_PFC, 4, 2, 30000, 90, 20},
 };
 
 /* ---- the input trace ---- */
@@ -261,12 +288,20 @@ static uint64_t gen_packet(rng_t *r, const lfc_switch_cfg_t *cfg, trace_t *tr, u
   }
   uint32_t tag = (uint32_t)rnd(r);
   uint32_t ecn = below(r, 4);
-  uint32_t blocks = n == 0 ? 1 : n;
+  uint32_t pad = 0, mrg = 0;
+  if (cfg->wire_time) { /* a peer with line time (SPEC §2.4): padded, sometimes merged */
+    pad = below(r, 64);
+    mrg = n >= 2 && chance(r, 30);
+    if (n == 1 && chance(r, 5)) mrg = 1, malformed = true; /* mrg on one block: MALFORMED */
+  }
+  uint32_t blocks = n <= mrg ? 1 : n - mrg; /* nblk 0, or mrg on one block: one word */
   for (uint32_t i = 0; i < blocks && t < tr->cycles; i++, t += k) {
     lfc_word_t *w = at(tr, t, p);
     w->kind = LFC_DATA;
     w->sop = i == 0;
-    w->eop = i + 1u == n;
+    w->eop = i + 1u == blocks;
+    w->pad = (uint8_t)pad;
+    w->mrg = (uint8_t)mrg;
     w->cls = (uint8_t)cls;
     w->nblk = (uint8_t)n;
     w->dst = (uint16_t)dst;
