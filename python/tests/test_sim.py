@@ -80,7 +80,8 @@ class TestRun(unittest.TestCase):
     def test_set_seed_threads(self):
         base = sim.run(UNIFORM, seed=1)
         other = sim.run(UNIFORM, seed=3)
-        self.assertNotEqual(base.delivered_bytes, other.delivered_bytes)
+        # another seed draws other destinations: the flows' figures differ (their total may not)
+        self.assertNotEqual(base.json["flows"], other.json["flows"])
         self.assertEqual(sim.run(UNIFORM, seed=1, threads=2).json["flows"], base.json["flows"])
         short = sim.run(UNIFORM, set={"sim.duration_us": 5})
         self.assertAlmostEqual(short.sim_us, 5, delta=0.01)
