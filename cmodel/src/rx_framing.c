@@ -93,7 +93,7 @@ static void admit(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w, const lfc_r
   lfc_class_stats_t *st = &sw->stats[p].cls[d->cls];
   st->rx_pkts++;
   st->rx_blocks += d->nblk;
-  if (sw->cfg.cut_through || d->nblk == 1u)
+  if (sw->cfg.cut_through || d->nblk - d->mrg == 1u) /* one word: this is its last (§7.3) */
     lfc_pipe_append(sw, p, di, sw->now + sw->cfg.latency);
   else
     pp->rx_desc = di;
