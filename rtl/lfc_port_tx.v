@@ -68,16 +68,16 @@ module lfc_port_tx #(
   output reg  [127:0] tx_pfc_time_o,
 
   output wire [7:0]   tx_rem_o,
-  output wire [6:0]   slack_o     // two's complement, -20..63 (§2.4, register 31 of §13.1)
+  output wire [7:0]   slack_o     // two's complement, -20..127 (§2.4, register 31 of §13.1)
 );
 
   localparam integer SlotLast  = SpeedDiv - 1;
   localparam [3:0]   SLOT_LAST = SlotLast[3:0];
   localparam [15:0]  DST       = Port[15:0];
 
-  // Line time (§2.4) in bytes. Sums are 9-bit two's complement: slack + pad - E spans -20..126.
+  // Line time (§2.4) in bytes. Sums are 9-bit two's complement: slack + pad - E spans -20..190.
   localparam integer BlockBytes = 64;                      // one block, one slot of the wire
-  localparam integer SlackMax   = 63;                      // bytes carried at most (§2.4)
+  localparam integer SlackMax   = 127;                     // bytes carried at most (§2.4)
   localparam integer EthBytes   = (Mode != 0) ? 20 : 0;    // 802.3 preamble 7 + SFD 1 + IFG 12
   localparam integer CtrlBytes  = (Mode != 0) ? 84 : 6;    // PFC frame 64 + 20; IB FCP (§7.9.4)
   localparam integer CtrlLeft   = BlockBytes - CtrlBytes;  // what a control word leaves of its slot
@@ -96,24 +96,24 @@ module lfc_port_tx #(
   reg [1:0]  cur_ecn_d, cur_ecn_q;
   reg [5:0]  cur_pad_d, cur_pad_q;
   reg        cur_mrg_d, cur_mrg_q;
-  reg signed [6:0] slack_d, slack_q;  // §2.4: -20..63, 0 when WireTime = 0
+  reg signed [7:0] slack_d, slack_q;  // §2.4: -20..127, 0 when WireTime = 0
 
-  // min(x, 63) of §2.4, in slack's 7 bits (x >= -20 wherever it is used).
-  function [6:0] slack_sat;
+  // min(x, 127) of §2.4, in slack's 8 bits (x >= -20 wherever it is used).
+  function [7:0] slack_sat;
     input signed [8:0] x;
     begin
-      slack_sat = (x > SLACK_MAX) ? SLACK_MAX[6:0] : x[6:0];
+      slack_sat = (x > SLACK_MAX) ? SLACK_MAX[7:0] : x[7:0];
     end
   endfunction
 
   wire slot = (slot_cnt_q == 4'd0);
   wire busy = (tx_rem_q != 8'd0);
   // §5.2 step 2a: the last frame still owes the wire bytes; this slot is its idle gap.
-  wire gap  = WIRE_TIME && slack_q[6];
+  wire gap  = WIRE_TIME && slack_q[7];
   wire free = slot && !busy && !gap;  // a slot in which a frame may begin
 
   // §2.4: v of the picked packet, should it start now, and its merge flag.
-  wire signed [8:0] slack_x  = {{2{slack_q[6]}}, slack_q};
+  wire signed [8:0] slack_x  = {slack_q[7], slack_q};
   wire signed [8:0] pick_v   = slack_x + $signed({3'd0, pick_pad_i}) - ETH_BYTES;
   wire              pick_mrg = WIRE_TIME && (pick_nblk_i >= 8'd2) && (pick_v >= BLOCK_BYTES);
   wire [7:0]        pick_w   = pick_nblk_i - {7'd0, pick_mrg};  // its words (§2.1)
@@ -214,7 +214,7 @@ module lfc_port_tx #(
       end else if (pick_valid_i) begin
         slack_d = slack_sat(pick_v - (pick_mrg ? BLOCK_BYTES : ZERO_BYTES));  // a packet starts
       end else begin
-        slack_d = 7'sd0;                                             // an idle slot
+        slack_d = 8'sd0;                                             // an idle slot
       end
     end
   end
@@ -229,7 +229,7 @@ module lfc_port_tx #(
       cur_ecn_q  <= 2'd0;
       cur_pad_q  <= 6'd0;
       cur_mrg_q  <= 1'b0;
-      slack_q    <= 7'sd0;
+      slack_q    <= 8'sd0;
     end else begin
       slot_cnt_q <= slot_cnt_d;
       tx_rem_q   <= tx_rem_d;

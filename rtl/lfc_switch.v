@@ -534,7 +534,7 @@ module lfc_switch #(
       wire         tx_start;
       wire [7:0]   tx_rem;
       wire [7:0]   rx_rem;
-      wire [6:0]   slack;      // §2.4, two's complement
+      wire [7:0]   slack;      // §2.4, two's complement
       wire [31:0]  dbg_mode;   // the debug value of a register of the mode's blocks
 
       wire [QDW-1:0] pick_head = q_head[pick_cls*QDW +: QDW];
@@ -691,7 +691,7 @@ module lfc_switch #(
         case (dbg_reg_i)
           `LFC_REG_RX_REM: pv = {24'd0, rx_rem};
           `LFC_REG_TX_REM: pv = {24'd0, tx_rem};
-          `LFC_REG_SLACK:  pv = {25'd0, slack};  // two's complement in its 7 bits (§13)
+          `LFC_REG_SLACK:  pv = {24'd0, slack};  // two's complement in its 8 bits (§13)
           `LFC_REG_QLEN:   pv = {12'd0, q_len[dbg_cls_i*20 +: 20]};
           `LFC_REG_QPKTS:  pv = {12'd0, q_pkts[dbg_cls_i*20 +: 20]};
           default:         pv = dbg_mode;
