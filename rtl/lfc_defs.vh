@@ -22,20 +22,23 @@
 // ECN codepoints (RFC 3168 §5).
 `define LFC_ECN_CE 2'd3
 
-// Pipeline descriptor (SPEC §7.3): {dst[3:0], cls[3:0], ecn[1:0], tag[31:0], nblk[7:0]}.
-`define LFC_PD_W         50
+// Pipeline descriptor (SPEC §7.3): {pad[5:0], dst[3:0], cls[3:0], ecn[1:0], tag[31:0],
+// nblk[7:0]}.
+`define LFC_PD_W         56
 `define LFC_PD_NBLK      7:0
 `define LFC_PD_TAG       39:8
 `define LFC_PD_ECN       41:40
 `define LFC_PD_CLS       45:42
 `define LFC_PD_DST       49:46
+`define LFC_PD_PAD       55:50
 
-// Egress queue descriptor (SPEC §7.4): {ingress[3:0], ecn[1:0], tag[31:0], nblk[7:0]}. The class
-// is the queue's and the destination is the egress port (identity route, SPEC §7.1).
-`define LFC_QD_W         46
+// Egress queue descriptor (SPEC §7.4): {pad[5:0], ingress[3:0], ecn[1:0], tag[31:0], nblk[7:0]}.
+// The class is the queue's and the destination is the egress port (identity route, SPEC §7.1).
+`define LFC_QD_W         52
 `define LFC_QD_NBLK      7:0
 `define LFC_QD_TAG       39:8
 `define LFC_QD_ECN       41:40
 `define LFC_QD_ING       45:42
+`define LFC_QD_PAD       51:46
 
 `endif  // LFC_DEFS_VH

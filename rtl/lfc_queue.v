@@ -1,6 +1,6 @@
 // lfc_queue - one egress queue (egress port, class) of packet descriptors (docs/SPEC.md §7.4).
 //
-// A FIFO of {ingress, ecn, tag, nblk} with qlen (blocks) and qpkts (packets). Several ingress
+// A FIFO of {pad, ingress, ecn, tag, nblk} with qlen (blocks) and qpkts (packets). Several ingress
 // pipelines may enter the queue in one cycle (step F, §7.3); they enter in ascending ingress
 // order: write port i goes to the tail plus the number of lower write ports that are active. At
 // most one descriptor leaves per cycle: the head, when the egress port starts it (step B) or the

@@ -4,7 +4,9 @@
 // a legal first block (an admission request for §5.4 / §6.4), a malformed first block (dropped
 // with cause MALFORMED), a continuation block, or a stray block. Reports the rx_malformed event
 // (stray block, sop inside a packet, eop in the wrong place) and the last block of a packet,
-// which fixes the ready cycle of a store-and-forward packet (§7.3).
+// which fixes the ready cycle of a store-and-forward packet (§7.3). A packet with mrg = 1 takes
+// nblk - 1 words, its last carrying two blocks (§2.1, §2.4); mrg on a one-block packet is
+// malformed. The receiver does not police line time: it takes mrg whatever its own WireTime.
 
 `default_nettype none
 `timescale 1ns / 1ps
@@ -26,6 +28,7 @@ module lfc_rx_framing #(
   input  wire        eop_i,
   input  wire [3:0]  cls_i,
   input  wire [7:0]  nblk_i,
+  input  wire        mrg_i,
   input  wire [15:0] dst_i,
 
   output reg         first_o,         // legal first block: admission request
@@ -45,7 +48,10 @@ module lfc_rx_framing #(
   wire cls_ok = ({1'b0, cls_i} < NCLS) || ((Mode == 0) && (Vl15En != 0) && (cls_i == 4'd15));
   wire dst_ok = (dst_i < NPORT);
   wire len_ok = (nblk_i != 8'd0) && (nblk_i <= MTU);
-  wire legal  = cls_ok && dst_ok && len_ok;
+  wire mrg_ok = !mrg_i || (nblk_i >= 8'd2);  // the last word carries two blocks (§2.1)
+  wire legal  = cls_ok && dst_ok && len_ok && mrg_ok;
+  // The words of a legal packet still to come after its first (§7.2: n - 1 - mrg).
+  wire [7:0] words_left = nblk_i - 8'd1 - {7'd0, mrg_i};
 
   always @* begin
     rx_rem_d       = rx_rem_q;
@@ -58,9 +64,9 @@ module lfc_rx_framing #(
         if (sop_i) begin
           if (legal) begin
             first_o  = 1'b1;
-            rx_rem_d = nblk_i - 8'd1;
-            last_o   = (nblk_i == 8'd1);
-            if (eop_i != (nblk_i == 8'd1)) begin
+            rx_rem_d = words_left;
+            last_o   = (words_left == 8'd0);
+            if (eop_i != (words_left == 8'd0)) begin
               rx_malformed_o = 1'b1;
             end
           end else begin
@@ -72,7 +78,7 @@ module lfc_rx_framing #(
           rx_malformed_o = 1'b1;
         end
       end else begin
-        // Continuation block: only eop is used (and sop checked).
+        // Continuation block: only eop is used (and sop checked); its pad and mrg are not.
         rx_rem_d = rx_rem_q - 8'd1;
         last_o   = (rx_rem_q == 8'd1);
         if (sop_i || (eop_i != (rx_rem_q == 8'd1))) begin

@@ -67,6 +67,7 @@ module lfc_switch #(
   parameter integer     Kmax           = 64,
   parameter integer     Pmax           = 655,
   parameter [16*5-1:0]  SpeedDiv       = {16{5'd1}},  // per port, port 0 in the low bits
+  parameter integer     WireTime       = 0,     // 1: frames take their line time (SPEC §2.4)
   // RTL only: descriptors per egress queue; 0 = the buffer size of SPEC §3.4.
   parameter integer     QueueDepth     = 0
 ) (
@@ -82,6 +83,8 @@ module lfc_switch #(
   input  wire [Ports*16-1:0]  rx_dst_i,
   input  wire [Ports*32-1:0]  rx_tag_i,
   input  wire [Ports*2-1:0]   rx_ecn_i,
+  input  wire [Ports*6-1:0]   rx_pad_i,
+  input  wire [Ports-1:0]     rx_mrg_i,
   input  wire [Ports*4-1:0]   rx_fc_op_i,
   input  wire [Ports*4-1:0]   rx_fc_vl_i,
   input  wire [Ports*12-1:0]  rx_fc_fctbs_i,
@@ -98,6 +101,8 @@ module lfc_switch #(
   output wire [Ports*16-1:0]  tx_dst_o,
   output wire [Ports*32-1:0]  tx_tag_o,
   output wire [Ports*2-1:0]   tx_ecn_o,
+  output wire [Ports*6-1:0]   tx_pad_o,
+  output wire [Ports-1:0]     tx_mrg_o,
   output wire [Ports*4-1:0]   tx_fc_op_o,
   output wire [Ports*4-1:0]   tx_fc_vl_o,
   output wire [Ports*12-1:0]  tx_fc_fctbs_o,
@@ -132,6 +137,12 @@ module lfc_switch #(
   localparam integer VL15EN = ((IB != 0) && (Vl15Blocks > 0)) ? 1 : 0;
   localparam integer PDW    = `LFC_PD_W;
   localparam integer QDW    = `LFC_QD_W;
+  // Where the fields of a pipeline descriptor start (lfc_defs.vh); its low PD_COMMON bits
+  // {ecn, tag, nblk} are the low bits of a queue descriptor too.
+  localparam integer PD_COMMON = 42;
+  localparam integer PD_CLS    = 42;
+  localparam integer PD_DST    = 46;
+  localparam integer PD_PAD    = 50;
   localparam [4:0]   NCLS   = Classes[4:0];
   localparam [7:0]   NPORT  = Ports[7:0];
   // Entries of the packed VL arbitration tables VlarbHigh, VlarbLow (SPEC §13).
@@ -432,8 +443,8 @@ module lfc_switch #(
   genvar gp;
   genvar gc;
 
-  // Step F: each pipeline's exiting packet as an egress-queue descriptor {ingress, ecn, tag,
-  // nblk} (§7.4) and its queue {dst, cls}, built once here rather than in each of the
+  // Step F: each pipeline's exiting packet as an egress-queue descriptor {pad, ingress, ecn,
+  // tag, nblk} (§7.4) and its queue {dst, cls}, built once here rather than in each of the
   // Ports x Classes queues that read them.
   reg [Ports*QDW-1:0] px_qdesc;
   reg [Ports*8-1:0]   px_queue;
@@ -441,8 +452,9 @@ module lfc_switch #(
 
   always @* begin
     for (xi = 0; xi < Ports; xi = xi + 1) begin
-      px_qdesc[xi*QDW +: QDW] = {xi[3:0], px_desc[xi*PDW +: 42]};
-      px_queue[xi*8 +: 8]     = {px_desc[xi*PDW + 46 +: 4], px_desc[xi*PDW + 42 +: 4]};
+      px_qdesc[xi*QDW +: QDW] = {px_desc[xi*PDW + PD_PAD +: 6], xi[3:0],
+                                 px_desc[xi*PDW +: PD_COMMON]};
+      px_queue[xi*8 +: 8]     = {px_desc[xi*PDW + PD_DST +: 4], px_desc[xi*PDW + PD_CLS +: 4]};
     end
   end
 
@@ -495,6 +507,7 @@ module lfc_switch #(
       wire [3:0]   rcls = rx_cls_i[gp*4 +: 4];
       wire [7:0]   rn   = rx_nblk_i[gp*8 +: 8];
       wire [15:0]  rdst = rx_dst_i[gp*16 +: 16];
+      wire [5:0]   rpad = rx_pad_i[gp*6 +: 6];
 
       // This port's egress queues, class c (VL15 at 15) at [c*W +: W].
       wire [15:0]       q_empty;
@@ -521,6 +534,7 @@ module lfc_switch #(
       wire         tx_start;
       wire [7:0]   tx_rem;
       wire [7:0]   rx_rem;
+      wire [7:0]   slack;      // §2.4, two's complement
       wire [31:0]  dbg_mode;   // the debug value of a register of the mode's blocks
 
       wire [QDW-1:0] pick_head = q_head[pick_cls*QDW +: QDW];
@@ -542,6 +556,7 @@ module lfc_switch #(
         .eop_i          (rx_eop_i[gp]),
         .cls_i          (rcls),
         .nblk_i         (rn),
+        .mrg_i          (rx_mrg_i[gp]),
         .dst_i          (rdst),
         .first_o        (fr_first[gp]),
         .malformed_o    (fr_malformed[gp]),
@@ -567,7 +582,7 @@ module lfc_switch #(
         .first_i     (fr_first[gp]),
         .admit_i     (adm_ok[gp]),
         .last_i      (fr_last[gp]),
-        .desc_i      ({rdst[3:0], rcls, rx_ecn_i[gp*2 +: 2], rx_tag_i[gp*32 +: 32], rn}),
+        .desc_i      ({rpad, rdst[3:0], rcls, rx_ecn_i[gp*2 +: 2], rx_tag_i[gp*32 +: 32], rn}),
         .exit_o      (px_valid[gp]),
         .exit_desc_o (px_desc[gp*PDW +: PDW])
       );
@@ -586,7 +601,7 @@ module lfc_switch #(
 
         if ((gc < Classes) || ((gc == 15) && (VL15EN != 0))) begin : g_on
           // Step F: the pipelines whose exiting packet is for this queue, and their
-          // descriptors {ingress, ecn, tag, nblk}.
+          // descriptors {pad, ingress, ecn, tag, nblk}.
           reg [Ports-1:0] wr_valid;
           integer         wi;
 
@@ -627,7 +642,9 @@ module lfc_switch #(
       // §5.2 transmit.
       lfc_port_tx #(
         .Port     (gp),
-        .SpeedDiv (K)
+        .SpeedDiv (K),
+        .Mode     (Mode),
+        .WireTime (WireTime)
       ) u_port_tx (
         .clk_i         (clk_i),
         .rst_ni        (rst_ni),
@@ -643,6 +660,7 @@ module lfc_switch #(
         .pick_nblk_i   (pick_head[`LFC_QD_NBLK]),
         .pick_tag_i    (pick_head[`LFC_QD_TAG]),
         .pick_ecn_i    (pick_ecn),
+        .pick_pad_i    (pick_head[`LFC_QD_PAD]),
         .start_o       (tx_start),
         .fc_sent_o     (fc_sent),
         .tx_kind_o     (tx_kind_o[gp*2 +: 2]),
@@ -653,13 +671,16 @@ module lfc_switch #(
         .tx_dst_o      (tx_dst_o[gp*16 +: 16]),
         .tx_tag_o      (tx_tag_o[gp*32 +: 32]),
         .tx_ecn_o      (tx_ecn_o[gp*2 +: 2]),
+        .tx_pad_o      (tx_pad_o[gp*6 +: 6]),
+        .tx_mrg_o      (tx_mrg_o[gp]),
         .tx_fc_op_o    (tx_fc_op_o[gp*4 +: 4]),
         .tx_fc_vl_o    (tx_fc_vl_o[gp*4 +: 4]),
         .tx_fc_fctbs_o (tx_fc_fctbs_o[gp*12 +: 12]),
         .tx_fc_fccl_o  (tx_fc_fccl_o[gp*12 +: 12]),
         .tx_pfc_en_o   (tx_pfc_en_o[gp*8 +: 8]),
         .tx_pfc_time_o (tx_pfc_time_o[gp*128 +: 128]),
-        .tx_rem_o      (tx_rem)
+        .tx_rem_o      (tx_rem),
+        .slack_o       (slack)
       );
 
       // The debug value of this port (SPEC §13.1): the registers of every mode here, the
@@ -670,6 +691,7 @@ module lfc_switch #(
         case (dbg_reg_i)
           `LFC_REG_RX_REM: pv = {24'd0, rx_rem};
           `LFC_REG_TX_REM: pv = {24'd0, tx_rem};
+          `LFC_REG_SLACK:  pv = {24'd0, slack};  // two's complement in its 8 bits (§13)
           `LFC_REG_QLEN:   pv = {12'd0, q_len[dbg_cls_i*20 +: 20]};
           `LFC_REG_QPKTS:  pv = {12'd0, q_pkts[dbg_cls_i*20 +: 20]};
           default:         pv = dbg_mode;

@@ -22,19 +22,22 @@ PYTHON3    ?= python3
 
 # Named configurations: NAME = list of Parameter=value. Values are Verilog constants.
 #   default   the SPEC defaults (IB, 4 ports, 2 data VLs)
-#   ib        IB, 4 ports, 2 data VLs, VL15, a high table, store-and-forward with latency 3
+#   ib        IB, 4 ports, 2 data VLs, VL15, a high table, store-and-forward with latency 3,
+#             line time (WireTime, SPEC §2.4)
 #   pfc       PFC, 4 ports, 2 classes, watchdog (drop), ECN, dynamic threshold, cut-through
-#   pfc16     PFC, 16 ports, 8 classes, mixed strict/DRR, watchdog (forward), ECN, speeds 1..4
+#   pfc16     PFC, 16 ports, 8 classes, mixed strict/DRR, watchdog (forward), ECN, speeds 1..4,
+#             line time
 #   pfc_small PFC, 4 ports, 2 classes, small buffer (synthesis)
 #   pfc16_small PFC, 16 ports, 8 classes, tiny buffer (synthesis)
 RTL_CFG_default   = Mode=0
 RTL_CFG_ib        = Mode=0 Ports=4 Classes=2 Latency=3 Vl15Blocks=16 VlarbHighLen=1 \
-                    VlarbHigh=768'h140 VlarbHighLimit=1
+                    VlarbHigh=768'h140 VlarbHighLimit=1 WireTime=1
 RTL_CFG_pfc       = Mode=1 Ports=4 Classes=2 Latency=4 CutThrough=1 WdEnable=1 EcnMask=8'h03 \
                     DynamicTh=1 AlphaLog2=-1 LosslessMask=8'h01
 RTL_CFG_pfc16     = Mode=1 Ports=16 Classes=8 Latency=2 StrictMask=8'hC0 WdEnable=1 WdAction=1 \
                     EcnMask=8'h0F SpeedDiv=80'h20c4120c4120c4120c41 SharedBlocks=256 \
-                    HeadroomBlocks=8 MtuBlocks=4 DrrQuantum=96'h008008008008008008008008
+                    HeadroomBlocks=8 MtuBlocks=4 DrrQuantum=96'h008008008008008008008008 \
+                    WireTime=1
 RTL_CFG_pfc_small = Mode=1 Ports=4 Classes=2 Latency=2 MtuBlocks=4 ReserveBlocks=1 \
                     SharedBlocks=16 HeadroomBlocks=4 DynamicTh=1 WdEnable=1 EcnMask=8'h03 \
                     XoffTh=8 XonOffset=2 PauseQuanta=64 RefreshCycles=32 WdDetect=256 \

@@ -47,10 +47,10 @@ static const char *const FIELD_NAMES[LFC_FLAT_FIELDS] = {
     "kind",      "sop",       "eop",       "cls",       "nblk",      "dst",
     "tag",       "ecn",       "fc_op",     "fc_vl",     "fc_fctbs",  "fc_fccl",
     "pfc_en",    "pfc_time0", "pfc_time1", "pfc_time2", "pfc_time3", "pfc_time4",
-    "pfc_time5", "pfc_time6", "pfc_time7"};
+    "pfc_time5", "pfc_time6", "pfc_time7", "pad",       "mrg"};
 /* SPEC §2 field widths. */
 static const int FIELD_WIDTHS[LFC_FLAT_FIELDS] = {2, 1, 1, 4, 8, 16, 32, 2, 4, 4, 12, 12, 8,
-                                                  16, 16, 16, 16, 16, 16, 16, 16};
+                                                  16, 16, 16, 16, 16, 16, 16, 16, 6, 1};
 
 static const char *const STAT_NAMES[LFC_FLAT_STATS] = {
     "stat_drop_o", "stat_drop_cause_o", "stat_wd_drop_o",    "stat_ecn_mark_o",
@@ -348,6 +348,8 @@ static uint32_t word_get(const lfc_word_t *w, int field) {
     case LFC_FLAT_FC_FCTBS: return w->fc_fctbs;
     case LFC_FLAT_FC_FCCL: return w->fc_fccl;
     case LFC_FLAT_PFC_EN: return w->pfc_en;
+    case LFC_FLAT_PAD: return w->pad;
+    case LFC_FLAT_MRG: return w->mrg;
     default: return w->pfc_time[field - LFC_FLAT_PFC_TIME0];
   }
 }
@@ -368,6 +370,8 @@ static void word_set(lfc_word_t *w, int field, uint32_t v) {
     case LFC_FLAT_FC_FCTBS: w->fc_fctbs = (uint16_t)v; break;
     case LFC_FLAT_FC_FCCL: w->fc_fccl = (uint16_t)v; break;
     case LFC_FLAT_PFC_EN: w->pfc_en = (uint8_t)v; break;
+    case LFC_FLAT_PAD: w->pad = (uint8_t)v; break;
+    case LFC_FLAT_MRG: w->mrg = (uint8_t)v; break;
     default: w->pfc_time[field - LFC_FLAT_PFC_TIME0] = (uint16_t)v; break;
   }
 }

@@ -125,10 +125,12 @@ static void test_names_and_widths(void **state) {
   assert_int_equal(lfc_flat_field_width(LFC_FLAT_FC_FCCL), 12);
   assert_int_equal(lfc_flat_field_width(LFC_FLAT_FIELDS), -1);
   /* SPEC §2: the fields of one port add up to the RTL's bits per port (2+1+1+4+8+16+32+2+4+4+
-     12+12+8+128 = 234). */
+     12+12+8+128+6+1 = 241). */
   int bits = 0;
   for (int f = 0; f < lfc_flat_field_count(); f++) bits += lfc_flat_field_width(f);
-  assert_int_equal(bits, 234);
+  assert_int_equal(bits, 241);
+  assert_int_equal(lfc_flat_field_find("pad"), LFC_FLAT_PAD);
+  assert_int_equal(lfc_flat_field_width(LFC_FLAT_MRG), 1);
   assert_string_equal(lfc_flat_stat_name(LFC_FLAT_STAT_WD_DROP), "stat_wd_drop_o");
   assert_int_equal(lfc_flat_stat_width(LFC_FLAT_STAT_DROP_CAUSE), 3);
   assert_string_equal(lfc_flat_stat_name(-1), "");
@@ -154,7 +156,7 @@ static void test_bad_arguments_fail_with_a_reason(void **state) {
   assert_int_equal(lfc_flat_set_in(h, 4, LFC_FLAT_KIND, 1), -1);
   assert_contains(lfc_flat_error(h), "port 4 does not exist: ports are 0..3");
   assert_int_equal(lfc_flat_set_in(h, 0, LFC_FLAT_FIELDS, 1), -1);
-  assert_contains(lfc_flat_error(h), "field 21 does not exist");
+  assert_contains(lfc_flat_error(h), "field 23 does not exist");
   assert_int_equal(lfc_flat_stat(h, LFC_FLAT_STATS, 0), -1);
   assert_int_equal(lfc_flat_event(h, 0, LFC_FLAT_EV_KIND), -1); /* no step yet: no events */
   assert_int_equal(lfc_flat_reg(h, 999, 0, 0), -1);
@@ -205,6 +207,7 @@ static void run_against_switch(const char *text, lfc_mode_t mode) {
         if (kind == LFC_DATA && f == LFC_FLAT_NBLK) v = 1;
         if (kind == LFC_DATA && f == LFC_FLAT_CLS) v &= 1u;
         if (kind == LFC_DATA && f == LFC_FLAT_DST) v &= 3u;
+        if (kind == LFC_DATA && f == LFC_FLAT_MRG) v = r % 16u == 0u; /* a few malformed (§7.2) */
         assert_int_equal(lfc_flat_set_in(h, p, f, v), 0);
         assert_int_equal(lfc_flat_in(h, p, f), v);
       }
@@ -221,6 +224,8 @@ static void run_against_switch(const char *text, lfc_mode_t mode) {
       in[p].fc_fctbs = (uint16_t)lfc_flat_in(h, p, LFC_FLAT_FC_FCTBS);
       in[p].fc_fccl = (uint16_t)lfc_flat_in(h, p, LFC_FLAT_FC_FCCL);
       in[p].pfc_en = (uint8_t)lfc_flat_in(h, p, LFC_FLAT_PFC_EN);
+      in[p].pad = (uint8_t)lfc_flat_in(h, p, LFC_FLAT_PAD);
+      in[p].mrg = (uint8_t)lfc_flat_in(h, p, LFC_FLAT_MRG);
       for (int i = 0; i < 8; i++)
         in[p].pfc_time[i] = (uint16_t)lfc_flat_in(h, p, LFC_FLAT_PFC_TIME0 + i);
     }

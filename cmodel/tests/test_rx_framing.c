@@ -94,6 +94,47 @@ static void test_framing_nblk_equal_mtu_accepted(void **state) {
   tu_close(t);
 }
 
+/* SPEC §2.1, §7.2, §7.3: a packet of 2 blocks with mrg = 1 is one word (sop and eop); store-and-
+ * forward takes that word as its last block, so the packet is ready latency cycles later and is
+ * sent on (with its pad) like a one-block packet. rx_rem stays 0. */
+static void test_framing_merged_two_blocks_one_word_store_and_forward(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_frm(&c);
+  c.cut_through = false;
+  tu_t *t = tu_open(&c);
+  tu_at(t, 0, 2);
+  lfc_word_t w = tu_data_word(1, 1, 0, 2, 1, 0x54, 0);
+  w.mrg = 1;
+  w.pad = 40;
+  put(t, 0, w);
+  tu_run_to(t, 15);
+  assert_int_equal(tu_count_ev(t, LFC_EV_DROP, -1, -1, -1), 0);
+  assert_int_equal(tu_stats(t, 0)->rx_malformed, 0);
+  assert_int_equal(tu_reg(t, "rx_rem", 0, 0), 0);
+  const tu_out_t *o = tu_find_sop(t, 1, 0x54);
+  assert_non_null(o);
+  assert_int_equal(o->cycle, 3);
+  assert_int_equal(o->w.pad, 40);
+  tu_close(t);
+}
+
+/* SPEC §7.2: mrg = 1 on a packet of one block is MALFORMED. */
+static void test_framing_merged_one_block_malformed(void **state) {
+  (void)state;
+  lfc_switch_cfg_t c;
+  cfg_frm(&c);
+  tu_t *t = tu_open(&c);
+  tu_at(t, 0, 2);
+  lfc_word_t w = tu_data_word(1, 1, 0, 1, 1, 0x55, 0);
+  w.mrg = 1;
+  put(t, 0, w);
+  tu_run_to(t, 10);
+  expect_malformed_drop(t, 2, 0, 0x55);
+  assert_null(tu_find_sop(t, 1, 0x55));
+  tu_close(t);
+}
+
 /* SPEC §7.2: a class that is not a class of this mode (cls >= classes; 15 in PFC mode) is
  * MALFORMED. */
 static void test_framing_class_beyond_classes_malformed(void **state) {
@@ -340,6 +381,8 @@ int main(void) {
       TU_TEST(test_framing_nblk_zero_malformed),
       TU_TEST(test_framing_nblk_above_mtu_malformed_and_rest_discarded),
       TU_TEST(test_framing_nblk_equal_mtu_accepted),
+      TU_TEST(test_framing_merged_two_blocks_one_word_store_and_forward),
+      TU_TEST(test_framing_merged_one_block_malformed),
       TU_TEST(test_framing_class_beyond_classes_malformed),
       TU_TEST(test_framing_vl15_without_buffer_malformed_ib),
       TU_TEST(test_framing_dst_beyond_ports_malformed),

@@ -3,8 +3,10 @@
 A simplified end node of SPEC §12.2 behind a link of delay 1 (SPEC §12.1): it sees the word the
 switch sent in cycle t-1 when it decides its word of cycle t.
 
-Transmit: random packets (class, length, destination, ECN codepoint) at a given load, each sent
-in consecutive slots of the port (SPEC §1.2, §2.1); flow-control words only between packets. A
+Transmit: random packets (class, length, destination, ECN codepoint, pad) at a given load, each
+sent in consecutive slots of the port (SPEC §1.2, §2.1), a packet of two blocks or more merging
+its last two into one word (mrg, SPEC §2.4) with `mrg_permille`; flow-control words only between
+packets. A
 packet starts only when the switch allows it: IB, the send rule of SPEC §5.3 on the credit limit
 of the switch's last FCP; PFC, the priority is not paused by the switch's last PFC frame (SPEC
 §6.7).
@@ -23,6 +25,7 @@ CREDIT_WINDOW = 2048  # SPEC §5.3: the half-space send rule
 PFC_PRIOS = 8  # 802.1Qbb
 ECN_CODEPOINTS = (0, 1, 2)  # Not-ECT, ECT(1), ECT(0) (RFC 3168 §5): CE is the switch's to set
 PERMILLE = 1000
+PAD_MAX = 63  # SPEC §2: pad is 6 bits
 
 
 class Partner:
@@ -30,7 +33,7 @@ class Partner:
 
     def __init__(self, port, ports, mode, classes, speed_div, mtu_blocks, rng, load=500,
                  min_nblk=1, max_nblk=16, rx_blocks=128, drain_div=2, fcp_period=256,
-                 pause_permille=4, max_pause=400):
+                 pause_permille=4, max_pause=400, mrg_permille=200):
         self.port = port
         self.ports = ports
         self.ib = mode == 0
@@ -41,7 +44,8 @@ class Partner:
         self.min_nblk = min(min_nblk, mtu_blocks)
         self.max_nblk = min(max_nblk, mtu_blocks)
         self.seq = 0
-        self.cur = None  # the packet being sent: (fields, blocks left)
+        self.mrg_permille = mrg_permille
+        self.cur = None  # the packet being sent: (fields, words left)
         self.pending = None  # the next packet, waiting for credit or the end of a pause
         # IB transmit: FCTBS we sent, FCCL the switch gave us (SPEC §5.1).
         self.fctbs = [0] * classes
@@ -116,8 +120,10 @@ class Partner:
     def _new_packet(self):
         self.seq += 1
         nblk = self.rng.randint(self.min_nblk, self.max_nblk)
+        mrg = 1 if nblk >= 2 and self.rng.randrange(PERMILLE) < self.mrg_permille else 0
         return {"kind": DATA, "cls": self.rng.randrange(self.classes), "nblk": nblk,
                 "dst": self.rng.randrange(self.ports), "ecn": self.rng.choice(ECN_CODEPOINTS),
+                "pad": self.rng.randint(0, PAD_MAX), "mrg": mrg,
                 # Unique per port: the port in the top byte, a sequence number below.
                 "tag": (self.port << 24) | (self.seq & 0xFFFFFF)}, nblk
 
@@ -147,11 +153,12 @@ class Partner:
         self.pending = None
         if self.ib:
             self.fctbs[pkt["cls"]] = (self.fctbs[pkt["cls"]] + nblk) % CREDIT_MOD
-        return self._block(pkt, nblk)
+        return self._block(pkt, nblk - pkt["mrg"])
 
     def _block(self, pkt, left):
+        """The next word of pkt, `left` words of it still to send (nblk - mrg at its start)."""
         w = dict(pkt)
-        w["sop"] = 1 if left == pkt["nblk"] else 0
+        w["sop"] = 1 if left == pkt["nblk"] - pkt["mrg"] else 0
         w["eop"] = 1 if left == 1 else 0
         self.cur = (pkt, left - 1) if left > 1 else None
         return w

@@ -106,7 +106,7 @@ void dut_clock(void);
  *   word 0: kind [1:0], sop [2], eop [3], cls [7:4], nblk [15:8], dst [31:16]
  *   word 1: tag
  *   word 2: fc_fctbs [11:0], fc_fccl [23:12], pfc_en [31:24]
- *   word 3: ecn [1:0], fc_op [5:2], fc_vl [9:6]
+ *   word 3: ecn [1:0], fc_op [5:2], fc_vl [9:6], pad [15:10], mrg [16]
  *   words 4-7: pfc_time[2i] [15:0], pfc_time[2i+1] [31:16] (word 4 + i)
  * then the stat_* pulses of the port (SPEC §13):
  *   word 8: drop [0], drop_cause [3:1] (0 unless drop), ecn_mark [4], rx_malformed [5],
@@ -145,9 +145,9 @@ void dut_unpack_stat(const uint32_t *words, unsigned p, dut_stat_t *s);
 
 /* The fields of a link word in the order the comparison walks them to name the first that
    differs: the RTL's tx ports (SPEC §13), the eight pause times one by one. */
-#define DUT_WORD_FIELDS 21u
+#define DUT_WORD_FIELDS 23u
 extern const char *const dut_word_field_name[DUT_WORD_FIELDS]; /* "tx_kind_o", ... */
-uint64_t dut_word_field(const lfc_word_t *w, unsigned i);      /* field i of w, i < 21 */
+uint64_t dut_word_field(const lfc_word_t *w, unsigned i);      /* field i of w, i < 23 */
 
 /* Check the layout helpers: every field round-trips through pack and unpack, and no two fields
    share a bit. Returns 0, or -1 if not (tb_main then stops: the bytewise comparison would miss

@@ -11,6 +11,8 @@
 #define W_KIND 2u
 #define W_CLS 4u
 #define W_ECN 2u
+#define W_PAD 6u /* SPEC §2, §2.4 */
+#define W_MRG 1u
 #define W_FC_OP 4u
 #define W_FC_VL 4u
 #define W_FC_CNT 12u /* FCTBS and FCCL */
@@ -26,6 +28,8 @@
 #define W2_PFC_EN 24u
 #define W3_FC_OP 2u
 #define W3_FC_VL 6u
+#define W3_PAD 10u
+#define W3_MRG 16u
 #define W_PFC 4u /* first word of the pause times */
 #define S_DROP_CAUSE 1u
 #define S_ECN_MARK 4u
@@ -39,7 +43,8 @@ int dut_pack_word(const lfc_word_t *w, uint32_t *o) {
      bytewise (the caller then compares field by field, which reports the difference). */
   uint32_t over = (uint32_t)(w->kind >> W_KIND) | (uint32_t)(w->sop >> 1) |
                   (uint32_t)(w->eop >> 1) | (uint32_t)(w->cls >> W_CLS) |
-                  (uint32_t)(w->ecn >> W_ECN) | (uint32_t)(w->fc_op >> W_FC_OP) |
+                  (uint32_t)(w->ecn >> W_ECN) | (uint32_t)(w->pad >> W_PAD) |
+                  (uint32_t)(w->mrg >> W_MRG) | (uint32_t)(w->fc_op >> W_FC_OP) |
                   (uint32_t)(w->fc_vl >> W_FC_VL) | (uint32_t)(w->fc_fctbs >> W_FC_CNT) |
                   (uint32_t)(w->fc_fccl >> W_FC_CNT);
   o[0] = (w->kind & MASK(W_KIND)) | (uint32_t)(w->sop & 1u) << W0_SOP |
@@ -49,7 +54,8 @@ int dut_pack_word(const lfc_word_t *w, uint32_t *o) {
   o[2] = (w->fc_fctbs & MASK(W_FC_CNT)) | (uint32_t)(w->fc_fccl & MASK(W_FC_CNT)) << W2_FCCL |
          (uint32_t)w->pfc_en << W2_PFC_EN;
   o[3] = (w->ecn & MASK(W_ECN)) | (uint32_t)(w->fc_op & MASK(W_FC_OP)) << W3_FC_OP |
-         (uint32_t)(w->fc_vl & MASK(W_FC_VL)) << W3_FC_VL;
+         (uint32_t)(w->fc_vl & MASK(W_FC_VL)) << W3_FC_VL |
+         (uint32_t)(w->pad & MASK(W_PAD)) << W3_PAD | (uint32_t)(w->mrg & MASK(W_MRG)) << W3_MRG;
   for (unsigned i = 0; i < DUT_RX_WORDS - W_PFC; i++)
     o[W_PFC + i] = w->pfc_time[2 * i] | (uint32_t)w->pfc_time[2 * i + 1] << HI16;
   return over == 0;
@@ -70,6 +76,8 @@ void dut_unpack_word(const uint32_t *o, lfc_word_t *w) {
   w->ecn = (uint8_t)(o[3] & MASK(W_ECN));
   w->fc_op = (uint8_t)(o[3] >> W3_FC_OP & MASK(W_FC_OP));
   w->fc_vl = (uint8_t)(o[3] >> W3_FC_VL & MASK(W_FC_VL));
+  w->pad = (uint8_t)(o[3] >> W3_PAD & MASK(W_PAD));
+  w->mrg = (uint8_t)(o[3] >> W3_MRG & MASK(W_MRG));
   for (unsigned i = 0; i < DUT_RX_WORDS - W_PFC; i++) {
     w->pfc_time[2 * i] = (uint16_t)o[W_PFC + i];
     w->pfc_time[2 * i + 1] = (uint16_t)(o[W_PFC + i] >> HI16);
@@ -103,13 +111,13 @@ void dut_unpack_stat(const uint32_t *o, unsigned p, dut_stat_t *s) {
 const char *const dut_word_field_name[DUT_WORD_FIELDS] = {
     "tx_kind_o",        "tx_sop_o",         "tx_eop_o",         "tx_cls_o",
     "tx_nblk_o",        "tx_dst_o",         "tx_tag_o",         "tx_ecn_o",
-    "tx_fc_op_o",       "tx_fc_vl_o",       "tx_fc_fctbs_o",    "tx_fc_fccl_o",
+    "tx_pad_o",         "tx_mrg_o",         "tx_fc_op_o",       "tx_fc_vl_o",       "tx_fc_fctbs_o",    "tx_fc_fccl_o",
     "tx_pfc_en_o",      "tx_pfc_time_o[0]", "tx_pfc_time_o[1]", "tx_pfc_time_o[2]",
     "tx_pfc_time_o[3]", "tx_pfc_time_o[4]", "tx_pfc_time_o[5]", "tx_pfc_time_o[6]",
     "tx_pfc_time_o[7]"};
 
 /* The first field of dut_word_field_name that is a pause time. */
-#define F_PFC_TIME 13u
+#define F_PFC_TIME 15u
 
 uint64_t dut_word_field(const lfc_word_t *w, unsigned i) {
   switch (i) {
@@ -121,11 +129,13 @@ uint64_t dut_word_field(const lfc_word_t *w, unsigned i) {
     case 5: return w->dst;
     case 6: return w->tag;
     case 7: return w->ecn;
-    case 8: return w->fc_op;
-    case 9: return w->fc_vl;
-    case 10: return w->fc_fctbs;
-    case 11: return w->fc_fccl;
-    case 12: return w->pfc_en;
+    case 8: return w->pad;
+    case 9: return w->mrg;
+    case 10: return w->fc_op;
+    case 11: return w->fc_vl;
+    case 12: return w->fc_fctbs;
+    case 13: return w->fc_fccl;
+    case 14: return w->pfc_en;
     default: return w->pfc_time[i - F_PFC_TIME];
   }
 }
@@ -146,6 +156,8 @@ static int field_max(lfc_word_t *w, unsigned f) {
     case 10: w->fc_fctbs = MASK(W_FC_CNT); return 1;
     case 11: w->fc_fccl = MASK(W_FC_CNT); return 1;
     case 12: w->pfc_en = UINT8_MAX; return 1;
+    case 13: w->pad = MASK(W_PAD); return 1;
+    case 14: w->mrg = MASK(W_MRG); return 1;
     default:
       if (f - F_PFC_TIME >= LFC_PFC_MAX_PRIOS) return 0;
       w->pfc_time[f - F_PFC_TIME] = UINT16_MAX;

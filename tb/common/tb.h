@@ -173,6 +173,8 @@ typedef struct {
   uint64_t pause_until[TB_MAX_PORTS][8];            /* last cycle the switch's egress is paused */
   uint8_t pause_active[TB_MAX_PORTS][8];
   uint32_t hi_sent_pre[TB_MAX_PORTS];
+  int32_t slack_pre[TB_MAX_PORTS];   /* §2.4 slack of S(t), with wire_time = 1 */
+  uint32_t tx_rem_pre[TB_MAX_PORTS]; /* tx_rem of S(t), with wire_time = 1 */
   uint32_t pause_timer[TB_MAX_PORTS][8];            /* pause_timer of S(t), PFC (tb_cov_pre) */
   uint32_t pause_timer_prev[TB_MAX_PORTS][8];       /* of S(t - 1) */
   uint64_t tx_words[4];                             /* words the switch sent, by kind */

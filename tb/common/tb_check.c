@@ -33,7 +33,8 @@ static int words_equal(const lfc_word_t *a, const lfc_word_t *b) {
   unsigned d = (unsigned)(a->kind ^ b->kind) | (unsigned)(a->sop ^ b->sop) |
                (unsigned)(a->eop ^ b->eop) | (unsigned)(a->cls ^ b->cls) |
                (unsigned)(a->nblk ^ b->nblk) | (unsigned)(a->dst ^ b->dst) | (a->tag ^ b->tag) |
-               (unsigned)(a->ecn ^ b->ecn) | (unsigned)(a->fc_op ^ b->fc_op) |
+               (unsigned)(a->ecn ^ b->ecn) | (unsigned)(a->pad ^ b->pad) |
+               (unsigned)(a->mrg ^ b->mrg) | (unsigned)(a->fc_op ^ b->fc_op) |
                (unsigned)(a->fc_vl ^ b->fc_vl) | (unsigned)(a->fc_fctbs ^ b->fc_fctbs) |
                (unsigned)(a->fc_fccl ^ b->fc_fccl) | (unsigned)(a->pfc_en ^ b->pfc_en);
   for (unsigned c = 0; c < LFC_PFC_MAX_PRIOS; c++)

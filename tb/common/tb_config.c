@@ -67,6 +67,7 @@ static const key_t_ KEYS[] = {
     {"nic", "pause_quanta", K_NIC_U32, 1, 65535, NI(pause_quanta), NULL},
     {"nic", "refresh_cycles", K_NIC_U32, 1, 65535, NI(refresh_cycles), NULL},
     {"nic", "response_cycles", K_NIC_LIST, 0, 65535, NI(response_cycles), NULL},
+    {"nic", "wire_time", K_NIC_U32, 0, 1, NI(wire_time), NULL},
     /* Traffic */
     {"traffic", "pattern", K_TRAFFIC, 0, TB_TRAFFIC_MODES - 1, TR(mode),
      "uniform, incast, hotspot, bursts, permutation"},
@@ -81,6 +82,7 @@ static const key_t_ KEYS[] = {
     {"traffic", "ecn_pct", K_U32, 0, 100, TR(ecn_pct), NULL},
     {"traffic", "vl15_permille", K_U32, 0, 1000, TR(vl15_permille), NULL},
     {"traffic", "stop_pct", K_U32, 0, 100, TR(stop_pct), NULL},
+    {"traffic", "pad_max", K_U32, 0, 63, TR(pad_max), NULL},
     /* Misbehaving partners */
     {"misbehave", "no_credit_ports", K_U32, 0, 0xffff, MI(no_credit_ports), NULL},
     {"misbehave", "no_credit_permille", K_U32, 0, 1000, MI(no_credit_permille), NULL},
@@ -101,6 +103,8 @@ static const key_t_ KEYS[] = {
     {"misbehave", "edge_fcp_permille", K_U32, 0, 1000, MI(edge_fcp_permille), NULL},
     {"misbehave", "pfc_ports", K_U32, 0, 0xffff, MI(pfc_ports), NULL},
     {"misbehave", "pfc_permille", K_U32, 0, 1000, MI(pfc_permille), NULL},
+    {"misbehave", "bad_mrg_ports", K_U32, 0, 0xffff, MI(bad_mrg_ports), NULL},
+    {"misbehave", "bad_mrg_permille", K_U32, 0, 1000, MI(bad_mrg_permille), NULL},
     /* Run */
     {"run", "cycles", K_U64, 1, INT64_MAX, TB(cycles), NULL},
     {"run", "test_cycles", K_U64, 1, INT64_MAX, TB(test_cycles), NULL},
@@ -615,7 +619,7 @@ static int load(parse_t *ps) {
                      "vl15_blocks > 0");
   const tb_misbehave_cfg_t *mi = &cfg->mis;
   if ((mi->no_credit_ports | mi->garbage_ports | mi->overrun_ports | mi->fcp_ports |
-       mi->pfc_ports | mi->edge_fcp_ports) >> ports) {
+       mi->pfc_ports | mi->edge_fcp_ports | mi->bad_mrg_ports) >> ports) {
     /* The line of the first mask that names a port beyond ports. */
     const struct {
       const char *name;
@@ -623,12 +627,13 @@ static int load(parse_t *ps) {
     } masks[] = {{"no_credit_ports", mi->no_credit_ports}, {"garbage_ports", mi->garbage_ports},
                  {"overrun_ports", mi->overrun_ports},     {"fcp_ports", mi->fcp_ports},
                  {"pfc_ports", mi->pfc_ports},
-                 {"edge_fcp_ports", mi->edge_fcp_ports}};
+                 {"edge_fcp_ports", mi->edge_fcp_ports},
+                 {"bad_mrg_ports", mi->bad_mrg_ports}};
     int line = 0;
     for (size_t i = 0; i < sizeof masks / sizeof masks[0] && !line; i++)
       if (masks[i].mask >> ports) line = line_of(ps, "misbehave", masks[i].name);
     snprintf(m, sizeof m, "[misbehave] no_credit_ports/garbage_ports/overrun_ports/fcp_ports/"
-             "pfc_ports/edge_fcp_ports name a port >= ports = %u", ports);
+             "pfc_ports/edge_fcp_ports/bad_mrg_ports name a port >= ports = %u", ports);
     return rule_fail(ps, either(line, line_of(ps, "switch", "ports")), m);
   }
   if (mi->overrun_ports && mi->overrun_max_nblk > cfg->sw.mtu_blocks) {

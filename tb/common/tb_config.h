@@ -42,6 +42,7 @@ typedef struct {
   uint32_t ecn_pct;         /* % of packets sent ECN-capable (ECT(0) or ECT(1)) */
   uint32_t vl15_permille;    /* IB: chance per free cycle of a 1-block VL15 packet (injected) */
   uint32_t stop_pct;        /* no new packets after this % of the run (the rest drains) */
+  uint32_t pad_max;         /* pad of each packet uniform in [0, pad_max] (SPEC §2, §2.4) */
 } tb_traffic_cfg_t;
 
 typedef struct {
@@ -75,6 +76,9 @@ typedef struct {
      or all of them) and random pause times (0, 1, random, 65535). */
   uint32_t pfc_ports;
   uint32_t pfc_permille;
+  /* One-block packets with mrg = 1, which SPEC §7.2 drops as MALFORMED (mrg needs nblk >= 2). */
+  uint32_t bad_mrg_ports;
+  uint32_t bad_mrg_permille;
 } tb_misbehave_cfg_t;
 
 typedef struct {

@@ -424,9 +424,40 @@ static void edges_post(tb_t *tb, unsigned p, const lfc_word_t *o) {
     tb->cov[COV_REFRESH_EDGE]++;
 }
 
+/* SPEC §2.4: slack and tx_rem of S(t) per port, for the line-time points of tb_cov_post. */
+static void line_time_pre(tb_t *tb) {
+  enum { SLACK_BITS = 8 }; /* SPEC §13.1: slack is 8 bits, two's complement */
+  static int reg_slack = -2, reg_tx_rem = -2;
+  if (reg_slack == -2) reg_slack = lfc_reg_find("slack");
+  if (reg_tx_rem == -2) reg_tx_rem = lfc_reg_find("tx_rem");
+  if (reg_slack < 0 || reg_tx_rem < 0) return;
+  for (unsigned p = 0; p < tb->cfg.sw.ports; p++) {
+    uint64_t v = lfc_switch_reg(tb->sw, (size_t)reg_slack, p, 0);
+    tb->slack_pre[p] = (int32_t)v - (v >> (SLACK_BITS - 1) ? 1 << SLACK_BITS : 0);
+    tb->tx_rem_pre[p] = (uint32_t)lfc_switch_reg(tb->sw, (size_t)reg_tx_rem, p, 0);
+  }
+}
+
+/* SPEC §2.4 line time of port p's word o and of the word w it received. */
+static void line_time_post(tb_t *tb, uint64_t cycle, unsigned p, const lfc_word_t *o,
+                           const lfc_word_t *w) {
+  enum { BLOCK_BYTES = 64, ETH_OVERHEAD_BYTES = 20 }; /* §2.4: a slot; 802.3 preamble + IFG */
+  const lfc_switch_cfg_t *c = &tb->cfg.sw;
+  if (w->kind == LFC_DATA && w->sop && w->mrg && w->nblk >= 2) tb->cov[COV_RX_MRG]++;
+  if (!c->wire_time) return;
+  if (cycle % c->speed_div[p] == 0 && tb->tx_rem_pre[p] == 0 && tb->slack_pre[p] < 0)
+    tb->cov[COV_TX_GAP]++;
+  if (o->kind != LFC_DATA || !o->sop) return;
+  if (o->mrg) tb->cov[COV_TX_MRG]++;
+  int v = tb->slack_pre[p] + o->pad - (c->mode == LFC_MODE_PFC ? ETH_OVERHEAD_BYTES : 0);
+  if (o->nblk >= 2 && v == BLOCK_BYTES) tb->cov[COV_MRG_EDGE]++;
+  if (o->nblk >= 2 && v == BLOCK_BYTES - 1) tb->cov[COV_MRG_SHORT]++;
+}
+
 void tb_cov_pre(tb_t *tb, uint64_t cycle, const lfc_word_t *in) {
   const lfc_switch_cfg_t *c = &tb->cfg.sw;
   edges_pre(tb, cycle, in);
+  if (c->wire_time) line_time_pre(tb);
   if (c->mode != LFC_MODE_IB) return;
   if (reg_abr < 0) reg_abr = lfc_reg_find("abr");
   if (reg_hi_sent < 0) reg_hi_sent = lfc_reg_find("hi_sent");
@@ -475,6 +506,7 @@ void tb_cov_post(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_word_
     unsigned k = c->speed_div[p];
     tb->tx_words[o->kind & 3u]++;
     edges_post(tb, p, o);
+    line_time_post(tb, cycle, p, o, w);
     /* Outputs (decided from S(t), before this cycle's inputs act). */
     if (o->kind == LFC_DATA && o->sop) {
       if (TB_TAG_SRC(o->tag) == p) tb->cov[COV_HAIRPIN]++;

@@ -173,7 +173,19 @@
   /* the watchdog tripped on the port of a storm, during the storm */ \
   X(COV_MIS_STORM_WD, "mis_storm_wd") \
   /* misbehaviour: a continuation block with sop = 1 or a wrong eop (§7.2) */ \
-  X(COV_MIS_FRAMING, "mis_framing")
+  X(COV_MIS_FRAMING, "mis_framing") \
+  /* §2.4 line time (wire_time = 1): a packet sent merged (mrg = 1, nblk - 1 words); an idle \
+     gap slot (slack < 0 in S(t) on a port free to start a frame); a legal merged packet \
+     received (§7.2: nblk - 1 - mrg words follow) */ \
+  X(COV_TX_MRG, "tx_mrg") \
+  X(COV_TX_GAP, "tx_gap") \
+  X(COV_RX_MRG, "rx_mrg") \
+  /* §2.4 the merge threshold v = slack + pad - E >= 64 at its edge, both sides, for a packet \
+     of two blocks or more starting: v = 64 (merged), v = 63 (not merged) */ \
+  X(COV_MRG_EDGE, "mrg_edge") \
+  X(COV_MRG_SHORT, "mrg_short") \
+  /* misbehaviour: a one-block packet with mrg = 1 (§7.2: MALFORMED) */ \
+  X(COV_MIS_BAD_MRG, "mis_bad_mrg")
 /* clang-format on */
 
 #endif /* TB_COV_POINTS_H */

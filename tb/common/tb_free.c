@@ -120,10 +120,13 @@ static void score_in(free_t *f, uint64_t t, const lfc_word_t *in, const dut_stat
       const unsigned cause = st->drop_cause[p];
       if (cause < LFC_DROP_CAUSES) s->dropped[cause]++;
       if (f->sb) (void)lfc_sb_drop(f->sb, flow, id, t, p, FREE_IN, (lfc_drop_cause_t)cause);
-      f->rx_rem[p] = cause == LFC_DROP_MALFORMED || w->nblk == 0 ? 0 : (uint8_t)(w->nblk - 1);
+      /* the words still to come: nblk - 1 - mrg (SPEC §2.1, §7.2) */
+      f->rx_rem[p] = cause == LFC_DROP_MALFORMED || w->nblk <= w->mrg
+                         ? 0
+                         : (uint8_t)(w->nblk - 1u - w->mrg);
     } else {
       s->accepted++;
-      f->rx_rem[p] = w->nblk ? (uint8_t)(w->nblk - 1) : 0;
+      f->rx_rem[p] = w->nblk > w->mrg ? (uint8_t)(w->nblk - 1u - w->mrg) : 0;
       if (w->dst < tb->cfg.sw.ports) f->held[w->dst]++;
     }
   }
@@ -154,9 +157,11 @@ static void score_out(free_t *f, uint64_t t, const lfc_word_t *out) {
       continue;
     }
     if (w->kind != LFC_DATA) continue;
-    if (!w->sop || t % k != 0 || w->eop != (w->nblk == 1)) {
+    if (!w->sop || t % k != 0 || w->eop != (w->nblk - w->mrg == 1) ||
+        (w->mrg && (w->nblk < 2 || !tb->cfg.sw.wire_time))) {
       finding(f, t, q, FREE_OUT, "tx-framing",
-              "a packet starts in a slot of its port with sop, eop on its last block",
+              "a packet starts in a slot of its port with sop, eop on its last word, mrg only "
+              "with nblk >= 2 and wire_time = 1",
               lfc_word_format(w, a, sizeof a));
       continue;
     }
@@ -177,7 +182,7 @@ static void score_out(free_t *f, uint64_t t, const lfc_word_t *out) {
     s->delivered_blocks += w->nblk;
     f->held[q]--;
     f->last_tx[q] = t;
-    f->out_rem[q] = w->nblk ? w->nblk - 1u : 0u;
+    f->out_rem[q] = w->nblk > w->mrg ? w->nblk - 1u - w->mrg : 0u;
     f->out_cur[q] = *w;
   }
 }

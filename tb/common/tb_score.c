@@ -23,7 +23,7 @@ enum { ST_NONE = 0, ST_CREATED, ST_ACCEPTED, ST_DROPPED, ST_DELIVERED };
 struct tb_score_rec {
   uint64_t arr; /* arrival index at its ingress port */
   uint16_t dst;
-  uint8_t cls, nblk, ecn, state, cause;
+  uint8_t cls, nblk, ecn, pad, state, cause;
 };
 
 static const char *state_name(unsigned s) {
@@ -84,6 +84,7 @@ void tb_score_created(tb_t *tb, unsigned src, const lfc_pkt_t *pkt, uint32_t tag
   r->cls = pkt->cls;
   r->nblk = pkt->nblk;
   r->ecn = pkt->ecn;
+  r->pad = pkt->pad;
   tb->score.created++;
 }
 
@@ -118,8 +119,8 @@ void tb_score_print(const tb_score_t *s) {
 }
 
 static int fields_differ(const tb_score_rec_t *r, const lfc_word_t *w, char *what, size_t len) {
-  if (r->cls != w->cls || r->nblk != w->nblk || r->dst != w->dst) {
-    snprintf(what, len, "cls=%u nblk=%u dst=%u", r->cls, r->nblk, r->dst);
+  if (r->cls != w->cls || r->nblk != w->nblk || r->dst != w->dst || r->pad != w->pad) {
+    snprintf(what, len, "cls=%u nblk=%u dst=%u pad=%u", r->cls, r->nblk, r->dst, r->pad);
     return 1;
   }
   return 0;
@@ -174,7 +175,10 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
         r->cause = ev[i].cause;
         if (ev[i].cause < LFC_DROP_CAUSES) s->dropped[ev[i].cause]++;
         dropped = 1;
-        s->rx_rem[p] = ev[i].cause == LFC_DROP_MALFORMED || w->nblk == 0 ? 0 : w->nblk - 1;
+        /* the words still to come: nblk - 1 - mrg (SPEC §2.1, §7.2) */
+        s->rx_rem[p] = ev[i].cause == LFC_DROP_MALFORMED || w->nblk <= w->mrg
+                           ? 0
+                           : (uint8_t)(w->nblk - 1u - w->mrg);
         break;
       }
     }
@@ -182,7 +186,7 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
       r->state = ST_ACCEPTED;
       r->arr = s->arrivals[p]++;
       s->accepted++;
-      s->rx_rem[p] = w->nblk ? (uint8_t)(w->nblk - 1) : 0;
+      s->rx_rem[p] = w->nblk > w->mrg ? (uint8_t)(w->nblk - 1u - w->mrg) : 0;
     }
   }
 
@@ -276,7 +280,12 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
       snprintf(b, sizeof b, "ecn=%u (sent %u%s)", want_ecn, r->ecn, marked ? ", marked" : "");
       return werr(e, q, "tx_ecn", b, w);
     }
-    if (w->eop != (w->nblk == 1)) return werr(e, q, "tx_eop", "eop on the last block only", w);
+    /* SPEC §2.1, §2.4: mrg only on packets of two blocks or more, and only from a port that
+       charges line time; the packet then takes nblk - 1 words. */
+    if (w->mrg && (w->nblk < 2 || !c->wire_time))
+      return werr(e, q, "tx_mrg", "mrg only with nblk >= 2 and wire_time = 1", w);
+    if (w->eop != (w->nblk - w->mrg == 1))
+      return werr(e, q, "tx_eop", "eop on the last word only", w);
     unsigned src = TB_TAG_SRC(w->tag);
     uint64_t *last = &s->last_arr[((size_t)src * ports + q) * LFC_MAX_CLASSES + (w->cls & 15u)];
     if (r->arr + 1 <= *last) {
@@ -289,7 +298,7 @@ int tb_score_cycle(tb_t *tb, uint64_t cycle, const lfc_word_t *in, const lfc_wor
     r->state = ST_DELIVERED;
     s->delivered++;
     s->delivered_blocks += w->nblk;
-    s->out_rem[q] = w->nblk ? w->nblk - 1u : 0u;
+    s->out_rem[q] = w->nblk > w->mrg ? w->nblk - 1u - w->mrg : 0u;
     s->out_cur[q] = *w;
   }
   return 0;

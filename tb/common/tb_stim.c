@@ -103,6 +103,8 @@ static void make_packet(tb_t *tb, unsigned p, uint32_t nblk) {
   pk->nblk = (uint8_t)nblk;
   pk->dst = pick_dst(c, &st->rng, p);
   pk->ecn = pick_ecn(&st->rng, c->traffic.ecn_pct);
+  /* no draw without pad_max, so that the streams of configurations without it are unchanged */
+  if (c->traffic.pad_max) pk->pad = (uint8_t)tb_rng_below(&st->rng, c->traffic.pad_max + 1);
   pk->tag = TB_TAG(0, p, st->seq);
   st->seq++;
   st->have_pending = 1;
@@ -465,7 +467,18 @@ void tb_stim_inject(tb_t *tb, uint64_t cycle, unsigned p, lfc_word_t *in) {
     st->bad_fcp_at = cycle + 1; /* its FCCL is not the partner's (tb_cov.c) */
     return;
   }
-  if (chance(st, m->pfc_ports, p, m->pfc_permille)) bad_pfc(tb, p, in);
+  if (chance(st, m->pfc_ports, p, m->pfc_permille)) {
+    bad_pfc(tb, p, in);
+    return;
+  }
+  if (chance(st, m->bad_mrg_ports, p, m->bad_mrg_permille)) {
+    /* SPEC §7.2: mrg = 1 on a packet of one block is MALFORMED (its one word is both first and
+       last, so nothing else of it follows) */
+    inject_packet(tb, p, in, (uint8_t)pick_class(&st->rng, c->traffic.class_mask), 1,
+                  pick_dst(c, &st->rng, p), 0, 1);
+    in->mrg = 1;
+    tb->cov[COV_MIS_BAD_MRG]++;
+  }
 }
 
 int tb_stim_end(tb_t *tb, tb_err_t *e) {

@@ -11,7 +11,8 @@
  * Buses cross as svBitVecVal arrays of LFC_DPI_BUS_BITS bits (the widest bus of the largest
  * RTL, 16 ports x 128 bits of pfc_time), port p's slice at bit p*W, W the bits per port of the
  * bus. Bus numbers: 0..13 the link-word buses kind, sop, eop, cls, nblk, dst, tag, ecn, fc_op,
- * fc_vl, fc_fctbs, fc_fccl, pfc_en, pfc_time (SPEC §2 order); stat numbers are lfc/flat.h's
+ * fc_vl, fc_fctbs, fc_fccl, pfc_en, pfc_time (SPEC §2 order), then 14 pad and 15 mrg (SPEC 0.3,
+ * §2.4; last, like lfc/flat.h's LFC_FLAT_PAD and LFC_FLAT_MRG); stat numbers are lfc/flat.h's
  * LFC_FLAT_STAT_*. Compiled with gcc (C11) and linked into the Verilated model.
  */
 #include <inttypes.h>
@@ -32,8 +33,10 @@
 #define LFC_DPI_BUS_BITS (LFC_DPI_MAX_PORTS * PFC_TIME_BUS_BITS)
 #define SV_WORD_BITS 32
 #define LFC_DPI_BUS_WORDS (LFC_DPI_BUS_BITS / SV_WORD_BITS)
-/* The link-word buses: every flat.h field but the eight pfc_time ones, plus one pfc_time bus. */
-#define LFC_DPI_BUSES (LFC_FLAT_PFC_TIME0 + 1)
+/* The link-word buses: every flat.h field but the eight pfc_time ones, plus one pfc_time bus;
+   the buses after pfc_time's are the flat.h fields after the pause times. */
+#define LFC_DPI_BUS_PFC_TIME LFC_FLAT_PFC_TIME0
+#define LFC_DPI_BUSES (LFC_FLAT_FIELDS - PFC_PRIOS + 1)
 #define MSG_LEN 2048
 
 typedef struct {
@@ -67,14 +70,14 @@ static void put_bits(svBitVecVal *v, unsigned lsb, unsigned width, uint32_t x) {
 /* The flat.h fields of bus `bus` for port p: first field, count, bits per port. */
 static int bus_fields(int bus, int *first, int *count, unsigned *per_port) {
   if (bus < 0 || bus >= LFC_DPI_BUSES) return -1;
-  if (bus == LFC_FLAT_PFC_TIME0) {
+  if (bus == LFC_DPI_BUS_PFC_TIME) {
     *first = LFC_FLAT_PFC_TIME0;
     *count = PFC_PRIOS;
     *per_port = PFC_TIME_BUS_BITS;
   } else {
-    *first = bus;
+    *first = bus < LFC_DPI_BUS_PFC_TIME ? bus : bus + PFC_PRIOS - 1; /* pad, mrg */
     *count = 1;
-    *per_port = (unsigned)lfc_flat_field_width(bus);
+    *per_port = (unsigned)lfc_flat_field_width(*first);
   }
   return 0;
 }
@@ -219,7 +222,7 @@ int lfc_dpi_check_tx(void *h, int bus, const svBitVecVal *actual) {
       uint32_t e = (uint32_t)lfc_flat_out(d->m, p, f);
       if (a == e) continue;
       char sig[64], es[32], as[32], ew[256], in[256];
-      if (bus == LFC_FLAT_PFC_TIME0)
+      if (bus == LFC_DPI_BUS_PFC_TIME)
         snprintf(sig, sizeof sig, "tx_pfc_time_o[%d]", i);
       else
         snprintf(sig, sizeof sig, "tx_%s_o", lfc_flat_field_name(f));

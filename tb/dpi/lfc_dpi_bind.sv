@@ -12,5 +12,6 @@ bind lfc_switch lfc_dpi_checker #(
   .AlphaLog2(AlphaLog2), .XonOffset(XonOffset), .PauseQuanta(PauseQuanta),
   .RefreshCycles(RefreshCycles), .StrictMask(StrictMask), .DrrQuantum(DrrQuantum),
   .WdEnable(WdEnable), .WdDetect(WdDetect), .WdRestore(WdRestore), .WdAction(WdAction),
-  .EcnMask(EcnMask), .Kmin(Kmin), .Kmax(Kmax), .Pmax(Pmax), .SpeedDiv(SpeedDiv)
+  .EcnMask(EcnMask), .Kmin(Kmin), .Kmax(Kmax), .Pmax(Pmax), .SpeedDiv(SpeedDiv),
+  .WireTime(WireTime)
 ) u_lfc_dpi_checker (.*);

@@ -51,7 +51,8 @@ module lfc_dpi_checker
   parameter int          Kmin           = 16,
   parameter int          Kmax           = 64,
   parameter int          Pmax           = 655,
-  parameter bit [79:0]   SpeedDiv       = '0
+  parameter bit [79:0]   SpeedDiv       = '0,
+  parameter int          WireTime       = 0
 ) (
   input wire                 clk_i,
   input wire                 rst_ni,
@@ -63,6 +64,8 @@ module lfc_dpi_checker
   input wire [Ports*16-1:0]  rx_dst_i,
   input wire [Ports*32-1:0]  rx_tag_i,
   input wire [Ports*2-1:0]   rx_ecn_i,
+  input wire [Ports*6-1:0]   rx_pad_i,
+  input wire [Ports-1:0]     rx_mrg_i,
   input wire [Ports*4-1:0]   rx_fc_op_i,
   input wire [Ports*4-1:0]   rx_fc_vl_i,
   input wire [Ports*12-1:0]  rx_fc_fctbs_i,
@@ -77,6 +80,8 @@ module lfc_dpi_checker
   input wire [Ports*16-1:0]  tx_dst_o,
   input wire [Ports*32-1:0]  tx_tag_o,
   input wire [Ports*2-1:0]   tx_ecn_o,
+  input wire [Ports*6-1:0]   tx_pad_o,
+  input wire [Ports-1:0]     tx_mrg_o,
   input wire [Ports*4-1:0]   tx_fc_op_o,
   input wire [Ports*4-1:0]   tx_fc_vl_o,
   input wire [Ports*12-1:0]  tx_fc_fctbs_o,
@@ -106,8 +111,8 @@ module lfc_dpi_checker
                   (Mode == 0) ? "ib" : "pfc", Ports, Classes);
     s = {s, $sformatf("switch.latency=%0d; switch.cut_through=%0d; switch.mtu_blocks=%0d; ",
                       Latency, CutThrough, MtuBlocks)};
-    s = {s, $sformatf("switch.seed=%0d; switch.speed_div=%s", Seed,
-                      list_text(1024'(SpeedDiv), Ports, 5))};
+    s = {s, $sformatf("switch.seed=%0d; switch.speed_div=%s; switch.wire_time=%0d", Seed,
+                      list_text(1024'(SpeedDiv), Ports, 5), WireTime)};
     if (Mode == 0) begin
       s = {s, $sformatf("; ib.vl_blocks=%s; ib.vl15_blocks=%0d; ib.fcp_period=%0d",
                         list_text(1024'(VlBlocks), Classes, 16), Vl15Blocks, FcpPeriod)};
@@ -166,6 +171,8 @@ module lfc_dpi_checker
       BUS_FC_FCTBS: return bus_t'(rx_fc_fctbs_i);
       BUS_FC_FCCL:  return bus_t'(rx_fc_fccl_i);
       BUS_PFC_EN:   return bus_t'(rx_pfc_en_i);
+      BUS_PAD:      return bus_t'(rx_pad_i);
+      BUS_MRG:      return bus_t'(rx_mrg_i);
       default:      return bus_t'(rx_pfc_time_i);
     endcase
   endfunction
@@ -185,6 +192,8 @@ module lfc_dpi_checker
       BUS_FC_FCTBS: return bus_t'(tx_fc_fctbs_o);
       BUS_FC_FCCL:  return bus_t'(tx_fc_fccl_o);
       BUS_PFC_EN:   return bus_t'(tx_pfc_en_o);
+      BUS_PAD:      return bus_t'(tx_pad_o);
+      BUS_MRG:      return bus_t'(tx_mrg_o);
       default:      return bus_t'(tx_pfc_time_o);
     endcase
   endfunction

@@ -18,10 +18,12 @@ package lfc_dpi_pkg;
   localparam int unsigned BUS_BITS = 2048;
   typedef bit [BUS_BITS-1:0] bus_t;
 
-  // Link-word buses, SPEC §2 order (lfc/flat.h LFC_FLAT_KIND ...; pfc_time is one bus).
+  // Link-word buses, SPEC §2 order (lfc/flat.h LFC_FLAT_KIND ...; pfc_time is one bus), then
+  // pad and mrg (SPEC 0.3, §2.4), which lfc/flat.h numbers after the pause times.
   localparam int BUS_KIND = 0, BUS_SOP = 1, BUS_EOP = 2, BUS_CLS = 3, BUS_NBLK = 4, BUS_DST = 5,
                  BUS_TAG = 6, BUS_ECN = 7, BUS_FC_OP = 8, BUS_FC_VL = 9, BUS_FC_FCTBS = 10,
-                 BUS_FC_FCCL = 11, BUS_PFC_EN = 12, BUS_PFC_TIME = 13, BUSES = 14;
+                 BUS_FC_FCCL = 11, BUS_PFC_EN = 12, BUS_PFC_TIME = 13, BUS_PAD = 14,
+                 BUS_MRG = 15, BUSES = 16;
   // stat_*_o outputs (lfc/flat.h LFC_FLAT_STAT_*).
   localparam int STAT_DROP = 0, STAT_DROP_CAUSE = 1, STAT_WD_DROP = 2, STAT_ECN_MARK = 3,
                  STAT_XOFF = 4, STAT_XON = 5, STAT_WD_TRIP = 6, STAT_WD_RESTORE = 7,

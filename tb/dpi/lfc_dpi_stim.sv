@@ -8,6 +8,9 @@
 // pauses of its PFC frames (SPEC §6.7). Towards the switch: IB, a receiver with unlimited buffer
 // that advertises ABR + 2048 by FCPs on change and every FcpEvery cycles (SPEC §5.4, §12.2);
 // PFC, random pause frames, so that the switch's queues stop, fill and it pauses in turn.
+// Packets carry a random pad and, with MrgPermille, a merged last word (mrg, SPEC §2.1, §2.4):
+// legal on packets of two blocks or more, and on one-block packets too with MrgBadPermille,
+// which the switch must drop as malformed (SPEC §7.2).
 // Random numbers come from $urandom (Verilator: +verilator+seed+N).
 `timescale 1ns / 1ps
 `default_nettype none
@@ -22,7 +25,9 @@ module lfc_dpi_stim #(
   parameter int         MaxNblk      = 8,    // packets of 1..MaxNblk blocks (at most MtuBlocks)
   parameter int         PausePermille = 3,   // PFC: chance of a pause frame in a free slot
   parameter int         MaxPause     = 300,  // PFC: longest pause sent, in quanta
-  parameter int         FcpEvery     = 128   // IB: an FCP per VL at least this often, cycles
+  parameter int         FcpEvery     = 128,  // IB: an FCP per VL at least this often, cycles
+  parameter int         MrgPermille  = 250,  // chance that a packet of >= 2 blocks merges
+  parameter int         MrgBadPermille = 5   // chance that a 1-block packet has mrg (malformed)
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
@@ -45,6 +50,8 @@ module lfc_dpi_stim #(
   output reg  [Ports*16-1:0]  rx_dst_i,
   output reg  [Ports*32-1:0]  rx_tag_i,
   output reg  [Ports*2-1:0]   rx_ecn_i,
+  output reg  [Ports*6-1:0]   rx_pad_i,
+  output reg  [Ports-1:0]     rx_mrg_i,
   output reg  [Ports*4-1:0]   rx_fc_op_i,
   output reg  [Ports*4-1:0]   rx_fc_vl_i,
   output reg  [Ports*12-1:0]  rx_fc_fctbs_i,
@@ -59,7 +66,7 @@ module lfc_dpi_stim #(
   localparam int KIND_IDLE = 0, KIND_DATA = 1, KIND_FCP = 2, KIND_PFC = 3;  // SPEC §2
   localparam int CREDIT_MOD = 4096;    // SPEC §5.1: 12-bit counters
   localparam int CREDIT_WINDOW = 2048; // SPEC §5.3
-  localparam int REGS = 31;            // SPEC §13.1: register indices 0..30
+  localparam int REGS = 32;            // SPEC §13.1: register indices 0..31
   localparam int PERMILLE = 1000;
   localparam int NBLK_MAX = (MaxNblk < MtuBlocks) ? MaxNblk : MtuBlocks;
 
@@ -71,6 +78,8 @@ module lfc_dpi_stim #(
   bit [15:0]   cur_dst[Ports];
   bit [31:0]   cur_tag[Ports];
   bit [1:0]    cur_ecn[Ports];
+  bit [5:0]    cur_pad[Ports];
+  bit          cur_mrg[Ports];
   int unsigned seq[Ports];
   // IB, per port and VL: our FCTBS, the switch's FCCL for us, our ABR, the last FCP we sent.
   int unsigned fctbs[Ports][15];
@@ -89,6 +98,8 @@ module lfc_dpi_stim #(
   bit [15:0] w_dst;
   bit [31:0] w_tag;
   bit [1:0]  w_ecn;
+  bit [5:0]  w_pad;
+  bit        w_mrg;
   bit [11:0] w_fctbs, w_fccl;
   bit [127:0] w_pfc_time;
   int unsigned k, vl, c, q;
@@ -107,7 +118,8 @@ module lfc_dpi_stim #(
         for (int i = 0; i < 8; i++) paused_until[p][i] = 0;
       end
       rx_kind_i <= '0; rx_sop_i <= '0; rx_eop_i <= '0; rx_cls_i <= '0; rx_nblk_i <= '0;
-      rx_dst_i <= '0; rx_tag_i <= '0; rx_ecn_i <= '0; rx_fc_op_i <= '0; rx_fc_vl_i <= '0;
+      rx_dst_i <= '0; rx_tag_i <= '0; rx_ecn_i <= '0; rx_pad_i <= '0; rx_mrg_i <= '0;
+      rx_fc_op_i <= '0; rx_fc_vl_i <= '0;
       rx_fc_fctbs_i <= '0; rx_fc_fccl_i <= '0; rx_pfc_en_i <= '0; rx_pfc_time_i <= '0;
       dbg_reg_i <= '0; dbg_port_i <= '0; dbg_cls_i <= '0;
     end else begin
@@ -135,7 +147,7 @@ module lfc_dpi_stim #(
 
         // ---- our word of the next cycle ----
         w_kind = 2'(KIND_IDLE); w_sop = 0; w_eop = 0; w_cls = 0; w_nblk = 0; w_dst = 0;
-        w_tag = 0; w_ecn = 0; w_fc_op = 0; w_fc_vl = 0; w_fctbs = 0; w_fccl = 0;
+        w_tag = 0; w_ecn = 0; w_pad = 0; w_mrg = 0; w_fc_op = 0; w_fc_vl = 0; w_fctbs = 0; w_fccl = 0;
         w_pfc_en = 0; w_pfc_time = 0;
         fc_sent = 0;
         if ((t + 1) % k != 0) begin
@@ -144,6 +156,7 @@ module lfc_dpi_stim #(
           // the next block of the packet being sent (SPEC §2.1)
           w_kind = 2'(KIND_DATA); w_cls = cur_cls[p]; w_nblk = cur_nblk[p];
           w_dst = cur_dst[p]; w_tag = cur_tag[p]; w_ecn = cur_ecn[p];
+          w_pad = cur_pad[p]; w_mrg = cur_mrg[p];
           w_sop = 0; w_eop = (left[p] == 1);
           left[p]--;
         end else begin
@@ -178,11 +191,16 @@ module lfc_dpi_stim #(
               cur_dst[p] = 16'($urandom_range(Ports - 1));
               cur_tag[p] = {8'(p), 24'(seq[p])};
               cur_ecn[p] = 2'($urandom_range(2));
+              cur_pad[p] = 6'($urandom_range(63));
+              cur_mrg[p] = $urandom_range(PERMILLE - 1) < ((q >= 2) ? MrgPermille
+                                                                     : MrgBadPermille);
               if (Mode == 0) fctbs[p][c] = (fctbs[p][c] + q) % CREDIT_MOD;
-              w_kind = 2'(KIND_DATA); w_sop = 1; w_eop = (q == 1); w_cls = cur_cls[p];
+              // A merged packet takes q - 1 words (SPEC §2.1); a malformed one (q = 1) is one
+              // word that the switch drops whole.
+              left[p] = (cur_mrg[p] && q >= 2) ? q - 2 : q - 1;
+              w_kind = 2'(KIND_DATA); w_sop = 1; w_eop = (left[p] == 0); w_cls = cur_cls[p];
               w_nblk = cur_nblk[p]; w_dst = cur_dst[p]; w_tag = cur_tag[p];
-              w_ecn = cur_ecn[p];
-              left[p] = q - 1;
+              w_ecn = cur_ecn[p]; w_pad = cur_pad[p]; w_mrg = cur_mrg[p];
             end
           end
         end
@@ -194,6 +212,8 @@ module lfc_dpi_stim #(
         rx_dst_i[p*16 +: 16] <= w_dst;
         rx_tag_i[p*32 +: 32] <= w_tag;
         rx_ecn_i[p*2 +: 2] <= w_ecn;
+        rx_pad_i[p*6 +: 6] <= w_pad;
+        rx_mrg_i[p] <= w_mrg;
         rx_fc_op_i[p*4 +: 4] <= w_fc_op;
         rx_fc_vl_i[p*4 +: 4] <= w_fc_vl;
         rx_fc_fctbs_i[p*12 +: 12] <= w_fctbs;

@@ -13,17 +13,18 @@ module lfc_dpi_tb;
   bit rst_n = 1'b0;
   always #(CLOCK_HALF_NS) clk = ~clk;
 
-  // IB credits (SPEC §5), 4 ports, 2 VLs, FCPs every 256 cycles at least.
-  lfc_dpi_env #(.Mode(0), .Ports(4), .Classes(2), .FcpPeriod(256)) u_ib (
+  // IB credits (SPEC §5), 4 ports, 2 VLs, FCPs every 256 cycles at least, line time (§2.4).
+  lfc_dpi_env #(.Mode(0), .Ports(4), .Classes(2), .FcpPeriod(256), .WireTime(1)) u_ib (
     .clk_i(clk), .rst_ni(rst_n)
   );
 
   // PFC (SPEC §6, §9): a small shared pool and low thresholds so that the switch pauses its
-  // peers, short pauses with refresh, ECN marking on priority 0, port 3 at half speed.
+  // peers, short pauses with refresh, ECN marking on priority 0, port 3 at half speed, line
+  // time (§2.4).
   lfc_dpi_env #(
     .Mode(1), .Ports(4), .Classes(2), .SharedBlocks(128), .HeadroomBlocks(64), .XoffTh(24),
     .PauseQuanta(400), .RefreshCycles(200), .EcnMask(8'h01), .Kmin(4), .Kmax(24), .Pmax(13107),
-    .SpeedDiv({{12{5'd1}}, 5'd2, 5'd1, 5'd1, 5'd1})
+    .SpeedDiv({{12{5'd1}}, 5'd2, 5'd1, 5'd1, 5'd1}), .WireTime(1)
   ) u_pfc (
     .clk_i(clk), .rst_ni(rst_n)
   );

@@ -198,6 +198,19 @@ broken PAUSE_TIMER underflow pfc_rx_props "SpeedDiv=3" 4 $RTL/lfc_pfc_rx.v \
 broken PAUSE_TIMER quanta0_ignored pfc_rx_props "SpeedDiv=3" 4 $RTL/lfc_pfc_rx.v \
   "s/if (frame_i \&\& en_i\[c\]) begin/if (frame_i \&\& en_i[c] \&\& (time_i[c*16 +: 16] != 16'd0)) begin/"
 
+# ---- §2.4, §5.2 line time: slack in range, mrg only on 2+ blocks, nothing starts in a gap ----
+# The slot counter of an unreachable state may start anywhere in its 4 bits; with k = 1 the
+# lemma slot_cnt_q = 0 rules that out, with k = 2 the induction runs past the counter's wrap.
+SAT_LEMMAS="-prove u_port_tx.slot_cnt_q 0 " \
+  prove LINE_TIME_IB "§2.4" port_tx_props "Mode=0 SpeedDiv=1" 4 $RTL/lfc_port_tx.v
+prove LINE_TIME "§2.4" port_tx_props "Mode=1 SpeedDiv=2" 20 $RTL/lfc_port_tx.v
+broken LINE_TIME no_saturation port_tx_props "Mode=1 SpeedDiv=2" 12 $RTL/lfc_port_tx.v \
+  "s/slack_sat = (x > SLACK_MAX) ? SLACK_MAX\[7:0\] : x\[7:0\];/slack_sat = x[7:0];/"
+broken LINE_TIME mrg_on_one_block port_tx_props "Mode=1 SpeedDiv=2" 8 $RTL/lfc_port_tx.v \
+  "s/WIRE_TIME \&\& (pick_nblk_i >= 8'd2) \&\& /WIRE_TIME \&\& /"
+broken LINE_TIME gap_not_idled port_tx_props "Mode=1 SpeedDiv=2" 8 $RTL/lfc_port_tx.v \
+  "s/wire gap  = WIRE_TIME \&\& slack_q\[7\];/wire gap  = 1'b0;/"
+
 if [ "$MODE" = all ]; then
   # ---- §6.2-§6.4, §7 buffer accounting: counters = what is held ----
   prove BUFFER_SUM "§6.2-6.4" buffer_props "Classes=1" 2 $RTL/lfc_buffer.v

@@ -155,6 +155,9 @@ module pfc_headroom_props #(
   wire [11:0]  tx_fc_fctbs;
   wire [11:0]  tx_fc_fccl;
   wire [7:0]   tx_rem;
+  wire [5:0]   tx_pad;     // line time (§2.4) is off here: WireTime = 0
+  wire         tx_mrg;
+  wire [7:0]   slack;
 
   lfc_port_tx #(
     .Port     (0),
@@ -174,6 +177,7 @@ module pfc_headroom_props #(
     .pick_nblk_i   (our_nblk_i),
     .pick_tag_i    (32'd0),
     .pick_ecn_i    (2'd0),
+    .pick_pad_i    (6'd0),
     .start_o       (start),
     .fc_sent_o     (fc_sent),
     .tx_kind_o     (tx_kind),
@@ -184,13 +188,16 @@ module pfc_headroom_props #(
     .tx_dst_o      (tx_dst),
     .tx_tag_o      (tx_tag),
     .tx_ecn_o      (tx_ecn),
+    .tx_pad_o      (tx_pad),
+    .tx_mrg_o      (tx_mrg),
     .tx_fc_op_o    (tx_fc_op),
     .tx_fc_vl_o    (tx_fc_vl),
     .tx_fc_fctbs_o (tx_fc_fctbs),
     .tx_fc_fccl_o  (tx_fc_fccl),
     .tx_pfc_en_o   (tx_pfc_en),
     .tx_pfc_time_o (tx_pfc_time),
-    .tx_rem_o      (tx_rem)
+    .tx_rem_o      (tx_rem),
+    .slack_o       (slack)
   );
 
   // ---- Link us -> peer (D = 1) and the peer's pause timer ----
@@ -244,7 +251,8 @@ module pfc_headroom_props #(
 
   wire unused = ^{admit, cause, pg_min, shared_used, xoff_ev, xon_ev, xoff, pfc_pend,
                   refresh_timer, start, tx_sop, tx_eop, tx_cls, tx_nblk, tx_dst, tx_tag, tx_ecn,
-                  tx_fc_op, tx_fc_vl, tx_fc_fctbs, tx_fc_fccl, tx_rem, peer_pause_rx,
+                  tx_fc_op, tx_fc_vl, tx_fc_fctbs, tx_fc_fccl, tx_rem, tx_pad, tx_mrg, slack,
+                  peer_pause_rx,
                   peer_timer, tx_pfc_time[127:16]};
 
 `ifdef FORMAL

@@ -10,7 +10,8 @@
 // bound rests on the frees never exceeding what a PG holds, i.e. on the descriptors in the
 // egress queues matching the counters: an invariant over the queue memories, not written yet.
 // Every input of the switch is free in every cycle (any link word on either port, legal or
-// not: any kind, class, length, PFC frame), so no environment assumption is made.
+// not: any kind, class, length, pad and mrg, PFC frame), so no environment assumption is made.
+// The switch charges line time (WireTime = 1, §2.4), so merged packets and idle gaps occur.
 // Lemma:
 //   W3 each pg_shared <= shared_blocks (without it the sum of W1 could wrap around 2^20 in an
 //      unreachable state that induction would have to consider).
@@ -39,6 +40,8 @@ module switch_props #(
   input wire [31:0]  rx_dst_i,
   input wire [63:0]  rx_tag_i,
   input wire [3:0]   rx_ecn_i,
+  input wire [11:0]  rx_pad_i,
+  input wire [1:0]   rx_mrg_i,
   input wire [15:0]  rx_pfc_en_i,
   input wire [255:0] rx_pfc_time_i
 );
@@ -67,7 +70,8 @@ module switch_props #(
     .XoffTh         (4),
     .XonOffset      (1),
     .PauseQuanta    (8),
-    .RefreshCycles  (4)
+    .RefreshCycles  (4),
+    .WireTime       (1)
   ) u_sw (
     .clk_i               (clk_i),
     .rst_ni              (rst_ni),
@@ -79,6 +83,8 @@ module switch_props #(
     .rx_dst_i            (rx_dst_i),
     .rx_tag_i            (rx_tag_i),
     .rx_ecn_i            (rx_ecn_i),
+    .rx_pad_i            (rx_pad_i),
+    .rx_mrg_i            (rx_mrg_i),
     .rx_fc_op_i          (8'd0),
     .rx_fc_vl_i          (8'd0),
     .rx_fc_fctbs_i       (24'd0),
@@ -93,6 +99,8 @@ module switch_props #(
     .tx_dst_o            (),
     .tx_tag_o            (),
     .tx_ecn_o            (),
+    .tx_pad_o            (),
+    .tx_mrg_o            (),
     .tx_fc_op_o          (),
     .tx_fc_vl_o          (),
     .tx_fc_fctbs_o       (),

@@ -70,6 +70,12 @@ MUTANTS=(
   "wred_kmax_ge|lfc_ecn.v|s/\\(qlen_i > KMAX\\)/(qlen_i >= KMAX)/|pfc_wred_edge|3000|SPEC §9.2: marked without a draw at q = kmax (wred_kmax)"
   "wred_kmax_late|lfc_ecn.v|s/\\(qlen_i > KMAX\\)/(qlen_i > KMAX + 20'd1)/|pfc_wred_edge|3000|SPEC §9.2: a draw at q = kmax + 1 (wred_kmax_above)"
   "wred_draw_le|lfc_ecn.v|s/\\(\\{1'b0, lhs\\} < rhs\\)/({1'b0, lhs} <= rhs)/|pfc_wred_edge|3000|SPEC §9.2: <= for < in the draw's compare (wred_draw_equal)"
+  # SPEC §2.4 line time (wire_time = 1): the merge threshold v >= 64 on each side (mrg_edge,
+  # mrg_short), the idle gap, and a receiver that forgets that a merged packet is one word short.
+  "mrg_gt|lfc_port_tx.v|s/(pick_v >= BLOCK_BYTES)/(pick_v > BLOCK_BYTES)/|pfc_wire_time|3000|SPEC §2.4: > for >= in the merge threshold (mrg_edge)"
+  "mrg_early|lfc_port_tx.v|s/(pick_v >= BLOCK_BYTES)/(pick_v + 9'sd1 >= BLOCK_BYTES)/|pfc_wire_time|3000|SPEC §2.4: a merge one byte early (mrg_short)"
+  "gap_not_idled|lfc_port_tx.v|s/wire gap  = WIRE_TIME \&\& slack_q\[7\];/wire gap  = 1'b0;/|pfc_wire_time|3000|SPEC §5.2 step 2a: the idle gap is not kept (tx_gap)"
+  "rx_mrg_ignored|lfc_rx_framing.v|s/nblk_i - 8'd1 - \\{7'd0, mrg_i\\};/nblk_i - 8'd1;/|ib_wire_time|3000|SPEC §7.2: rx_rem = n - 1, a merged packet waits for a word that never comes (rx_mrg)"
 )
 
 # shellcheck source=tb/scripts/args.sh

@@ -44,8 +44,8 @@ case "$ports" in
 esac
 
 # The fields of a port's word and its stat_* pulses, with their widths per port (SPEC §13).
-fields="kind:2 sop:1 eop:1 cls:4 nblk:8 dst:16 tag:32 ecn:2 fc_op:4 fc_vl:4 fc_fctbs:12
-        fc_fccl:12 pfc_en:8 pfc_time:128"
+fields="kind:2 sop:1 eop:1 cls:4 nblk:8 dst:16 tag:32 ecn:2 pad:6 mrg:1 fc_op:4 fc_vl:4
+        fc_fctbs:12 fc_fccl:12 pfc_en:8 pfc_time:128"
 stats="drop:1 drop_cause:3 wd_drop:16 ecn_mark:1 xoff:16 xon:16 wd_trip:16 wd_restore:16
        rx_malformed:1"
 
@@ -79,7 +79,7 @@ module lfc_cosim_top (
   localparam integer RxBits = 256;  // DUT_RX_WORDS * 32
   localparam integer OutBits = 352; // DUT_OUT_WORDS * 32
 
-  // Word 3 of a port's input has 22 unused bits (dut.h).
+  // Word 3 of a port's input has 15 unused bits (dut.h).
   /* verilator lint_off UNUSED */
   reg [Ports*RxBits-1:0] rx_q;
   /* verilator lint_on UNUSED */
@@ -121,6 +121,8 @@ cat <<'EOF'
       assign rx_ecn[p*2 +: 2]          = rx_q[p*RxBits + 96 +: 2];
       assign rx_fc_op[p*4 +: 4]        = rx_q[p*RxBits + 98 +: 4];
       assign rx_fc_vl[p*4 +: 4]        = rx_q[p*RxBits + 102 +: 4];
+      assign rx_pad[p*6 +: 6]          = rx_q[p*RxBits + 106 +: 6];
+      assign rx_mrg[p]                 = rx_q[p*RxBits + 112];
       assign rx_pfc_time[p*128 +: 128] = rx_q[p*RxBits + 128 +: 128];
 
       assign out_o[p*OutBits + 0 +: 32] = {tx_dst[p*16 +: 16], tx_nblk[p*8 +: 8],
@@ -129,7 +131,8 @@ cat <<'EOF'
       assign out_o[p*OutBits + 32 +: 32] = tx_tag[p*32 +: 32];
       assign out_o[p*OutBits + 64 +: 32] = {tx_pfc_en[p*8 +: 8], tx_fc_fccl[p*12 +: 12],
                                             tx_fc_fctbs[p*12 +: 12]};
-      assign out_o[p*OutBits + 96 +: 32] = {22'd0, tx_fc_vl[p*4 +: 4], tx_fc_op[p*4 +: 4],
+      assign out_o[p*OutBits + 96 +: 32] = {15'd0, tx_mrg[p], tx_pad[p*6 +: 6],
+                                            tx_fc_vl[p*4 +: 4], tx_fc_op[p*4 +: 4],
                                             tx_ecn[p*2 +: 2]};
       assign out_o[p*OutBits + 128 +: 128] = tx_pfc_time[p*128 +: 128];
       // The cause only with a drop: the check ignores it otherwise (dut.h).

@@ -170,6 +170,8 @@ void unpack_port(const Vlfc_switch *t) {
   w->dst = static_cast<uint16_t>(get(t->tx_dst_o, P * 16, 16));
   w->tag = static_cast<uint32_t>(get(t->tx_tag_o, P * 32, 32));
   w->ecn = static_cast<uint8_t>(get(t->tx_ecn_o, P * 2, 2));
+  w->pad = static_cast<uint8_t>(get(t->tx_pad_o, P * 6, 6));
+  w->mrg = static_cast<uint8_t>(get(t->tx_mrg_o, P, 1));
   w->fc_op = static_cast<uint8_t>(get(t->tx_fc_op_o, P * 4, 4));
   w->fc_vl = static_cast<uint8_t>(get(t->tx_fc_vl_o, P * 4, 4));
   w->fc_fctbs = static_cast<uint16_t>(get(t->tx_fc_fctbs_o, P * 12, 12));
@@ -433,6 +435,8 @@ void dut_set_rx(unsigned p, const lfc_word_t *w) {
   put(t->rx_dst_i, p * 16, 16, w->dst);
   put(t->rx_tag_i, p * 32, 32, w->tag);
   put(t->rx_ecn_i, p * 2, 2, w->ecn);
+  put(t->rx_pad_i, p * 6, 6, w->pad);
+  put(t->rx_mrg_i, p, 1, w->mrg);
   put(t->rx_fc_op_i, p * 4, 4, w->fc_op);
   put(t->rx_fc_vl_i, p * 4, 4, w->fc_vl);
   put(t->rx_fc_fctbs_i, p * 12, 12, w->fc_fctbs);

@@ -58,25 +58,28 @@ typedef struct {
 } port_t;
 
 enum {
-  I_KIND, I_SOP, I_EOP, I_CLS, I_NBLK, I_DST, I_TAG, I_ECN, I_FC_OP, I_FC_VL, I_FC_FCTBS,
-  I_FC_FCCL, I_PFC_EN, I_PFC_TIME, N_IN
+  I_KIND, I_SOP, I_EOP, I_CLS, I_NBLK, I_DST, I_TAG, I_ECN, I_PAD, I_MRG, I_FC_OP, I_FC_VL,
+  I_FC_FCTBS, I_FC_FCCL, I_PFC_EN, I_PFC_TIME, N_IN
 };
 static const port_t IN_PORTS[N_IN] = {
     {"rx_kind_i", 2},     {"rx_sop_i", 1},       {"rx_eop_i", 1},     {"rx_cls_i", 4},
     {"rx_nblk_i", 8},     {"rx_dst_i", 16},      {"rx_tag_i", 32},    {"rx_ecn_i", 2},
+    {"rx_pad_i", 6},      {"rx_mrg_i", 1},
     {"rx_fc_op_i", 4},    {"rx_fc_vl_i", 4},     {"rx_fc_fctbs_i", 12}, {"rx_fc_fccl_i", 12},
     {"rx_pfc_en_i", 8},   {"rx_pfc_time_i", 128},
 };
 
 enum {
-  O_KIND, O_SOP, O_EOP, O_CLS, O_NBLK, O_DST, O_TAG, O_ECN, O_FC_OP, O_FC_VL, O_FC_FCTBS,
-  O_FC_FCCL, O_PFC_EN, O_PFC_TIME, O_DROP, O_DROP_CAUSE, O_WD_DROP, O_ECN_MARK, O_XOFF, O_XON,
+  O_KIND, O_SOP, O_EOP, O_CLS, O_NBLK, O_DST, O_TAG, O_ECN, O_PAD, O_MRG, O_FC_OP, O_FC_VL,
+  O_FC_FCTBS, O_FC_FCCL, O_PFC_EN, O_PFC_TIME, O_DROP, O_DROP_CAUSE, O_WD_DROP, O_ECN_MARK,
+  O_XOFF, O_XON,
   O_WD_TRIP, O_WD_RESTORE, O_RX_MALFORMED, N_OUT
 };
 static const port_t OUT_PORTS[N_OUT] = {
     {"tx_kind_o", 2},         {"tx_sop_o", 1},          {"tx_eop_o", 1},
     {"tx_cls_o", 4},          {"tx_nblk_o", 8},         {"tx_dst_o", 16},
-    {"tx_tag_o", 32},         {"tx_ecn_o", 2},          {"tx_fc_op_o", 4},
+    {"tx_tag_o", 32},         {"tx_ecn_o", 2},          {"tx_pad_o", 6},
+    {"tx_mrg_o", 1},          {"tx_fc_op_o", 4},
     {"tx_fc_vl_o", 4},        {"tx_fc_fctbs_o", 12},    {"tx_fc_fccl_o", 12},
     {"tx_pfc_en_o", 8},       {"tx_pfc_time_o", 128},   {"stat_drop_o", 1},
     {"stat_drop_cause_o", 3}, {"stat_wd_drop_o", 16},   {"stat_ecn_mark_o", 1},
@@ -494,6 +497,8 @@ void dut_set_rx(unsigned p, const lfc_word_t *w) {
   in_field(I_DST, p, 0, IN_PORTS[I_DST].width, w->dst);
   in_field(I_TAG, p, 0, IN_PORTS[I_TAG].width, w->tag);
   in_field(I_ECN, p, 0, IN_PORTS[I_ECN].width, w->ecn);
+  in_field(I_PAD, p, 0, IN_PORTS[I_PAD].width, w->pad);
+  in_field(I_MRG, p, 0, IN_PORTS[I_MRG].width, w->mrg);
   in_field(I_FC_OP, p, 0, IN_PORTS[I_FC_OP].width, w->fc_op);
   in_field(I_FC_VL, p, 0, IN_PORTS[I_FC_VL].width, w->fc_vl);
   in_field(I_FC_FCTBS, p, 0, IN_PORTS[I_FC_FCTBS].width, w->fc_fctbs);
@@ -530,6 +535,8 @@ static void tx_field(lfc_word_t *w, unsigned o, unsigned p, const uint32_t *bits
   case O_DST: w->dst = (uint16_t)v; break;
   case O_TAG: w->tag = v; break;
   case O_ECN: w->ecn = (uint8_t)v; break;
+  case O_PAD: w->pad = (uint8_t)v; break;
+  case O_MRG: w->mrg = (uint8_t)v; break;
   case O_FC_OP: w->fc_op = (uint8_t)v; break;
   case O_FC_VL: w->fc_vl = (uint8_t)v; break;
   case O_FC_FCTBS: w->fc_fctbs = (uint16_t)v; break;

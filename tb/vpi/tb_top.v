@@ -53,6 +53,7 @@ module tb_top;
   parameter Kmax = 64;
   parameter Pmax = 655;
   parameter SpeedDiv = {4{5'd1}};
+  parameter WireTime = 0;
   // Not a parameter of the RTL: the digest of the configuration's parameters (tb-params id),
   // which the VPI module checks against the configuration it is run with (0: not checked).
   parameter [31:0] ParamsId = 32'd0;
@@ -75,6 +76,8 @@ module tb_top;
   reg [Ports*16-1:0] rx_dst_i;
   reg [Ports*32-1:0] rx_tag_i;
   reg [Ports*2-1:0] rx_ecn_i;
+  reg [Ports*6-1:0] rx_pad_i;
+  reg [Ports-1:0] rx_mrg_i;
   reg [Ports*4-1:0] rx_fc_op_i;
   reg [Ports*4-1:0] rx_fc_vl_i;
   reg [Ports*12-1:0] rx_fc_fctbs_i;
@@ -97,6 +100,8 @@ module tb_top;
     rx_dst_i = 0;
     rx_tag_i = 0;
     rx_ecn_i = 0;
+    rx_pad_i = 0;
+    rx_mrg_i = 0;
     rx_fc_op_i = 0;
     rx_fc_vl_i = 0;
     rx_fc_fctbs_i = 0;
@@ -114,6 +119,8 @@ module tb_top;
   wire [Ports*16-1:0] tx_dst_o;
   wire [Ports*32-1:0] tx_tag_o;
   wire [Ports*2-1:0] tx_ecn_o;
+  wire [Ports*6-1:0] tx_pad_o;
+  wire [Ports-1:0] tx_mrg_o;
   wire [Ports*4-1:0] tx_fc_op_o;
   wire [Ports*4-1:0] tx_fc_vl_o;
   wire [Ports*12-1:0] tx_fc_fctbs_o;
@@ -147,16 +154,19 @@ module tb_top;
     .AlphaLog2(AlphaLog2), .XonOffset(XonOffset), .PauseQuanta(PauseQuanta),
     .RefreshCycles(RefreshCycles), .StrictMask(StrictMask), .DrrQuantum(DrrQuantum),
     .WdEnable(WdEnable), .WdDetect(WdDetect), .WdRestore(WdRestore), .WdAction(WdAction),
-    .EcnMask(EcnMask), .Kmin(Kmin), .Kmax(Kmax), .Pmax(Pmax), .SpeedDiv(SpeedDiv)
+    .EcnMask(EcnMask), .Kmin(Kmin), .Kmax(Kmax), .Pmax(Pmax), .SpeedDiv(SpeedDiv),
+    .WireTime(WireTime)
   ) u_dut (
 `endif
     .clk_i(clk_i), .rst_ni(rst_ni),
     .rx_kind_i(rx_kind_i), .rx_sop_i(rx_sop_i), .rx_eop_i(rx_eop_i), .rx_cls_i(rx_cls_i),
     .rx_nblk_i(rx_nblk_i), .rx_dst_i(rx_dst_i), .rx_tag_i(rx_tag_i), .rx_ecn_i(rx_ecn_i),
+    .rx_pad_i(rx_pad_i), .rx_mrg_i(rx_mrg_i),
     .rx_fc_op_i(rx_fc_op_i), .rx_fc_vl_i(rx_fc_vl_i), .rx_fc_fctbs_i(rx_fc_fctbs_i),
     .rx_fc_fccl_i(rx_fc_fccl_i), .rx_pfc_en_i(rx_pfc_en_i), .rx_pfc_time_i(rx_pfc_time_i),
     .tx_kind_o(tx_kind_o), .tx_sop_o(tx_sop_o), .tx_eop_o(tx_eop_o), .tx_cls_o(tx_cls_o),
     .tx_nblk_o(tx_nblk_o), .tx_dst_o(tx_dst_o), .tx_tag_o(tx_tag_o), .tx_ecn_o(tx_ecn_o),
+    .tx_pad_o(tx_pad_o), .tx_mrg_o(tx_mrg_o),
     .tx_fc_op_o(tx_fc_op_o), .tx_fc_vl_o(tx_fc_vl_o), .tx_fc_fctbs_o(tx_fc_fctbs_o),
     .tx_fc_fccl_o(tx_fc_fccl_o), .tx_pfc_en_o(tx_pfc_en_o), .tx_pfc_time_o(tx_pfc_time_o),
     .stat_drop_o(stat_drop_o), .stat_drop_cause_o(stat_drop_cause_o),

@@ -40,9 +40,10 @@
 extern "C" {
 #endif
 
-/* Fields of the link word (SPEC §2), in the order of the RTL's rx_*_i / tx_*_o ports (SPEC §13).
-   pfc_time has one field per priority: port p's time of priority i is bits [p*128 + i*16 +: 16]
-   of rx_pfc_time_i / tx_pfc_time_o. */
+/* Fields of the link word (SPEC §2), in the order of the RTL's rx_*_i / tx_*_o ports (SPEC §13),
+   but for pad and mrg (SPEC 0.3, §2.4), which come last so that the fields of 0.2 keep their
+   numbers. pfc_time has one field per priority: port p's time of priority i is bits
+   [p*128 + i*16 +: 16] of rx_pfc_time_i / tx_pfc_time_o. */
 enum {
   LFC_FLAT_KIND = 0, /* 2 bits: 0 IDLE, 1 DATA, 2 FCP, 3 PFC (lfc_kind_t) */
   LFC_FLAT_SOP,      /* 1 */
@@ -58,7 +59,9 @@ enum {
   LFC_FLAT_FC_FCCL,  /* 12 */
   LFC_FLAT_PFC_EN,   /* 8 */
   LFC_FLAT_PFC_TIME0, /* 16 each: LFC_FLAT_PFC_TIME0 + i is priority i, i = 0..7 */
-  LFC_FLAT_FIELDS = LFC_FLAT_PFC_TIME0 + 8
+  LFC_FLAT_PAD = LFC_FLAT_PFC_TIME0 + 8, /* 6: bytes of the last block not in the packet */
+  LFC_FLAT_MRG,       /* 1: the packet's last word carries two blocks */
+  LFC_FLAT_FIELDS
 };
 
 /* The stat_*_o outputs of the RTL (SPEC §13), per port; a 16-bit one has bit c for class c. */
