@@ -25,9 +25,10 @@ counts must equal the model's counters:
             the destination "LID: n", whose VL (n >> 12) must be a data VL; the count per
             direction.
 
-Within a direction frames must be in time order and at least the previous frame's blocks apart
-at the link's speed (a one-block packet is written as a two-block RoCEv2 frame: such a frame
-counts one block). --require K: at least K frames of each kind the run is to show (PFC and data,
+Within a direction frames must be in time order and at least the previous frame's slots apart at
+the link's speed: a data packet's blocks, less one for a packet of two or more (SPEC §2.4: with
+line time its last word may carry two blocks), a control frame one (a one-block packet is
+written as a two-block RoCEv2 frame: such a frame counts one block). --require K: at least K frames of each kind the run is to show (PFC and data,
 or FCP and data) over all files, so that a run with nothing in it cannot pass.
 
 Exit 0 all agree, 1 a mismatch (one line each, at most 20), 2 bad input or tshark failed.
@@ -261,7 +262,12 @@ def check_eth(name, rows, seen, bad, link_no):
         else:
             bad.append(f"{where}: neither PFC nor RoCEv2")
             continue
-        spacing(where, ns(r["frame.time_epoch"]), blocks, s, bad)
+        spacing(where, ns(r["frame.time_epoch"]), data_slots(blocks), s, bad)
+
+
+def data_slots(blocks):
+    """The fewest slots a data packet of `blocks` blocks takes (SPEC §2.1, §2.4: nblk - mrg)."""
+    return max(1, blocks - 1)
 
 
 def check_ib(name, rows, seen, bad, classes):
@@ -305,18 +311,18 @@ def check_ib(name, rows, seen, bad, classes):
         bth = bytes.fromhex(r["infiniband.bth"].replace(":", ""))
         if len(bth) > BTH_FECN_BYTE and bth[BTH_FECN_BYTE] & BTH_FECN_BIT:
             add(s.ce_by, vl)
-        spacing(where, ns(r["frame.time_epoch"]), math.ceil(length / BLOCK), s, bad)
+        spacing(where, ns(r["frame.time_epoch"]), data_slots(math.ceil(length / BLOCK)), s, bad)
 
 
-def spacing(where, t, blocks, s, bad):
+def spacing(where, t, slots, s, bad):
     if s.last is not None:
         t0, b0 = s.last
         if t < t0:
             bad.append(f"{where}: at {t} ns, before the frame before it ({t0} ns)")
         elif s.block_ns is not None and t - t0 < b0 * s.block_ns - 1:
-            bad.append(f"{where}: {t - t0} ns after a frame of {b0} blocks in its direction, "
-                       f"less than {b0 * s.block_ns:.2f} ns at the link's speed")
-    s.last = (t, blocks)
+            bad.append(f"{where}: {t - t0} ns after a frame of at least {b0} slots in its "
+                       f"direction, less than {b0 * s.block_ns:.2f} ns at the link's speed")
+    s.last = (t, slots)
 
 
 def compare(name, dirn, e, s, bad, ce_into):

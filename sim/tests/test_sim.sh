@@ -124,7 +124,12 @@ check "the same ring with an identity class map deadlocks (the map is what preve
 # Failed links and bounce routing; the PFC watchdog.
 check "leaf-spine, failed links, bounce routing, PFC: deadlock of 4 queues, nothing delivered" "$OUT/bounce_deadlock_pfc.json" 's["deadlock"] and len(d["deadlock"]["queues"]) == 4 and s["delivered_bytes"] == 0'
 run bounce_wd bounce_deadlock_pfc --set pfc.wd_enable=1
-check "the PFC watchdog breaks it: trips, drops by the watchdog, no lasting deadlock, data moves" "$OUT/bounce_wd.json" 'not s["deadlock"] and s["watchdog_trips"] > 0 and s["drops_by_cause"]["watchdog"] > 0 and s["delivered_bytes"] > 0'
+check "the PFC watchdog breaks it: trips, drops by the watchdog, no lasting deadlock" "$OUT/bounce_wd.json" 'not s["deadlock"] and s["watchdog_trips"] > 0 and s["drops_by_cause"]["watchdog"] > 0'
+# Dropping does not make the flows through the cycle deliver: the four queues trip and restore
+# together and the cycle forms again after a few packets, each of which a stormed queue drops
+# on its way (docs/study: nothing delivered). Forwarding through the storm moves data.
+run bounce_wd_fwd bounce_deadlock_pfc --set pfc.wd_enable=1 --set pfc.wd_action=forward
+check "the PFC watchdog forwarding: trips, no lasting deadlock, data moves" "$OUT/bounce_wd_fwd.json" 'not s["deadlock"] and s["watchdog_trips"] > 0 and s["delivered_bytes"] > 0'
 
 # Ring all-reduce vs in-network aggregation, and the MFU, on each fabric.
 for m in ib pfc; do
