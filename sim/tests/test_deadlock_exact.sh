@@ -91,10 +91,10 @@ done <<'EOF'
 ring_pfc ring_deadlock_pfc 392
 ring_pfc_t3 ring_deadlock_pfc 392 --threads 3
 ring_pfc_step ring_deadlock_pfc 392 --step-all
-ring_ib ring_deadlock_ib 784
-ring_ib_t3 ring_deadlock_ib 784 --threads 3
+ring_ib ring_deadlock_ib 980
+ring_ib_t3 ring_deadlock_ib 980 --threads 3
 identity_pfc ring_classes_pfc 392 --set classmap.sw3-sw0=0,1
-identity_ib ring_classes_ib 784 --set classmap.sw3-sw0=0,1
+identity_ib ring_classes_ib 980 --set classmap.sw3-sw0=0,1
 bounce bounce_deadlock_pfc 588
 bounce_t3 bounce_deadlock_pfc 588 --threads 3
 bounce_step bounce_deadlock_pfc 588 --step-all

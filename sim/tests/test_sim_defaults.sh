@@ -7,8 +7,9 @@
 #     cut-through, short and long cables and pipelines, 4 KB and 9 KB packets, with the defaults:
 #     no pause frame and no paused cycle (pfc), no credit-starved cycle at any switch and none at
 #     the source beyond the first credit loop (ib: it waits D + 1 cycles for the switch's first
-#     FCP, D the cable's delay), and goodput at line rate less the modelled overhead: none in pfc mode, one FCP per packet in
-#     ib mode (the sender's FCTBS changed, SPEC §5.5: n / (n + 1) for n-block packets). Goodput
+#     FCP, D the cable's delay), and goodput at line rate less the line time (SPEC §2.4): 20
+#     bytes of preamble and gap per frame in pfc mode, the 6-byte FCPs in ib mode (coalesced by
+#     fcp_holdoff, §5.5: f per packet, counted on the source's link). Goodput
 #     is the flow's bytes over its time from its first block sent to its last block delivered,
 #     less one packet's latency (the path's fill);
 #  3. the checks can fail: the SPEC defaults (xoff_th 128, vl_blocks 256) pause the flow behind a
@@ -55,6 +56,10 @@ check() {
 import json, sys
 d = json.load(open(sys.argv[1])); s = d["summary"]; f = d["flows"][0]
 g = {x["name"]: x for x in d["groups"]}
+def fcp_share(d):
+    # FCPs per data packet on the source host's link (SPEC §5.5, coalesced by fcp_holdoff)
+    ln = next(l for l in d["links"] if l["from"] == "h0")
+    return ln["fcps"] / ln["packets"]
 def goodput(f):
     bits = f["delivered_bytes"] * 8.0
     busy_ns = bits / f["throughput_gbps"] - f["latency_ns_max"]
@@ -103,12 +108,11 @@ while read -r name mode ct lat cable mtu pkt; do
   run "$name" "$IDLE" --set switch.mode="$mode" --set switch.cut_through="$ct" \
     --set switch.latency_ns="$lat" --set link.cable_m="$cable" --set switch.mtu_blocks="$mtu" \
     --set traffic.long.packet_bytes="$pkt" || continue
-  n=$(( (pkt + 63) / 64 ))
   if [ "$mode" = pfc ]; then
-    rate=100; idle='s["pause_frames"] == 0 and s["paused_queue_cycles"] == 0'
+    rate="100.0 * $pkt / ($pkt + 20)"; idle='s["pause_frames"] == 0 and s["paused_queue_cycles"] == 0'
   else
     loop=$(python3 -c "import math; print(math.ceil($cable * 5 / 5.12) + 1)")
-    rate="100.0 * $n / ($n + 1)"
+    rate="100.0 * $pkt / ($pkt + 6 * fcp_share(d))"
     idle="s['credit_starved_queue_cycles'] - s['host_credit_starved_queue_cycles'] == 0 and d['hosts'][0]['credit_starved_cycles'] <= $loop"
   fi
   check "$name: idle path, no stall" "$OUT/$name.json" "s[\"flows_complete\"] == 1 and $idle"
