@@ -96,19 +96,23 @@ typedef struct {
   uint64_t nic_drops_seen;
 } device_t;
 
-/* A packet in flight, found by its tag (engine.c "Packets"). */
+/* A packet in flight, found by its tag (engine.c "Packets"). Every host has one per packet in
+ * its transmit FIFO or in the fabric (a thousand and more under PFC back-pressure), so the
+ * fields are as narrow as their ranges allow: 40 bytes. */
 typedef struct {
-  uint32_t flow;
-  uint32_t bytes;
-  uint64_t send_cycle; /* node put out its first block; SIM_NEVER before */
+  uint64_t send_cycle; /* node put out its first block; SIM_NEVER before; free: released at */
   uint64_t arrive;     /* its first block reached the switch it is in now */
-  uint32_t hop;        /* switches it has left */
+  uint32_t flow;       /* SLOT_FREE: no packet */
+  uint32_t seq;        /* its number in its flow (offered order, mod 2^32): out_of_order */
   /* where its first block went last (the deadlock detector reads them, sim_view): */
   uint32_t wire;       /* the wire it left its last device on, UINT32_MAX before it left its node */
   uint16_t dst;        /* its destination address (the route tables' index, SPEC §7.1) */
+  uint16_t bytes;      /* at most LFC_MAX_NBLK blocks (asserted below) */
   uint8_t cls;         /* its class on that wire, before the wire's class map */
-  uint32_t seq;        /* its number in its flow (offered order, mod 2^32): out_of_order */
+  uint8_t hop;         /* switches it has left, at most FLOW_MAX_HOPS */
 } slot_t;
+_Static_assert(LFC_MAX_NBLK * LFC_BLOCK_BYTES <= UINT16_MAX, "slot_t.bytes holds a packet");
+_Static_assert(FLOW_MAX_HOPS <= UINT8_MAX, "slot_t.hop counts a path's switches");
 
 /*
  * The packets one endpoint sends: tag = index << tag_bits | endpoint, so that each source
@@ -121,10 +125,14 @@ typedef struct {
 typedef struct {
   slot_t *slot;
   uint32_t n, cap;   /* indices made, allocated */
-  uint32_t *fq;      /* released indices by (release cycle, index): a ring of cap */
-  uint64_t *fq_t;    /* the cycle of each release */
+  uint32_t *fq;      /* released indices by (release cycle, index): a ring of cap; the cycle of
+                        each release is in its slot (send_cycle of a free slot) */
   uint32_t fq_head, fq_n;
 } pool_t;
+
+/* A pool's first allocation of slots, and its growth: by cap / SLOT_GROWTH_DIV. */
+#define SLOT_FIRST_CAP 64u
+#define SLOT_GROWTH_DIV 4u
 
 /* Cycles the wake-up calendar spans (a power of two, a multiple of 64): most wakes are a link
  * delay or a packet's blocks ahead; later ones go to the heap. */
@@ -469,15 +477,15 @@ static void slot_release(sim_t *s, uint32_t tag, uint64_t t) {
   uint32_t i = tag >> s->tag_bits, q = p->fq_head + p->fq_n;
   if (q >= p->cap) q -= p->cap;
   p->slot[i].flow = SLOT_FREE;
+  p->slot[i].send_cycle = t; /* a free slot's: its release */
   for (uint32_t k = p->fq_n; k > 0; k--) { /* fq_n < n <= cap: each index at most once */
     uint32_t r = q == 0 ? p->cap - 1u : q - 1u;
-    if (p->fq_t[r] < t || (p->fq_t[r] == t && p->fq[r] < i)) break;
+    uint64_t tr = p->slot[p->fq[r]].send_cycle;
+    if (tr < t || (tr == t && p->fq[r] < i)) break;
     p->fq[q] = p->fq[r];
-    p->fq_t[q] = p->fq_t[r];
     q = r;
   }
   p->fq[q] = i;
-  p->fq_t[q] = t;
   p->fq_n++;
 }
 
@@ -486,33 +494,27 @@ static void slot_release(sim_t *s, uint32_t tag, uint64_t t) {
 static int64_t slot_alloc(sim_t *s, uint32_t e, uint64_t T) {
   pool_t *p = &s->pool[e];
   uint32_t i;
-  if (p->fq_n > 0 && p->fq_t[p->fq_head] + s->lookahead <= T) {
+  if (p->fq_n > 0 && p->slot[p->fq[p->fq_head]].send_cycle + s->lookahead <= T) {
     i = p->fq[p->fq_head];
     p->fq_head = p->fq_head + 1u == p->cap ? 0u : p->fq_head + 1u;
     p->fq_n--;
   } else {
     if ((uint64_t)p->n >= (1ull << (32u - s->tag_bits))) return -2;
     if (p->n == p->cap) {
-      uint32_t cap = p->cap ? p->cap * 2u : 64u;
+      /* A quarter more, not twice: a host under back-pressure holds a transmit FIFO's worth of
+         packets (1 024 by default) and a few more, which doubling would round up to 2 048. */
+      uint32_t cap = p->cap ? p->cap + p->cap / SLOT_GROWTH_DIV : SLOT_FIRST_CAP;
       slot_t *ns = realloc(p->slot, (size_t)cap * sizeof *ns);
       if (ns == NULL) return -1;
       p->slot = ns;
       uint32_t *nq = malloc((size_t)cap * sizeof *nq);
-      uint64_t *nt = malloc((size_t)cap * sizeof *nt);
-      if (nq == NULL || nt == NULL) {
-        free(nq);
-        free(nt);
-        return -1;
-      }
+      if (nq == NULL) return -1;
       for (uint32_t k = 0; k < p->fq_n; k++) { /* the ring, oldest first, from 0 */
         uint32_t j = p->fq_head + k < p->cap ? p->fq_head + k : p->fq_head + k - p->cap;
         nq[k] = p->fq[j];
-        nt[k] = p->fq_t[j];
       }
       free(p->fq);
-      free(p->fq_t);
       p->fq = nq;
-      p->fq_t = nt;
       p->fq_head = 0;
       p->cap = cap;
     }
@@ -761,7 +763,8 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
       continue;
     }
     s->pool[h].slot[tag >> s->tag_bits] = (slot_t){
-        list[pos], bytes, SIM_NEVER, SIM_NEVER, 0, NONE, 0, 0, (uint32_t)f->offered_pkts};
+        .send_cycle = SIM_NEVER, .arrive = SIM_NEVER, .flow = list[pos],
+        .seq = (uint32_t)f->offered_pkts, .wire = NONE, .bytes = (uint16_t)bytes};
     f->offered_bytes += bytes;
     f->offered_pkts++;
     if (f->dcqcn) {
@@ -1386,7 +1389,6 @@ static void teardown(sim_t *s) {
     for (uint32_t e = 0; e < s->topo.nendpoints; e++) {
       free(s->pool[e].slot);
       free(s->pool[e].fq);
-      free(s->pool[e].fq_t);
     }
   flows_free(&s->flows, s->topo.nendpoints);
   routes_free(&s->routes, s->topo.nsw);
