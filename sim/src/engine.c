@@ -1694,7 +1694,9 @@ uint64_t sim_digest(const sim_t *s) {
       h = mix64(h, lfc_nic_cycle(dv->nic));
     } else {
       for (uint32_t p = 0; p < dv->nports; p++) {
-        const lfc_port_stats_t *st = lfc_switch_stats(dv->sw, p);
+        lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
+        (void)lfc_switch_stats_copy(dv->sw, p, &st_buf); /* port < its ports */
+        const lfc_port_stats_t *st = &st_buf;
         const uint64_t *v = (const uint64_t *)st;
         for (size_t i = 0; i < sizeof *st / sizeof *v; i++) h = mix64(h, v[i]);
       }

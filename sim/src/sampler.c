@@ -86,7 +86,9 @@ void sampler_sample(sampler_t *sp, sim_t *sim, uint64_t cycle) {
   for (uint32_t s = 0; s < t->nsw; s++) {
     const lfc_switch_t *sw = sim_switch(sim, s);
     for (uint32_t p = 0; p < t->nports[s]; p++) {
-      const lfc_port_stats_t *st = lfc_switch_stats(sw, p);
+      lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
+      (void)lfc_switch_stats_copy(sw, p, &st_buf); /* port < its ports */
+      const lfc_port_stats_t *st = &st_buf;
       for (uint32_t c = 0; c < classes; c++) {
         size_t q = SIM_QIDX(s, p, c);
         const lfc_class_stats_t *cs = &st->cls[c];
