@@ -263,8 +263,9 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   sw->pipe_ring_mask = lfc_pipe_ring_size(cfg->latency) - 1u;
   sw->pipe_ring = lfc_calloc(sw->pipe_ring_mask + 1u, sizeof *sw->pipe_ring);
   int ev_ok = lfc_event_log_init(&sw->events, cfg->ports);
-  /* Not calloc: the pool is used from a high-water mark, untouched pages cost nothing. */
-  sw->desc = lfc_malloc((size_t)sw->desc_cap * sizeof *sw->desc);
+  /* Used from a high-water mark: untouched pages cost nothing (lfc_pool_alloc): a
+     switch of a fabric holds far fewer packets than its buffer has blocks. */
+  sw->desc = lfc_pool_alloc((size_t)sw->desc_cap * sizeof *sw->desc);
   if (!sw->port || !sw->txd || !sw->rxd || !sw->stats || !sw->cstats || !sw->out_scratch ||
       !sw->pipe_ring || ev_ok != 0 || !sw->desc) {
     lfc_switch_destroy(sw);
@@ -287,7 +288,7 @@ void lfc_switch_destroy(lfc_switch_t *sw) {
   free(sw->out_scratch);
   free(sw->pipe_ring);
   lfc_event_log_free(&sw->events);
-  free(sw->desc);
+  lfc_pool_free(sw->desc, (size_t)sw->desc_cap * sizeof *sw->desc);
   free(sw);
 }
 
