@@ -1668,7 +1668,17 @@ static const char *view_name(void *ctx, uint32_t node, char *buf, size_t len) {
 
 void sim_view(sim_t *s, sim_view_t *v) {
   *v = (sim_view_t){s, s->topo.nsw, s->cycle_ns, view_next_hop, view_route, view_each_held,
-                    view_stop, view_name};
+                    view_stop, view_name, 1u, 1u};
+  for (uint32_t sw = 0; sw < s->topo.nsw; sw++)
+    if (s->topo.nports[sw] > v->qports) v->qports = s->topo.nports[sw];
+  /* A held packet is in a class its switch admits (SPEC §7.2): one of the role's classes, or
+     VL15 in IB mode; a class map may name any class of the next switch. */
+  const lfc_scenario_t *sc = s->sc;
+  for (uint32_t r = 0; r < sc->nroles; r++) {
+    uint32_t c = sc->sw[r].mode == LFC_MODE_IB ? LFC_MAX_CLASSES : sc->sw[r].classes;
+    if (c > v->qclasses) v->qclasses = c;
+  }
+  if (sc->nclassmaps > 0) v->qclasses = LFC_MAX_CLASSES;
 }
 
 /* A latency series: its samples in order while it keeps them (the same hash as when every

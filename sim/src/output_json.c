@@ -253,8 +253,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
                 (unsigned long long)cs->xon_tx, (unsigned long long)cs->pause_rx, (double)cs->paused_cycles / (double)sim_end(sim),
                 (double)cs->credit_blocked_cycles / (double)sim_end(sim),
                 (unsigned long long)cs->peak_qlen,
-                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(sw, p, c), 50),
-                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(sw, p, c), 99),
+                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(&sp->view, sw, p, c), 50),
+                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(&sp->view, sw, p, c), 99),
                 (unsigned long long)cs->peak_pg, (unsigned long long)drops);
         for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
           fprintf(o, "%s%llu", k ? ", " : "", (unsigned long long)cs->drop_pkts[k]);
