@@ -147,7 +147,7 @@ typedef struct {
 
 /* A pool's first allocation of slots, and its growth: by cap / SLOT_GROWTH_DIV. */
 #define SLOT_FIRST_CAP 64u
-#define SLOT_GROWTH_DIV 4u
+#define SLOT_GROWTH_DIV 8u
 
 /* Cycles the wake-up calendar spans (a power of two, a multiple of 64): most wakes are a link
  * delay or a packet's blocks ahead; later ones go to the heap. */
@@ -521,7 +521,7 @@ static int64_t slot_alloc(sim_t *s, uint32_t e, uint64_t T) {
   } else {
     if ((uint64_t)p->n >= (1ull << (32u - s->tag_bits))) return -2;
     if (p->n == p->cap) {
-      /* A quarter more, not twice: a host under back-pressure holds a transmit FIFO's worth of
+      /* An eighth more, not twice: a host under back-pressure holds a transmit FIFO's worth of
          packets (1 024 by default) and a few more, which doubling would round up to 2 048. */
       uint32_t cap = p->cap ? p->cap + p->cap / SLOT_GROWTH_DIV : SLOT_FIRST_CAP;
       slot_t *ns = realloc(p->slot, (size_t)cap * sizeof *ns);

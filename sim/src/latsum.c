@@ -24,6 +24,10 @@ static uint64_t bucket_hi(uint32_t b) {
   return lo + ((uint64_t)1 << shift) - 1u;
 }
 
+/* The first allocation of samples kept, and its growth: by nv / RAW_GROWTH_DIV. */
+#define RAW_FIRST_CAP 64u
+#define RAW_GROWTH_DIV 4u
+
 /* The largest count of a bucket of 1 and of 2 bytes: one more widens the counts. */
 #define COUNT_MAX_1 UINT8_MAX
 #define COUNT_MAX_2 UINT16_MAX
@@ -93,7 +97,9 @@ int latsum_add(latsum_t *s, uint32_t v) {
       s->w = sizeof(uint32_t);
     }
     if (s->n == s->nv) {
-      uint32_t cap = s->nv ? s->nv * 2u : 64u; /* up to LATSUM_RAW, a power of two */
+      /* a quarter more, up to LATSUM_RAW: most series of a run stop short of it */
+      uint32_t cap = s->nv ? s->nv + s->nv / RAW_GROWTH_DIV : RAW_FIRST_CAP;
+      if (cap > LATSUM_RAW) cap = LATSUM_RAW;
       void *r = realloc(s->v, (size_t)cap * s->w);
       if (r == NULL) return -1;
       s->v = r;
