@@ -262,7 +262,7 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   sw->out_scratch = lfc_calloc(cfg->ports, sizeof *sw->out_scratch);
   sw->pipe_ring_mask = lfc_pipe_ring_size(cfg->latency) - 1u;
   sw->pipe_ring = lfc_calloc(sw->pipe_ring_mask + 1u, sizeof *sw->pipe_ring);
-  int ev_ok = lfc_event_log_init(&sw->events, cfg->ports);
+  int ev_ok = lfc_event_log_init(&sw->events, cfg->ports, cfg->classes);
   /* Used from a high-water mark: untouched pages cost nothing (lfc_pool_alloc): a
      switch of a fabric holds far fewer packets than its buffer has blocks. */
   sw->desc = lfc_pool_alloc((size_t)sw->desc_cap * sizeof *sw->desc);
