@@ -274,20 +274,23 @@ struct lfc_switch {
 
   /* statistics (SPEC §10): closed intervals in stats and cstats, open ones added by the view */
   lfc_port_cnt_t *stats;      /* per port */
-  lfc_class_stats_t *cstats;  /* per port, stat_classes each (lfc_cstats) */
-  uint32_t stat_classes;      /* classes, and one more for VL15 in IB mode */
+  lfc_class_stats_t *cstats;  /* per port, 1 << stat_shift each (lfc_cstats) */
+  uint32_t stat_shift;        /* 1 << stat_shift >= classes, and > classes in IB mode (VL15) */
   lfc_port_stats_t *view;     /* per port, allocated by the first lfc_switch_stats */
 
   /* events of the last step (event_log.c) */
   lfc_event_log_t events;
 };
 
-/* The counters of class c (< classes, or VL15 in IB mode) of port p (SPEC §10). */
+/* The counters of class c (< classes, or VL15 in IB mode) of port p (SPEC §10). A port has a
+ * power of two of them, so that VL15 (all ones) masked lands on the last, above the data
+ * classes: a shift, a mask and an or on the per-packet path. */
 static inline lfc_class_stats_t *lfc_cstats(const lfc_switch_t *sw, uint32_t p, uint32_t c) {
-  uint32_t i = c == LFC_VL15 ? sw->classes : c; /* VL15's counters follow the data classes */
-  assert(i < sw->stat_classes);
-  return &sw->cstats[(size_t)p * sw->stat_classes + i];
+  uint32_t mask = (1u << sw->stat_shift) - 1u;
+  assert(c < sw->classes || (sw->ib && c == LFC_VL15));
+  return &sw->cstats[((size_t)p << sw->stat_shift) | (c & mask)];
 }
+_Static_assert(LFC_VL15 == LFC_MAX_CLASSES - 1u, "VL15 is all ones: the last counters masked");
 
 /* ---- small arithmetic on cycles and masks ---- */
 static inline uint64_t lfc_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }

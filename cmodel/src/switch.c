@@ -257,8 +257,9 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   sw->txd = lfc_calloc(cfg->ports, sizeof *sw->txd);
   sw->rxd = lfc_calloc(cfg->ports, sizeof *sw->rxd);
   sw->stats = lfc_calloc(cfg->ports, sizeof *sw->stats);
-  sw->stat_classes = sw->ib ? cfg->classes + 1u : cfg->classes; /* lfc_cstats */
-  sw->cstats = lfc_calloc((size_t)cfg->ports * sw->stat_classes, sizeof *sw->cstats);
+  uint32_t ncs = sw->ib ? cfg->classes + 1u : cfg->classes; /* VL15's after the data classes */
+  while ((1u << sw->stat_shift) < ncs) sw->stat_shift++; /* lfc_cstats */
+  sw->cstats = lfc_calloc((size_t)cfg->ports << sw->stat_shift, sizeof *sw->cstats);
   sw->out_scratch = lfc_calloc(cfg->ports, sizeof *sw->out_scratch);
   sw->pipe_ring_mask = lfc_pipe_ring_size(cfg->latency) - 1u;
   sw->pipe_ring = lfc_calloc(sw->pipe_ring_mask + 1u, sizeof *sw->pipe_ring);
@@ -297,7 +298,7 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   lfc_event_log_clear(&sw->events);
   memset(sw->port, 0, sw->ports * sizeof *sw->port);
   memset(sw->stats, 0, sw->ports * sizeof *sw->stats);
-  memset(sw->cstats, 0, (size_t)sw->ports * sw->stat_classes * sizeof *sw->cstats);
+  memset(sw->cstats, 0, ((size_t)sw->ports << sw->stat_shift) * sizeof *sw->cstats);
   for (uint32_t p = 0; p < sw->ports; p++) {
     lfc_port_t *pp = &sw->port[p];
     pp->k = sw->cfg.speed_div[p];
@@ -436,10 +437,8 @@ static void stats_get(const lfc_switch_t *sw, uint32_t port, lfc_port_stats_t *v
   v->fcp_rx = st->fcp_rx;
   v->pfc_tx = st->pfc_tx;
   v->pfc_rx = st->pfc_rx;
-  for (uint32_t i = 0; i < sw->stat_classes; i++) {
-    uint32_t c = i < sw->classes ? i : LFC_VL15;
-    v->cls[c] = *lfc_cstats(sw, port, c);
-  }
+  for (uint32_t c = 0; c < sw->classes; c++) v->cls[c] = *lfc_cstats(sw, port, c);
+  if (sw->ib) v->cls[LFC_VL15] = *lfc_cstats(sw, port, LFC_VL15);
   for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
     v->cls[c].drop_pkts[LFC_DROP_MALFORMED] = st->mal_pkts[c];
     v->cls[c].drop_blocks[LFC_DROP_MALFORMED] = st->mal_blocks[c];

@@ -543,11 +543,8 @@ static int64_t slot_alloc(sim_t *s, uint32_t e, uint64_t T) {
   return (int64_t)((uint64_t)i << s->tag_bits | e);
 }
 
-/* The fly_t of packet sl of endpoint e's pool, made (send_cycle and arrive SIM_NEVER) if it has
- * none; NULL if out of memory. Only the lane of e's node calls it (its step, its merge). */
-static fly_t *fly_of(sim_t *s, uint32_t tag, slot_t *sl) {
-  pool_t *p = &s->pool[tag & ((1u << s->tag_bits) - 1u)];
-  if (sl->fly != NONE) return &p->fly[sl->fly];
+/* A new fly_t for packet sl of pool p (fly_of). */
+static fly_t *fly_make(pool_t *p, slot_t *sl) {
   uint32_t i = p->fly_free;
   if (i != NONE) {
     p->fly_free = p->fly[i].wire;
@@ -564,6 +561,13 @@ static fly_t *fly_of(sim_t *s, uint32_t tag, slot_t *sl) {
   sl->fly = i;
   p->fly[i] = (fly_t){.send_cycle = SIM_NEVER, .arrive = SIM_NEVER, .wire = NONE};
   return &p->fly[i];
+}
+
+/* The fly_t of packet sl (tag), made (send_cycle and arrive SIM_NEVER) if it has none; NULL if
+ * out of memory. Only the lane of the source's node calls it (its step, its merge). */
+static inline fly_t *fly_of(sim_t *s, uint32_t tag, slot_t *sl) {
+  pool_t *p = &s->pool[tag & ((1u << s->tag_bits) - 1u)];
+  return sl->fly != NONE ? &p->fly[sl->fly] : fly_make(p, sl);
 }
 
 /* The packet's records could not be kept: the run ends, exit status 2 (docs/sim.md "Memory"). */

@@ -23,7 +23,7 @@
  * 20 us: 47, 183 and 414 MB; k = 16 for 1 ms, its FIFOs full: 74 MB; docs/perf-log.md
  * 2026-12-03), above each by 25-35 % (a k = 8 fat tree, 9 MB: 12 %). A port's state is about
  * 2.6 KB (lfc_port_t 1.4 KB, its counters, wire and event log); its descriptor pool is a
- * mapping touched only as far as the packets it holds (lfc_pool_alloc). */
+ * mapping of its own, touched only as far as the packets it holds. */
 #define EST_MODEL_PORT_BYTES 4096u
 /* The program itself: its code, libraries, stacks (a run refused at its first line peaks at
  * 2 MB) */
