@@ -19,6 +19,16 @@ void *lfc_calloc(size_t n, size_t size);
 /* realloc, the same; on failure ptr is left as it was (C11 7.22.3.5). */
 void *lfc_realloc(void *ptr, size_t size);
 
+/*
+ * A pool used from a high-water mark (the switch's descriptors): size bytes whose pages cost
+ * nothing until touched. Where the system has anonymous mappings, a mapping of its own: a
+ * malloc'd block shares huge pages with its neighbours when glibc puts the heap on them
+ * (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, docs/sim.md "Speed"), so all of it would be resident.
+ * Contents undefined; NULL if out of memory (or injected). Free with lfc_pool_free(p, size).
+ */
+void *lfc_pool_alloc(size_t size);
+void lfc_pool_free(void *p, size_t size);
+
 /* Test hook: the nth allocation from now (1 = the next one) returns NULL, the others succeed;
    0 turns the injector off. Per thread. */
 void lfc_alloc_fail_nth(uint64_t nth);

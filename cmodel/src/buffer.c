@@ -68,7 +68,7 @@ void lfc_buffer_charge(lfc_switch_t *sw, uint32_t p, const lfc_rx_dec_t *d) {
   pg->pg_hdrm += d->h;
   sw->shared_used += d->s;
   if (d->s != 0 || d->h != 0) note_change(sw, p, d->cls);
-  lfc_class_stats_t *st = &sw->stats[p].cls[d->cls];
+  lfc_class_stats_t *st = lfc_cstats(sw, p, d->cls);
   uint64_t held = (uint64_t)pg->pg_min + pg->pg_shared + pg->pg_hdrm;
   if (held > st->peak_pg) st->peak_pg = held;
 }

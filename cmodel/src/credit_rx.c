@@ -52,7 +52,7 @@ void lfc_credit_rx_charge(lfc_switch_t *sw, uint32_t p, const lfc_rx_dec_t *d) {
     v->occ = (uint16_t)(v->occ + n);
     held = v->occ;
   }
-  lfc_class_stats_t *st = &sw->stats[p].cls[c];
+  lfc_class_stats_t *st = lfc_cstats(sw, p, c);
   if (held > st->peak_pg) st->peak_pg = held;
 }
 

@@ -32,7 +32,7 @@ void lfc_credit_tx_update(lfc_switch_t *sw, uint32_t p, uint32_t vl) {
     v->blocked_since = sw->now + 1u;
   } else if (!blocked && was_blocked) {
     pp->credit_blocked &= (uint16_t)~bit;
-    sw->stats[p].cls[vl].credit_blocked_cycles += sw->now + 1u - v->blocked_since;
+    lfc_cstats(sw, p, vl)->credit_blocked_cycles += sw->now + 1u - v->blocked_since;
   }
 }
 
@@ -53,7 +53,7 @@ void lfc_credit_tx_on_start(lfc_switch_t *sw, uint32_t p, uint32_t vl, uint32_t 
 /* credit_blocked_cycles of (p, vl) up to the current cycle. */
 uint64_t lfc_credit_blocked_cycles(const lfc_switch_t *sw, uint32_t p, uint32_t vl) {
   const lfc_port_t *pp = &sw->port[p];
-  uint64_t n = sw->stats[p].cls[vl].credit_blocked_cycles;
+  uint64_t n = lfc_cstats(sw, p, vl)->credit_blocked_cycles;
   if (pp->credit_blocked & (1u << vl)) n += sw->now - pp->vl[vl].blocked_since;
   return n;
 }

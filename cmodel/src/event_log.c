@@ -8,18 +8,19 @@
 #include <stdlib.h>
 
 /* Events one port can produce in a cycle (SPEC §13: one per stat pulse): an admission drop, an
-   ECN mark and rx_malformed, and per class a watchdog discard, an xoff/xon and a trip/restore. */
+   ECN mark and rx_malformed, and per class a watchdog discard, an xoff/xon and a trip/restore
+   (PFC: only the configured classes have a PG, a pause and a watchdog, SPEC §6). */
 #define EVENTS_PER_PORT 3u
 #define EVENTS_PER_CLASS 3u
 
 /* The most events one cycle can produce. */
-static size_t event_capacity(uint32_t ports) {
-  return (size_t)ports * (EVENTS_PER_PORT + EVENTS_PER_CLASS * LFC_MAX_CLASSES);
+static size_t event_capacity(uint32_t ports, uint32_t classes) {
+  return (size_t)ports * (EVENTS_PER_PORT + EVENTS_PER_CLASS * classes);
 }
 
-int lfc_event_log_init(lfc_event_log_t *log, uint32_t ports) {
+int lfc_event_log_init(lfc_event_log_t *log, uint32_t ports, uint32_t classes) {
   log->count = 0;
-  log->cap = event_capacity(ports);
+  log->cap = event_capacity(ports, classes);
   log->ev = lfc_calloc(log->cap, sizeof *log->ev);
   if (log->ev == NULL) {
     log->cap = 0;

@@ -19,9 +19,10 @@ typedef struct lfc_event_log {
   size_t count, cap;
 } lfc_event_log_t;
 
-/* Allocates room for the most events one cycle of a switch with `ports` ports can produce.
-   Returns 0, or -1 if out of memory (the log is then empty and may be freed). */
-int lfc_event_log_init(lfc_event_log_t *log, uint32_t ports);
+/* Allocates room for the most events one cycle of a switch with `ports` ports and `classes`
+   data classes can produce. Returns 0, or -1 if out of memory (the log is then empty and may
+   be freed). */
+int lfc_event_log_init(lfc_event_log_t *log, uint32_t ports, uint32_t classes);
 
 /* Frees the entries; the log is empty afterwards. NULL entries are fine. */
 void lfc_event_log_free(lfc_event_log_t *log);

@@ -173,6 +173,18 @@ _Static_assert(offsetof(lfc_port_t, pipe) == LFC_CACHE_LINE, "line 0 of lfc_port
 _Static_assert(offsetof(lfc_port_t, pc) == 2u * LFC_CACHE_LINE, "lines 0, 1 of lfc_port_t");
 _Static_assert(sizeof(lfc_pcls_t) == LFC_CACHE_LINE, "one line per PFC class");
 
+/*
+ * The counters of one port (SPEC §10) as the switch keeps them. lfc_port_stats_t has room for
+ * all 16 classes (3.5 KB a port); a switch counts only its configured classes (and VL15 in IB
+ * mode) in `cstats` (lfc_cstats), and the drops of malformed packets, which carry any 4-bit
+ * class (SPEC §7.2), here by that class. lfc_switch_stats builds the public view from both.
+ */
+typedef struct {
+  uint64_t rx_malformed, rx_bad_fcp, rx_bad_ctrl;
+  uint64_t fcp_tx, fcp_rx, pfc_tx, pfc_rx;
+  uint64_t mal_pkts[LFC_MAX_CLASSES], mal_blocks[LFC_MAX_CLASSES]; /* LFC_DROP_MALFORMED */
+} lfc_port_cnt_t;
+
 /* Step A decision of one port (SPEC §5.2). */
 typedef struct {
   uint8_t action;   /* LFC_TX_* */
@@ -269,13 +281,25 @@ struct lfc_switch {
   /* IB vlarb tables (SPEC §5.6): per VL, the entries with weight > 0 naming it */
   uint64_t hi_ent[LFC_IB_MAX_VLS], lo_ent[LFC_IB_MAX_VLS];
 
-  /* statistics (SPEC §10): closed intervals in stats, open ones added by the view */
-  lfc_port_stats_t *stats;
-  lfc_port_stats_t *view;
+  /* statistics (SPEC §10): closed intervals in stats and cstats, open ones added by the view */
+  lfc_port_cnt_t *stats;      /* per port */
+  lfc_class_stats_t *cstats;  /* per port, 1 << stat_shift each (lfc_cstats) */
+  uint32_t stat_shift;        /* 1 << stat_shift >= classes, and > classes in IB mode (VL15) */
+  lfc_port_stats_t *view;     /* per port, allocated by the first lfc_switch_stats */
 
   /* events of the last step (event_log.c) */
   lfc_event_log_t events;
 };
+
+/* The counters of class c (< classes, or VL15 in IB mode) of port p (SPEC §10). A port has a
+ * power of two of them, so that VL15 (all ones) masked lands on the last, above the data
+ * classes: a shift, a mask and an or on the per-packet path. */
+static inline lfc_class_stats_t *lfc_cstats(const lfc_switch_t *sw, uint32_t p, uint32_t c) {
+  uint32_t mask = (1u << sw->stat_shift) - 1u;
+  assert(c < sw->classes || (sw->ib && c == LFC_VL15));
+  return &sw->cstats[((size_t)p << sw->stat_shift) | (c & mask)];
+}
+_Static_assert(LFC_VL15 == LFC_MAX_CLASSES - 1u, "VL15 is all ones: the last counters masked");
 
 /* ---- small arithmetic on cycles and masks ---- */
 static inline uint64_t lfc_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }

@@ -204,16 +204,16 @@ void lfc_pfc_gen_word(const lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d,
 /* Step B of a sent frame: clear the pendings it carried, restart refresh of its XOFFs. */
 void lfc_pfc_gen_sent(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
   lfc_port_t *pp = &sw->port[p];
-  lfc_port_stats_t *st = &sw->stats[p];
+  lfc_port_cnt_t *st = &sw->stats[p];
   pp->pend &= (uint8_t)~d->pfc_en;
   st->pfc_tx++;
   for (uint8_t en = d->pfc_en; en != 0; en &= (uint8_t)(en - 1u)) {
     uint32_t c = lfc_ctz(en);
     if ((pp->xoff >> c) & 1u) {
       pp->pc[c].refresh_due = sw->now + sw->cfg.refresh_cycles; /* timer = refresh - 1 */
-      st->cls[c].xoff_tx++;
+      lfc_cstats(sw, p, c)->xoff_tx++;
     } else {
-      st->cls[c].xon_tx++;
+      lfc_cstats(sw, p, c)->xon_tx++;
     }
   }
   update_refresh_min(pp);

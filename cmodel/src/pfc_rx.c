@@ -11,7 +11,7 @@
 /* Step D: a PFC frame received on port p (PFC mode). */
 void lfc_pfc_rx_frame(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w) {
   lfc_port_t *pp = &sw->port[p];
-  lfc_port_stats_t *st = &sw->stats[p];
+  lfc_port_cnt_t *st = &sw->stats[p];
   uint64_t next = sw->now + 1u;
   st->pfc_rx++;
   sw->tx_work |= 1ull << p; /* a pause that starts or ends changes step A (a parked port) */
@@ -22,13 +22,13 @@ void lfc_pfc_rx_frame(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w) {
     uint32_t q = w->pfc_time[c];
     bool was_paused = sw->now < pc->pause_until;
     uint64_t end = lfc_min_u64(pc->pause_until, next);
-    if (end > pc->pause_from) st->cls[c].paused_cycles += end - pc->pause_from;
+    if (end > pc->pause_from) lfc_cstats(sw, p, c)->paused_cycles += end - pc->pause_from;
     pc->pause_from = next;
     pc->pause_until = next + (uint64_t)q * pp->k; /* one quantum is k cycles */
     if (q > 0)
-      st->cls[c].pause_rx++;
+      lfc_cstats(sw, p, c)->pause_rx++;
     else
-      st->cls[c].resume_rx++;
+      lfc_cstats(sw, p, c)->resume_rx++;
     lfc_wd_on_frame(sw, p, c, was_paused, q > 0);
   }
 }
@@ -47,7 +47,7 @@ uint8_t lfc_pfc_rx_paused(const lfc_switch_t *sw, uint32_t p, uint8_t candidates
 /* paused_cycles of (p, c) up to the current cycle: cycles with pause_timer > 0. */
 uint64_t lfc_pfc_rx_paused_cycles(const lfc_switch_t *sw, uint32_t p, uint32_t c) {
   const lfc_pcls_t *pc = &sw->port[p].pc[c];
-  uint64_t n = sw->stats[p].cls[c].paused_cycles;
+  uint64_t n = lfc_cstats(sw, p, c)->paused_cycles;
   uint64_t end = lfc_min_u64(pc->pause_until, sw->now);
   return end > pc->pause_from ? n + end - pc->pause_from : n;
 }

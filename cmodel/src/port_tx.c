@@ -144,7 +144,7 @@ static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
   pp->tx_rem = (uint8_t)(n - 1u - d->mrg); /* words, SPEC §7.4 */
   if (sw->cfg.wire_time) lfc_line_data(&pp->line, sw->now, pp->k, n, pk.pad, sw->ib, d->mrg);
   if (pp->tx_rem != 0) sw->tx_busy |= 1ull << p;
-  lfc_class_stats_t *st = &sw->stats[p].cls[d->cls];
+  lfc_class_stats_t *st = lfc_cstats(sw, p, d->cls);
   st->tx_pkts++;
   st->tx_blocks += n; /* counted at the start, like the credits (SPEC §5.3) */
   if (sw->ib) {

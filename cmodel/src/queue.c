@@ -78,7 +78,7 @@ static void queue_push(lfc_switch_t *sw, uint32_t d) {
   list_append(sw, &q->list, d);
   q->qlen += pk->nblk;
   q->qpkts++;
-  lfc_class_stats_t *st = &sw->stats[e].cls[c];
+  lfc_class_stats_t *st = lfc_cstats(sw, e, c);
   if (q->qlen > st->peak_qlen) st->peak_qlen = q->qlen;
   if ((ep->nonempty & (1u << c)) == 0) {
     ep->nonempty |= (uint16_t)(1u << c);

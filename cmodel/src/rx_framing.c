@@ -90,7 +90,7 @@ static void admit(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w, const lfc_r
   pk->ecn = w->ecn & LFC_ECN_MASK;
   pk->in_port = (uint8_t)p;
   pk->out_port = d->out_port;
-  lfc_class_stats_t *st = &sw->stats[p].cls[d->cls];
+  lfc_class_stats_t *st = lfc_cstats(sw, p, d->cls);
   st->rx_pkts++;
   st->rx_blocks += d->nblk;
   if (sw->cfg.cut_through || d->nblk - d->mrg == 1u) /* one word: it is the last (§7.3) */
@@ -116,8 +116,12 @@ static void apply_first(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w,
   }
   if (d->action == LFC_RX_ADMIT) {
     admit(sw, p, w, d);
+  } else if (d->cause == LFC_DROP_MALFORMED) { /* of any 4-bit class: lfc_port_cnt_t */
+    sw->stats[p].mal_pkts[d->cls]++;
+    sw->stats[p].mal_blocks[d->cls] += d->nblk;
+    lfc_event_push(&sw->events, LFC_EV_DROP, p, d->cls, d->cause, w->tag);
   } else {
-    lfc_class_stats_t *st = &sw->stats[p].cls[d->cls];
+    lfc_class_stats_t *st = lfc_cstats(sw, p, d->cls);
     st->drop_pkts[d->cause]++;
     st->drop_blocks[d->cause] += d->nblk;
     lfc_event_push(&sw->events, LFC_EV_DROP, p, d->cls, d->cause, w->tag);
@@ -126,7 +130,7 @@ static void apply_first(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w,
 
 /* Step D: a control word received on port p (SPEC §5.3, §5.4, §6.7). */
 static void control(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w) {
-  lfc_port_stats_t *st = &sw->stats[p];
+  lfc_port_cnt_t *st = &sw->stats[p];
   uint32_t kind = w->kind & LFC_KIND_MASK;
   if (kind == LFC_FCP) {
     uint32_t op = w->fc_op & LFC_FC_OP_MASK, vl = w->fc_vl & LFC_FC_OP_MASK;

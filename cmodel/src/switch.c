@@ -257,14 +257,17 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   sw->txd = lfc_calloc(cfg->ports, sizeof *sw->txd);
   sw->rxd = lfc_calloc(cfg->ports, sizeof *sw->rxd);
   sw->stats = lfc_calloc(cfg->ports, sizeof *sw->stats);
-  sw->view = lfc_calloc(cfg->ports, sizeof *sw->view);
+  uint32_t ncs = sw->ib ? cfg->classes + 1u : cfg->classes; /* VL15's after the data classes */
+  while ((1u << sw->stat_shift) < ncs) sw->stat_shift++; /* lfc_cstats */
+  sw->cstats = lfc_calloc((size_t)cfg->ports << sw->stat_shift, sizeof *sw->cstats);
   sw->out_scratch = lfc_calloc(cfg->ports, sizeof *sw->out_scratch);
   sw->pipe_ring_mask = lfc_pipe_ring_size(cfg->latency) - 1u;
   sw->pipe_ring = lfc_calloc(sw->pipe_ring_mask + 1u, sizeof *sw->pipe_ring);
-  int ev_ok = lfc_event_log_init(&sw->events, cfg->ports);
-  /* Not calloc: the pool is used from a high-water mark, untouched pages cost nothing. */
-  sw->desc = lfc_malloc((size_t)sw->desc_cap * sizeof *sw->desc);
-  if (!sw->port || !sw->txd || !sw->rxd || !sw->stats || !sw->view || !sw->out_scratch ||
+  int ev_ok = lfc_event_log_init(&sw->events, cfg->ports, cfg->classes);
+  /* Used from a high-water mark: untouched pages cost nothing (lfc_pool_alloc): a
+     switch of a fabric holds far fewer packets than its buffer has blocks. */
+  sw->desc = lfc_pool_alloc((size_t)sw->desc_cap * sizeof *sw->desc);
+  if (!sw->port || !sw->txd || !sw->rxd || !sw->stats || !sw->cstats || !sw->out_scratch ||
       !sw->pipe_ring || ev_ok != 0 || !sw->desc) {
     lfc_switch_destroy(sw);
     fail(err, errlen, "out of memory (buffer of %llu blocks)", (unsigned long long)blocks);
@@ -281,11 +284,12 @@ void lfc_switch_destroy(lfc_switch_t *sw) {
   free(sw->txd);
   free(sw->rxd);
   free(sw->stats);
+  free(sw->cstats);
   free(sw->view);
   free(sw->out_scratch);
   free(sw->pipe_ring);
   lfc_event_log_free(&sw->events);
-  free(sw->desc);
+  lfc_pool_free(sw->desc, (size_t)sw->desc_cap * sizeof *sw->desc);
   free(sw);
 }
 
@@ -294,6 +298,7 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   lfc_event_log_clear(&sw->events);
   memset(sw->port, 0, sw->ports * sizeof *sw->port);
   memset(sw->stats, 0, sw->ports * sizeof *sw->stats);
+  memset(sw->cstats, 0, ((size_t)sw->ports << sw->stat_shift) * sizeof *sw->cstats);
   for (uint32_t p = 0; p < sw->ports; p++) {
     lfc_port_t *pp = &sw->port[p];
     pp->k = sw->cfg.speed_div[p];
@@ -418,18 +423,51 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
 /* ---------------------------------------------------------------------------------------- */
 
 /*
- * The counters kept as intervals (paused_cycles, credit_blocked_cycles) are completed up to the
- * current cycle in a view owned by the switch; the switch is logically unchanged.
+ * The counters of lfc_port_cnt_t and lfc_cstats in the public layout, with those kept as
+ * intervals (paused_cycles, credit_blocked_cycles) completed up to the current cycle; the
+ * switch is logically unchanged.
  */
-const lfc_port_stats_t *lfc_switch_stats(const lfc_switch_t *sw, uint32_t port) {
-  if (port >= sw->ports) return NULL;
-  lfc_port_stats_t *v = &sw->view[port];
-  *v = sw->stats[port];
+static void stats_get(const lfc_switch_t *sw, uint32_t port, lfc_port_stats_t *v) {
+  const lfc_port_cnt_t *st = &sw->stats[port];
+  memset(v, 0, sizeof *v);
+  v->rx_malformed = st->rx_malformed;
+  v->rx_bad_fcp = st->rx_bad_fcp;
+  v->rx_bad_ctrl = st->rx_bad_ctrl;
+  v->fcp_tx = st->fcp_tx;
+  v->fcp_rx = st->fcp_rx;
+  v->pfc_tx = st->pfc_tx;
+  v->pfc_rx = st->pfc_rx;
+  for (uint32_t c = 0; c < sw->classes; c++) v->cls[c] = *lfc_cstats(sw, port, c);
+  if (sw->ib) v->cls[LFC_VL15] = *lfc_cstats(sw, port, LFC_VL15);
+  for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
+    v->cls[c].drop_pkts[LFC_DROP_MALFORMED] = st->mal_pkts[c];
+    v->cls[c].drop_blocks[LFC_DROP_MALFORMED] = st->mal_blocks[c];
+  }
   for (uint32_t c = 0; c < sw->classes; c++) {
     if (sw->ib)
       v->cls[c].credit_blocked_cycles = lfc_credit_blocked_cycles(sw, port, c);
     else
       v->cls[c].paused_cycles = lfc_pfc_rx_paused_cycles(sw, port, c);
   }
+}
+
+int lfc_switch_stats_copy(const lfc_switch_t *sw, uint32_t port, lfc_port_stats_t *out) {
+  if (port >= sw->ports) return -1;
+  stats_get(sw, port, out);
+  return 0;
+}
+
+/* The snapshots live in a buffer per port that the first call allocates (a large fabric's
+ * switches would otherwise hold 3.5 KB a port for a view few callers take); the switch is
+ * logically unchanged, so the buffer is reached through a cast of the const handle. */
+const lfc_port_stats_t *lfc_switch_stats(const lfc_switch_t *sw, uint32_t port) {
+  if (port >= sw->ports) return NULL;
+  if (sw->view == NULL) {
+    lfc_switch_t *mut = (lfc_switch_t *)sw;
+    mut->view = calloc(sw->ports, sizeof *sw->view);
+    if (mut->view == NULL) return NULL;
+  }
+  lfc_port_stats_t *v = &sw->view[port];
+  stats_get(sw, port, v);
   return v;
 }

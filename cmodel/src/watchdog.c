@@ -60,7 +60,7 @@ void lfc_wd_discard(lfc_switch_t *sw) {
       uint32_t d = lfc_queue_pop(sw, p, c);
       const lfc_desc_t *pk = &sw->desc[d];
       lfc_buffer_free(sw, pk->in_port, pk->cls, pk->nblk);
-      lfc_class_stats_t *st = &sw->stats[p].cls[c]; /* counted at the egress port */
+      lfc_class_stats_t *st = lfc_cstats(sw, p, c); /* counted at the egress port */
       st->drop_pkts[LFC_DROP_WATCHDOG]++;
       st->drop_blocks[LFC_DROP_WATCHDOG] += pk->nblk;
       lfc_event_push(&sw->events, LFC_EV_DROP, p, c, LFC_DROP_WATCHDOG, pk->tag);
@@ -81,7 +81,7 @@ void lfc_wd_update(lfc_switch_t *sw) {
         lfc_pcls_t *pc = &pp->pc[c];
         uint8_t bit = (uint8_t)(1u << c);
         if (due(sw, pp, c) > now) continue;
-        lfc_class_stats_t *st = &sw->stats[p].cls[c];
+        lfc_class_stats_t *st = lfc_cstats(sw, p, c);
         if (pp->storm & bit) { /* restore: wd_cnt <= 0, wd_rcnt reaches wd_restore */
           pp->storm &= (uint8_t)~bit;
           pp->wd_tripped |= bit;

@@ -14,7 +14,7 @@ int deadlock_init(deadlock_t *dl, const lfc_scenario_t *sc, const sim_view_t *vi
   memset(dl, 0, sizeof *dl);
   dl->view = *view;
   dl->stop_on_deadlock = sc->stop_on_deadlock;
-  size_t n = (size_t)view->nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES;
+  size_t n = SIM_NQ(view);
   dl->nq = n;
   dl->cyc = calloc(n, sizeof *dl->cyc);
   dl->color = calloc(n, 1);
@@ -46,10 +46,10 @@ void deadlock_free(deadlock_t *dl) {
  * ECMP choice included: the choice is part of dst). */
 static void on_held(void *ctx, uint32_t sw, uint32_t in_port, uint32_t cls, uint16_t dst) {
   deadlock_t *dl = ctx;
-  if (sw >= dl->view.nsw || cls >= LFC_MAX_CLASSES) return; /* not routed here */
+  if (sw >= dl->view.nsw || cls >= dl->view.qclasses) return; /* not routed here */
   uint32_t out = dl->view.route(dl->view.ctx, sw, dst);
   if (out >= LFC_MAX_PORTS) return;
-  size_t i = SIM_QIDX(sw, in_port, cls);
+  size_t i = SIM_QIDX(&dl->view, sw, in_port, cls);
   if (dl->need[i] == 0) dl->touched[dl->ntouched++] = (uint32_t)i;
   dl->need[i] |= 1ull << out;
 }
@@ -67,13 +67,15 @@ static void need_clear(deadlock_t *dl) {
  * class *c2) that hold packets which came in over q's cable in q's class after the cable's class
  * map, i.e. the occupants of the buffer that stops q. 0 if q's cable leads to no switch. */
 static uint64_t waits_for(const deadlock_t *dl, size_t q, uint32_t *n_out, uint32_t *c2_out) {
-  uint32_t s = (uint32_t)(q / (LFC_MAX_PORTS * LFC_MAX_CLASSES));
-  uint32_t p = (uint32_t)(q / LFC_MAX_CLASSES % LFC_MAX_PORTS), c = (uint32_t)(q % LFC_MAX_CLASSES);
+  const sim_view_t *v = &dl->view;
+  uint32_t s = (uint32_t)(q / ((size_t)v->qports * v->qclasses));
+  uint32_t p = (uint32_t)(q / v->qclasses % v->qports), c = (uint32_t)(q % v->qclasses);
   uint32_t n, pp, c2;
-  if (!dl->view.next_hop(dl->view.ctx, s, p, c, &n, &pp, &c2)) return 0;
+  if (!v->next_hop(v->ctx, s, p, c, &n, &pp, &c2)) return 0;
   *n_out = n;
   *c2_out = c2;
-  return dl->need[SIM_QIDX(n, pp, c2)];
+  if (c2 >= v->qclasses) return 0; /* a class no switch holds a packet in: nothing waits */
+  return dl->need[SIM_QIDX(v, n, pp, c2)];
 }
 
 /* Depth-first search for a cycle among blocked queues; fills dl->cyc. */
@@ -91,7 +93,7 @@ static int dfs(dfs_t *x, size_t q) {
   uint32_t n = 0, c2 = 0;
   /* the queues q waits for, in port order */
   for (uint64_t m = waits_for(x->dl, q, &n, &c2); m != 0; m &= m - 1u) {
-    size_t q2 = SIM_QIDX(n, (uint32_t)__builtin_ctzll(m), c2);
+    size_t q2 = SIM_QIDX(&x->dl->view, n, (uint32_t)__builtin_ctzll(m), c2);
     if (!x->blocked[q2]) continue;
     if (x->color[q2] == 1) { /* found: the stack from q2 up */
       uint32_t i = x->depth;
@@ -99,9 +101,10 @@ static int dfs(dfs_t *x, size_t q) {
       x->dl->ncyc = 0;
       for (uint32_t j = i - 1; j < x->depth; j++) {
         size_t z = x->stack[j];
-        x->dl->cyc[x->dl->ncyc++] = (dl_queue_t){
-            (uint32_t)(z / (LFC_MAX_PORTS * LFC_MAX_CLASSES)),
-            (uint32_t)(z / LFC_MAX_CLASSES % LFC_MAX_PORTS), (uint32_t)(z % LFC_MAX_CLASSES)};
+        const sim_view_t *v = &x->dl->view;
+        x->dl->cyc[x->dl->ncyc++] = (dl_queue_t){(uint32_t)(z / ((size_t)v->qports * v->qclasses)),
+                                                 (uint32_t)(z / v->qclasses % v->qports),
+                                                 (uint32_t)(z % v->qclasses)};
       }
       return 1;
     }
@@ -112,15 +115,17 @@ static int dfs(dfs_t *x, size_t q) {
   return 0;
 }
 
-static size_t qidx(const dl_queue_t *x) { return SIM_QIDX(x->sw, x->port, x->cls); }
+static size_t qidx(const deadlock_t *dl, const dl_queue_t *x) {
+  return SIM_QIDX(&dl->view, x->sw, x->port, x->cls);
+}
 
 /* The watched cycle is still one: every queue blocked, and waiting for the next. */
 static int still_cycle(const deadlock_t *dl, const uint8_t *blocked) {
   for (uint32_t i = 0; i < dl->ncyc; i++) {
     const dl_queue_t *y = &dl->cyc[(i + 1) % dl->ncyc];
     uint32_t n = 0, c2 = 0;
-    uint64_t m = waits_for(dl, qidx(&dl->cyc[i]), &n, &c2);
-    if (!blocked[qidx(&dl->cyc[i])] || n != y->sw || c2 != y->cls || !((m >> y->port) & 1u))
+    uint64_t m = waits_for(dl, qidx(dl, &dl->cyc[i]), &n, &c2);
+    if (!blocked[qidx(dl, &dl->cyc[i])] || n != y->sw || c2 != y->cls || !((m >> y->port) & 1u))
       return 0;
   }
   return dl->ncyc > 0;

@@ -39,7 +39,7 @@ typedef struct {
 typedef struct {
   sim_view_t view;      /* the fabric watched */
   int stop_on_deadlock; /* [sim] stop_on_deadlock: view.stop once found */
-  size_t nq; /* queues: nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES (observer.h SIM_QIDX) */
+  size_t nq; /* queues: SIM_NQ(&view) (observer.h SIM_QIDX) */
   /* the cycle being watched */
   dl_queue_t *cyc;
   uint32_t ncyc;

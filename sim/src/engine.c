@@ -96,19 +96,36 @@ typedef struct {
   uint64_t nic_drops_seen;
 } device_t;
 
-/* A packet in flight, found by its tag (engine.c "Packets"). */
+/*
+ * A packet in flight, found by its tag (engine.c "Packets"). Every host has one per packet in
+ * its transmit FIFO or in the fabric: a thousand and more under PFC back-pressure, most of them
+ * in the FIFO. So the record is what a packet has from its offer (16 bytes), and what it gets
+ * when its first block leaves its node is a fly_t of its own, kept only while it is out.
+ */
 typedef struct {
-  uint32_t flow;
-  uint32_t bytes;
-  uint64_t send_cycle; /* node put out its first block; SIM_NEVER before */
-  uint64_t arrive;     /* its first block reached the switch it is in now */
-  uint32_t hop;        /* switches it has left */
+  union {
+    struct {
+      uint32_t seq; /* its number in its flow (offered order, mod 2^32): out_of_order */
+      uint32_t fly; /* its fly_t in the pool, NONE until its first block left its node */
+    };
+    uint64_t released; /* a free slot's: the cycle of its release */
+  };
+  uint32_t flow;   /* SLOT_FREE: no packet */
+  uint16_t bytes;  /* at most LFC_MAX_NBLK blocks (asserted below) */
+} slot_t;
+_Static_assert(LFC_MAX_NBLK * LFC_BLOCK_BYTES <= UINT16_MAX, "slot_t.bytes holds a packet");
+
+/* A packet out of its node: when and where its first block went. */
+typedef struct {
+  uint64_t send_cycle; /* node put out its first block */
+  uint64_t arrive;     /* its first block reached the device it is in now; SIM_NEVER before */
   /* where its first block went last (the deadlock detector reads them, sim_view): */
-  uint32_t wire;       /* the wire it left its last device on, UINT32_MAX before it left its node */
+  uint32_t wire;       /* the wire it left its last device on, NONE before; free: the next */
   uint16_t dst;        /* its destination address (the route tables' index, SPEC §7.1) */
   uint8_t cls;         /* its class on that wire, before the wire's class map */
-  uint32_t seq;        /* its number in its flow (offered order, mod 2^32): out_of_order */
-} slot_t;
+  uint8_t hop;         /* switches it has left, at most FLOW_MAX_HOPS */
+} fly_t;
+_Static_assert(FLOW_MAX_HOPS <= UINT8_MAX, "fly_t.hop counts a path's switches");
 
 /*
  * The packets one endpoint sends: tag = index << tag_bits | endpoint, so that each source
@@ -121,10 +138,16 @@ typedef struct {
 typedef struct {
   slot_t *slot;
   uint32_t n, cap;   /* indices made, allocated */
-  uint32_t *fq;      /* released indices by (release cycle, index): a ring of cap */
-  uint64_t *fq_t;    /* the cycle of each release */
+  uint32_t *fq;      /* released indices by (release cycle, index): a ring of cap; the cycle of
+                        each release is in its slot (slot_t.released) */
   uint32_t fq_head, fq_n;
+  fly_t *fly;        /* the records of its packets out of the node, in any order */
+  uint32_t nfly, fly_cap, fly_free; /* made, allocated, a list of free ones through .wire */
 } pool_t;
+
+/* A pool's first allocation of slots, and its growth: by cap / SLOT_GROWTH_DIV. */
+#define SLOT_FIRST_CAP 64u
+#define SLOT_GROWTH_DIV 8u
 
 /* Cycles the wake-up calendar spans (a power of two, a multiple of 64): most wakes are a link
  * delay or a packet's blocks ahead; later ones go to the heap. */
@@ -470,16 +493,21 @@ static void slot_release(sim_t *s, uint32_t tag, uint64_t t) {
   pool_t *p = &s->pool[tag & ((1u << s->tag_bits) - 1u)];
   uint32_t i = tag >> s->tag_bits, q = p->fq_head + p->fq_n;
   if (q >= p->cap) q -= p->cap;
-  p->slot[i].flow = SLOT_FREE;
+  slot_t *sl = &p->slot[i];
+  if (sl->fly != NONE) { /* its fly_t goes on the free list */
+    p->fly[sl->fly].wire = p->fly_free;
+    p->fly_free = sl->fly;
+  }
+  sl->flow = SLOT_FREE;
+  sl->released = t;
   for (uint32_t k = p->fq_n; k > 0; k--) { /* fq_n < n <= cap: each index at most once */
     uint32_t r = q == 0 ? p->cap - 1u : q - 1u;
-    if (p->fq_t[r] < t || (p->fq_t[r] == t && p->fq[r] < i)) break;
+    uint64_t tr = p->slot[p->fq[r]].released;
+    if (tr < t || (tr == t && p->fq[r] < i)) break;
     p->fq[q] = p->fq[r];
-    p->fq_t[q] = p->fq_t[r];
     q = r;
   }
   p->fq[q] = i;
-  p->fq_t[q] = t;
   p->fq_n++;
 }
 
@@ -488,39 +516,67 @@ static void slot_release(sim_t *s, uint32_t tag, uint64_t t) {
 static int64_t slot_alloc(sim_t *s, uint32_t e, uint64_t T) {
   pool_t *p = &s->pool[e];
   uint32_t i;
-  if (p->fq_n > 0 && p->fq_t[p->fq_head] + s->lookahead <= T) {
+  if (p->fq_n > 0 && p->slot[p->fq[p->fq_head]].released + s->lookahead <= T) {
     i = p->fq[p->fq_head];
     p->fq_head = p->fq_head + 1u == p->cap ? 0u : p->fq_head + 1u;
     p->fq_n--;
   } else {
     if ((uint64_t)p->n >= (1ull << (32u - s->tag_bits))) return -2;
     if (p->n == p->cap) {
-      uint32_t cap = p->cap ? p->cap * 2u : 64u;
+      /* An eighth more, not twice: a host under back-pressure holds a transmit FIFO's worth of
+         packets (1 024 by default) and a few more, which doubling would round up to 2 048. */
+      uint32_t cap = p->cap ? p->cap + p->cap / SLOT_GROWTH_DIV : SLOT_FIRST_CAP;
       slot_t *ns = realloc(p->slot, (size_t)cap * sizeof *ns);
       if (ns == NULL) return -1;
       p->slot = ns;
       uint32_t *nq = malloc((size_t)cap * sizeof *nq);
-      uint64_t *nt = malloc((size_t)cap * sizeof *nt);
-      if (nq == NULL || nt == NULL) {
-        free(nq);
-        free(nt);
-        return -1;
-      }
+      if (nq == NULL) return -1;
       for (uint32_t k = 0; k < p->fq_n; k++) { /* the ring, oldest first, from 0 */
         uint32_t j = p->fq_head + k < p->cap ? p->fq_head + k : p->fq_head + k - p->cap;
         nq[k] = p->fq[j];
-        nt[k] = p->fq_t[j];
       }
       free(p->fq);
-      free(p->fq_t);
       p->fq = nq;
-      p->fq_t = nt;
       p->fq_head = 0;
       p->cap = cap;
     }
     i = p->n++;
   }
   return (int64_t)((uint64_t)i << s->tag_bits | e);
+}
+
+/* A new fly_t for packet sl of pool p (fly_of). */
+static fly_t *fly_make(pool_t *p, slot_t *sl) {
+  uint32_t i = p->fly_free;
+  if (i != NONE) {
+    p->fly_free = p->fly[i].wire;
+  } else {
+    if (p->nfly == p->fly_cap) {
+      uint32_t cap = p->fly_cap ? p->fly_cap + p->fly_cap / SLOT_GROWTH_DIV : SLOT_FIRST_CAP;
+      fly_t *nf = realloc(p->fly, (size_t)cap * sizeof *nf);
+      if (nf == NULL) return NULL;
+      p->fly = nf;
+      p->fly_cap = cap;
+    }
+    i = p->nfly++;
+  }
+  sl->fly = i;
+  p->fly[i] = (fly_t){.send_cycle = SIM_NEVER, .arrive = SIM_NEVER, .wire = NONE};
+  return &p->fly[i];
+}
+
+/* The fly_t of packet sl (tag), made (send_cycle and arrive SIM_NEVER) if it has none; NULL if
+ * out of memory. Only the lane of the source's node calls it (its step, its merge). */
+static inline fly_t *fly_of(sim_t *s, uint32_t tag, slot_t *sl) {
+  pool_t *p = &s->pool[tag & ((1u << s->tag_bits) - 1u)];
+  return sl->fly != NONE ? &p->fly[sl->fly] : fly_make(p, sl);
+}
+
+/* The packet's records could not be kept: the run ends, exit status 2 (docs/sim.md "Memory"). */
+static void fly_lost(lane_t *ln, uint64_t t, uint32_t d, uint32_t tag) {
+  lane_error(ln, t, d, "out of memory for packets in flight", tag);
+  ln->stop = 1;
+  ln->oom = 1;
 }
 
 /* Keep one sample in a growing array; memory short: the sample is lost, nothing else. */
@@ -619,7 +675,9 @@ static void do_deliver(sim_t *s, lane_t *ln, const msg_t *m) {
     f->ce++;
     if (f->dcqcn) dcqcn_on_ce(&s->dcqcn, f, m->cycle);
   }
-  if (latsum_add(&f->lat, (uint32_t)(m->cycle - sl->send_cycle)) != 0)
+  const pool_t *src = &s->pool[m->tag & ((1u << s->tag_bits) - 1u)];
+  uint64_t sent = sl->fly != NONE ? src->fly[sl->fly].send_cycle : SIM_NEVER;
+  if (latsum_add(&f->lat, (uint32_t)(m->cycle - sent)) != 0)
     sample_lost(ln, m->t, m->dev, m->tag);
   slot_release(s, m->tag, m->t);
   if (f->bytes > 0 && f->rx_bytes >= f->bytes && f->done_cycle == SIM_NEVER)
@@ -641,31 +699,41 @@ static void do_drop(sim_t *s, lane_t *ln, const msg_t *m) {
 static void do_hop(sim_t *s, lane_t *ln, const msg_t *m) {
   slot_t *sl = slot_of(s, m->tag);
   if (sl == NULL) return;
-  if (m->dev < s->topo.nsw && sl->arrive != SIM_NEVER && sl->hop < FLOW_MAX_HOPS) {
+  fly_t *y = fly_of(s, m->tag, sl);
+  if (y == NULL) {
+    fly_lost(ln, m->t, m->dev, m->tag);
+    return;
+  }
+  if (m->dev < s->topo.nsw && y->arrive != SIM_NEVER && y->hop < FLOW_MAX_HOPS) {
     flow_t *f = &s->flows.f[sl->flow];
-    uint32_t h = sl->hop++;
+    uint32_t h = y->hop++;
     if (f->hlat[h].n == 0) f->hop_sw[h] = m->dev;
     if (h >= f->nhops) f->nhops = h + 1u;
-    if (latsum_add(&f->hlat[h], (uint32_t)(m->t - sl->arrive)) != 0)
+    if (latsum_add(&f->hlat[h], (uint32_t)(m->t - y->arrive)) != 0)
       sample_lost(ln, m->t, m->dev, m->tag);
   }
-  sl->arrive = m->cycle;
-  sl->wire = m->wire;
-  sl->dst = m->dst;
-  sl->cls = m->cls;
+  y->arrive = m->cycle;
+  y->wire = m->wire;
+  y->dst = m->dst;
+  y->cls = m->cls;
 }
 
 /* An adaptive switch gave the packet a new address at its input (ar_inputs): the deadlock
  * detector's view of its route there (sim_view). */
-static void do_route(sim_t *s, const msg_t *m) {
+static void do_route(sim_t *s, lane_t *ln, const msg_t *m) {
   slot_t *sl = slot_of(s, m->tag);
-  if (sl != NULL) sl->dst = m->dst;
+  if (sl == NULL) return;
+  fly_t *y = fly_of(s, m->tag, sl);
+  if (y == NULL)
+    fly_lost(ln, m->t, m->dev, m->tag);
+  else
+    y->dst = m->dst;
 }
 
 static void apply_msg(sim_t *s, lane_t *ln, const msg_t *m) {
   if (m->kind == MSG_DELIVER) do_deliver(s, ln, m);
   else if (m->kind == MSG_DROP) do_drop(s, ln, m);
-  else if (m->kind == MSG_ROUTE) do_route(s, m);
+  else if (m->kind == MSG_ROUTE) do_route(s, ln, m);
   else do_hop(s, ln, m);
 }
 
@@ -761,12 +829,12 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
                     .dst = (uint16_t)(dst * s->routes.ways + choice), .tag = (uint32_t)tag};
     if (lfc_nic_send(dv->nic, &pk) != 0) {
       lane_error(ln, T, d, "the node refused a packet", (uint32_t)tag);
-      s->pool[h].slot[tag >> s->tag_bits].flow = 0;
+      s->pool[h].slot[tag >> s->tag_bits] = (slot_t){.fly = NONE, .flow = 0};
       slot_release(s, (uint32_t)tag, T);
       continue;
     }
     s->pool[h].slot[tag >> s->tag_bits] = (slot_t){
-        list[pos], bytes, SIM_NEVER, SIM_NEVER, 0, NONE, 0, 0, (uint32_t)f->offered_pkts};
+        .seq = (uint32_t)f->offered_pkts, .fly = NONE, .flow = list[pos], .bytes = (uint16_t)bytes};
     f->offered_bytes += bytes;
     f->offered_pkts++;
     if (f->dcqcn) {
@@ -1060,8 +1128,11 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     }
     if (out[0].kind == LFC_DATA && out[0].sop) {
       slot_t *sl = slot_of(s, out[0].tag); /* its own: only its lane touches it now */
-      if (sl != NULL) {
-        sl->send_cycle = T;
+      fly_t *y = sl != NULL ? fly_of(s, out[0].tag, sl) : NULL;
+      if (sl != NULL && y == NULL) {
+        fly_lost(ln, T, d, out[0].tag);
+      } else if (sl != NULL) {
+        y->send_cycle = T;
         flow_t *f = &s->flows.f[sl->flow];
         if (f->first_tx == SIM_NEVER) f->first_tx = T;
         f->wire_bytes += sl->bytes; /* the packet started: a node never stops one (SPEC §6.7) */
@@ -1174,6 +1245,7 @@ static int build_lanes(sim_t *s, char *err, size_t errlen) {
   s->rx_ctx = calloc(t->nendpoints, sizeof(rx_ctx_t));
   s->pool = calloc(t->nendpoints, sizeof *s->pool);
   if (!s->dev || !s->out_base || !s->rx_ctx || !s->pool) CERR("out of memory");
+  for (uint32_t e = 0; e < t->nendpoints; e++) s->pool[e].fly_free = NONE;
   while ((1u << s->tag_bits) < t->nendpoints) s->tag_bits++; /* <= HEAP_ID_BITS */
   s->nthreads = s->step_all || s->sc->threads < 1u ? 1u : s->sc->threads;
   s->nlanes = s->nthreads == 1u ? 1u : s->nthreads * SIM_LANES_PER_THREAD;
@@ -1395,7 +1467,7 @@ static void teardown(sim_t *s) {
     for (uint32_t e = 0; e < s->topo.nendpoints; e++) {
       free(s->pool[e].slot);
       free(s->pool[e].fq);
-      free(s->pool[e].fq_t);
+      free(s->pool[e].fly);
     }
   flows_free(&s->flows, s->topo.nendpoints);
   routes_free(&s->routes, s->topo.nsw);
@@ -1643,10 +1715,12 @@ static void view_each_held(void *ctx, uint64_t at, sim_held_fn fn, void *fn_ctx)
     const pool_t *p = &s->pool[e];
     for (uint32_t i = 0; i < p->n; i++) {
       const slot_t *sl = &p->slot[i];
-      if (sl->flow == SLOT_FREE || sl->wire == NONE || sl->arrive >= at) continue;
-      const wire_t *w = &s->wire[sl->wire];
+      if (sl->flow == SLOT_FREE || sl->fly == NONE) continue;
+      const fly_t *y = &p->fly[sl->fly];
+      if (y->wire == NONE || y->arrive >= at) continue;
+      const wire_t *w = &s->wire[y->wire];
       if (w->to >= s->topo.nsw) continue; /* on its way to, or at, an end node */
-      fn(fn_ctx, w->to, w->to_port, w->rx.has_map ? w->cmap[sl->cls] : sl->cls, sl->dst);
+      fn(fn_ctx, w->to, w->to_port, w->rx.has_map ? w->cmap[y->cls] : y->cls, y->dst);
     }
   }
 }
@@ -1675,18 +1749,28 @@ static const char *view_name(void *ctx, uint32_t node, char *buf, size_t len) {
 
 void sim_view(sim_t *s, sim_view_t *v) {
   *v = (sim_view_t){s, s->topo.nsw, s->cycle_ns, view_next_hop, view_route, view_each_held,
-                    view_stop, view_name};
+                    view_stop, view_name, 1u, 1u};
+  for (uint32_t sw = 0; sw < s->topo.nsw; sw++)
+    if (s->topo.nports[sw] > v->qports) v->qports = s->topo.nports[sw];
+  /* A held packet is in a class its switch admits (SPEC §7.2): one of the role's classes, or
+     VL15 in IB mode; a class map may name any class of the next switch. */
+  const lfc_scenario_t *sc = s->sc;
+  for (uint32_t r = 0; r < sc->nroles; r++) {
+    uint32_t c = sc->sw[r].mode == LFC_MODE_IB ? LFC_MAX_CLASSES : sc->sw[r].classes;
+    if (c > v->qclasses) v->qclasses = c;
+  }
+  if (sc->nclassmaps > 0) v->qclasses = LFC_MAX_CLASSES;
 }
 
 /* A latency series: its samples in order while it keeps them (the same hash as when every
  * sample was kept), else its counts per bucket and its largest sample (latsum.h). */
 static uint64_t digest_lat(uint64_t h, const latsum_t *l) {
   if (latsum_is_raw(l)) {
-    for (uint64_t j = 0; j < l->n; j++) h = mix64(h, l->v[j]);
+    for (uint64_t j = 0; j < l->n; j++) h = mix64(h, latsum_sample(l, j));
     return h;
   }
   for (uint32_t b = 0; b < l->nv; b++)
-    if (l->v[b]) h = mix64(mix64(h, b), l->v[b]);
+    if (latsum_count(l, b)) h = mix64(mix64(h, b), latsum_count(l, b));
   return mix64(mix64(h, l->n), l->max);
 }
 
@@ -1701,7 +1785,9 @@ uint64_t sim_digest(const sim_t *s) {
       h = mix64(h, lfc_nic_cycle(dv->nic));
     } else {
       for (uint32_t p = 0; p < dv->nports; p++) {
-        const lfc_port_stats_t *st = lfc_switch_stats(dv->sw, p);
+        lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
+        (void)lfc_switch_stats_copy(dv->sw, p, &st_buf); /* port < its ports */
+        const lfc_port_stats_t *st = &st_buf;
         const uint64_t *v = (const uint64_t *)st;
         for (size_t i = 0; i < sizeof *st / sizeof *v; i++) h = mix64(h, v[i]);
       }

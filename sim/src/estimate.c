@@ -51,7 +51,7 @@ static double series_bytes(const lfc_scenario_t *sc, const sc_group_t *g) {
   double pk = (double)g->load_ppm / 1e6 * gbps * sc->duration_us * 1000.0 / (8.0 * pkt);
   if (g->bytes > 0 && (double)g->bytes / pkt < pk) pk = (double)g->bytes / pkt + 1.0;
   if (pk > LATSUM_RAW) return EST_COUNTED_BYTES;
-  return 4.0 * (pk < 64.0 ? 64.0 : 2.0 * pk); /* grown by doubling from 64 */
+  return 2.0 * (pk < 64.0 ? 64.0 : 1.25 * pk); /* grown by a quarter from 64 */
 }
 
 int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t errlen) {
@@ -72,11 +72,20 @@ int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t 
   double ndev = (double)t.nsw + t.nendpoints;
   double lanes = sc->step_all || sc->threads <= 1u ? 1.0 : 2.0 * sc->threads;
   double ways = routes_ways(sc, t.nendpoints);
-  double b = ports * (EST_MODEL_PORT_BYTES + EST_SIM_PORT_BYTES) +
+  /* the observers' queues (engine.c sim_view): the most ports of a switch x the classes */
+  double qports = 1, qclasses = 1;
+  for (uint32_t s = 0; s < t.nsw; s++)
+    if (t.nports[s] > qports) qports = t.nports[s];
+  for (uint32_t r = 0; r < sc->nroles; r++) {
+    double c = sc->sw[r].mode == LFC_MODE_IB ? LFC_MAX_CLASSES : sc->sw[r].classes;
+    if (c > qclasses) qclasses = c;
+  }
+  if (sc->nclassmaps > 0) qclasses = LFC_MAX_CLASSES;
+  double b = EST_PROCESS_BYTES + ports * (EST_MODEL_PORT_BYTES + EST_SIM_PORT_BYTES) +
              (double)t.nendpoints * (EST_MODEL_NIC_BYTES + EST_SIM_PORT_BYTES) +
              ndev * (EST_SIM_DEVICE_BYTES + lanes * EST_LANE_DEVICE_BYTES) + ring +
              (double)t.nsw * ((double)t.nendpoints * ways * 2.0 + t.nendpoints) + /* routes */
-             (double)t.nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES * EST_QUEUE_BYTES;
+             (double)t.nsw * qports * qclasses * EST_QUEUE_BYTES;
   double flows = 0;
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {
     double n = group_flows(sc, &sc->groups[gi], t.nsw);

@@ -18,25 +18,31 @@
 #include "scenario.h"
 
 /* Bytes per switch port and per end node that a run touches: the model's state (SPEC §3
- * default buffers) with its wire and calendar, fitted to the peak RSS of runs on x86-64 (fat
- * trees k = 16, 24 and 40, and a line of 50 switches with 60 hosts each: 11.3 KB a port and
- * 25 KB a host; a 1024-host fat tree paused by an incast for 30 us touches 3.7 KB a port more).
- * The model allocates about 20 KB a port (its descriptor pools are touched only as buffers
- * fill). */
-#define EST_MODEL_PORT_BYTES 12288u
+ * default buffers) with its wire and calendar, and a node's transmit FIFO and packet records.
+ * Fitted to the peak RSS of runs on x86-64 (fat trees k = 16, 24 and 32 under permutation for
+ * 20 us: 47, 183 and 414 MB; k = 16 for 1 ms, its FIFOs full: 74 MB; docs/perf-log.md
+ * 2026-12-03), above each by 25-35 % (a k = 8 fat tree, 9 MB: 12 %). A port's state is about
+ * 2.6 KB (lfc_port_t 1.4 KB, its counters, wire and event log); its descriptor pool is a
+ * mapping of its own, touched only as far as the packets it holds. */
+#define EST_MODEL_PORT_BYTES 4096u
+/* The program itself: its code, libraries, stacks (a run refused at its first line peaks at
+ * 2 MB) */
+#define EST_PROCESS_BYTES (3u << 20)
 #define EST_MODEL_NIC_BYTES 24576u
 /* The simulator's own per port (wire_t, the device's port arrays) and per device (device_t,
  * its place in each lane's wake-up calendar and heap: 40 bytes a lane) */
 #define EST_SIM_PORT_BYTES 256u
 #define EST_SIM_DEVICE_BYTES 128u
 #define EST_LANE_DEVICE_BYTES 40u
-/* Sampler and deadlock detector per queue slot (sampler.h, deadlock.h): nsw * LFC_MAX_PORTS *
- * LFC_MAX_CLASSES slots of 62 bytes (the wait-for graph's table of what each input holds: 12) */
+/* Sampler and deadlock detector per queue slot (sampler.h, deadlock.h): nsw * the most ports of
+ * a switch * the classes (observer.h SIM_NQ) slots of 62 bytes (the wait-for graph's table of
+ * what each input holds: 12) */
 #define EST_QUEUE_BYTES 62u
 /* Latency series per flow assumed: end to end and three switches (latsum.h); of each, its
- * samples (4 bytes, to LATSUM_RAW) or, past that, EST_COUNTED_BYTES of buckets */
+ * samples (2 bytes, to LATSUM_RAW) or, past that, EST_COUNTED_BYTES of buckets (one a cycle
+ * to 4 096 cycles, 2 bytes a count: up to 65 535 samples in one) */
 #define EST_SERIES_PER_FLOW 4u
-#define EST_COUNTED_BYTES 16384u
+#define EST_COUNTED_BYTES 8192u
 /* Device-port cycles simulated per second of wall time, for the rough time: make bench-sim
  * measures 1.4e7 on a lightly loaded fat tree; a loaded star runs at 2.5e6. */
 #define EST_PORT_CYCLES_PER_S 1e7

@@ -24,45 +24,101 @@ static uint64_t bucket_hi(uint32_t b) {
   return lo + ((uint64_t)1 << shift) - 1u;
 }
 
-/* The LATSUM_RAW samples kept, and v, as counts per bucket. 0 or -1 (s unchanged). */
+/* The first allocation of samples kept, and its growth: by nv / RAW_GROWTH_DIV. */
+#define RAW_FIRST_CAP 64u
+#define RAW_GROWTH_DIV 4u
+
+/* The largest count of a bucket of 1 and of 2 bytes: one more widens the counts. */
+#define COUNT_MAX_1 UINT8_MAX
+#define COUNT_MAX_2 UINT16_MAX
+
+static void set_count(latsum_t *s, uint32_t b, uint32_t c) {
+  if (s->w == 1u)
+    ((uint8_t *)s->v)[b] = (uint8_t)c;
+  else if (s->w == 2u)
+    ((uint16_t *)s->v)[b] = (uint16_t)c;
+  else
+    ((uint32_t *)s->v)[b] = c;
+}
+
+/* The counts in w bytes each, over nb buckets (>= nv; the new ones 0). 0 or -1 (s unchanged). */
+static int recount(latsum_t *s, uint8_t w, uint32_t nb) {
+  if (w == s->w) {
+    uint8_t *c = realloc(s->v, (size_t)nb * w);
+    if (c == NULL) return -1;
+    memset(c + (size_t)s->nv * w, 0, (size_t)(nb - s->nv) * w);
+    s->v = c;
+    s->nv = nb;
+    return 0;
+  }
+  latsum_t t = {calloc(nb, w), nb, s->max, s->n, s->sum, w};
+  if (t.v == NULL) return -1;
+  for (uint32_t b = 0; b < s->nv; b++) set_count(&t, b, latsum_count(s, b));
+  free(s->v);
+  *s = t;
+  return 0;
+}
+
+/* The LATSUM_RAW samples kept, and v, as counts per bucket, as narrow as the largest count
+ * allows. 0 or -1 (s unchanged). */
 static int to_counts(latsum_t *s, uint32_t v) {
   uint32_t big = v;
   for (uint32_t i = 0; i < LATSUM_RAW; i++)
-    if (s->v[i] > big) big = s->v[i];
+    if (latsum_sample(s, i) > big) big = latsum_sample(s, i);
   uint32_t nb = bucket(big) + 1u;
-  uint32_t *c = calloc(nb, sizeof *c);
-  if (c == NULL) return -1;
-  for (uint32_t i = 0; i < LATSUM_RAW; i++) c[bucket(s->v[i])]++;
+  latsum_t t = {calloc(nb, sizeof(uint32_t)), nb, 0, 0, 0, sizeof(uint32_t)};
+  if (t.v == NULL) return -1;
+  uint32_t *c = t.v, top = 0;
+  for (uint32_t i = 0; i < LATSUM_RAW; i++) c[bucket(latsum_sample(s, i))]++;
   c[bucket(v)]++;
+  for (uint32_t b = 0; b < nb; b++)
+    if (c[b] > top) top = c[b];
+  uint8_t w = top <= COUNT_MAX_1 ? 1u : top <= COUNT_MAX_2 ? 2u : 4u;
+  if (w != t.w && recount(&t, w, nb) != 0) {
+    free(t.v);
+    return -1;
+  }
   free(s->v);
-  s->v = c;
+  s->v = t.v;
   s->nv = nb;
+  s->w = t.w;
   return 0;
 }
 
 int latsum_add(latsum_t *s, uint32_t v) {
   if (s->n < LATSUM_RAW) {
+    if (s->w == 0) s->w = sizeof(uint16_t);
+    if (s->w == sizeof(uint16_t) && v > UINT16_MAX) { /* the samples in 4 bytes from now */
+      uint32_t *r = malloc((size_t)(s->nv ? s->nv : 1u) * sizeof *r);
+      if (r == NULL) return -1;
+      for (uint64_t j = 0; j < s->n; j++) r[j] = latsum_sample(s, j);
+      free(s->v);
+      s->v = r;
+      s->w = sizeof(uint32_t);
+    }
     if (s->n == s->nv) {
-      uint32_t cap = s->nv ? s->nv * 2u : 64u; /* up to LATSUM_RAW, a power of two */
-      uint32_t *r = realloc(s->v, (size_t)cap * sizeof *r);
+      /* a quarter more, up to LATSUM_RAW: most series of a run stop short of it */
+      uint32_t cap = s->nv ? s->nv + s->nv / RAW_GROWTH_DIV : RAW_FIRST_CAP;
+      if (cap > LATSUM_RAW) cap = LATSUM_RAW;
+      void *r = realloc(s->v, (size_t)cap * s->w);
       if (r == NULL) return -1;
       s->v = r;
       s->nv = cap;
     }
-    s->v[s->n] = v;
+    if (s->w == sizeof(uint16_t))
+      ((uint16_t *)s->v)[s->n] = (uint16_t)v;
+    else
+      ((uint32_t *)s->v)[s->n] = v;
   } else if (s->n == LATSUM_RAW) {
     if (to_counts(s, v) != 0) return -1;
   } else {
     uint32_t b = bucket(v);
-    if (b >= s->nv) {
-      uint32_t *c = realloc(s->v, (size_t)(b + 1u) * sizeof *c);
-      if (c == NULL) return -1;
-      memset(c + s->nv, 0, (size_t)(b + 1u - s->nv) * sizeof *c);
-      s->v = c;
-      s->nv = b + 1u;
-    }
-    if (s->v[b] == UINT32_MAX) return -1;
-    s->v[b]++;
+    if (b >= s->nv && recount(s, s->w, b + 1u) != 0) return -1;
+    uint32_t c = latsum_count(s, b);
+    if (c == UINT32_MAX) return -1;
+    if ((s->w == 1u && c == COUNT_MAX_1) || (s->w == 2u && c == COUNT_MAX_2))
+      if (recount(s, (uint8_t)(s->w * 2u), s->nv) != 0) return -1;
+    set_count(s, b, c + 1u);
   }
   s->n++;
   s->sum += v;
@@ -76,12 +132,12 @@ int latsum_merge(latsum_t *dst, const latsum_t *src) {
   uint64_t sum = dst->sum + src->sum;
   if (latsum_is_raw(src)) {
     for (uint64_t i = 0; i < src->n; i++)
-      if (latsum_add(dst, src->v[i]) != 0) return -1;
+      if (latsum_add(dst, latsum_sample(src, i)) != 0) return -1;
   } else {
     for (uint32_t b = 0; b < src->nv; b++) {
       uint64_t hi = bucket_hi(b);
       uint32_t v = hi < src->max ? (uint32_t)hi : src->max;
-      for (uint32_t k = 0; k < src->v[b]; k++)
+      for (uint32_t k = 0, c = latsum_count(src, b); k < c; k++)
         if (latsum_add(dst, v) != 0) return -1;
     }
   }
@@ -102,13 +158,13 @@ uint64_t latsum_pct(const latsum_t *s, double p) {
   if (rank == s->n) return s->max;
   if (latsum_is_raw(s)) {
     uint32_t c[LATSUM_RAW]; /* 4 KiB on the stack: the series keeps its order */
-    memcpy(c, s->v, (size_t)s->n * sizeof *c);
+    for (uint64_t j = 0; j < s->n; j++) c[j] = latsum_sample(s, j);
     qsort(c, (size_t)s->n, sizeof *c, cmp_u32);
     return c[rank - 1u];
   }
   uint64_t seen = 0;
   for (uint32_t b = 0; b < s->nv; b++) {
-    seen += s->v[b];
+    seen += latsum_count(s, b);
     if (rank <= seen) {
       uint64_t hi = bucket_hi(b);
       return hi < s->max ? hi : s->max;

@@ -10,7 +10,12 @@
  * 1/LATSUM_SUB (0.2 %) above the sample's own value and never below it. The bucket array
  * grows only to the bucket of the largest sample: at most LATSUM_MAX_BUCKETS * 4 bytes.
  *
- * 32 bytes per series, plus at most 4 KiB (samples) or 56 KiB (buckets). The sum of the
+ * A sample kept takes 2 bytes until one passes 65 535 cycles, then 4; a count takes 1 byte
+ * until one would pass 255, then 2, then 4 (a series of a few thousand samples spread over
+ * hundreds of one-cycle buckets seldom needs more than a byte, and a fabric has several series
+ * per flow). Exact all the same: only the width changes.
+ *
+ * 40 bytes per series, plus at most 4 KiB (samples) or 56 KiB (buckets). The sum of the
  * samples is kept exactly, for the mean.
  */
 #ifndef LFC_SIM_LATSUM_H
@@ -26,15 +31,29 @@
 #define LATSUM_MAX_BUCKETS (LATSUM_EXACT + (32u - LATSUM_EXACT_BITS) * LATSUM_SUB) /* 56 KiB */
 
 typedef struct {
-  uint32_t *v;  /* n <= LATSUM_RAW: the samples in order; else the samples per bucket */
+  void *v;      /* n <= LATSUM_RAW: the samples in order (latsum_sample); else the samples
+                   per bucket (latsum_count); `w` bytes each */
   uint32_t nv;  /* entries allocated in v: samples, or buckets (to the largest sample's) */
   uint32_t max; /* the largest sample */
   uint64_t n;   /* samples */
   uint64_t sum; /* of the samples, exact (2^32 samples of at most 2^32 - 1 fit) */
+  uint8_t w;    /* bytes per sample (2 or 4) or count (1, 2 or 4); 0 before the first */
 } latsum_t;
 
 /* True while v holds the samples themselves (in the order they came). */
 static inline int latsum_is_raw(const latsum_t *s) { return s->n <= LATSUM_RAW; }
+
+/* Sample j (< n) of a series that keeps them (latsum_is_raw). */
+static inline uint32_t latsum_sample(const latsum_t *s, uint64_t j) {
+  return s->w == 2u ? ((const uint16_t *)s->v)[j] : ((const uint32_t *)s->v)[j];
+}
+
+/* The samples in bucket b (< nv) of a series that counts them (not latsum_is_raw). */
+static inline uint32_t latsum_count(const latsum_t *s, uint32_t b) {
+  if (s->w == 1u) return ((const uint8_t *)s->v)[b];
+  if (s->w == 2u) return ((const uint16_t *)s->v)[b];
+  return ((const uint32_t *)s->v)[b];
+}
 
 /* One more sample. 0, or -1 if out of memory (or 2^32 samples in one bucket): the sample is
  * not counted and the series is unchanged. */

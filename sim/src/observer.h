@@ -14,8 +14,6 @@
 
 #include "lfc/switch.h"
 
-/* Index of egress queue (switch s, port p, class c) in the per-queue arrays of the observers. */
-#define SIM_QIDX(s, p, c) (((size_t)(s) * LFC_MAX_PORTS + (p)) * LFC_MAX_CLASSES + (c))
 
 /* A packet a switch holds (sim_view_t.each_held): the switch, the input port it came in on, its
  * class there (after the cable's class map) and its destination address. */
@@ -42,6 +40,19 @@ typedef struct {
   void (*stop)(void *ctx);
   /* The name of node `node` into buf ("leaf3", "h12"; topology.h topo_name). */
   const char *(*name)(void *ctx, uint32_t node, char *buf, size_t len);
+  /* The shape of the per-queue arrays (SIM_QIDX): more ports than any switch has (at most
+   * LFC_MAX_PORTS), more classes than any packet a switch holds can be in (at most
+   * LFC_MAX_CLASSES). Sized by the fabric, not by the maxima: 64 ports x 16 classes would be
+   * 1 024 queues a switch where a k = 16 fat tree with one class has 16. */
+  uint32_t qports, qclasses;
 } sim_view_t;
+
+/* Index of egress queue (switch s, port p, class c) in the per-queue arrays of the observers
+ * (v a sim_view_t *): in (switch, port, class) order, so that a walk in index order visits the
+ * queues in that order whatever the shape. */
+#define SIM_QIDX(v, s, p, c) \
+  (((size_t)(s) * (v)->qports + (p)) * (v)->qclasses + (c))
+/* Queues of the per-queue arrays. */
+#define SIM_NQ(v) ((size_t)(v)->nsw * (v)->qports * (v)->qclasses)
 
 #endif /* LFC_SIM_OBSERVER_H */

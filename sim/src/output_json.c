@@ -41,7 +41,9 @@ static void link_sent(const sim_t *sim, uint32_t node, uint32_t port, link_sent_
     *ls = (link_sent_t){st->tx_pkts, st->pfc_tx, st->xoff_tx, st->xon_tx, st->fcp_tx};
     return;
   }
-  const lfc_port_stats_t *st = lfc_switch_stats(sim_switch(sim, node), port);
+  lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
+  (void)lfc_switch_stats_copy(sim_switch(sim, node), port, &st_buf); /* port < its ports */
+  const lfc_port_stats_t *st = &st_buf;
   for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
     ls->packets += st->cls[c].tx_pkts;
     ls->xoff += st->cls[c].xoff_tx;
@@ -233,7 +235,9 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
   for (uint32_t sw = 0; sw < sim_topo(sim)->nsw; sw++)
     for (uint32_t p = 0; p < sim_topo(sim)->nports[sw]; p++) {
       if (!sim_port_wired(sim, sw, p)) continue;
-      const lfc_port_stats_t *st = lfc_switch_stats(sim_switch(sim, sw), p);
+      lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
+      (void)lfc_switch_stats_copy(sim_switch(sim, sw), p, &st_buf); /* port < its ports */
+      const lfc_port_stats_t *st = &st_buf;
       for (uint32_t c = 0; c < classes; c++) {
         const lfc_class_stats_t *cs = &st->cls[c];
         uint64_t drops = 0;
@@ -249,8 +253,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
                 (unsigned long long)cs->xon_tx, (unsigned long long)cs->pause_rx, (double)cs->paused_cycles / (double)sim_end(sim),
                 (double)cs->credit_blocked_cycles / (double)sim_end(sim),
                 (unsigned long long)cs->peak_qlen,
-                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(sw, p, c), 50),
-                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(sw, p, c), 99),
+                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(&sp->view, sw, p, c), 50),
+                (unsigned long long)sampler_occ_pct(sp, SIM_QIDX(&sp->view, sw, p, c), 99),
                 (unsigned long long)cs->peak_pg, (unsigned long long)drops);
         for (uint32_t k = 0; k < LFC_DROP_CAUSES; k++)
           fprintf(o, "%s%llu", k ? ", " : "", (unsigned long long)cs->drop_pkts[k]);

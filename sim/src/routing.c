@@ -197,6 +197,39 @@ uint32_t routes_ways(const lfc_scenario_t *sc, uint32_t nendpoints) {
   return ways;
 }
 
+/* FNV-1a (Fowler, Noll, Vo) of a table's entries. */
+static uint64_t table_hash(const uint16_t *tab, uint32_t len) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint32_t i = 0; i < len; i++) h = (h ^ tab[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* A switch whose table equals an earlier switch's uses that one (a fat tree's core switches
+ * have one port per pod and so the same table: a fifth of a k = 16 fat tree's 10 MB). The
+ * tables are only read from here on (the switches', SPEC §7.1, and the engine's). 0, or -1 out
+ * of memory (nothing shared then). */
+static int share_tables(routes_t *r, uint32_t nsw) {
+  uint64_t *h = malloc((size_t)nsw * sizeof *h);
+  r->shared = calloc(nsw, 1);
+  if (h == NULL || r->shared == NULL) {
+    free(h);
+    return -1;
+  }
+  for (uint32_t s = 0; s < nsw; s++) {
+    h[s] = table_hash(r->table[s], r->len);
+    for (uint32_t b = 0; b < s; b++)
+      if (!r->shared[b] && h[b] == h[s] &&
+          memcmp(r->table[b], r->table[s], (size_t)r->len * sizeof **r->table) == 0) {
+        free(r->table[s]);
+        r->table[s] = r->table[b];
+        r->shared[s] = 1;
+        break;
+      }
+  }
+  free(h);
+  return 0;
+}
+
 int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   uint32_t ways = routes_ways(sc, t->nendpoints);
@@ -276,6 +309,10 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
     }
   }
   if (explicit_paths(sc, t, r, err, errlen) != 0) goto fail;
+  if (share_tables(r, t->nsw) != 0) {
+    if (err && errlen) snprintf(err, errlen, "routing: out of memory");
+    goto fail;
+  }
   free(w.dist), free(w.d1), free(w.queue), free(w.rank), free(w.cand), free(hs), free(hs_first);
   free(turn), free(deal);
   return 0;
@@ -288,8 +325,10 @@ fail:
 
 void routes_free(routes_t *r, uint32_t nsw) {
   if (r->table)
-    for (uint32_t s = 0; s < nsw; s++) free(r->table[s]);
+    for (uint32_t s = 0; s < nsw; s++)
+      if (r->shared == NULL || !r->shared[s]) free(r->table[s]);
   free(r->table);
+  free(r->shared);
   free(r->reach);
   memset(r, 0, sizeof *r);
 }

@@ -16,7 +16,8 @@
 #include "topology.h"
 
 typedef struct {
-  uint16_t **table; /* per switch, len entries */
+  uint16_t **table; /* per switch, len entries; switches with equal tables share one */
+  uint8_t *shared;  /* per switch: 1 if its table is an earlier switch's (routes_free) */
   uint32_t len;     /* nhosts * ways */
   uint32_t ways;
   uint8_t *reach;   /* per (switch, host): 1 if the switch has a path to the host */

@@ -9,7 +9,8 @@
 
 int sampler_init(sampler_t *sp, sim_t *sim, const char *csv_dir, char *err, size_t errlen) {
   memset(sp, 0, sizeof *sp);
-  size_t n = (size_t)sim_topo(sim)->nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES;
+  sim_view(sim, &sp->view);
+  size_t n = SIM_NQ(&sp->view);
   sp->nq = n;
   sp->last_tx = calloc(n, sizeof *sp->last_tx);
   sp->last_blk = calloc(n, sizeof *sp->last_blk);
@@ -86,9 +87,11 @@ void sampler_sample(sampler_t *sp, sim_t *sim, uint64_t cycle) {
   for (uint32_t s = 0; s < t->nsw; s++) {
     const lfc_switch_t *sw = sim_switch(sim, s);
     for (uint32_t p = 0; p < t->nports[s]; p++) {
-      const lfc_port_stats_t *st = lfc_switch_stats(sw, p);
+      lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
+      (void)lfc_switch_stats_copy(sw, p, &st_buf); /* port < its ports */
+      const lfc_port_stats_t *st = &st_buf;
       for (uint32_t c = 0; c < classes; c++) {
-        size_t q = SIM_QIDX(s, p, c);
+        size_t q = SIM_QIDX(&sp->view, s, p, c);
         const lfc_class_stats_t *cs = &st->cls[c];
         uint64_t qlen = lfc_switch_reg(sw, (size_t)sp->qlen_reg, p, c);
         uint64_t blk = cs->paused_cycles + cs->credit_blocked_cycles;

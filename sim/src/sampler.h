@@ -18,7 +18,8 @@
 
 
 typedef struct {
-  size_t nq; /* nsw * LFC_MAX_PORTS * LFC_MAX_CLASSES */
+  sim_view_t view; /* the shape of the per-queue arrays: SIM_QIDX(&view, ...) */
+  size_t nq;       /* SIM_NQ(&view) */
   int qlen_reg;
   /* per queue at the last sample */
   uint64_t *last_tx, *last_blk;

@@ -125,7 +125,8 @@ static watch_t *watch_new(const char *ini) {
   assert_non_null(w->cmap);
   for (size_t i = 0; i < (size_t)nsw * LFC_MAX_PORTS; i++) /* no maps: every class as it is */
     for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) w->cmap[i][c] = (uint8_t)c;
-  const sim_view_t view = {w, nsw, w->f.sc->cycle_ns, next_hop, route, each_held, stop, name};
+  const sim_view_t view = {w,    nsw,  w->f.sc->cycle_ns, next_hop,      route,
+                           each_held, stop, name,             LFC_MAX_PORTS, LFC_MAX_CLASSES};
   if (deadlock_init(&w->dl, w->f.sc, &view, err, sizeof err) != 0)
     fail_msg("deadlock_init: %s", err);
   assert_int_equal(w->dl.persist, PERSIST);
@@ -152,11 +153,11 @@ static void class_map(watch_t *w, uint32_t sw, uint32_t port, uint8_t c0, uint8_
 }
 
 static void block(watch_t *w, uint32_t sw, uint32_t port, uint32_t cls) {
-  w->blocked[SIM_QIDX(sw, port, cls)] = 1;
+  w->blocked[SIM_QIDX(&w->dl.view, sw, port, cls)] = 1;
 }
 
 static void unblock(watch_t *w, uint32_t sw, uint32_t port, uint32_t cls) {
-  w->blocked[SIM_QIDX(sw, port, cls)] = 0;
+  w->blocked[SIM_QIDX(&w->dl.view, sw, port, cls)] = 0;
 }
 
 /* The address of host h's first ECMP choice (routing.h: h x ways + choice). */

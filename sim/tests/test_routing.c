@@ -353,6 +353,29 @@ static void test_routing_ecmp_reaches_every_core(void **state) {
   routed_free(&x);
 }
 
+/*
+ * Switches with equal tables share one, and only those (routes_free frees each once: ASan's
+ * leak and double-free checks in the sanitizer build). Fat tree k = 4: the 4 cores have one
+ * port per pod and the same table; edges and aggs differ (their hosts, their ECMP order).
+ */
+static void test_routing_equal_tables_shared(void **state) {
+  (void)state;
+  routed_t x = routed("[topology]\nkind = fat_tree\nk = 4\n");
+  const topo_t *t = &x.f.t;
+  size_t bytes = (size_t)x.r.len * sizeof **x.r.table;
+  uint32_t shared = 0;
+  for (uint32_t a = 0; a < t->nsw; a++) {
+    shared += x.r.shared[a];
+    for (uint32_t b = 0; b < a; b++) {
+      int equal = memcmp(x.r.table[a], x.r.table[b], bytes) == 0;
+      assert_int_equal(x.r.table[a] == x.r.table[b], equal);
+      assert_int_equal(equal, t->role[a] == 2 && t->role[b] == 2); /* cores alone */
+    }
+  }
+  assert_int_equal(shared, 3); /* core1..core3 use core0's */
+  routed_free(&x);
+}
+
 /* ---- up*-down* ---- */
 
 static void test_routing_updown_never_down_then_up(void **state) {
@@ -506,6 +529,7 @@ int main(void) {
       cmocka_unit_test(test_routing_ecmp_uses_every_uplink_k4),
       cmocka_unit_test(test_routing_ecmp_uses_every_uplink_k8),
       cmocka_unit_test(test_routing_ecmp_reaches_every_core),
+      cmocka_unit_test(test_routing_equal_tables_shared),
       cmocka_unit_test(test_routing_updown_never_down_then_up),
       cmocka_unit_test(test_routing_channel_dependency_cycles),
       cmocka_unit_test(test_routing_explicit_path_honoured),

@@ -243,13 +243,21 @@ typedef struct {
 } lfc_port_stats_t;
 
 /*
- * Counters of one port since reset, as of the current cycle; NULL for a port >= cfg.ports.
- * The result is a snapshot in a buffer the switch owns (one per port): the time-based counters
- * (paused_cycles, credit_blocked_cycles) are computed at the call, not kept per cycle, so that
- * skip-ahead stays exact. The next call for the same port, a step, an advance or a reset
- * overwrites it: copy it to keep it.
+ * Counters of one port since reset, as of the current cycle; NULL for a port >= cfg.ports (or
+ * if the first call cannot allocate the buffers, out of memory).
+ * The result is a snapshot in a buffer the switch owns (one per port, allocated by the first
+ * call): the time-based counters (paused_cycles, credit_blocked_cycles) are computed at the
+ * call, not kept per cycle, so that skip-ahead stays exact. The next call for the same port, a
+ * step, an advance or a reset overwrites it: copy it to keep it.
  */
 LFC_API const lfc_port_stats_t *lfc_switch_stats(const lfc_switch_t *sw, uint32_t port);
+
+/*
+ * The same counters written to *out, a buffer of the caller's: 0, or -1 (out untouched) for a
+ * port >= cfg.ports. A caller that reads every port of many switches (a fabric simulator) saves
+ * the switch's buffers: 3.5 KB a port.
+ */
+LFC_API int lfc_switch_stats_copy(const lfc_switch_t *sw, uint32_t port, lfc_port_stats_t *out);
 
 /* ---- Events of the last cycle (for golden traces and co-simulation). ---- */
 
