@@ -289,6 +289,12 @@ static inline uint64_t lfc_all_ports(const lfc_switch_t *sw) {
 static inline unsigned lfc_ctz(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned lfc_msb(uint64_t x) { return 63u - (unsigned)__builtin_clzll(x); }
 
+/* The first slot >= now at which port pp has nothing in flight: a lower bound of its transmit
+ * event (lfc_tx_next_event is never before it). */
+static inline uint64_t lfc_tx_busy_until(const lfc_port_t *pp, uint64_t now) {
+  return lfc_slot_at_or_after(now, pp->k) + (uint64_t)pp->tx_rem * pp->k;
+}
+
 /* ---- queue.c: descriptors, routing, pipeline, egress queues (SPEC §7) ---- */
 bool lfc_route(const lfc_switch_t *sw, uint32_t dst, uint32_t *out_port);
 uint32_t lfc_desc_alloc(lfc_switch_t *sw);

@@ -388,13 +388,19 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
 uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   if (!lfc_pfc_gen_settled(sw)) return sw->now;
   uint64_t m = lfc_min_u64(lfc_wd_next_event(sw), sw->tx_wake_min);
-  /* Ports outside these masks have no event of that kind (see struct lfc_switch). */
-  for (uint64_t w = sw->tx_work; w != 0 && m > sw->now; w &= w - 1u)
-    m = lfc_min_u64(m, lfc_tx_next_event(sw, lfc_ctz(w)));
+  /* Ports outside these masks have no event of that kind (see struct lfc_switch). The
+     pipeline and receive events are cheap to compute and bound m first, so that a transmitter
+     whose packet in flight ends at or after m (lfc_tx_busy_until) is not looked at further:
+     its event cannot come before that end. */
   for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
     m = lfc_min_u64(m, lfc_pipe_next_event(sw, lfc_ctz(w)));
   for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now; w &= w - 1u)
     m = lfc_min_u64(m, lfc_rx_next_event(sw, lfc_ctz(w)));
+  for (uint64_t w = sw->tx_work; w != 0 && m > sw->now; w &= w - 1u) {
+    uint32_t p = lfc_ctz(w);
+    if (lfc_tx_busy_until(&sw->port[p], sw->now) < m)
+      m = lfc_min_u64(m, lfc_tx_next_event(sw, p));
+  }
   return m < sw->now ? sw->now : m;
 }
 
