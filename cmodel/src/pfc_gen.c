@@ -143,12 +143,16 @@ void lfc_pfc_gen_decide(lfc_switch_t *sw) {
 bool lfc_pfc_gen_settled(const lfc_switch_t *sw) {
   if (sw->ib) return true;
   uint32_t th = lfc_buffer_threshold(sw);
-  bool th_changed = th != sw->th_last;
-  uint64_t ports = sw->check_ports | (th_changed ? lfc_all_ports(sw) : 0);
-  for (; ports != 0; ports &= ports - 1u) {
+  /* The ports step G would visit (lfc_pfc_gen_eval_mask): the marked ones, and those whose
+     band T left; none left it while T is inside the intersection (outside_band). */
+  uint64_t outside = 0;
+  if (th != sw->th_last && th - (uint32_t)sw->gband_base >= sw->gband_width)
+    for (uint32_t p = 0; p < sw->ports; p++)
+      outside |= (uint64_t)((th - (uint32_t)sw->band_base[p]) >= sw->band_width[p]) << p;
+  for (uint64_t ports = sw->check_ports | outside; ports != 0; ports &= ports - 1u) {
     uint32_t p = lfc_ctz(ports);
     int32_t lo, hi;
-    if (lfc_pfc_gen_eval_mask(sw, p, th, th_changed) && evaluate(sw, p, th, &lo, &hi) != 0)
+    if (visited(sw, p, outside) && sw->lossless != 0 && evaluate(sw, p, th, &lo, &hi) != 0)
       return false;
   }
   return true;
