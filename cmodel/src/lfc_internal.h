@@ -21,6 +21,7 @@
  *   2. E  rx_framing: framing and admission decisions from S(t)        -> lfc_rx_dec_t (port
  *         order: the shared-pool chain of SPEC §6.4)
  *   3. G  pfc_gen: XOFF/XON evaluation from S(t)                       -> per-port flip masks
+ *         (taken at the end of the step before, which completes S(t): next_event reads it)
  *   then the next state, each step applying its decision: B (port_tx), C (watchdog),
  *   D (credit/pfc receive), E (rx_framing), F (queue), G (pfc_gen), H (watchdog).
  * Decisions are taken before anything is applied, so every decision reads S(t) (SPEC §1.3); the

@@ -308,6 +308,7 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   sw->tx_busy = sw->rx_busy = 0;
   sw->tx_parked = 0;
   sw->tx_wake_min = LFC_NEVER;
+  if (!sw->ib) lfc_pfc_gen_decide(sw); /* step G of cycle 0 (see lfc_switch_step) */
 }
 
 const lfc_switch_cfg_t *lfc_switch_cfg(const lfc_switch_t *sw) { return &sw->cfg; }
@@ -364,10 +365,10 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
     lfc_rx_stream_end(sw, p, (rx_bad >> p) & 1u ? LFC_RX_BAD : LFC_RX_LAST);
   }
 
-  /* Decisions, all from S(t): A outputs; E framing and admission; G XOFF/XON. */
+  /* Decisions, all from S(t): A outputs; E framing and admission; G XOFF/XON, which was taken
+     at the end of the last step (or reset) from the same state (see below). */
   lfc_tx_decide_all(sw, out);
   lfc_rx_decide_all(sw, in);
-  if (!sw->ib) lfc_pfc_gen_decide(sw);
 
   /* The next state. */
   if (sw->ib) lfc_fcp_sent_all(sw);   /* B, FCP bookkeeping: values of S(t) */
@@ -378,6 +379,11 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
   if (!sw->ib) lfc_pfc_gen_apply(sw); /* G */
   lfc_wd_update(sw);                  /* H */
   sw->now++;
+  /* Step G's decision of the next cycle, now: it reads only registers that nothing changes
+     before that cycle's step G (the PGs' counters, xoff and T; streaming and step A do not
+     touch them), so lfc_switch_next_event and lfc_switch_advance read it instead of
+     evaluating the PGs again, and the next step applies it. */
+  if (!sw->ib) lfc_pfc_gen_decide(sw);
   if (sw->events.count > 1) lfc_event_log_sort(&sw->events);
 }
 
@@ -412,9 +418,8 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
      counts cycles: slots are t mod k = 0, timers are absolute). */
   for (uint64_t m = sw->tx_busy; m != 0; m &= m - 1u) lfc_tx_advance(sw, lfc_ctz(m), to);
   for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) lfc_rx_advance(sw, lfc_ctz(m), to);
-  /* XOFF/XON of the skipped cycles: settled (no flip) by the contract; consume the marks. */
-  if (!sw->ib) lfc_pfc_gen_decide(sw);
-  sw->flip_ports = 0;
+  /* XOFF/XON: step G's decision for the current cycle is taken (lfc_switch_step) and flips
+     nothing by the contract; the skipped cycles and `to` have the same inputs. */
   sw->now = to;
   lfc_event_log_clear(&sw->events);
 }

@@ -466,7 +466,9 @@ static bool check_pfc(const lfc_switch_t *sw, const uint64_t *held, char *msg, s
       bool on = pp->xoff & bit;
       bool next = on ? !lfc_rule_xon_cond(pg->pg_shared, pg->pg_hdrm, th, cfg->xon_offset)
                      : lfc_rule_xoff_cond(pg->pg_shared, pg->pg_hdrm, th);
-      CHECK(next == on || (eval & bit), "PG %u/%u would flip but is not evaluated", p, c);
+      /* step G of this cycle is either still to evaluate it or has decided its flip */
+      CHECK(next == on || (eval & bit) || (pp->flip & bit),
+            "PG %u/%u would flip but is not evaluated", p, c);
       if (on && pg->refresh_due < refresh_min) refresh_min = pg->refresh_due;
     }
     CHECK(pp->refresh_min_due == refresh_min, "refresh_min_due of %u", p);
