@@ -92,9 +92,13 @@ static void queue_push(lfc_switch_t *sw, uint32_t d) {
  * ports in ascending order. Ready cycles of one port strictly increase, so only heads qualify;
  * the timing wheel says which ports have one.
  */
-void lfc_pipe_exit(lfc_switch_t *sw) {
-  uint64_t *slot = &sw->pipe_ring[(sw->now + 1u) & sw->pipe_ring_mask];
-  uint32_t due = (uint32_t)(sw->now + 1u);
+void lfc_pipe_exit(lfc_switch_t *sw) { lfc_pipe_exit_at(sw, sw->now); }
+
+/* Step F of cycle x >= now, for skip-ahead (lfc_switch_advance): every packet due before x has
+ * left; those due later are within the timing wheel's reach of x. */
+void lfc_pipe_exit_at(lfc_switch_t *sw, uint64_t x) {
+  uint64_t *slot = &sw->pipe_ring[(x + 1u) & sw->pipe_ring_mask];
+  uint32_t due = (uint32_t)(x + 1u);
   for (uint64_t m = *slot; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
     lfc_port_t *pp = &sw->port[p];
@@ -104,6 +108,26 @@ void lfc_pipe_exit(lfc_switch_t *sw) {
     }
   }
   *slot = 0;
+}
+
+/*
+ * PFC skip-ahead: the first cycle >= now in which a packet of port p's pipeline can make its
+ * switch do anything but wait. Step F moving a packet into its egress queue changes no output
+ * and no register another decision reads before that queue's port decides (PFC without a
+ * watchdog storm: lfc_switch_next_event), so lfc_switch_advance may do it in passing; the
+ * event is the port's transmit decision, which is not before the cycle after step F nor
+ * before the port has sent the packet in flight (lfc_tx_busy_until). Every packet of the
+ * pipeline counts, not only the head: a later one may go to a free port.
+ */
+uint64_t lfc_pipe_next_start(const lfc_switch_t *sw, uint32_t p) {
+  uint64_t m = LFC_NEVER;
+  for (uint32_t d = sw->port[p].pipe.head; d != LFC_NIL; d = sw->desc[d].next) {
+    uint64_t exit_step = sw->now + (uint32_t)(sw->desc[d].ready - (uint32_t)sw->now) - 1u;
+    uint64_t free_at = lfc_tx_busy_until(&sw->port[sw->desc[d].out_port], sw->now);
+    uint64_t e = exit_step + 1u > free_at ? exit_step + 1u : free_at;
+    if (e < m) m = e;
+  }
+  return m;
 }
 
 /* The cycle whose step F moves the head of port p's pipeline: ready - 1. */

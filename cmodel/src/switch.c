@@ -391,6 +391,18 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
 /* Skip-ahead                                                                               */
 /* ---------------------------------------------------------------------------------------- */
 
+/*
+ * May skip-ahead move packets from the pipeline into their egress queues (lfc_pipe_next_start)?
+ * In PFC mode without a queue in the watchdog's storm state: a queue push there sets only the
+ * queue's registers, `nonempty` and tx_work. Not in IB mode (a new head starts a credit-blocked
+ * interval at the current cycle, credit_tx.c), nor with a storm queue (which discards its
+ * head in the cycle after the push when its action is drop, an event). A storm begins only at
+ * an event (a trip, lfc_wd_next_event), so the test holds over the whole skip.
+ */
+static bool lfc_pipe_exits_skipped(const lfc_switch_t *sw) {
+  return !sw->ib && sw->storm_ports == 0;
+}
+
 uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   if (!lfc_pfc_gen_settled(sw)) return sw->now;
   uint64_t m = lfc_min_u64(lfc_wd_next_event(sw), sw->tx_wake_min);
@@ -398,10 +410,25 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
      pipeline and receive events are cheap to compute and bound m first, so that a transmitter
      whose packet in flight ends at or after m (lfc_tx_busy_until) is not looked at further:
      its event cannot come before that end. */
-  for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
-    m = lfc_min_u64(m, lfc_pipe_next_event(sw, lfc_ctz(w)));
-  for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now; w &= w - 1u)
-    m = lfc_min_u64(m, lfc_rx_next_event(sw, lfc_ctz(w)));
+  if (lfc_pipe_exits_skipped(sw)) {
+    for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
+      m = lfc_min_u64(m, lfc_pipe_next_start(sw, lfc_ctz(w)));
+    /* a packet being received: its step F is lfc_rx_next_event, its start not before the
+       cycle after that nor before its egress port is free (as lfc_pipe_next_start) */
+    for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now; w &= w - 1u) {
+      uint32_t p = lfc_ctz(w);
+      uint64_t f = lfc_rx_next_event(sw, p);
+      if (f == LFC_NEVER) continue;
+      uint64_t free_at =
+          lfc_tx_busy_until(&sw->port[sw->desc[sw->port[p].rx_desc].out_port], sw->now);
+      m = lfc_min_u64(m, f + 1u > free_at ? f + 1u : free_at);
+    }
+  } else {
+    for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
+      m = lfc_min_u64(m, lfc_pipe_next_event(sw, lfc_ctz(w)));
+    for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now; w &= w - 1u)
+      m = lfc_min_u64(m, lfc_rx_next_event(sw, lfc_ctz(w)));
+  }
   for (uint64_t w = sw->tx_work; w != 0 && m > sw->now; w &= w - 1u) {
     uint32_t p = lfc_ctz(w);
     if (lfc_tx_busy_until(&sw->port[p], sw->now) < m)
@@ -410,12 +437,49 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   return m < sw->now ? sw->now : m;
 }
 
+/*
+ * Skip-ahead over cycles [now, to) in which packets enter the pipeline (store-and-forward: at
+ * their last block) and leave it for their egress queues (step F), when lfc_switch_next_event
+ * let those pass (lfc_pipe_exits_skipped): in cycle order, as the steps would, a packet's
+ * last block (lfc_rx_advance up to it) before step F of its cycle, so that the timing wheel
+ * never holds more than `latency` cycles ahead; only the cycles in which something moves.
+ */
+static void advance_pipeline(lfc_switch_t *sw, uint64_t to) {
+  const uint64_t lat1 = sw->cfg.latency - 1u; /* step F of a packet: last block + lat1 */
+  uint64_t last[LFC_MAX_PORTS], arriving = 0;
+  for (uint64_t w = sw->rx_busy; w != 0; w &= w - 1u) {
+    uint32_t p = lfc_ctz(w);
+    uint64_t f = lfc_rx_next_event(sw, p);
+    if (f == LFC_NEVER || f - lat1 >= to) continue;
+    last[p] = f - lat1;
+    arriving |= 1ull << p;
+  }
+  for (;;) {
+    /* the next cycle with a last block or a step F (a wheel slot without one is empty) */
+    uint64_t x = LFC_NEVER;
+    for (uint64_t w = sw->pipe_busy; w != 0; w &= w - 1u) {
+      uint32_t ready = sw->desc[sw->port[lfc_ctz(w)].pipe.head].ready;
+      x = lfc_min_u64(x, sw->now + (uint32_t)(ready - (uint32_t)sw->now) - 1u);
+    }
+    for (uint64_t w = arriving; w != 0; w &= w - 1u) x = lfc_min_u64(x, last[lfc_ctz(w)]);
+    if (x >= to) return;
+    for (uint64_t w = arriving; w != 0; w &= w - 1u) {
+      uint32_t p = lfc_ctz(w);
+      if (last[p] != x) continue;
+      lfc_rx_advance(sw, p, x + 1u); /* its last block: into the pipeline */
+      arriving &= ~(1ull << p);
+    }
+    lfc_pipe_exit_at(sw, x);
+  }
+}
+
 void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
   assert(to >= sw->now);
   assert(to <= lfc_switch_next_event(sw));
   if (to <= sw->now) return;
   /* Only packets in flight and packets being received move (idle ports have no state that
      counts cycles: slots are t mod k = 0, timers are absolute). */
+  if (lfc_pipe_exits_skipped(sw)) advance_pipeline(sw, to);
   for (uint64_t m = sw->tx_busy; m != 0; m &= m - 1u) lfc_tx_advance(sw, lfc_ctz(m), to);
   for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) lfc_rx_advance(sw, lfc_ctz(m), to);
   /* XOFF/XON: step G's decision for the current cycle is taken (lfc_switch_step) and flips
