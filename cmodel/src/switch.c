@@ -414,11 +414,12 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
     for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
       m = lfc_min_u64(m, lfc_pipe_next_start(sw, lfc_ctz(w)));
     /* a packet being received: its step F is lfc_rx_next_event, its start not before the
-       cycle after that nor before its egress port is free (as lfc_pipe_next_start) */
-    for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now; w &= w - 1u) {
+       cycle after that nor before its egress port is free (as lfc_pipe_next_start); the last
+       block is not before now, so none of them comes before now + latency */
+    for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now + sw->cfg.latency; w &= w - 1u) {
       uint32_t p = lfc_ctz(w);
       uint64_t f = lfc_rx_next_event(sw, p);
-      if (f == LFC_NEVER) continue;
+      if (f == LFC_NEVER || f + 1u >= m) continue;
       uint64_t free_at =
           lfc_tx_busy_until(&sw->port[sw->desc[sw->port[p].rx_desc].out_port], sw->now);
       m = lfc_min_u64(m, f + 1u > free_at ? f + 1u : free_at);
