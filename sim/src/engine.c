@@ -1090,10 +1090,16 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     give_output(s, ln, dv, p, T, &out[p]);
   }
   if (!s->step_all) {
-    uint64_t nw = dv->is_host ? host_wake(s, d, T + 1u) : lfc_switch_next_event(dv->sw);
+    uint64_t nw = SIM_NEVER;
     for (uint64_t m = dv->rx_queued; m != 0; m &= m - 1u) { /* words arriving (ring n > 0) */
       const wire_t *w = &s->wire[dv->in_wire[__builtin_ctzll(m)]];
       if (w->ring[w->head].t < nw) nw = w->ring[w->head].t;
+    }
+    /* The device's own next event is at T + 1 at the earliest (its cycle after the step): not
+       asked for when a word arrives then anyway. */
+    if (nw > T + 1u) {
+      uint64_t own = dv->is_host ? host_wake(s, d, T + 1u) : lfc_switch_next_event(dv->sw);
+      if (own < nw) nw = own;
     }
     set_wake(s, &ln->q, d, nw);
   }
