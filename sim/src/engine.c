@@ -267,13 +267,18 @@ static const lfc_word_t IDLE;
 
 /* ---- Link prediction ---- */
 
-static void track_advance(track_t *tr, uint64_t to) {
-  if (tr->rem == 0 || tr->next >= to) return;
+static void __attribute__((noinline)) track_skip(track_t *tr, uint64_t to) {
   uint32_t k = tr->k;
   uint64_t n = k == 1u ? to - tr->next : (to - tr->next + k - 1u) / k; /* full speed: no divide */
   if (n > tr->rem) n = tr->rem;
   tr->rem = (uint16_t)(tr->rem - n);
   tr->next += n * k;
+}
+
+/* The tracker moved to cycle `to` (its blocks before `to` have passed); inlined: most often
+ * it is there already. */
+static inline void track_advance(track_t *tr, uint64_t to) {
+  if (tr->rem != 0 && tr->next < to) track_skip(tr, to);
 }
 
 static void track_expect(const track_t *tr, uint64_t t, lfc_word_t *w) {
