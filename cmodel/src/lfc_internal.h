@@ -302,7 +302,7 @@ uint32_t lfc_desc_alloc(lfc_switch_t *sw);
 void lfc_desc_free(lfc_switch_t *sw, uint32_t d);
 void lfc_pipe_append(lfc_switch_t *sw, uint32_t in_port, uint32_t d, uint64_t ready);
 void lfc_pipe_exit(lfc_switch_t *sw);                   /* step F */
-void lfc_pipe_exit_at(lfc_switch_t *sw, uint64_t x);    /* step F of cycle x (skip-ahead) */
+void lfc_pipe_exit_until(lfc_switch_t *sw, uint64_t to); /* step F of [now, to) (skip-ahead) */
 uint64_t lfc_pipe_next_event(const lfc_switch_t *sw, uint32_t p);
 uint64_t lfc_pipe_next_start(const lfc_switch_t *sw, uint32_t p);
 uint32_t lfc_queue_pop(lfc_switch_t *sw, uint32_t p, uint32_t c); /* head; the caller frees */

@@ -92,13 +92,9 @@ static void queue_push(lfc_switch_t *sw, uint32_t d) {
  * ports in ascending order. Ready cycles of one port strictly increase, so only heads qualify;
  * the timing wheel says which ports have one.
  */
-void lfc_pipe_exit(lfc_switch_t *sw) { lfc_pipe_exit_at(sw, sw->now); }
-
-/* Step F of cycle x >= now, for skip-ahead (lfc_switch_advance): every packet due before x has
- * left; those due later are within the timing wheel's reach of x. */
-void lfc_pipe_exit_at(lfc_switch_t *sw, uint64_t x) {
-  uint64_t *slot = &sw->pipe_ring[(x + 1u) & sw->pipe_ring_mask];
-  uint32_t due = (uint32_t)(x + 1u);
+void lfc_pipe_exit(lfc_switch_t *sw) {
+  uint64_t *slot = &sw->pipe_ring[(sw->now + 1u) & sw->pipe_ring_mask];
+  uint32_t due = (uint32_t)(sw->now + 1u);
   for (uint64_t m = *slot; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
     lfc_port_t *pp = &sw->port[p];
@@ -108,6 +104,41 @@ void lfc_pipe_exit_at(lfc_switch_t *sw, uint64_t x) {
     }
   }
   *slot = 0;
+}
+
+/*
+ * Skip-ahead: step F of every cycle in [now, to), with every packet received before `to`
+ * already in the pipeline (lfc_switch_advance). In cycle order, ingress ports ascending in a
+ * cycle, as the steps would: a pipeline's ready cycles increase, so the head is next. The
+ * timing wheel loses the bits of the packets that left and keeps those of the rest (a packet
+ * that left and one still waiting may share a slot when to - now exceeds the wheel).
+ */
+void lfc_pipe_exit_until(lfc_switch_t *sw, uint64_t to) {
+  const uint32_t base = (uint32_t)sw->now;
+  uint64_t left = 0; /* ports some packet left */
+  for (;;) {
+    uint64_t x = LFC_NEVER; /* the next cycle whose step F moves a packet */
+    for (uint64_t m = sw->pipe_busy; m != 0; m &= m - 1u) {
+      uint32_t ready = sw->desc[sw->port[lfc_ctz(m)].pipe.head].ready;
+      x = lfc_min_u64(x, sw->now + (uint32_t)(ready - base) - 1u);
+    }
+    if (x >= to) break;
+    for (uint64_t m = sw->pipe_busy; m != 0; m &= m - 1u) {
+      uint32_t p = lfc_ctz(m);
+      lfc_port_t *pp = &sw->port[p];
+      uint32_t ready = sw->desc[pp->pipe.head].ready;
+      if (sw->now + (uint32_t)(ready - base) - 1u != x) continue;
+      sw->pipe_ring[ready & sw->pipe_ring_mask] &= ~(1ull << p);
+      queue_push(sw, list_pop(sw, &pp->pipe));
+      if (pp->pipe.head == LFC_NIL) sw->pipe_busy &= ~(1ull << p);
+      left |= 1ull << p;
+    }
+  }
+  for (uint64_t m = left & sw->pipe_busy; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
+    for (uint32_t d = sw->port[p].pipe.head; d != LFC_NIL; d = sw->desc[d].next)
+      sw->pipe_ring[sw->desc[d].ready & sw->pipe_ring_mask] |= 1ull << p;
+  }
 }
 
 /*

@@ -438,51 +438,17 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   return m < sw->now ? sw->now : m;
 }
 
-/*
- * Skip-ahead over cycles [now, to) in which packets enter the pipeline (store-and-forward: at
- * their last block) and leave it for their egress queues (step F), when lfc_switch_next_event
- * let those pass (lfc_pipe_exits_skipped): in cycle order, as the steps would, a packet's
- * last block (lfc_rx_advance up to it) before step F of its cycle, so that the timing wheel
- * never holds more than `latency` cycles ahead; only the cycles in which something moves.
- */
-static void advance_pipeline(lfc_switch_t *sw, uint64_t to) {
-  const uint64_t lat1 = sw->cfg.latency - 1u; /* step F of a packet: last block + lat1 */
-  uint64_t last[LFC_MAX_PORTS], arriving = 0;
-  for (uint64_t w = sw->rx_busy; w != 0; w &= w - 1u) {
-    uint32_t p = lfc_ctz(w);
-    uint64_t f = lfc_rx_next_event(sw, p);
-    if (f == LFC_NEVER || f - lat1 >= to) continue;
-    last[p] = f - lat1;
-    arriving |= 1ull << p;
-  }
-  for (;;) {
-    /* the next cycle with a last block or a step F (a wheel slot without one is empty) */
-    uint64_t x = LFC_NEVER;
-    for (uint64_t w = sw->pipe_busy; w != 0; w &= w - 1u) {
-      uint32_t ready = sw->desc[sw->port[lfc_ctz(w)].pipe.head].ready;
-      x = lfc_min_u64(x, sw->now + (uint32_t)(ready - (uint32_t)sw->now) - 1u);
-    }
-    for (uint64_t w = arriving; w != 0; w &= w - 1u) x = lfc_min_u64(x, last[lfc_ctz(w)]);
-    if (x >= to) return;
-    for (uint64_t w = arriving; w != 0; w &= w - 1u) {
-      uint32_t p = lfc_ctz(w);
-      if (last[p] != x) continue;
-      lfc_rx_advance(sw, p, x + 1u); /* its last block: into the pipeline */
-      arriving &= ~(1ull << p);
-    }
-    lfc_pipe_exit_at(sw, x);
-  }
-}
-
 void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
   assert(to >= sw->now);
   assert(to <= lfc_switch_next_event(sw));
   if (to <= sw->now) return;
   /* Only packets in flight and packets being received move (idle ports have no state that
      counts cycles: slots are t mod k = 0, timers are absolute). */
-  if (lfc_pipe_exits_skipped(sw)) advance_pipeline(sw, to);
   for (uint64_t m = sw->tx_busy; m != 0; m &= m - 1u) lfc_tx_advance(sw, lfc_ctz(m), to);
   for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) lfc_rx_advance(sw, lfc_ctz(m), to);
+  /* Step F of the skipped cycles, if lfc_switch_next_event let them pass (PFC, no storm): after
+     the packets whose last block came in them joined the pipeline. */
+  if (lfc_pipe_exits_skipped(sw)) lfc_pipe_exit_until(sw, to);
   /* XOFF/XON: step G's decision for the current cycle is taken (lfc_switch_step) and flips
      nothing by the contract; the skipped cycles and `to` have the same inputs. */
   sw->now = to;

@@ -213,6 +213,21 @@ static void s_pfc_big(lfc_switch_cfg_t *c) {
   c->pmax = 40000;
 }
 
+/* Store-and-forward with long packets and few events: skip-ahead passes step F of one packet
+ * and the last block of the next one from the same port in one advance, farther apart than
+ * the timing wheel (8 slots) reaches (lfc_pipe_exit_until). */
+static void s_pfc_store_forward_long(lfc_switch_cfg_t *c) {
+  c->mtu_blocks = 16;
+  for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 16;
+  c->latency = 5;
+  c->lossless_mask = 0x1;
+  c->shared_blocks = 400;
+  c->headroom_blocks = 40;
+  c->xoff_th = 60;
+  c->pause_quanta = 300;
+  c->refresh_cycles = 200;
+}
+
 static const scenario_t scenarios[] = {
     {"ib cut-through latency 3", s_ib_cut, LFC_MODE_IB, 4, 3, 30000, 90, 0},
     {"ib speeds 1..4 store-and-forward vlarb", s_ib_speeds, LFC_MODE_IB, 4, 2, 30000, 85, 0},
@@ -222,6 +237,8 @@ static const scenario_t scenarios[] = {
     {"pfc cut-through T=0 watchdog forward", s_pfc_cut_t0_wd_fwd, LFC_MODE_PFC, 3, 3, 30000, 40,
      30},
     {"pfc 8x8 cut-through latency 100", s_pfc_big, LFC_MODE_PFC, 8, 8, 20000, 92, 20},
+    {"pfc store-and-forward long packets", s_pfc_store_forward_long, LFC_MODE_PFC, 3, 1, 30000,
+     95, 0},
     {"ib fcp_holdoff 45 of period 120", s_ib_holdoff, LFC_MODE_IB, 4, 3, 30000, 85, 0},
     {"ib fcp_holdoff = fcp_period", s_ib_holdoff_periodic, LFC_MODE_IB, 3, 2, 15000, 85, 0},
 };
