@@ -867,6 +867,40 @@ static void test_idle_switch_jumps(void **state) {
   lfc_switch_destroy(sw);
 }
 
+/* lfc/switch.h, lfc_switch_next_event (d): in PFC mode a packet leaving the pipeline costs no
+ * step of its own; the event is the cycle its egress port starts it, the cycle after step F
+ * (the port being idle), both while its blocks still come in and once it waits in the
+ * pipeline. Store-and-forward: step F of a packet is in the cycle of its last block +
+ * latency - 1 (SPEC §7.3). */
+static void test_pipeline_start_is_the_event(void **state) {
+  (void)state;
+  const uint32_t latency = 5, nblk = 3, tag = 7;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, 2, 1);
+  cfg.latency = latency;
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(sw);
+  lfc_word_t in[2], out[2];
+  memset(in, 0, sizeof in);
+  in[0].kind = LFC_DATA;
+  in[0].sop = 1;
+  in[0].nblk = (uint8_t)nblk;
+  in[0].dst = 1; /* no route table: port 1 */
+  in[0].tag = tag;
+  lfc_switch_step(sw, in, out); /* cycle 0: its first block, admitted */
+  const uint64_t start = (nblk - 1u) + (latency - 1u) + 1u;
+  assert_int_equal(lfc_switch_next_event(sw), start);
+  lfc_switch_advance(sw, start - 2u); /* past its last block: it waits in the pipeline */
+  assert_int_equal(lfc_switch_next_event(sw), start);
+  lfc_switch_advance(sw, start);
+  lfc_switch_step(sw, NULL, out);
+  assert_int_equal(out[1].kind, LFC_DATA);
+  assert_int_equal(out[1].sop, 1);
+  assert_int_equal(out[1].tag, tag);
+  lfc_switch_destroy(sw);
+}
+
 /* lfc/switch.h: lfc_switch_advance(sw, to) takes any `to` with current <= to <= next_event,
  * the current cycle included (a simulator whose next event is now calls it so): it changes
  * nothing, neither the cycle nor a register nor the events of the last step. */
@@ -982,6 +1016,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_idle_switch_jumps),
       cmocka_unit_test(test_advance_to_current_cycle_changes_nothing),
+      cmocka_unit_test(test_pipeline_start_is_the_event),
       cmocka_unit_test(test_watchdog_edges_by_skipping),
       cmocka_unit_test(test_reset_equals_new),
       cmocka_unit_test(test_skip_ahead_matches_stepping),
