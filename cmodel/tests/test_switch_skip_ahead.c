@@ -901,6 +901,54 @@ static void test_pipeline_start_is_the_event(void **state) {
   lfc_switch_destroy(sw);
 }
 
+/* As above, with the egress port busy: packet A (20 blocks, port 2) leaves port 1 in cycles
+ * 24..43; packet B (3 blocks, port 0, last block in cycle 40) has its step F in cycle 44, the
+ * cycle port 1 is free again, and starts in 45: the later of step F + 1 and the port's end of
+ * A, whether B is being received or waits in the pipeline. (Lossy class: no PFC frame.) */
+static void test_pipeline_start_waits_for_the_port(void **state) {
+  (void)state;
+  const uint32_t latency = 5, a_blk = 20, b_blk = 3, b_first = 38;
+  const uint64_t a_start = (a_blk - 1u) + latency, port_free = a_start + a_blk;
+  const uint64_t b_step_f = b_first + (b_blk - 1u) + (latency - 1u);
+  assert_int_equal(b_step_f, port_free); /* the case under test: step F as the port frees */
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, 3, 1);
+  cfg.latency = latency;
+  cfg.lossless_mask = 0;
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(sw);
+  lfc_word_t in[3], out[3];
+  for (uint32_t t = 0; t < b_first; t++) { /* stepped: A's blocks on port 2 */
+    memset(in, 0, sizeof in);
+    if (t < a_blk) {
+      in[2].kind = LFC_DATA;
+      in[2].sop = t == 0;
+      in[2].eop = t + 1u == a_blk;
+      in[2].nblk = (uint8_t)a_blk;
+      in[2].dst = 1;
+      in[2].tag = 1;
+    }
+    lfc_switch_step(sw, in, out);
+  }
+  memset(in, 0, sizeof in);
+  in[0].kind = LFC_DATA;
+  in[0].sop = 1;
+  in[0].nblk = (uint8_t)b_blk;
+  in[0].dst = 1;
+  in[0].tag = 2;
+  lfc_switch_step(sw, in, out); /* B's first block */
+  assert_int_equal(lfc_switch_next_event(sw), port_free + 1u);
+  lfc_switch_advance(sw, port_free - 2u); /* past B's last block: B waits in the pipeline */
+  assert_int_equal(lfc_switch_next_event(sw), port_free + 1u);
+  lfc_switch_advance(sw, port_free + 1u);
+  lfc_switch_step(sw, NULL, out);
+  assert_int_equal(out[1].kind, LFC_DATA);
+  assert_int_equal(out[1].sop, 1);
+  assert_int_equal(out[1].tag, 2);
+  lfc_switch_destroy(sw);
+}
+
 /* lfc/switch.h: lfc_switch_advance(sw, to) takes any `to` with current <= to <= next_event,
  * the current cycle included (a simulator whose next event is now calls it so): it changes
  * nothing, neither the cycle nor a register nor the events of the last step. */
@@ -1017,6 +1065,7 @@ int main(void) {
       cmocka_unit_test(test_idle_switch_jumps),
       cmocka_unit_test(test_advance_to_current_cycle_changes_nothing),
       cmocka_unit_test(test_pipeline_start_is_the_event),
+      cmocka_unit_test(test_pipeline_start_waits_for_the_port),
       cmocka_unit_test(test_watchdog_edges_by_skipping),
       cmocka_unit_test(test_reset_equals_new),
       cmocka_unit_test(test_skip_ahead_matches_stepping),
