@@ -1,9 +1,9 @@
 # sim/unit.mk - white-box cmocka unit tests of lfc-sim's fabric code, one file per unit of
 # sim/src (docs/sim.md "Tests"). Included by the top-level Makefile; every rule honours BUILD.
 #
-#   make test-sim-unit   topology, routing, partition, deadlock detection and latency series,
-#                        plain and ASan+UBSan; in TEST_STEPS and CHECK_STEPS (a few seconds
-#                        once built)
+#   make test-sim-unit   topology, routing, partition, deadlock detection, latency series and
+#                        percentiles, plain and ASan+UBSan; in TEST_STEPS and CHECK_STEPS (a few
+#                        seconds once built)
 #
 # Each test is built from its unit's sources and those it calls, not from lfc-sim: the
 # scenario is read from text (scenario.c, which needs calc.c and liblfc), the fabric built by
@@ -69,6 +69,6 @@ $(foreach t,$(SIM_UNIT_TESTS),$(eval $(call sim_unit_rules,$(t))))
 
 TEST_STEPS += test-sim-unit
 test-sim-unit: deps-minimal $(SIM_UNIT_BINS) $(SIM_UNIT_ASAN_BINS)
-	@echo "== lfc-sim units: topology, routing, partition, deadlock detection, latency series (cmocka, plain and ASan+UBSan)"
+	@echo "== lfc-sim units: topology, routing, partition, deadlock detection, latency series and percentiles (cmocka, plain and ASan+UBSan)"
 	@scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/sim-unit $(SIM_UNIT_BINS)
 	@$(ASAN_ENV) scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/sim-unit-asan $(SIM_UNIT_ASAN_BINS)

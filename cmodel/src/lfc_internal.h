@@ -21,6 +21,7 @@
  *   2. E  rx_framing: framing and admission decisions from S(t)        -> lfc_rx_dec_t (port
  *         order: the shared-pool chain of SPEC §6.4)
  *   3. G  pfc_gen: XOFF/XON evaluation from S(t)                       -> per-port flip masks
+ *         (taken at the end of the step before, which completes S(t): next_event reads it)
  *   then the next state, each step applying its decision: B (port_tx), C (watchdog),
  *   D (credit/pfc receive), E (rx_framing), F (queue), G (pfc_gen), H (watchdog).
  * Decisions are taken before anything is applied, so every decision reads S(t) (SPEC §1.3); the
@@ -322,13 +323,21 @@ static inline uint64_t lfc_all_ports(const lfc_switch_t *sw) {
 static inline unsigned lfc_ctz(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned lfc_msb(uint64_t x) { return 63u - (unsigned)__builtin_clzll(x); }
 
+/* The first slot >= now at which port pp has nothing in flight: a lower bound of its transmit
+ * event (lfc_tx_next_event is never before it). */
+static inline uint64_t lfc_tx_busy_until(const lfc_port_t *pp, uint64_t now) {
+  return lfc_slot_at_or_after(now, pp->k) + (uint64_t)pp->tx_rem * pp->k;
+}
+
 /* ---- queue.c: descriptors, routing, pipeline, egress queues (SPEC §7) ---- */
 bool lfc_route(const lfc_switch_t *sw, uint32_t dst, uint32_t *out_port);
 uint32_t lfc_desc_alloc(lfc_switch_t *sw);
 void lfc_desc_free(lfc_switch_t *sw, uint32_t d);
 void lfc_pipe_append(lfc_switch_t *sw, uint32_t in_port, uint32_t d, uint64_t ready);
 void lfc_pipe_exit(lfc_switch_t *sw);                   /* step F */
+void lfc_pipe_exit_until(lfc_switch_t *sw, uint64_t to); /* step F of [now, to) (skip-ahead) */
 uint64_t lfc_pipe_next_event(const lfc_switch_t *sw, uint32_t p);
+uint64_t lfc_pipe_next_start(const lfc_switch_t *sw, uint32_t p);
 uint32_t lfc_queue_pop(lfc_switch_t *sw, uint32_t p, uint32_t c); /* head; the caller frees */
 void lfc_queue_reset(lfc_switch_t *sw);
 uint32_t lfc_pipe_ring_size(uint32_t latency);

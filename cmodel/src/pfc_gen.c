@@ -120,6 +120,8 @@ static void set_band(lfc_switch_t *sw, uint32_t p, int32_t lo, int32_t hi) {
 /*
  * Step G decision, from S(t): computes each port's `flip`. Consumes the `check` marks (they
  * are hints, not SPEC state): changes applied later in this cycle mark PGs for the next one.
+ * lfc_switch_step takes it at the end of the step before, once S(t) is complete, and
+ * lfc_switch_reset for cycle 0.
  */
 void lfc_pfc_gen_decide(lfc_switch_t *sw) {
   uint32_t th = lfc_buffer_threshold(sw);
@@ -139,20 +141,9 @@ void lfc_pfc_gen_decide(lfc_switch_t *sw) {
   sw->th_last = th;
 }
 
-/* Would step G change any xoff in the current cycle? (For lfc_switch_next_event.) */
-bool lfc_pfc_gen_settled(const lfc_switch_t *sw) {
-  if (sw->ib) return true;
-  uint32_t th = lfc_buffer_threshold(sw);
-  bool th_changed = th != sw->th_last;
-  uint64_t ports = sw->check_ports | (th_changed ? lfc_all_ports(sw) : 0);
-  for (; ports != 0; ports &= ports - 1u) {
-    uint32_t p = lfc_ctz(ports);
-    int32_t lo, hi;
-    if (lfc_pfc_gen_eval_mask(sw, p, th, th_changed) && evaluate(sw, p, th, &lo, &hi) != 0)
-      return false;
-  }
-  return true;
-}
+/* Would step G change any xoff in the current cycle? (For lfc_switch_next_event.) Its
+ * decision is taken at the end of the step before (lfc_switch_step). */
+bool lfc_pfc_gen_settled(const lfc_switch_t *sw) { return sw->ib || sw->flip_ports == 0; }
 
 static void update_refresh_min(lfc_port_t *pp) {
   uint64_t m = LFC_NEVER;

@@ -190,7 +190,7 @@ void lfc_tx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to) {
 /* The first cycle >= now in which port p would start a packet or send a control word. */
 uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p) {
   const lfc_port_t *pp = &sw->port[p];
-  uint64_t free_slot = lfc_slot_at_or_after(sw->now, pp->k) + (uint64_t)pp->tx_rem * pp->k;
+  uint64_t free_slot = lfc_tx_busy_until(pp, sw->now); /* the bound lfc_switch_next_event uses */
   if (sw->cfg.wire_time) free_slot = lfc_line_first_slot(&pp->line, free_slot, pp->k); /* gap */
   uint64_t fc = sw->ib ? lfc_fcp_next_event(sw, p) : lfc_pfc_gen_next_event(sw, p);
   uint64_t sched;

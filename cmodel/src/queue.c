@@ -106,6 +106,61 @@ void lfc_pipe_exit(lfc_switch_t *sw) {
   *slot = 0;
 }
 
+/*
+ * Skip-ahead: step F of every cycle in [now, to), with every packet received before `to`
+ * already in the pipeline (lfc_switch_advance). In cycle order, ingress ports ascending in a
+ * cycle, as the steps would: a pipeline's ready cycles increase, so the head is next. The
+ * timing wheel loses the bits of the packets that left and keeps those of the rest (a packet
+ * that left and one still waiting may share a slot when to - now exceeds the wheel).
+ */
+void lfc_pipe_exit_until(lfc_switch_t *sw, uint64_t to) {
+  const uint32_t base = (uint32_t)sw->now;
+  uint64_t left = 0; /* ports some packet left */
+  for (;;) {
+    uint64_t x = LFC_NEVER; /* the next cycle whose step F moves a packet */
+    for (uint64_t m = sw->pipe_busy; m != 0; m &= m - 1u) {
+      uint32_t ready = sw->desc[sw->port[lfc_ctz(m)].pipe.head].ready;
+      x = lfc_min_u64(x, sw->now + (uint32_t)(ready - base) - 1u);
+    }
+    if (x >= to) break;
+    for (uint64_t m = sw->pipe_busy; m != 0; m &= m - 1u) {
+      uint32_t p = lfc_ctz(m);
+      lfc_port_t *pp = &sw->port[p];
+      uint32_t ready = sw->desc[pp->pipe.head].ready;
+      if (sw->now + (uint32_t)(ready - base) - 1u != x) continue;
+      sw->pipe_ring[ready & sw->pipe_ring_mask] &= ~(1ull << p);
+      queue_push(sw, list_pop(sw, &pp->pipe));
+      if (pp->pipe.head == LFC_NIL) sw->pipe_busy &= ~(1ull << p);
+      left |= 1ull << p;
+    }
+  }
+  for (uint64_t m = left & sw->pipe_busy; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
+    for (uint32_t d = sw->port[p].pipe.head; d != LFC_NIL; d = sw->desc[d].next)
+      sw->pipe_ring[sw->desc[d].ready & sw->pipe_ring_mask] |= 1ull << p;
+  }
+}
+
+/*
+ * PFC skip-ahead: the first cycle >= now in which a packet of port p's pipeline can make its
+ * switch do anything but wait. Step F moving a packet into its egress queue changes no output
+ * and no register another decision reads before that queue's port decides (PFC without a
+ * watchdog storm: lfc_switch_next_event), so lfc_switch_advance may do it in passing; the
+ * event is the port's transmit decision, which is not before the cycle after step F nor
+ * before the port has sent the packet in flight (lfc_tx_busy_until). Every packet of the
+ * pipeline counts, not only the head: a later one may go to a free port.
+ */
+uint64_t lfc_pipe_next_start(const lfc_switch_t *sw, uint32_t p) {
+  uint64_t m = LFC_NEVER;
+  for (uint32_t d = sw->port[p].pipe.head; d != LFC_NIL; d = sw->desc[d].next) {
+    uint64_t exit_step = sw->now + (uint32_t)(sw->desc[d].ready - (uint32_t)sw->now) - 1u;
+    uint64_t free_at = lfc_tx_busy_until(&sw->port[sw->desc[d].out_port], sw->now);
+    uint64_t e = exit_step + 1u > free_at ? exit_step + 1u : free_at;
+    if (e < m) m = e;
+  }
+  return m;
+}
+
 /* The cycle whose step F moves the head of port p's pipeline: ready - 1. */
 uint64_t lfc_pipe_next_event(const lfc_switch_t *sw, uint32_t p) {
   uint32_t h = sw->port[p].pipe.head;

@@ -313,6 +313,7 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   sw->tx_busy = sw->rx_busy = 0;
   sw->tx_parked = 0;
   sw->tx_wake_min = LFC_NEVER;
+  if (!sw->ib) lfc_pfc_gen_decide(sw); /* step G of cycle 0 (see lfc_switch_step) */
 }
 
 const lfc_switch_cfg_t *lfc_switch_cfg(const lfc_switch_t *sw) { return &sw->cfg; }
@@ -369,10 +370,10 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
     lfc_rx_stream_end(sw, p, (rx_bad >> p) & 1u ? LFC_RX_BAD : LFC_RX_LAST);
   }
 
-  /* Decisions, all from S(t): A outputs; E framing and admission; G XOFF/XON. */
+  /* Decisions, all from S(t): A outputs; E framing and admission; G XOFF/XON, which was taken
+     at the end of the last step (or reset) from the same state (see below). */
   lfc_tx_decide_all(sw, out);
   lfc_rx_decide_all(sw, in);
-  if (!sw->ib) lfc_pfc_gen_decide(sw);
 
   /* The next state. */
   if (sw->ib) lfc_fcp_sent_all(sw);   /* B, FCP bookkeeping: values of S(t) */
@@ -383,6 +384,11 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
   if (!sw->ib) lfc_pfc_gen_apply(sw); /* G */
   lfc_wd_update(sw);                  /* H */
   sw->now++;
+  /* Step G's decision of the next cycle, now: it reads only registers that nothing changes
+     before that cycle's step G (the PGs' counters, xoff and T; streaming and step A do not
+     touch them), so lfc_switch_next_event and lfc_switch_advance read it instead of
+     evaluating the PGs again, and the next step applies it. */
+  if (!sw->ib) lfc_pfc_gen_decide(sw);
   if (sw->events.count > 1) lfc_event_log_sort(&sw->events);
 }
 
@@ -390,16 +396,50 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
 /* Skip-ahead                                                                               */
 /* ---------------------------------------------------------------------------------------- */
 
+/*
+ * May skip-ahead move packets from the pipeline into their egress queues (lfc_pipe_next_start)?
+ * In PFC mode without a queue in the watchdog's storm state: a queue push there sets only the
+ * queue's registers, `nonempty` and tx_work. Not in IB mode (a new head starts a credit-blocked
+ * interval at the current cycle, credit_tx.c), nor with a storm queue (which discards its
+ * head in the cycle after the push when its action is drop, an event). A storm begins only at
+ * an event (a trip, lfc_wd_next_event), so the test holds over the whole skip.
+ */
+static bool lfc_pipe_exits_skipped(const lfc_switch_t *sw) {
+  return !sw->ib && sw->storm_ports == 0;
+}
+
 uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   if (!lfc_pfc_gen_settled(sw)) return sw->now;
   uint64_t m = lfc_min_u64(lfc_wd_next_event(sw), sw->tx_wake_min);
-  /* Ports outside these masks have no event of that kind (see struct lfc_switch). */
-  for (uint64_t w = sw->tx_work; w != 0 && m > sw->now; w &= w - 1u)
-    m = lfc_min_u64(m, lfc_tx_next_event(sw, lfc_ctz(w)));
-  for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
-    m = lfc_min_u64(m, lfc_pipe_next_event(sw, lfc_ctz(w)));
-  for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now; w &= w - 1u)
-    m = lfc_min_u64(m, lfc_rx_next_event(sw, lfc_ctz(w)));
+  /* Ports outside these masks have no event of that kind (see struct lfc_switch). The
+     pipeline and receive events are cheap to compute and bound m first, so that a transmitter
+     whose packet in flight ends at or after m (lfc_tx_busy_until) is not looked at further:
+     its event cannot come before that end. */
+  if (lfc_pipe_exits_skipped(sw)) {
+    for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
+      m = lfc_min_u64(m, lfc_pipe_next_start(sw, lfc_ctz(w)));
+    /* a packet being received: its step F is lfc_rx_next_event, its start not before the
+       cycle after that nor before its egress port is free (as lfc_pipe_next_start); the last
+       block is not before now, so none of them comes before now + latency */
+    for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now + sw->cfg.latency; w &= w - 1u) {
+      uint32_t p = lfc_ctz(w);
+      uint64_t f = lfc_rx_next_event(sw, p);
+      if (f == LFC_NEVER || f + 1u >= m) continue;
+      uint64_t free_at =
+          lfc_tx_busy_until(&sw->port[sw->desc[sw->port[p].rx_desc].out_port], sw->now);
+      m = lfc_min_u64(m, f + 1u > free_at ? f + 1u : free_at);
+    }
+  } else {
+    for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
+      m = lfc_min_u64(m, lfc_pipe_next_event(sw, lfc_ctz(w)));
+    for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now; w &= w - 1u)
+      m = lfc_min_u64(m, lfc_rx_next_event(sw, lfc_ctz(w)));
+  }
+  for (uint64_t w = sw->tx_work; w != 0 && m > sw->now; w &= w - 1u) {
+    uint32_t p = lfc_ctz(w);
+    if (lfc_tx_busy_until(&sw->port[p], sw->now) < m)
+      m = lfc_min_u64(m, lfc_tx_next_event(sw, p));
+  }
   return m < sw->now ? sw->now : m;
 }
 
@@ -411,9 +451,11 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
      counts cycles: slots are t mod k = 0, timers are absolute). */
   for (uint64_t m = sw->tx_busy; m != 0; m &= m - 1u) lfc_tx_advance(sw, lfc_ctz(m), to);
   for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) lfc_rx_advance(sw, lfc_ctz(m), to);
-  /* XOFF/XON of the skipped cycles: settled (no flip) by the contract; consume the marks. */
-  if (!sw->ib) lfc_pfc_gen_decide(sw);
-  sw->flip_ports = 0;
+  /* Step F of the skipped cycles, if lfc_switch_next_event let them pass (PFC, no storm): after
+     the packets whose last block came in them joined the pipeline. */
+  if (lfc_pipe_exits_skipped(sw)) lfc_pipe_exit_until(sw, to);
+  /* XOFF/XON: step G's decision for the current cycle is taken (lfc_switch_step) and flips
+     nothing by the contract; the skipped cycles and `to` have the same inputs. */
   sw->now = to;
   lfc_event_log_clear(&sw->events);
 }

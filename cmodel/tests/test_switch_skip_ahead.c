@@ -238,6 +238,21 @@ static void s_pfc_big(lfc_switch_cfg_t *c) {
   c->pmax = 40000;
 }
 
+/* Store-and-forward with long packets and few events: skip-ahead passes step F of one packet
+ * and the last block of the next one from the same port in one advance, farther apart than
+ * the timing wheel (8 slots) reaches (lfc_pipe_exit_until). */
+static void s_pfc_store_forward_long(lfc_switch_cfg_t *c) {
+  c->mtu_blocks = 16;
+  for (uint32_t i = 0; i < LFC_PFC_MAX_PRIOS; i++) c->drr_quantum[i] = 16;
+  c->latency = 5;
+  c->lossless_mask = 0x1;
+  c->shared_blocks = 400;
+  c->headroom_blocks = 40;
+  c->xoff_th = 60;
+  c->pause_quanta = 300;
+  c->refresh_cycles = 200;
+}
+
 static const scenario_t scenarios[] = {
     {"ib cut-through latency 3", s_ib_cut, LFC_MODE_IB, 4, 3, 30000, 90, 0},
     {"ib speeds 1..4 store-and-forward vlarb", s_ib_speeds, LFC_MODE_IB, 4, 2, 30000, 85, 0},
@@ -247,6 +262,8 @@ static const scenario_t scenarios[] = {
     {"pfc cut-through T=0 watchdog forward", s_pfc_cut_t0_wd_fwd, LFC_MODE_PFC, 3, 3, 30000, 40,
      30},
     {"pfc 8x8 cut-through latency 100", s_pfc_big, LFC_MODE_PFC, 8, 8, 20000, 92, 20},
+    {"pfc store-and-forward long packets", s_pfc_store_forward_long, LFC_MODE_PFC, 3, 1, 30000,
+     95, 0},
     {"ib fcp_holdoff 45 of period 120", s_ib_holdoff, LFC_MODE_IB, 4, 3, 30000, 85, 0},
     {"ib fcp_holdoff = fcp_period", s_ib_holdoff_periodic, LFC_MODE_IB, 3, 2, 15000, 85, 0},
     {"ib wire_time", s_ib_wire, LFC_MODE_IB, 4, 2, 30000, 90, 0},
@@ -501,7 +518,9 @@ static bool check_pfc(const lfc_switch_t *sw, const uint64_t *held, char *msg, s
       bool on = pp->xoff & bit;
       bool next = on ? !lfc_rule_xon_cond(pg->pg_shared, pg->pg_hdrm, th, cfg->xon_offset)
                      : lfc_rule_xoff_cond(pg->pg_shared, pg->pg_hdrm, th);
-      CHECK(next == on || (eval & bit), "PG %u/%u would flip but is not evaluated", p, c);
+      /* step G of this cycle is either still to evaluate it or has decided its flip */
+      CHECK(next == on || (eval & bit) || (pp->flip & bit),
+            "PG %u/%u would flip but is not evaluated", p, c);
       if (on && pg->refresh_due < refresh_min) refresh_min = pg->refresh_due;
     }
     CHECK(pp->refresh_min_due == refresh_min, "refresh_min_due of %u", p);
@@ -883,6 +902,88 @@ static void test_idle_switch_jumps(void **state) {
   lfc_switch_destroy(sw);
 }
 
+/* lfc/switch.h, lfc_switch_next_event (d): in PFC mode a packet leaving the pipeline costs no
+ * step of its own; the event is the cycle its egress port starts it, the cycle after step F
+ * (the port being idle), both while its blocks still come in and once it waits in the
+ * pipeline. Store-and-forward: step F of a packet is in the cycle of its last block +
+ * latency - 1 (SPEC §7.3). */
+static void test_pipeline_start_is_the_event(void **state) {
+  (void)state;
+  const uint32_t latency = 5, nblk = 3, tag = 7;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, 2, 1);
+  cfg.latency = latency;
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(sw);
+  lfc_word_t in[2], out[2];
+  memset(in, 0, sizeof in);
+  in[0].kind = LFC_DATA;
+  in[0].sop = 1;
+  in[0].nblk = (uint8_t)nblk;
+  in[0].dst = 1; /* no route table: port 1 */
+  in[0].tag = tag;
+  lfc_switch_step(sw, in, out); /* cycle 0: its first block, admitted */
+  const uint64_t start = (nblk - 1u) + (latency - 1u) + 1u;
+  assert_int_equal(lfc_switch_next_event(sw), start);
+  lfc_switch_advance(sw, start - 2u); /* past its last block: it waits in the pipeline */
+  assert_int_equal(lfc_switch_next_event(sw), start);
+  lfc_switch_advance(sw, start);
+  lfc_switch_step(sw, NULL, out);
+  assert_int_equal(out[1].kind, LFC_DATA);
+  assert_int_equal(out[1].sop, 1);
+  assert_int_equal(out[1].tag, tag);
+  lfc_switch_destroy(sw);
+}
+
+/* As above, with the egress port busy: packet A (20 blocks, port 2) leaves port 1 in cycles
+ * 24..43; packet B (3 blocks, port 0, last block in cycle 40) has its step F in cycle 44, the
+ * cycle port 1 is free again, and starts in 45: the later of step F + 1 and the port's end of
+ * A, whether B is being received or waits in the pipeline. (Lossy class: no PFC frame.) */
+static void test_pipeline_start_waits_for_the_port(void **state) {
+  (void)state;
+  const uint32_t latency = 5, a_blk = 20, b_blk = 3, b_first = 38;
+  const uint64_t a_start = (a_blk - 1u) + latency, port_free = a_start + a_blk;
+  const uint64_t b_step_f = b_first + (b_blk - 1u) + (latency - 1u);
+  assert_int_equal(b_step_f, port_free); /* the case under test: step F as the port frees */
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, 3, 1);
+  cfg.latency = latency;
+  cfg.lossless_mask = 0;
+  char err[256];
+  lfc_switch_t *sw = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(sw);
+  lfc_word_t in[3], out[3];
+  for (uint32_t t = 0; t < b_first; t++) { /* stepped: A's blocks on port 2 */
+    memset(in, 0, sizeof in);
+    if (t < a_blk) {
+      in[2].kind = LFC_DATA;
+      in[2].sop = t == 0;
+      in[2].eop = t + 1u == a_blk;
+      in[2].nblk = (uint8_t)a_blk;
+      in[2].dst = 1;
+      in[2].tag = 1;
+    }
+    lfc_switch_step(sw, in, out);
+  }
+  memset(in, 0, sizeof in);
+  in[0].kind = LFC_DATA;
+  in[0].sop = 1;
+  in[0].nblk = (uint8_t)b_blk;
+  in[0].dst = 1;
+  in[0].tag = 2;
+  lfc_switch_step(sw, in, out); /* B's first block */
+  assert_int_equal(lfc_switch_next_event(sw), port_free + 1u);
+  lfc_switch_advance(sw, port_free - 2u); /* past B's last block: B waits in the pipeline */
+  assert_int_equal(lfc_switch_next_event(sw), port_free + 1u);
+  lfc_switch_advance(sw, port_free + 1u);
+  lfc_switch_step(sw, NULL, out);
+  assert_int_equal(out[1].kind, LFC_DATA);
+  assert_int_equal(out[1].sop, 1);
+  assert_int_equal(out[1].tag, 2);
+  lfc_switch_destroy(sw);
+}
+
 /* lfc/switch.h: lfc_switch_advance(sw, to) takes any `to` with current <= to <= next_event,
  * the current cycle included (a simulator whose next event is now calls it so): it changes
  * nothing, neither the cycle nor a register nor the events of the last step. */
@@ -998,6 +1099,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_idle_switch_jumps),
       cmocka_unit_test(test_advance_to_current_cycle_changes_nothing),
+      cmocka_unit_test(test_pipeline_start_is_the_event),
+      cmocka_unit_test(test_pipeline_start_waits_for_the_port),
       cmocka_unit_test(test_watchdog_edges_by_skipping),
       cmocka_unit_test(test_reset_equals_new),
       cmocka_unit_test(test_skip_ahead_matches_stepping),

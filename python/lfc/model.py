@@ -685,8 +685,9 @@ class Switch(_Handle):
         return [Word._from_c(w) for w in self._out]
 
     def next_event(self):
-        """The earliest cycle >= now at which, with no new input, the switch would do more than
-        stream and count (lfc_switch_next_event); None if there is none."""
+        """A cycle >= now not after the earliest at which, with no new input, the switch would
+        do more than stream, count and (PFC) move packets through its pipeline
+        (lfc_switch_next_event); None if there is none."""
         t = self._lib.lfc_switch_next_event(self._h)
         return None if t == NO_EVENT else t
 

@@ -290,13 +290,18 @@ static const lfc_word_t IDLE;
 
 /* ---- Link prediction ---- */
 
-static void track_advance(track_t *tr, uint64_t to) {
-  if (tr->rem == 0 || tr->next >= to) return;
+static void __attribute__((noinline)) track_skip(track_t *tr, uint64_t to) {
   uint32_t k = tr->k;
   uint64_t n = k == 1u ? to - tr->next : (to - tr->next + k - 1u) / k; /* full speed: no divide */
   if (n > tr->rem) n = tr->rem;
   tr->rem = (uint16_t)(tr->rem - n);
   tr->next += n * k;
+}
+
+/* The tracker moved to cycle `to` (its blocks before `to` have passed); inlined: most often
+ * it is there already. */
+static inline void track_advance(track_t *tr, uint64_t to) {
+  if (tr->rem != 0 && tr->next < to) track_skip(tr, to);
 }
 
 static void track_expect(const track_t *tr, uint64_t t, lfc_word_t *w) {
@@ -1169,10 +1174,16 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     give_output(s, ln, dv, p, T, &out[p]);
   }
   if (!s->step_all) {
-    uint64_t nw = dv->is_host ? host_wake(s, d, T + 1u) : lfc_switch_next_event(dv->sw);
+    uint64_t nw = SIM_NEVER;
     for (uint64_t m = dv->rx_queued; m != 0; m &= m - 1u) { /* words arriving (ring n > 0) */
       const wire_t *w = &s->wire[dv->in_wire[__builtin_ctzll(m)]];
       if (w->ring[w->head].t < nw) nw = w->ring[w->head].t;
+    }
+    /* The device's own next event is at T + 1 at the earliest (its cycle after the step): not
+       asked for when a word arrives then anyway. */
+    if (nw > T + 1u) {
+      uint64_t own = dv->is_host ? host_wake(s, d, T + 1u) : lfc_switch_next_event(dv->sw);
+      if (own < nw) nw = own;
     }
     set_wake(s, &ln->q, d, nw);
   }

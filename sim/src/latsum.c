@@ -145,9 +145,31 @@ int latsum_merge(latsum_t *dst, const latsum_t *src) {
   return 0;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
+/* The k-th smallest (from 0) of v[0..n): Hoare's FIND (C. ACM 4(7), 1961; N. Wirth's form),
+ * which reorders v; the value a full sort would put at k, in time linear on average. */
+static uint32_t select_kth(uint32_t *v, int32_t n, int32_t k) {
+  int32_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    uint32_t pivot = v[lo + (hi - lo) / 2];
+    int32_t i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot) i++;
+      while (v[j] > pivot) j--;
+      if (i <= j) {
+        uint32_t t = v[i];
+        v[i++] = v[j];
+        v[j--] = t;
+      }
+    }
+    /* v[lo..j] <= pivot <= v[i..hi], and every value between them equals the pivot */
+    if (k <= j)
+      hi = j;
+    else if (k >= i)
+      lo = i;
+    else
+      return v[k];
+  }
+  return v[k];
 }
 
 uint64_t latsum_pct(const latsum_t *s, double p) {
@@ -159,8 +181,7 @@ uint64_t latsum_pct(const latsum_t *s, double p) {
   if (latsum_is_raw(s)) {
     uint32_t c[LATSUM_RAW]; /* 4 KiB on the stack: the series keeps its order */
     for (uint64_t j = 0; j < s->n; j++) c[j] = latsum_sample(s, j);
-    qsort(c, (size_t)s->n, sizeof *c, cmp_u32);
-    return c[rank - 1u];
+    return select_kth(c, (int32_t)s->n, (int32_t)(rank - 1u));
   }
   uint64_t seen = 0;
   for (uint32_t b = 0; b < s->nv; b++) {

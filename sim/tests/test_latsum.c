@@ -4,7 +4,10 @@
  * one passes 255, then 2, then 4. Each test holds every sample itself and checks the series
  * against it: the samples in order while they are kept (the digest of engine.c hashes them),
  * the count of every bucket afterwards, and the nearest-rank percentiles, which are exact for
- * values below LATSUM_EXACT (one bucket per cycle there).
+ * values below LATSUM_EXACT (one bucket per cycle there). And latsum_pct, which finds the
+ * nearest-rank percentile of a raw series by selection (reordering a copy), not by sorting:
+ * against the value a sort puts at that rank, over many series of random length and spread
+ * (many equal values, all distinct, sorted and reversed inputs); the series keeps its order.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,11 +133,49 @@ static void test_merge_of_both_kinds(void **state) {
   free(r.v);
 }
 
+#define SERIES 3000u
+#define LCG_MUL 6364136223846793005ull /* Knuth's MMIX LCG */
+#define LCG_ADD 1442695040888963407ull
+
+static uint64_t lcg_state = 1u;
+static uint32_t rnd(void) {
+  lcg_state = lcg_state * LCG_MUL + LCG_ADD;
+  return (uint32_t)(lcg_state >> 33);
+}
+
+static void test_pct_equals_sort(void **state) {
+  (void)state;
+  static const double pcts[] = {0.1, 1, 25, 50, 90, 99, 99.9};
+  static uint32_t v[LATSUM_RAW], sorted[LATSUM_RAW];
+  for (uint32_t it = 0; it < SERIES; it++) {
+    uint32_t n = 1u + rnd() % LATSUM_RAW;
+    uint32_t spread = it % 3u == 0 ? 2u : it % 3u == 1 ? 40u : 1000000u;
+    latsum_t s;
+    memset(&s, 0, sizeof s);
+    for (uint32_t i = 0; i < n; i++) {
+      v[i] = it % 7u == 0 ? i : it % 7u == 1 ? n - i : rnd() % spread;
+      assert_int_equal(latsum_add(&s, v[i]), 0);
+    }
+    memcpy(sorted, v, n * sizeof *v);
+    qsort(sorted, n, sizeof *sorted, cmp_u32);
+    for (size_t q = 0; q < sizeof pcts / sizeof pcts[0]; q++) {
+      uint64_t rank = (uint64_t)(pcts[q] / 100.0 * (double)n + 0.999999);
+      if (rank < 1) rank = 1;
+      if (rank > n) rank = n;
+      assert_int_equal(latsum_pct(&s, pcts[q]), sorted[rank - 1u]);
+    }
+    for (uint32_t i = 0; i < n; i++) /* the series keeps its order */
+      assert_int_equal(latsum_sample(&s, i), v[i]);
+    latsum_free(&s);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_samples_kept_in_order_across_widening),
       cmocka_unit_test(test_counts_widen_and_stay_exact),
       cmocka_unit_test(test_merge_of_both_kinds),
+      cmocka_unit_test(test_pct_equals_sort),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -154,10 +154,14 @@ LFC_API uint64_t lfc_switch_cycle(const lfc_switch_t *sw);
 LFC_API void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out);
 
 /*
- * Skip-ahead. lfc_switch_next_event returns the earliest cycle >= the current one at which the
- * switch, with no new input, would do anything but (a) put out the next block of a packet
- * already started, (b) count down timers that do not expire, or (c) take in the next block of a
- * packet whose first block it already received; UINT64_MAX if there is none.
+ * Skip-ahead. lfc_switch_next_event returns a cycle >= the current one, and not after the
+ * earliest at which the switch, with no new input, would do anything but (a) put out the next
+ * block of a packet already started, (b) count down timers that do not expire, (c) take in the
+ * next block of a packet whose first block it already received, or, in PFC mode while no queue
+ * is in the watchdog's storm state, (d) move a packet from its pipeline into its egress queue
+ * (SPEC §7.3); UINT64_MAX if there is none. It may name a cycle in which none of that happens
+ * either (a packet (d) moved whose port then cannot start it yet): stepping is exact in any
+ * cycle.
  *
  * lfc_switch_advance(sw, to) moves the switch to cycle `to` (current <= to <= next_event) as if
  * stepped with these inputs: on a port with a packet being received, its remaining blocks one per
