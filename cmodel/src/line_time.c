@@ -26,7 +26,7 @@ static inline int min_int(int a, int b) { return a < b ? a : b; }
 
 /* v of §2.4: what the packet leaves of the slots it needs, before a merge. */
 static int packet_v(const lfc_line_t *l, uint64_t t, uint32_t k, uint32_t pad, bool ib) {
-  int e = ib ? 0 : (int)LFC_ETH_OVERHEAD_BYTES;
+  int e = ib ? 0 : (int)LFC_ETH_LINE_OVERHEAD_BYTES;
   return lfc_line_slack(l, t, k) + (int)pad - e;
 }
 

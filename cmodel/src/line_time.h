@@ -13,11 +13,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lfc/types.h"
+
 #define LFC_LINE_SLACK_MAX 127  /* bytes carried at most into the next frame (SPEC §2.4) */
 #define LFC_LINE_SLACK_MIN (-20) /* the most a frame owes: an Ethernet frame's overhead */
-#define LFC_ETH_OVERHEAD_BYTES 20u /* 802.3 preamble 7 + SFD 1 + minimum IFG 12 */
 #define LFC_FCP_LINE_BYTES 6u      /* IBA vol. 1 §7.9.4: an FCP with its LPCRC */
-#define LFC_PFC_LINE_BYTES 84u     /* 802.1Qbb: a 64-byte frame + the 802.3 overhead */
+#define LFC_PFC_LINE_BYTES (64u + LFC_ETH_LINE_OVERHEAD_BYTES) /* 802.1Qbb: a minimum frame */
 
 /*
  * The register slack of §2.4, kept lazily: slack as written by the last frame, and end, the

@@ -22,14 +22,13 @@
 
 #define X1024 1024u
 #define PPM 1000000u
-#define ETH_LINE_OVERHEAD_BYTES 20u /* SPEC §2.4: 802.3 preamble 7 + SFD 1 + IFG 12 */
 
 /* A full packet's line time in 1/1024 slots (SPEC §2.4), times the hosts' speed divider hk. */
 static uint64_t line_x1024(const lfc_scenario_t *sc, uint32_t packet_bytes, uint32_t hk) {
   const lfc_switch_cfg_t *sw = &sc->sw[0];
   uint64_t nblk = (packet_bytes + LFC_BLOCK_BYTES - 1u) / LFC_BLOCK_BYTES;
   if (!sw->wire_time) return nblk * hk * X1024;
-  uint64_t bytes = packet_bytes + (sw->mode == LFC_MODE_PFC ? ETH_LINE_OVERHEAD_BYTES : 0u);
+  uint64_t bytes = packet_bytes + (sw->mode == LFC_MODE_PFC ? LFC_ETH_LINE_OVERHEAD_BYTES : 0u);
   return bytes * hk * X1024 / LFC_BLOCK_BYTES;
 }
 

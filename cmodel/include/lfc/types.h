@@ -19,6 +19,9 @@ extern "C" {
 
 /* Units (SPEC §1.1). */
 #define LFC_BLOCK_BYTES 64u   /* one cycle, one IB credit */
+/* Line time of an Ethernet frame beyond its bytes (SPEC §2.4): 802.3 preamble 7 + SFD 1 +
+ * minimum inter-frame gap 12 bytes. */
+#define LFC_ETH_LINE_OVERHEAD_BYTES 20u
 #define LFC_QUANTUM_BITS 512u /* one PFC pause quantum = one block time */
 
 /* Sizes of the model (SPEC §3). The RTL supports a subset (2..16 ports). */
