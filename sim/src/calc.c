@@ -59,6 +59,16 @@ uint64_t lfc_credit_blocks_switch(uint32_t mtu_blocks, uint64_t delay, uint64_t 
   return ceil_div(2u * delay + 2u + held + mtu_cycles, k) + mtu_blocks;
 }
 
+uint64_t lfc_headroom_blocks_line(uint64_t h, uint32_t mtu_blocks) {
+  if (mtu_blocks < 2u) return h;
+  return h + 1u + ceil_div(h, mtu_blocks - 1u);
+}
+
+uint64_t lfc_credit_blocks_holdoff(uint64_t c, uint32_t fcp_holdoff, uint32_t k) {
+  if (k == 0u) k = 1u;
+  return c + ceil_div(fcp_holdoff, k);
+}
+
 uint64_t lfc_flow_hold_blocks(uint32_t mtu_blocks, uint64_t latency, int cut_through, uint32_t k) {
   if (k == 0u) k = 1u;
   return ceil_div(latency, k) + mtu_blocks + (cut_through ? 1u : (uint64_t)mtu_blocks);
@@ -496,12 +506,16 @@ static void print_cable(const char *speed, double cycle_ns, double cable_ns, uin
          cable_ns, LFC_CALC_CABLE_NS_PER_M, d);
 }
 
-/* The start of the scenario lines to paste (docs/sim.md, lfc-sim's own keys): the link as given
- * and the MTU in blocks; the caller adds its figure. lfc-sim turns speed and metres into cycles
- * as the calculators do, so the figures hold there. */
+/* The start of the scenario lines to paste (docs/sim.md, lfc-sim's own keys): the link as given,
+ * the MTU in blocks and block time (wire_time = 0, the condition of SPEC §11's figures; lfc-sim's
+ * default line time needs more, docs/sim.md "Warnings"); the caller adds its figure and its
+ * other conditions. lfc-sim turns speed and metres into cycles as the calculators do, so the
+ * figures hold there. */
 static void print_scenario_link(const char *speed, uint32_t cable_mm, uint32_t mtu_blocks) {
-  printf("\n  for lfc-sim (scenario keys, docs/sim.md):\n  [link]\n  speed_gbps = %s\n"
-         "  cable_m = %g\n  [switch]\n  mtu_blocks = %" PRIu32 "\n",
+  printf("\n  for lfc-sim (scenario keys, docs/sim.md):\n"
+         "  ; the figure's conditions: block time, no host jitter, no FCP hold-off\n"
+         "  [link]\n  speed_gbps = %s\n"
+         "  cable_m = %g\n  [switch]\n  mtu_blocks = %" PRIu32 "\n  wire_time = 0\n",
          speed, (double)cable_mm / CALC_MM_PER_M, mtu_blocks);
 }
 
@@ -556,7 +570,8 @@ static int headroom_cli(const lfc_headroom_in_t *inp) {
   printf("        (xoff threshold = PG buffer - %" PRIu64 " bytes; SONiC's BUFFER_PROFILE xoff)\n",
          h.headroom_bytes);
   print_scenario_link(speed, in.cable_mm, h.mtu_blocks);
-  printf("  [host]\n  response_ns = %.3f\n  [pfc]\n  headroom_blocks = %" PRIu64 "%s\n",
+  printf("  [host]\n  response_ns = %.3f\n  response_jitter_ns = 0\n  [pfc]\n"
+         "  headroom_blocks = %" PRIu64 "%s\n",
          (double)h.response_cycles * h.cycle_ns, h.headroom_blocks,
          h.headroom_blocks > UINT16_MAX ? "  ; exceeds the 0..65535 range of SPEC §3.2" : "");
   printf("  not included: MAC/PHY and gearbox delays, cell-size waste of small packets "
@@ -611,8 +626,8 @@ static int credits_cli(const lfc_credits_in_t *inp) {
            "for a link that allows it\n",
            in.mtu_bytes, CALC_IB_MTU_PAYLOAD_MAX, ib_max);
   print_scenario_link(speed, in.cable_mm, c.mtu_blocks);
-  printf("  latency_ns = %.3f\n  [ib]\n  vl_blocks = %" PRIu64 "\n  [host]\n  rx_blocks = %" PRIu64
-         "\n",
+  printf("  latency_ns = %.3f\n  [ib]\n  fcp_holdoff = 0\n  vl_blocks = %" PRIu64
+         "\n  [host]\n  rx_blocks = %" PRIu64 "\n",
          (double)c.latency_cycles * c.cycle_ns,
          c.window_limits_switch ? (uint64_t)c.window_blocks : c.need_switch_blocks,
          c.window_limits ? (uint64_t)c.window_blocks : c.need_blocks);

@@ -70,6 +70,24 @@ uint64_t lfc_credit_blocks_switch(uint32_t mtu_blocks, uint64_t delay, uint64_t 
                                   int cut_through, uint32_t k);
 
 /*
+ * SPEC §11 under line time (wire_time = 1, §2.4): a headroom figure h (lfc_headroom_blocks) plus
+ * the idle gap slot the XOFF frame may wait (one block) and one block more per merged packet of
+ * the peer, for packets of at least mtu_blocks >= 2 blocks:
+ *   h + 1 + ceil(h / (mtu_blocks - 1))
+ * An upper bound (reached only by padded short packets); h itself when mtu_blocks < 2, where no
+ * packet merges. lfc-sim's defaults and its warnings both use it.
+ */
+uint64_t lfc_headroom_blocks_line(uint64_t h, uint32_t mtu_blocks);
+
+/*
+ * A credit loop c (lfc_credit_blocks, lfc_credit_blocks_switch) lengthened by an FCP hold-off
+ * (SPEC §5.5, §11): the FCP returning a credit can be held fcp_holdoff cycles more, so
+ *   c + ceil(fcp_holdoff / k)
+ * An estimate, as SPEC §11 says; lfc-sim's defaults and its warnings both use it.
+ */
+uint64_t lfc_credit_blocks_holdoff(uint64_t c, uint32_t fcp_holdoff, uint32_t k);
+
+/*
  * The blocks one flow at line rate keeps charged to an ingress PG (PFC) or VL (IB) of an lfc
  * switch on an idle path, as a strict upper bound: the occupancy stays below
  *   ceil(latency / k) + mtu_blocks + (cut_through ? 1 : mtu_blocks)

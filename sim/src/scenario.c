@@ -1087,11 +1087,10 @@ static void follow_scenario(lfc_scenario_t *sc, uint32_t r, const char *rname,
     uint64_t resp = cab[i].peer == TOPO_PEER_SWITCH ? 0u : response; /* lfc switches: R = 0 */
     uint32_t k = cab[i].speed_div;
     uint64_t h = lfc_headroom_blocks(mtu, cab[i].delay, resp, k);
-    if (cfg->wire_time && mtu >= 2u) /* SPEC §11: the gap slot, one more block per merged packet */
-      h += 1u + (h + mtu - 2u) / (mtu - 1u);
+    if (cfg->wire_time) h = lfc_headroom_blocks_line(h, mtu); /* the gap slot, merged packets */
     headroom = max_u64(headroom, h);
     uint64_t c = lfc_credit_blocks_switch(mtu, cab[i].delay, cfg->latency, (int)cfg->cut_through, k);
-    credits = max_u64(credits, c + (cfg->fcp_holdoff + k - 1u) / k); /* the FCP held back (§11) */
+    credits = max_u64(credits, lfc_credit_blocks_holdoff(c, cfg->fcp_holdoff, k));
   }
   if (topo_has_ae(sc)) credits = max_u64(credits, hold);
   if (given(sc, rname, "pfc", "headroom_blocks") == NULL)
@@ -1394,8 +1393,10 @@ int lfc_scenario_finish(lfc_scenario_t *sc, char *err, size_t errlen) {
          every finish (an override may change the buffer or the cable), unless given. */
       topo_cable_t cab[TOPO_PEERS];
       uint64_t need = 2u * (uint64_t)mtu;
-      if (topo_role_cables(sc, 0, cab) > 0 && cab[0].peer == TOPO_PEER_HOST)
+      if (topo_role_cables(sc, 0, cab) > 0 && cab[0].peer == TOPO_PEER_HOST) {
         need = lfc_headroom_blocks(mtu, cab[0].delay, 0, cab[0].speed_div);
+        if (n->wire_time) need = lfc_headroom_blocks_line(need, mtu); /* as warnings.c */
+      }
       if (n->rx_blocks <= need) need = 2u * (uint64_t)mtu;
       n->rx_xoff = n->rx_blocks > need ? n->rx_blocks - (uint32_t)need : n->rx_blocks;
       if (sc->rx_xon_line == 0)

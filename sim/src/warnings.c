@@ -2,7 +2,10 @@
  * warnings.c - buffers below what the calculators say their cables need (warnings.h).
  *
  * The figures are the calculators' functions (calc.h), in the fabric's cycles and blocks, from
- * the cables as topo_build made them: delay D and speed divider k. Nothing is recomputed here.
+ * the cables as topo_build made them: delay D and speed divider k; with the terms lfc-sim's
+ * defaults add (scenario.c follow_scenario): line time's gap slot and merged packets
+ * (lfc_headroom_blocks_line), an FCP hold-off (lfc_credit_blocks_holdoff) and a host's response
+ * jitter. A buffer at its default therefore never warns.
  */
 #include "warnings.h"
 
@@ -28,6 +31,8 @@ typedef struct {
   uint32_t from, to; /* the first such cable: sender and receiver node */
   uint32_t delay, k, mtu;
   uint64_t response;
+  int line;         /* the figure includes line time's terms (wire_time = 1, SPEC §11) */
+  uint32_t holdoff; /* the FCP hold-off the credit figure includes (SPEC §5.5), cycles */
 } wgroup_t;
 
 typedef struct {
@@ -69,13 +74,20 @@ static void check(const lfc_scenario_t *sc, const topo_t *t, const topo_link_t *
     x.mtu = cfg->mtu_blocks;
     if (ib) {
       x.kind = W_CREDITS;
-      x.need = lfc_credit_blocks_switch(x.mtu, x.delay, cfg->latency, (int)cfg->cut_through, x.k);
+      x.holdoff = cfg->fcp_holdoff;
+      x.need = lfc_credit_blocks_holdoff(
+          lfc_credit_blocks_switch(x.mtu, x.delay, cfg->latency, (int)cfg->cut_through, x.k),
+          x.holdoff, x.k);
       x.have = min_vl_blocks(cfg);
     } else {
       if (cfg->lossless_mask == 0) return; /* no headroom to fill */
       x.kind = W_HEADROOM;
-      x.response = from >= t->nsw ? sc->nic.response_cycles : 0u; /* lfc switches: R = 0 */
+      /* a host applies a pause up to response + jitter late (SPEC §12.2); lfc switches: R = 0 */
+      x.response = from >= t->nsw ? (uint64_t)sc->nic.response_cycles + sc->nic.response_jitter
+                                  : 0u;
+      x.line = cfg->wire_time;
       x.need = lfc_headroom_blocks(x.mtu, x.delay, x.response, x.k);
+      if (x.line) x.need = lfc_headroom_blocks_line(x.need, x.mtu);
       x.have = cfg->headroom_blocks;
     }
   } else {
@@ -85,11 +97,14 @@ static void check(const lfc_scenario_t *sc, const topo_t *t, const topo_link_t *
     x.mtu = nic->mtu_blocks;
     if (ib) {
       x.kind = W_HOST_CREDITS;
-      x.need = lfc_credit_blocks(x.mtu, x.delay, x.k);
+      x.holdoff = nic->fcp_holdoff;
+      x.need = lfc_credit_blocks_holdoff(lfc_credit_blocks(x.mtu, x.delay, x.k), x.holdoff, x.k);
       x.have = nic->rx_blocks;
     } else {
       x.kind = W_HOST_HEADROOM;
+      x.line = nic->wire_time;
       x.need = lfc_headroom_blocks(x.mtu, x.delay, 0, x.k);
+      if (x.line) x.need = lfc_headroom_blocks_line(x.need, x.mtu);
       x.have = nic->rx_blocks - nic->rx_xoff;
     }
   }
@@ -139,21 +154,28 @@ static void emit(const lfc_scenario_t *sc, const topo_t *t, const wgroup_t *x, s
     val = value;
   }
   unsigned long long need = x->need, have = x->have, d = x->delay, r = x->response;
+  /* The terms beyond the calculators' block-time figures, as the defaults add them. */
+  const char *lt = x->line ? ", then + 1 + ceil(that / (mtu - 1)) for line time (wire_time = 1)"
+                           : "";
+  char ho[WARN_NAME * 2] = "";
+  if (x->holdoff > 0)
+    snprintf(ho, sizeof ho, ", + %llu for an FCP hold-off of %u cycles (SPEC §5.5)",
+             (unsigned long long)(x->holdoff + x->k - 1u) / x->k, x->holdoff);
   switch (x->kind) {
     case W_HEADROOM:
       sc_key_warning(sc, line, section, key, val, msg, sizeof msg,
                      "below the %llu blocks the headroom calculator gives for the cable %s -> %s "
                      "(%s; mtu %u blocks, delay %llu cycles, peer response %llu cycles, k %u: "
-                     "2 x %u - 1 + ceil((2 x %llu + %llu + 2) / %u), SPEC §11): a lossless priority "
-                     "can drop%s",
-                     need, from, to, cable, x->mtu, d, r, x->k, x->mtu, d, r, x->k, more);
+                     "2 x %u - 1 + ceil((2 x %llu + %llu + 2) / %u)%s, SPEC §11): a lossless "
+                     "priority can drop%s",
+                     need, from, to, cable, x->mtu, d, r, x->k, x->mtu, d, r, x->k, lt, more);
       break;
     case W_CREDITS:
       sc_key_warning(sc, line, section, key, val, msg, sizeof msg,
                      "below the %llu credits of the credit loop of the cable %s -> %s (%s; mtu %u "
-                     "blocks, delay %llu cycles, k %u; lfc-sim credits, lfc_credit_blocks_switch): "
+                     "blocks, delay %llu cycles, k %u; lfc-sim credits, lfc_credit_blocks_switch%s): "
                      "it cannot run at line rate%s%s",
-                     need, from, to, cable, x->mtu, d, x->k,
+                     need, from, to, cable, x->mtu, d, x->k, ho,
                      x->need > LFC_CREDIT_WINDOW ? "; nor can any buffer: that is more than the "
                                                    "2048-credit window (SPEC §5.3)" : "",
                      more);
@@ -162,14 +184,14 @@ static void emit(const lfc_scenario_t *sc, const topo_t *t, const wgroup_t *x, s
       sc_key_warning(sc, line, section, key, val, msg, sizeof msg,
                      "leaves rx_blocks - rx_xoff = %llu blocks of headroom, below the %llu blocks "
                      "the headroom calculator gives for the cable %s -> %s (%s; mtu %u blocks, "
-                     "delay %llu cycles, k %u, SPEC §11): the host can drop%s",
-                     have, need, from, to, cable, x->mtu, d, x->k, more);
+                     "delay %llu cycles, k %u%s, SPEC §11): the host can drop%s",
+                     have, need, from, to, cable, x->mtu, d, x->k, lt, more);
       break;
     case W_HOST_CREDITS:
       sc_key_warning(sc, line, section, key, val, msg, sizeof msg,
                      "below the %llu credits an end node needs for line rate over the cable "
-                     "%s -> %s (%s; ceil((2 x %llu + 2) / %u) + %u, SPEC §11)%s",
-                     need, from, to, cable, d, x->k, x->mtu, more);
+                     "%s -> %s (%s; ceil((2 x %llu + 2) / %u) + %u%s, SPEC §11)%s",
+                     need, from, to, cable, d, x->k, x->mtu, ho, more);
       break;
   }
   fn(ctx, msg);

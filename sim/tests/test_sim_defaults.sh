@@ -24,9 +24,11 @@
 #  7. warnings at load (docs/sim.md "Warnings"): headroom one block below the headroom
 #     calculator's figure for the cable, credits one below the credit loop (switch and end node),
 #     a host's headroom, in [pfc], [pfc.ROLE] and --set: one line "file:line: warning: ...",
-#     naming the cable and both numbers as `lfc-sim headroom` and `lfc-sim credits` print them,
-#     exit status 0, the run unchanged; at the figure, with the derived defaults and with
-#     --no-warnings none; of the shipped scenarios only those whose comment says so warn.
+#     naming the cable and both numbers as `lfc-sim headroom` and `lfc-sim credits` print them
+#     (at block time, no host jitter, no FCP hold-off), exit status 0, the run unchanged; with
+#     lfc-sim's defaults (line time, jitter, hold-off) the same one block below the larger
+#     figures the defaults use; at the figure, with the derived defaults and with --no-warnings
+#     none; of the shipped scenarios only those whose comment says so warn.
 # Exit status: 0 every check held, 1 one failed, 2 bad arguments.
 set -u
 if [ $# -ne 2 ]; then
@@ -228,25 +230,49 @@ CR=$("$SIM" credits --speed-gbps 100 --cable-m 100 | sed -n 's/.* \([0-9]*\) cre
 CE=$("$SIM" credits --speed-gbps 100 --cable-m 100 | sed -n 's/.*line rate: \([0-9]*\) credits .*/\1/p')
 echo "  calculators for 100 Gb/s, 100 m, 65 blocks: headroom $HR, switch credits $CR, end node $CE"
 if [ -z "$HR" ] || [ -z "$CR" ] || [ -z "$CE" ]; then bad "could not read the calculators' figures"; fi
+# Block time, no host jitter, no FCP hold-off: the figures are the calculators' exactly.
+BT="--set switch.wire_time=0 --set host.response_jitter_ns=0 --set ib.fcp_holdoff=0"
+# shellcheck disable=SC2086 # $BT is a list of arguments
+{
 warns headroom_short "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = '$((HR - 1))'\n'"$FLOW" \
-  ":11: warning: [pfc] headroom_blocks = $((HR - 1)): below the $HR blocks the headroom calculator gives for the cable h0 -> sw0 (100 Gb/s, 100 m; * and 1 more cables like it into sw switches"
-warns headroom_at "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = '"$HR"'\n'"$FLOW" ""
+  ":11: warning: [pfc] headroom_blocks = $((HR - 1)): below the $HR blocks the headroom calculator gives for the cable h0 -> sw0 (100 Gb/s, 100 m; * and 1 more cables like it into sw switches" $BT
+warns headroom_at "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = '"$HR"'\n'"$FLOW" "" $BT
 warns headroom_set "$STAR"'[switch]\nmode = pfc\n'"$FLOW" \
   "--set: warning: [pfc] headroom_blocks = 100: below the $HR blocks * cable h0 -> sw0 *" \
-  --set pfc.headroom_blocks=100
+  --set pfc.headroom_blocks=100 $BT
 warns credits_short "$STAR"'[switch]\nmode = ib\n[ib]\nvl_blocks = '$((CR - 1))'\n'"$FLOW" \
-  ":11: warning: [ib] vl_blocks = $((CR - 1)): below the $CR credits of the credit loop of the cable h0 -> sw0 (100 Gb/s, 100 m; *"
-warns credits_at "$STAR"'[switch]\nmode = ib\n[ib]\nvl_blocks = '"$CR"'\n'"$FLOW" ""
+  ":11: warning: [ib] vl_blocks = $((CR - 1)): below the $CR credits of the credit loop of the cable h0 -> sw0 (100 Gb/s, 100 m; *" $BT
+warns credits_at "$STAR"'[switch]\nmode = ib\n[ib]\nvl_blocks = '"$CR"'\n'"$FLOW" "" $BT
 warns role_spine '[sim]\nduration_us = 2\n[topology]\nkind = leaf_spine\nleaves = 2\nspines = 1\nhosts_per_leaf = 1\n[switch]\nmode = pfc\n[pfc.spine]\nheadroom_blocks = 100\n'"$FLOW" \
-  ":11: warning: [pfc.spine] headroom_blocks = 100: below the 135 blocks * cable leaf0 -> spine0 (100 Gb/s, 2 m; * and 1 more cables like it into spine switches"
+  ":11: warning: [pfc.spine] headroom_blocks = 100: below the 135 blocks * cable leaf0 -> spine0 (100 Gb/s, 2 m; * and 1 more cables like it into spine switches" $BT
 warns host_headroom "$STAR"'[switch]\nmode = pfc\n[host]\nrx_blocks = 1000\nrx_xoff = 900\nrx_xon = 800\n'"$FLOW" \
-  ":12: warning: [host] rx_xoff = 900: leaves rx_blocks - rx_xoff = 100 blocks of headroom, below the $HR blocks * cable sw0 -> h0 *"
+  ":12: warning: [host] rx_xoff = 900: leaves rx_blocks - rx_xoff = 100 blocks of headroom, below the $HR blocks * cable sw0 -> h0 *" $BT
+warns host_credits "$STAR"'[switch]\nmode = ib\n[host]\nrx_blocks = '$((CE - 1))'\n'"$FLOW" \
+  ":11: warning: [host] rx_blocks = $((CE - 1)): below the $CE credits an end node needs * cable sw0 -> h0 *" $BT
+}
 warns host_headroom_default "$STAR"'[switch]\nmode = pfc\n[host]\nrx_blocks = 1000\n'"$FLOW" ""
 # the derived rx_xoff follows an override of the cable (it was kept from the file's 2 m)
 warns host_headroom_override '[sim]\nduration_us = 2\n[topology]\nkind = star\nhosts_per_switch = 2\n[switch]\nmode = pfc\n[host]\nrx_blocks = 400\n'"$FLOW" "" \
   --set link.cable_m=100
-warns host_credits "$STAR"'[switch]\nmode = ib\n[host]\nrx_blocks = '$((CE - 1))'\n'"$FLOW" \
-  ":11: warning: [host] rx_blocks = $((CE - 1)): below the $CE credits an end node needs * cable sw0 -> h0 *"
+# lfc-sim's defaults add terms to the calculators' figures, and so do the warnings (the same
+# functions, calc.h): line time's gap slot and merged packets, h + 1 + ceil(h / (mtu - 1))
+# (SPEC §11); the hosts' response jitter (10.24 ns, 2 cycles at 100 Gb/s: --response-quanta 2);
+# the FCP hold-off of two packets (130 cycles at k = 1) on the credit loop.
+HRJ=$("$SIM" headroom --speed-gbps 100 --cable-m 100 --mtu 4160 --response-quanta 2 | sed -n 's/^  headroom: \([0-9]*\) blocks.*/\1/p')
+HRL=$((HRJ + 1 + (HRJ + 63) / 64)) HEL=$((HR + 1 + (HR + 63) / 64))
+CRH=$((CR + 130)) CEH=$((CE + 130))
+echo "  with the defaults' terms: headroom $HRL (host $HEL), switch credits $CRH, end node $CEH"
+warns headroom_line_short "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = '$((HRL - 1))'\n'"$FLOW" \
+  ":11: warning: [pfc] headroom_blocks = $((HRL - 1)): below the $HRL blocks * peer response 2 cycles, * then + 1 + ceil(that / (mtu - 1)) for line time (wire_time = 1), SPEC §11)*"
+warns headroom_line_at "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = '"$HRL"'\n'"$FLOW" ""
+warns credits_holdoff_short "$STAR"'[switch]\nmode = ib\n[ib]\nvl_blocks = '$((CRH - 1))'\n'"$FLOW" \
+  ":11: warning: [ib] vl_blocks = $((CRH - 1)): below the $CRH credits * + 130 for an FCP hold-off of 130 cycles (SPEC §5.5)): *"
+warns credits_holdoff_at "$STAR"'[switch]\nmode = ib\n[ib]\nvl_blocks = '"$CRH"'\n'"$FLOW" ""
+warns host_headroom_line "$STAR"'[switch]\nmode = pfc\n[host]\nrx_blocks = 1000\nrx_xoff = '$((1001 - HEL))'\nrx_xon = 600\n'"$FLOW" \
+  ":12: warning: [host] rx_xoff = $((1001 - HEL)): leaves rx_blocks - rx_xoff = $((HEL - 1)) blocks of headroom, below the $HEL blocks * for line time *"
+warns host_credits_holdoff "$STAR"'[switch]\nmode = ib\n[host]\nrx_blocks = '$((CEH - 1))'\n'"$FLOW" \
+  ":11: warning: [host] rx_blocks = $((CEH - 1)): below the $CEH credits an end node needs * + 130 for an FCP hold-off *"
+warns host_credits_holdoff_at "$STAR"'[switch]\nmode = ib\n[host]\nrx_blocks = '"$CEH"'\n'"$FLOW" ""
 warns no_warnings "$STAR"'[switch]\nmode = pfc\n[pfc]\nheadroom_blocks = 32\n'"$FLOW" "" --no-warnings
 d1=$("$SIM" "$OUT/no_warnings.ini" --no-progress --digest 2>/dev/null | sed -n 's/^digest //p')
 d2=$("$SIM" "$OUT/no_warnings.ini" --no-progress --digest --no-warnings | sed -n 's/^digest //p')
