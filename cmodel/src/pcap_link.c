@@ -85,7 +85,10 @@ static size_t data_frame(lfc_pcap_link_t *l, uint32_t dir, const lfc_word_t *w, 
   }
   lfc_word_t ww = *w;
   *lengthened = ww.nblk == 1u; /* nblk 0 stays 0: the codec refuses it */
-  if (*lengthened) ww.nblk = ROCE_MIN_NBLK;
+  if (*lengthened) { /* the shortest frame of two blocks: headers, trailers and the tag */
+    ww.nblk = ROCE_MIN_NBLK;
+    ww.pad = LFC_BLOCK_BYTES - 1u;
+  }
   lfc_roce_pkt_t tmpl = {.has_vlan = true, /* VID 0: priority tagged (IEEE 802.1Q) */
                          .ttl = IPV4_TTL,
                          .src_ip = {IPV4_NET, 0, (uint8_t)(src >> 8), (uint8_t)src},

@@ -59,10 +59,21 @@ lfc_wire_status_t wire_data_word(size_t bytes, uint8_t cls, uint16_t dst, uint8_
   w->eop = nblk == 1u;
   w->cls = cls;
   w->nblk = (uint8_t)nblk;
+  w->pad = (uint8_t)(nblk * LFC_BLOCK_BYTES - bytes);
   w->dst = dst;
   w->tag = wire_tag_of(payload, payload_len);
   w->ecn = ecn;
   return wire_ok(err);
+}
+
+size_t wire_payload_len(const lfc_word_t *w, size_t over) {
+  const size_t whole = (size_t)w->nblk * LFC_BLOCK_BYTES;
+  const size_t target = whole - (w->pad < whole ? w->pad : 0u);
+  size_t len = target >= over + TAG_BYTES
+                   ? (target - over) / LFC_IB_WORD_BYTES * LFC_IB_WORD_BYTES
+                   : TAG_BYTES;
+  while (w->nblk > 0u && over + len <= whole - LFC_BLOCK_BYTES) len += LFC_IB_WORD_BYTES;
+  return len;
 }
 
 size_t lfc_ib_pkt_bytes(bool has_grh, size_t payload_len) {
@@ -301,7 +312,7 @@ lfc_wire_status_t lfc_ib_pkt_from_word(const lfc_word_t *w, const lfc_ib_pkt_t *
                      "nblk %u: an IB packet carrying the 4-byte tag needs %zu bytes",
                      (unsigned)w->nblk, over + TAG_BYTES);
   }
-  const size_t payload_len = (target - over) / LFC_IB_WORD_BYTES * LFC_IB_WORD_BYTES;
+  const size_t payload_len = wire_payload_len(w, over);
   if ((payload_len + over - LFC_IB_VCRC_BYTES) / LFC_IB_WORD_BYTES > LFC_IB_PKTLEN_MAX) {
     return wire_fail(err, LFC_WIRE_BAD_FIELD, 0, "nblk %u exceeds the PktLen limit of %u words",
                      (unsigned)w->nblk, LFC_IB_PKTLEN_MAX);

@@ -64,12 +64,19 @@ void wire_get_bth(const uint8_t *in, lfc_ib_bth_t *b);
 uint8_t wire_padcnt(size_t len);
 /* The first 4 payload bytes as the link word's tag (0 when shorter), and back. */
 uint32_t wire_tag_of(const uint8_t *payload, size_t len);
-/* The SPEC §2 head word of a data packet of `bytes` bytes on the wire (blocks rounded up), with
-   its class, destination, ECN and the payload's tag. Fails if the packet is longer than a word's
-   nblk can say. Shared by the IB and RoCEv2 maps, which differ only in where the fields come
-   from. */
+/* The SPEC §2 head word of a data packet of `bytes` bytes on the wire (blocks rounded up, `pad`
+   the rest of the last block, SPEC §2.4), with its class, destination, ECN and the payload's
+   tag. Fails if the packet is longer than a word's nblk can say. Shared by the IB and RoCEv2
+   maps, which differ only in where the fields come from. */
 lfc_wire_status_t wire_data_word(size_t bytes, uint8_t cls, uint16_t dst, uint8_t ecn,
                                  const uint8_t *payload, size_t payload_len, lfc_word_t *w,
                                  lfc_wire_error_t *err);
+
+/* The payload length of the frame of a word (the IB and RoCEv2 from_word): `over` bytes of
+   headers and trailers around a payload of 4-byte words (BTH PadCnt), the frame as long as
+   64 x nblk - pad allows, but at least the 4-byte tag and at least nblk - 1 blocks and a byte,
+   so that the frame keeps the word's nblk. Its pad is then the word's rounded to the format:
+   exact when 64 x nblk - pad - over is a multiple of 4 and leaves room for the tag. */
+size_t wire_payload_len(const lfc_word_t *w, size_t over);
 
 #endif /* LFC_WIRE_INTERNAL_H */

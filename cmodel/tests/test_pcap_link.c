@@ -1,6 +1,7 @@
 /*
  * test_pcap_link.c - a link's words as a pcap file (lfc/pcap_link.h, docs/wire-formats.md §6):
- * every word that is written comes back from its frame as the same word (the codecs' decoders
+ * every word that is written comes back from its frame as the same word, its pad one the format
+ * holds (docs/wire-formats.md §8; the codecs' decoders
  * and lfc_*_to_word), in the direction it was sent, at its time; IDLE and a packet's later
  * blocks are not written; a one-block RoCEv2 packet is lengthened to two blocks and counted;
  * words no frame carries are counted, not written; the counts match the file.
@@ -121,7 +122,8 @@ static void test_pcap_link_pfc_mode(void **state) {
   pfc.pfc_en = 0x05;
   pfc.pfc_time[0] = 0xFFFF;
   pfc.pfc_time[2] = 0;
-  const lfc_word_t d3 = data_word(3, 3, 0x0A0B, 0xDEADBEEF, LFC_ECN_CE);
+  lfc_word_t d3 = data_word(3, 3, 0x0A0B, 0xDEADBEEF, LFC_ECN_CE);
+  d3.pad = 30; /* a frame of 3 x 64 - 30 = 162 bytes exactly (docs/wire-formats.md §8) */
   cont = d3;
   cont.sop = 0;
   const lfc_word_t d1 = data_word(1, 1, 0x0001, 0x11223344, LFC_ECN_ECT0);
@@ -160,7 +162,9 @@ static void test_pcap_link_pfc_mode(void **state) {
   rec_t r[MAX_RECORDS];
   size_t bytes;
   assert_int_equal(read_records(path, LFC_PCAP_LINKTYPE_ETHERNET, r, &bytes), 5);
-  assert_int_equal(r[4].len, 2 * 64 - 2); /* d2: two blocks, its payload padded to 4 bytes */
+  assert_int_equal(r[4].len, 2 * 64 - 2); /* d2, pad 0: two blocks, its payload in 4-byte words */
+  assert_int_equal(r[0].len, 3 * 64 - 30);  /* d3: as long as its pad says */
+  assert_int_equal(r[2].len, 70); /* d1 lengthened: 14 + 4 + 20 + 8 + 12 + 4 + 4 and the tag */
   assert_int_equal(bytes, st.bytes);
   lfc_roce_map_t map;
   lfc_roce_map_default(&map, LFC_ROCE_PRIO_PCP);
@@ -204,8 +208,9 @@ static void test_pcap_link_pfc_mode(void **state) {
     assert_false(p.ipv6);
     if (i == 2) {
       lfc_word_t want = d1;
-      want.nblk = 2; /* lengthened */
+      want.nblk = 2; /* lengthened, to the shortest frame: 70 bytes */
       want.eop = 0;
+      want.pad = 2 * 64 - 70;
       assert_true(lfc_word_equal(&back, &want));
       assert_int_equal(p.bth.psn, 0); /* the first data packet of direction 1 */
     } else {
@@ -231,7 +236,8 @@ static void test_pcap_link_ib_mode(void **state) {
   fcp.fc_fccl = 17;
   memset(&pfc, 0, sizeof pfc);
   pfc.kind = LFC_PFC;
-  const lfc_word_t d1 = data_word(2, 1, 0x0203, 0xCAFEF00D, LFC_ECN_CE);
+  lfc_word_t d1 = data_word(2, 1, 0x0203, 0xCAFEF00D, LFC_ECN_CE);
+  d1.pad = 22; /* a 42-byte packet: LRH, BTH, a 16-byte payload, ICRC, VCRC */
   const lfc_word_t big = data_word(0, 129, 0x0001, 1, 0); /* over the PktLen limit */
   assert_int_equal(lfc_pcap_link_word(l, 100, 1, &fcp, 0, err, sizeof err), 0);
   assert_int_equal(lfc_pcap_link_word(l, 200, 0, &d1, SRC_ADDR, err, sizeof err), 0);
@@ -262,6 +268,7 @@ static void test_pcap_link_ib_mode(void **state) {
   assert_int_equal(r[1].erf_type, LFC_ERF_TYPE_INFINIBAND);
   assert_int_equal(r[1].erf_flags & LFC_ERF_FLAG_IFACE_MASK, 0);
   lfc_ib_pkt_t p;
+  assert_int_equal(r[1].len, 64 - 22);
   assert_int_equal(lfc_ib_pkt_decode(r[1].data, r[1].len, &p, NULL), LFC_WIRE_OK);
   memset(&back, 0, sizeof back);
   assert_int_equal(lfc_ib_pkt_to_word(&p, &back, NULL), LFC_WIRE_OK);

@@ -197,13 +197,19 @@ static void test_ib_round_trip_random(void **state) {
   }
 }
 
-/* word -> packet -> bytes -> packet -> word is exact for every nblk an IB packet can have. */
+/* word -> packet -> bytes -> packet -> word is exact for every nblk an IB packet can have, and for
+ * every pad the format holds (the packet is 64 x nblk - pad bytes); another pad comes back as the
+ * format's (wt_frame_pad: 2 mod 4, as LRH + BTH + ICRC + VCRC are 26 bytes). */
 static void test_ib_word_round_trip(void **state) {
   (void)state;
   static uint8_t payload[BUF], f[BUF];
   lfc_wire_error_t err;
+  const uint32_t over = (uint32_t)lfc_ib_pkt_bytes(false, 0);
+  assert_int_equal(over, 26);
+  unsigned exact = 0;
   for (unsigned nblk = 1; nblk <= 128; nblk++) {
-    for (unsigned ecn = 0; ecn < 4; ecn += 3) {
+    for (unsigned k = 0; k < 2u * 64u; k++) {
+      const unsigned ecn = k & 1u ? 3u : 0u, pad = k >> 1;
       lfc_word_t w;
       memset(&w, 0, sizeof w);
       w.kind = LFC_DATA;
@@ -214,17 +220,25 @@ static void test_ib_word_round_trip(void **state) {
       w.dst = (uint16_t)(nblk * 257u);
       w.tag = 0xA5000000u + nblk;
       w.ecn = (uint8_t)ecn;
+      w.pad = (uint8_t)pad;
       lfc_ib_pkt_t p, q;
       assert_int_equal(lfc_ib_pkt_from_word(&w, NULL, &p, payload, sizeof payload, &err),
                        LFC_WIRE_OK);
       const size_t len = lfc_ib_pkt_encode(&p, f, sizeof f, &err);
       assert_int_equal((len + 63) / 64, nblk);
+      assert_int_equal(len, nblk * 64u - wt_frame_pad(nblk, pad, over));
       assert_int_equal(lfc_ib_pkt_decode(f, len, &q, &err), LFC_WIRE_OK);
       lfc_word_t w2;
       assert_int_equal(lfc_ib_pkt_to_word(&q, &w2, &err), LFC_WIRE_OK);
-      assert_memory_equal(&w, &w2, sizeof w);
+      lfc_word_t want = w;
+      want.pad = wt_frame_pad(nblk, pad, over);
+      assert_memory_equal(&want, &w2, sizeof w);
+      exact += want.pad == pad;
     }
   }
+  /* pads 2, 6, .., 62 of every nblk, but for one block only those that leave room for the tag
+     (a packet of at least 30 bytes: pads up to 34), each with two ECNs */
+  assert_int_equal(exact, 2u * (127u * 16u + 9u));
   /* Beyond the 11-bit PktLen (2047 words, 8190 bytes with VCRC, 128 blocks): refused. */
   lfc_word_t w;
   memset(&w, 0, sizeof w);

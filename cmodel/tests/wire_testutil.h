@@ -27,4 +27,22 @@ static inline uint64_t wt_seed(const char *test, uint64_t seed) {
   return seed;
 }
 
+/*
+ * The pad of the frame a data word of nblk blocks and pad `pad` becomes (lfc_ib_pkt_from_word,
+ * lfc_roce_from_word, docs/wire-formats.md §8), for a format of `over` bytes of headers and
+ * trailers around a payload of 4-byte words that holds at least the 4-byte tag: the longest
+ * frame of nblk blocks within 64 x nblk - pad bytes, else the shortest frame of nblk blocks. A
+ * search over the lengths the format has, not the codec's arithmetic.
+ */
+static inline uint8_t wt_frame_pad(uint32_t nblk, uint32_t pad, uint32_t over) {
+  const uint32_t block = 64u, tag = 4u, word = 4u;
+  uint32_t best = 0u;
+  for (uint32_t len = over + tag; len <= nblk * block; len += word) {
+    if (len <= (nblk - 1u) * block) continue; /* fewer blocks */
+    if (len <= nblk * block - pad || best == 0u) best = len;
+    if (len > nblk * block - pad) break;
+  }
+  return (uint8_t)(nblk * block - best);
+}
+
 #endif /* LFC_WIRE_TESTUTIL_H */

@@ -14,7 +14,10 @@
 #   4. tshark reads every file of a short PFC run and a short IB run (sim/tests/pcap_pfc.ini,
 #      pcap_ib.ini) and scripts/pcap_out_check.py compares every frame with the model's
 #      counters in the run's JSON; a JSON with one count changed, an Ethernet frame with a bad
-#      FCS and an IB record of the wrong direction must each make it fail.
+#      FCS and an IB record of the wrong direction must each make it fail;
+#   5. a data frame is as long as its packet's bytes (the word's pad, docs/wire-formats.md §8):
+#      packet_bytes 1002 gives RoCEv2 frames of 1002 bytes, 1000 IB packets of 998 (IB and
+#      RoCEv2 lengths are 2 mod 4: the longest the format has within the bytes).
 #
 # Exit 0 all passed, 1 a check failed, 2 bad arguments or no tshark (make test-sim-pcap installs
 # it first: deps-verify).
@@ -182,6 +185,30 @@ do
   [ "$rc" -eq 1 ] && grep -q "^MISMATCH .*$pattern" "$work/out" ||
     { cat "$work/out"; fail "$what: the check exits $rc, not 1 with '$pattern'"; }
   echo "ok: $what is found: $(grep -m1 '^MISMATCH' "$work/out" | cut -c1-100)"
+  n=$((n + 1))
+done
+# 5. Frame lengths from the packets' bytes: every data frame of a one-flow run.
+for c in "pfc|1002|1002|1" "ib|1000|998|197"; do
+  IFS='|' read -r mode bytes want lt <<<"$c"
+  printf '[sim]\nduration_us = 2\n[topology]\nkind = star\nhosts_per_switch = 2\n[switch]\nmode = %s\n[traffic.x]\npattern = flow\nsrc = 0\ndst = 1\npacket_bytes = %s\n' \
+    "$mode" "$bytes" >"$work/len_$mode.ini"
+  "$sim" "$work/len_$mode.ini" --no-progress --pcap "$work/len_$mode" >"$work/out" 2>&1 ||
+    { cat "$work/out"; fail "length $mode: the run failed"; }
+  got=$(python3 - "$work/len_$mode/sw0.0-h0.0.pcap" "$lt" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+erf = 16 if int(sys.argv[2]) == 197 else 0  # ERF's record header before an IB packet
+off, lens = 24, set()
+while off + 16 <= len(b):
+    incl = struct.unpack_from("<I", b, off + 8)[0]
+    if incl - erf > 128:  # data frames; PFC frames and FCPs are shorter
+        lens.add(incl - erf)
+    off += 16 + incl
+print(" ".join(str(x) for x in sorted(lens)))
+PY
+)
+  [ "$got" = "$want" ] || fail "length $mode: packet_bytes $bytes gives data frames of '$got' bytes, not $want"
+  echo "ok: $mode, packet_bytes $bytes: data frames of $got bytes"
   n=$((n + 1))
 done
 echo "test-sim-pcap: $n checks passed"
