@@ -66,13 +66,22 @@ lfc_wire_status_t wire_data_word(size_t bytes, uint8_t cls, uint16_t dst, uint8_
   return wire_ok(err);
 }
 
+lfc_wire_status_t wire_check_pad(const lfc_word_t *w, lfc_wire_error_t *err) {
+  if (w->pad >= LFC_BLOCK_BYTES) {
+    return wire_fail(err, LFC_WIRE_BAD_FIELD, 0,
+                     "pad %u is not below %u: it is the rest of the last block (6 bits)",
+                     (unsigned)w->pad, LFC_BLOCK_BYTES);
+  }
+  return wire_ok(err);
+}
+
 size_t wire_payload_len(const lfc_word_t *w, size_t over) {
   const size_t whole = (size_t)w->nblk * LFC_BLOCK_BYTES;
-  const size_t target = whole - (w->pad < whole ? w->pad : 0u);
+  const size_t target = whole - w->pad; /* the callers' words have nblk >= 1 and pad < 64 */
   size_t len = target >= over + TAG_BYTES
                    ? (target - over) / LFC_IB_WORD_BYTES * LFC_IB_WORD_BYTES
                    : TAG_BYTES;
-  while (w->nblk > 0u && over + len <= whole - LFC_BLOCK_BYTES) len += LFC_IB_WORD_BYTES;
+  while (over + len <= whole - LFC_BLOCK_BYTES) len += LFC_IB_WORD_BYTES; /* fewer blocks */
   return len;
 }
 
@@ -312,6 +321,7 @@ lfc_wire_status_t lfc_ib_pkt_from_word(const lfc_word_t *w, const lfc_ib_pkt_t *
                      "nblk %u: an IB packet carrying the 4-byte tag needs %zu bytes",
                      (unsigned)w->nblk, over + TAG_BYTES);
   }
+  if (wire_check_pad(w, err) != LFC_WIRE_OK) return LFC_WIRE_BAD_FIELD;
   const size_t payload_len = wire_payload_len(w, over);
   if ((payload_len + over - LFC_IB_VCRC_BYTES) / LFC_IB_WORD_BYTES > LFC_IB_PKTLEN_MAX) {
     return wire_fail(err, LFC_WIRE_BAD_FIELD, 0, "nblk %u exceeds the PktLen limit of %u words",

@@ -76,7 +76,10 @@ lfc_wire_status_t wire_data_word(size_t bytes, uint8_t cls, uint16_t dst, uint8_
    headers and trailers around a payload of 4-byte words (BTH PadCnt), the frame as long as
    64 x nblk - pad allows, but at least the 4-byte tag and at least nblk - 1 blocks and a byte,
    so that the frame keeps the word's nblk. Its pad is then the word's rounded to the format:
-   exact when 64 x nblk - pad - over is a multiple of 4 and leaves room for the tag. */
+   exact when 64 x nblk - pad - over is a multiple of 4 and leaves room for the tag. For a word
+   with nblk >= 1 whose pad wire_check_pad accepted. */
 size_t wire_payload_len(const lfc_word_t *w, size_t over);
+/* Refuse a word's pad of 64 or more: it is the rest of one block (SPEC §2, 6 bits). */
+lfc_wire_status_t wire_check_pad(const lfc_word_t *w, lfc_wire_error_t *err);
 
 #endif /* LFC_WIRE_INTERNAL_H */

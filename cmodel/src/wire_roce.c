@@ -368,6 +368,7 @@ lfc_wire_status_t lfc_roce_from_word(const lfc_word_t *w, const lfc_roce_map_t *
                      "nblk %u: a RoCEv2 frame carrying the 4-byte tag needs %zu bytes",
                      (unsigned)w->nblk, over + TAG_BYTES);
   }
+  if (wire_check_pad(w, err) != LFC_WIRE_OK) return LFC_WIRE_BAD_FIELD;
   const size_t payload_len = wire_payload_len(w, over);
   if (cap < payload_len) {
     return wire_fail(err, LFC_WIRE_NO_ROOM, 0, "payload needs %zu bytes, have %zu", payload_len,

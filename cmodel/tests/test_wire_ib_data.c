@@ -249,6 +249,13 @@ static void test_ib_word_round_trip(void **state) {
                    LFC_WIRE_BAD_FIELD);
   assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   assert_non_null(strstr(err.text, "PktLen"));
+  w.nblk = 2;
+  w.pad = 64; /* the rest of one block is 0..63 */
+  assert_int_equal(lfc_ib_pkt_from_word(&w, NULL, &p, payload, sizeof payload, &err),
+                   LFC_WIRE_BAD_FIELD);
+  assert_non_null(strstr(err.text, "pad 64 is not below 64"));
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
+  w.pad = 0;
   w.nblk = 0; /* no room for the tag */
   assert_int_equal(lfc_ib_pkt_from_word(&w, NULL, &p, payload, sizeof payload, &err),
                    LFC_WIRE_BAD_FIELD);

@@ -231,6 +231,12 @@ static void test_roce_word_round_trip(void **state) {
   assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
   /* 14 + 4 (802.1Q) + 20 + 8 + 12 + 4 (ICRC) + 4 (FCS) of headers and trailers, and the tag. */
   assert_non_null(strstr(err.text, "nblk 1: a RoCEv2 frame carrying the 4-byte tag needs 70 bytes"));
+  w.nblk = 2;
+  w.pad = 200; /* the rest of one block is 0..63 */
+  assert_int_equal(lfc_roce_from_word(&w, &m, &tmpl, &p, payload, sizeof payload, &err),
+                   LFC_WIRE_BAD_FIELD);
+  assert_non_null(strstr(err.text, "pad 200 is not below 64"));
+  assert_int_equal(err.offset, 0); /* lfc/wire.h: encode and map errors */
 }
 
 /* Build a valid IPv4 tagged frame into f, return its length. */
