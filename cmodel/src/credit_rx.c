@@ -93,7 +93,7 @@ static uint16_t expired_vls(const lfc_switch_t *sw, const lfc_port_t *pp) {
  */
 static uint64_t change_opens_at(const lfc_switch_t *sw, const lfc_vl_t *v) {
   assert(v->fcp_due >= sw->cfg.fcp_period);
-  return v->fcp_due + sw->cfg.fcp_holdoff + 1u - sw->cfg.fcp_period;
+  return lfc_rule_fcp_change_from(v->fcp_due, sw->cfg.fcp_holdoff, sw->cfg.fcp_period);
 }
 
 /* fctbs or the FCCL of the current state differ from those of the last FCP (*fccl: the FCCL). */

@@ -14,6 +14,15 @@ static inline bool lfc_rule_send_ok(uint32_t fctbs, uint32_t fccl, uint32_t n) {
   return ((fccl - cr) & LFC_CREDIT_MASK) <= LFC_CREDIT_WINDOW;
 }
 
+/* SPEC §5.5: the first cycle u in which a change of FCTBS or FCCL makes a VL's FCP pending,
+   fcp_timer + fcp_holdoff <= fcp_period - 1 with fcp_timer = fcp_due - u: u >= fcp_due +
+   fcp_holdoff + 1 - fcp_period, and at least cycle 0. */
+static inline uint64_t lfc_rule_fcp_change_from(uint64_t fcp_due, uint32_t fcp_holdoff,
+                                                uint32_t fcp_period) {
+  uint64_t from = fcp_due + fcp_holdoff + 1u;
+  return from > fcp_period ? from - fcp_period : 0u;
+}
+
 /* SPEC §5.4: the credit limit to advertise, from ABR and the free blocks of the VL. */
 static inline uint32_t lfc_rule_fccl(uint32_t abr, uint32_t free_blocks) {
   uint32_t grant = free_blocks < LFC_CREDIT_WINDOW ? free_blocks : LFC_CREDIT_WINDOW;

@@ -253,11 +253,9 @@ static inline bool fcp_changed(const lfc_nic_t *nic, uint32_t vl) {
   return nic->fctbs[vl] != nic->fcp_sent_fctbs[vl] || adv_fccl(nic, vl) != nic->fcp_sent_fccl[vl];
 }
 
-/* SPEC §5.5: the first cycle in which a change counts, fcp_timer + fcp_holdoff <= fcp_period - 1
- * with fcp_timer = fcp_due - t: t >= fcp_due + fcp_holdoff + 1 - fcp_period. */
+/* SPEC §5.5: the first cycle in which a change of data VL vl counts (the hold-off). */
 static inline uint64_t fcp_change_from(const lfc_nic_t *nic, uint32_t vl) {
-  uint64_t from = nic->fcp_due[vl] + nic->cfg.fcp_holdoff + 1u;
-  return from > nic->cfg.fcp_period ? from - nic->cfg.fcp_period : 0u;
+  return lfc_rule_fcp_change_from(nic->fcp_due[vl], nic->cfg.fcp_holdoff, nic->cfg.fcp_period);
 }
 
 /* SPEC §5.5: is an FCP pending for data VL vl at cycle t? */
