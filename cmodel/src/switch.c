@@ -337,24 +337,38 @@ size_t lfc_switch_events(const lfc_switch_t *sw, const lfc_event_t **ev) {
 static const lfc_word_t idle_inputs[LFC_MAX_PORTS];
 static const lfc_word_t idle_word;
 
+_Static_assert(LFC_MAX_PORTS == 64u, "a port set is one uint64_t, every bit a port");
+
+/* Every port of sw, as a set. */
+static uint64_t all_ports(const lfc_switch_t *sw) {
+  return sw->ports == LFC_MAX_PORTS ? ~0ull : (1ull << sw->ports) - 1u;
+}
+
 void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
-  lfc_event_log_clear(&sw->events);
   if (in == NULL) in = idle_inputs;
   if (out == NULL) out = sw->out_scratch;
+  uint64_t idle = all_ports(sw) & ~lfc_switch_step_ports(sw, in, all_ports(sw), out);
+  for (uint64_t m = idle; m != 0; m &= m - 1u) out[lfc_ctz(m)] = idle_word;
+}
+
+uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t in_ports,
+                               lfc_word_t *out) {
+  lfc_event_log_clear(&sw->events);
 
   /* Streaming (A and E of most ports at load), in one pass; see lfc_tx_stream. A port with
-     neither a packet in flight nor work (sw->tx_work) sends IDLE without being looked at. */
+     neither a packet in flight nor work (sw->tx_work) sends IDLE without being looked at, and
+     one whose input is IDLE (not in in_ports) receives without being looked at. */
   lfc_tx_unpark(sw);
   lfc_port_t *const port = sw->port;
   const uint64_t now = sw->now;
   const uint64_t tx_live = sw->tx_busy | sw->tx_work;
+  in_ports &= all_ports(sw);
   uint64_t tx_slow = 0, rx_slow = 0, rx_last = 0, rx_bad = 0;
-  for (uint32_t p = 0; p < sw->ports; p++) {
+  for (uint64_t m = tx_live | in_ports; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
     uint64_t bit = 1ull << p;
-    if ((tx_live & bit) == 0)
-      out[p] = idle_word;
-    else if (lfc_tx_stream(&port[p], now, &out[p]))
-      tx_slow |= bit;
+    if ((tx_live & bit) != 0 && lfc_tx_stream(&port[p], now, &out[p])) tx_slow |= bit;
+    if ((in_ports & bit) == 0) continue;
     int how = lfc_rx_stream(&port[p], now, &in[p]);
     if (how == LFC_RX_STREAMED) continue;
     if (how == LFC_RX_SLOW) rx_slow |= bit;
@@ -390,6 +404,7 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
      evaluating the PGs again, and the next step applies it. */
   if (!sw->ib) lfc_pfc_gen_decide(sw);
   if (sw->events.count > 1) lfc_event_log_sort(&sw->events);
+  return tx_live; /* step A writes only the outputs of ports at a decision point (tx_slow) */
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -1095,12 +1095,15 @@ static void ar_inputs(sim_t *s, lane_t *ln, uint32_t d, uint64_t T, uint64_t wri
 
 /*
  * Only ports whose link has something in flight (rx_busy: a packet streaming or unpredicted
- * words queued) are rebuilt; the lane's `in` stays IDLE elsewhere and is cleaned after the step.
- * Outputs are looked at only where they can surprise: a port within a packet puts out that
- * packet's next block in its slot and IDLE between slots (SPEC §2.1), and an IDLE where IDLE is
- * expected is recognised by its kind (the model writes every other field of IDLE as zero,
- * lfc/types.h). --step-all checks every rebuilt word against lfc_link in full, so a word that
- * broke either rule would show there as a link mismatch.
+ * words queued) are rebuilt, and a switch is told which ones are not IDLE
+ * (lfc_switch_step_ports: it then looks at neither the other inputs nor the ports that have
+ * nothing to send, and says which outputs it wrote); the lane's `in` and `out` keep the words
+ * of earlier steps elsewhere. Outputs are looked at only where they can surprise: a port within
+ * a packet puts out that packet's next block in its slot and IDLE between slots (SPEC §2.1),
+ * and an IDLE where IDLE is expected is recognised by its kind (the model writes every other
+ * field of IDLE as zero, lfc/types.h). --step-all steps every port (lfc_switch_step) and checks
+ * every rebuilt word against lfc_link in full, so a word that broke either rule would show
+ * there as a link mismatch, and a port left out wrongly as a different digest.
  */
 static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   device_t *dv = &s->dev[d];
@@ -1118,8 +1121,10 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     written |= (uint64_t)take_input(s, dv, p, T, &in[p]) << p;
   }
   if (s->sc->adaptive && !dv->is_host) ar_inputs(s, ln, d, T, written);
+  uint64_t wrote = dv->connected; /* the outputs written: the others are IDLE */
   if (dv->is_host) {
     run_source(s, ln, d, T);
+    if ((written & 1u) == 0) in[0] = IDLE; /* in[] holds other devices' words elsewhere */
     lfc_nic_step(dv->nic, in, out);
     if (in[0].kind == LFC_DATA && in[0].sop) { /* the node's drop counter moved: it dropped it */
       const lfc_nic_stats_t *st = lfc_nic_stats(dv->nic);
@@ -1146,8 +1151,15 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
         lane_error(ln, T, d, "a node sent a packet that is not in flight", out[0].tag);
       }
     }
-  } else {
+  } else if (s->step_all) { /* every port: those not connected, IDLE */
+    uint64_t ports = dv->nports >= LFC_MAX_PORTS ? ~0ull : (1ull << dv->nports) - 1u;
+    for (uint64_t m = ports & ~written; m != 0; m &= m - 1u)
+      in[__builtin_ctzll(m)] = IDLE;
     lfc_switch_step(dv->sw, in, out);
+  } else { /* reads in[p] of the ports written only, writes out[p] of the ports `wrote` */
+    wrote = lfc_switch_step_ports(dv->sw, in, written, out);
+  }
+  if (!dv->is_host) {
     const lfc_event_t *ev;
     size_t nev = lfc_switch_events(dv->sw, &ev);
     for (size_t i = 0; i < nev; i++)
@@ -1156,7 +1168,6 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
         drop_tag(s, ln, d, ev[i].tag);
       }
   }
-  for (uint64_t m = written; m != 0; m &= m - 1u) in[__builtin_ctzll(m)] = IDLE;
   /* The ports to look at, then in port order: give_output on one port changes no other's
    * tx_busy or tx_end, so deciding first gives the same calls in the same order. */
   uint64_t give = 0;
@@ -1165,13 +1176,13 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     if (T >= dv->tx_end[p]) /* else within a packet: its next block or IDLE between slots */
       give |= 1ull << p;    /* (SPEC §2.1); the tracker moves only in give_output */
   }
-  for (uint64_t m = dv->connected & ~dv->tx_busy; m != 0; m &= m - 1u) {
+  for (uint64_t m = dv->connected & ~dv->tx_busy & wrote; m != 0; m &= m - 1u) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
     if (out[p].kind != LFC_IDLE) give |= 1ull << p; /* else IDLE where IDLE is expected */
   }
   for (uint64_t m = give; m != 0; m &= m - 1u) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
-    give_output(s, ln, dv, p, T, &out[p]);
+    give_output(s, ln, dv, p, T, (wrote >> p & 1u) != 0 ? &out[p] : &IDLE);
   }
   if (!s->step_all) {
     uint64_t nw = SIM_NEVER;

@@ -154,6 +154,17 @@ LFC_API uint64_t lfc_switch_cycle(const lfc_switch_t *sw);
 LFC_API void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out);
 
 /*
+ * lfc_switch_step for a caller that knows which inputs are IDLE, at a cost that grows with the
+ * ports that receive or send something rather than with all ports: bit p of in_ports set means
+ * in[p] is port p's word; every other port receives IDLE and its in[p] is not read. Returns the
+ * ports whose out[p] it wrote (possibly IDLE); every other port sends IDLE and its out[p] is
+ * left as it was. The same cycle as lfc_switch_step, which is this with every port in in_ports
+ * and IDLE written where it did not write. Both arrays have cfg.ports entries.
+ */
+LFC_API uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in,
+                                       uint64_t in_ports, lfc_word_t *out);
+
+/*
  * Skip-ahead. lfc_switch_next_event returns a cycle >= the current one, and not after the
  * earliest at which the switch, with no new input, would do anything but (a) put out the next
  * block of a packet already started, (b) count down timers that do not expire, (c) take in the
