@@ -341,6 +341,65 @@ static void test_step_writes_every_output(void **state) {
   }
 }
 
+/* Every port of a 64-port switch (the largest: a port set is one 64-bit word) takes in and
+ * puts out through lfc_switch_step: a packet from the first port to the last and one back. */
+static void test_step_every_port_of_the_largest_switch(void **state) {
+  (void)state;
+  const uint32_t ports = LFC_MAX_PORTS, last = ports - 1u, n = 2, latency = 2;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, ports, 2);
+  cfg.latency = latency;
+  lfc_switch_t *sw = make(&cfg);
+  lfc_word_t in[LFC_MAX_PORTS], out[LFC_MAX_PORTS];
+  uint32_t got_last = 0, got_first = 0;
+  for (uint32_t i = 0; i < MAX_CYCLES; i++) {
+    for (uint32_t p = 0; p < ports; p++) in[p] = idle;
+    if (i < n) {
+      in[0] = data(0, n, last, 1, i);
+      in[last] = data(0, n, 0, 2, i);
+    }
+    lfc_switch_step(sw, in, out);
+    got_last += out[last].kind == LFC_DATA && out[last].tag == 1;
+    got_first += out[0].kind == LFC_DATA && out[0].tag == 2;
+  }
+  assert_int_equal(got_last, n);
+  assert_int_equal(got_first, n);
+  lfc_switch_destroy(sw);
+}
+
+/* lfc_switch_step_ports ignores bits of in_ports beyond the switch's ports: a 4-port switch
+ * given every bit, with packets in the words after its fourth, equals one given its four
+ * (outputs and the registers of every port and class). */
+static void test_step_ports_ignores_bits_beyond_the_ports(void **state) {
+  (void)state;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, PORTS, 2);
+  lfc_switch_t *a = make(&cfg), *b = make(&cfg);
+  lfc_word_t in[LFC_MAX_PORTS], oa[LFC_MAX_PORTS], ob[LFC_MAX_PORTS];
+  const uint32_t n = 3;
+  uint32_t sent = 0;
+  for (uint32_t i = 0; i < MAX_CYCLES; i++) {
+    for (uint32_t p = 0; p < LFC_MAX_PORTS; p++) in[p] = data(0, 1, 1, 100u + p, 0);
+    in[0] = i < n ? data(0, n, 2, 7, i) : idle;
+    for (uint32_t p = 1; p < PORTS; p++) in[p] = idle;
+    uint64_t wa = lfc_switch_step_ports(a, in, (1ull << PORTS) - 1u, oa);
+    uint64_t wb = lfc_switch_step_ports(b, in, ~0ull, ob);
+    assert_int_equal(wa, wb);
+    assert_int_equal(wa >> PORTS, 0);
+    for (uint32_t p = 0; p < PORTS; p++)
+      if ((wa >> p & 1u) != 0) assert_true(lfc_word_equal(&oa[p], &ob[p]));
+    sent += (wa >> 2 & 1u) != 0 && oa[2].kind == LFC_DATA && oa[2].tag == 7;
+  }
+  assert_int_equal(sent, n);
+  for (size_t r = 0; r < lfc_reg_count(); r++)
+    for (uint32_t p = 0; p < PORTS; p++)
+      for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
+        assert_int_equal(lfc_switch_reg(a, r, p, c), lfc_switch_reg(b, r, p, c));
+  assert_int_equal(reg(a, "tx_rem", 2, 0) + reg(a, "qlen", 2, 0) + reg(a, "pg_shared", 0, 0), 0);
+  lfc_switch_destroy(a);
+  lfc_switch_destroy(b);
+}
+
 /* Registers whose reset value is 0 in both modes (SPEC §13.1). */
 static const char *const ZERO_AT_RESET[] = {
     "shared_used", "rx_rem", "tx_rem", "qlen", "qpkts", "pg_min", "pg_shared", "pg_hdrm",
@@ -464,6 +523,8 @@ int main(void) {
       TU_TEST(test_outputs_do_not_see_same_cycle_inputs),
       TU_TEST(test_reset_returns_to_reset_state),
       cmocka_unit_test(test_step_writes_every_output),
+      cmocka_unit_test(test_step_every_port_of_the_largest_switch),
+      cmocka_unit_test(test_step_ports_ignores_bits_beyond_the_ports),
       cmocka_unit_test(test_reset_state_pfc),
       cmocka_unit_test(test_reset_returns_every_descriptor),
       cmocka_unit_test(test_reset_state_ib),
