@@ -398,6 +398,16 @@ static inline int lfc_rx_stream(lfc_port_t *pp, uint64_t now, const lfc_word_t *
   return rem == 1u ? LFC_RX_LAST : LFC_RX_STREAMED;
 }
 
+/* lfc_rx_stream of the block a port receiving a packet (rx_rem > 0) predicts for itself: the
+ * packet's next block if it is due at now (one slot after the last), else IDLE. Returns true
+ * if that block was the packet's last (LFC_RX_LAST). */
+static inline bool lfc_rx_stream_predicted(lfc_port_t *pp, uint64_t now) {
+  if (pp->rx_last + pp->k != now) return false;
+  pp->rx_rem = (uint8_t)(pp->rx_rem - 1u);
+  pp->rx_last = now;
+  return pp->rx_rem == 0;
+}
+
 /* ---- rx_framing.c (SPEC §7.2) ---- */
 void lfc_rx_stream_end(lfc_switch_t *sw, uint32_t p, int how);
 void lfc_rx_decide_all(lfc_switch_t *sw, const lfc_word_t *in);

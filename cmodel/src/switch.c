@@ -344,6 +344,8 @@ static uint64_t all_ports(const lfc_switch_t *sw) {
   return sw->ports == LFC_MAX_PORTS ? ~0ull : (1ull << sw->ports) - 1u;
 }
 
+uint64_t lfc_switch_receiving(const lfc_switch_t *sw) { return sw->rx_busy; }
+
 void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
   if (in == NULL) in = idle_inputs;
   if (out == NULL) out = sw->out_scratch;
@@ -374,6 +376,12 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
     if (how == LFC_RX_SLOW) rx_slow |= bit;
     if (how == LFC_RX_LAST) rx_last |= bit;
     if (how == LFC_RX_BAD) rx_bad |= bit;
+  }
+  /* The ports receiving a packet whose word was not given: its next block if due, which is
+     well formed by construction, else IDLE, which changes nothing (lfc/switch.h). */
+  for (uint64_t m = sw->rx_busy & ~in_ports; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
+    if (lfc_rx_stream_predicted(&port[p], now)) rx_last |= 1ull << p;
   }
   /* Decision points of ports without work stay IDLE (the invariant of sw->tx_work). */
   sw->tx_busy &= ~tx_slow; /* a decision point has nothing in flight */

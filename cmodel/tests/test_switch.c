@@ -400,6 +400,39 @@ static void test_step_ports_ignores_bits_beyond_the_ports(void **state) {
   lfc_switch_destroy(b);
 }
 
+/*
+ * lfc_switch_step_ports predicts a block only in the slot after the last one taken: after an
+ * IDLE given in the middle of a packet (a gap the sender should not leave), a port left out
+ * receives IDLE, as lfc_switch_step with IDLE there; the packet's blocks then given complete it
+ * in both.
+ */
+static void test_step_ports_predicts_only_the_due_block(void **state) {
+  (void)state;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, PORTS, 2);
+  lfc_switch_t *a = make(&cfg), *b = make(&cfg);
+  const uint32_t n = 3, tag = 9, dst = 2;
+  /* cycle: 0 first block, 1 IDLE given, 2 left out, 3 and 4 the rest given */
+  const int block[] = {0, -1, -1, 1, 2};
+  const uint64_t given[] = {1, 1, 0, 1, 1};
+  lfc_word_t in[PORTS], oa[PORTS], ob[PORTS];
+  for (uint32_t t = 0; t < sizeof block / sizeof block[0]; t++) {
+    for (uint32_t p = 0; p < PORTS; p++) in[p] = idle;
+    if (block[t] >= 0) in[0] = data(0, n, dst, tag, (uint32_t)block[t]);
+    lfc_switch_step(a, in, oa);
+    lfc_switch_step_ports(b, in, given[t], ob);
+    assert_int_equal(reg(a, "rx_rem", 0, 0), reg(b, "rx_rem", 0, 0));
+  }
+  assert_int_equal(reg(b, "rx_rem", 0, 0), 0);
+  assert_int_equal(lfc_switch_stats(b, 0)->cls[0].rx_pkts, 1);
+  for (size_t r = 0; r < lfc_reg_count(); r++)
+    for (uint32_t p = 0; p < PORTS; p++)
+      for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
+        assert_int_equal(lfc_switch_reg(a, r, p, c), lfc_switch_reg(b, r, p, c));
+  lfc_switch_destroy(a);
+  lfc_switch_destroy(b);
+}
+
 /* Registers whose reset value is 0 in both modes (SPEC §13.1). */
 static const char *const ZERO_AT_RESET[] = {
     "shared_used", "rx_rem", "tx_rem", "qlen", "qpkts", "pg_min", "pg_shared", "pg_hdrm",
@@ -525,6 +558,7 @@ int main(void) {
       cmocka_unit_test(test_step_writes_every_output),
       cmocka_unit_test(test_step_every_port_of_the_largest_switch),
       cmocka_unit_test(test_step_ports_ignores_bits_beyond_the_ports),
+      cmocka_unit_test(test_step_ports_predicts_only_the_due_block),
       cmocka_unit_test(test_reset_state_pfc),
       cmocka_unit_test(test_reset_returns_every_descriptor),
       cmocka_unit_test(test_reset_state_ib),

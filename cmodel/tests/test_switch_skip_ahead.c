@@ -5,9 +5,9 @@
  * For each scenario a random but legal input trace is generated: every port's peer sends
  * packets contiguously, one block per speed_div cycles, with flow-control words (random FCPs or
  * PFC frames) and malformed words between packets, and idle gaps of all lengths. Switch A is
- * stepped every cycle. Switch B is stepped, through lfc_switch_step_ports told which inputs are
- * not IDLE, only in cycles whose input is neither IDLE nor the continuation of a well-formed
- * packet, and in the cycle lfc_switch_next_event names; it is
+ * stepped every cycle. Switch B is stepped, through lfc_switch_step_ports given only the words
+ * that are neither IDLE nor the continuation of a well-formed packet, only in cycles with such
+ * a word and in the cycle lfc_switch_next_event names; it is
  * advanced over everything else. Whenever B has stepped or advanced, A is brought to the same
  * cycle and every register (lfc_switch_reg over every index, port and class), every counter and
  * the cycle are compared; B's outputs and events of a stepped cycle must equal A's, and in a
@@ -794,19 +794,22 @@ static const lfc_word_t poison = {
     .kind = LFC_DATA, .sop = 1u, .eop = 1u, .nblk = 1u, .tag = 0xDEADBEEFu};
 
 /*
- * Step B in cycle t through lfc_switch_step_ports, told only which inputs are not IDLE: the
- * others hold the poison word, which the step must not read (reading it would be a malformed
- * word in B, and its registers would differ from A's). Its outputs must equal A's (`want`)
- * where it says it wrote them, be left as they were (poison) elsewhere, and A's be IDLE there.
+ * Step B in cycle t through lfc_switch_step_ports, given only the words it cannot predict
+ * (neither IDLE nor a continuation block of a well-formed packet: the trace's `skippable`):
+ * the others hold the poison word, which the step must not read (reading it would be a packet
+ * in B, and its registers would differ from A's), and a continuation block B did not predict
+ * would leave its packet short. Its outputs must equal A's (`want`) where it says it wrote
+ * them, be left as they were (poison) elsewhere, and A's be IDLE there.
  */
-static void step_b_ports(lfc_switch_t *b, const lfc_word_t *in, uint32_t ports, lfc_word_t *in_b,
+static void step_b_ports(lfc_switch_t *b, const trace_t *tr, lfc_word_t *in_b,
                          lfc_word_t *out_b, const lfc_word_t *want, const char *what,
                          uint64_t seed) {
   uint64_t t = lfc_switch_cycle(b), in_ports = 0;
+  const uint32_t ports = tr->ports;
   for (uint32_t p = 0; p < ports; p++) {
-    bool idle = in[p].kind == LFC_IDLE;
-    in_b[p] = idle ? poison : in[p];
-    in_ports |= (uint64_t)!idle << p;
+    bool given = !tr->skippable[t * ports + p];
+    in_b[p] = given ? tr->w[t * ports + p] : poison;
+    in_ports |= (uint64_t)given << p;
     out_b[p] = poison;
   }
   uint64_t wrote = lfc_switch_step_ports(b, in_b, in_ports, out_b);
@@ -847,7 +850,7 @@ static void run_scenario(const scenario_t *sc, uint64_t seed) {
     if (!cycle_skippable(&tr, t) || ne == t) {
       /* Step both in cycle t; outputs and events must agree. */
       step_a(a, sh, &tr, out_a, false, sc->name, seed);
-      step_b_ports(b, &tr.w[t * tr.ports], cfg.ports, in_b, out_b, out_a, sc->name, seed);
+      step_b_ports(b, &tr, in_b, out_b, out_a, sc->name, seed);
       steps_b++;
       const lfc_event_t *ea, *eb;
       size_t na = lfc_switch_events(a, &ea), nb = lfc_switch_events(b, &eb);

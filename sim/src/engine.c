@@ -1095,10 +1095,11 @@ static void ar_inputs(sim_t *s, lane_t *ln, uint32_t d, uint64_t T, uint64_t wri
 
 /*
  * Only ports whose link has something in flight (rx_busy: a packet streaming or unpredicted
- * words queued) are rebuilt, and a switch is told which ones are not IDLE
- * (lfc_switch_step_ports: it then looks at neither the other inputs nor the ports that have
- * nothing to send, and says which outputs it wrote); the lane's `in` and `out` keep the words
- * of earlier steps elsewhere. Outputs are looked at only where they can surprise: a port within
+ * words queued) are rebuilt, and of a switch only those where it would not predict the word
+ * itself (lfc_switch_step_ports: it is told which ports' words it is given, predicts the next
+ * block of a packet it is receiving elsewhere, as the trackers here do, and looks at neither
+ * the other inputs nor the ports that have nothing to send, and says which outputs it wrote);
+ * the lane's `in` and `out` keep the words of earlier steps elsewhere. Outputs are looked at only where they can surprise: a port within
  * a packet puts out that packet's next block in its slot and IDLE between slots (SPEC §2.1),
  * and an IDLE where IDLE is expected is recognised by its kind (the model writes every other
  * field of IDLE as zero, lfc/types.h). --step-all steps every port (lfc_switch_step) and checks
@@ -1115,7 +1116,12 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     lfc_switch_advance(dv->sw, T);
   }
   lfc_word_t *in = ln->in, *out = s->step_all ? &s->outs_all[s->out_base[d]] : ln->out;
-  uint64_t taken = s->step_all ? dv->connected : dv->rx_busy, written = 0;
+  /* A switch predicts the blocks of the packets it is receiving (lfc_switch_step_ports): the
+     inputs of those ports are rebuilt only if an unpredicted word is queued on their link. */
+  uint64_t taken = s->step_all    ? dv->connected
+                   : dv->is_host ? dv->rx_busy
+                                 : (dv->rx_busy & ~lfc_switch_receiving(dv->sw)) | dv->rx_queued;
+  uint64_t written = 0;
   for (uint64_t m = taken; m != 0; m &= m - 1u) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
     written |= (uint64_t)take_input(s, dv, p, T, &in[p]) << p;
@@ -1156,8 +1162,9 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     for (uint64_t m = ports & ~written; m != 0; m &= m - 1u)
       in[__builtin_ctzll(m)] = IDLE;
     lfc_switch_step(dv->sw, in, out);
-  } else { /* reads in[p] of the ports written only, writes out[p] of the ports `wrote` */
-    wrote = lfc_switch_step_ports(dv->sw, in, written, out);
+  } else { /* the ports looked at are given, IDLE or not; writes out[p] of the ports `wrote` */
+    for (uint64_t m = taken & ~written; m != 0; m &= m - 1u) in[__builtin_ctzll(m)] = IDLE;
+    wrote = lfc_switch_step_ports(dv->sw, in, taken, out);
   }
   if (!dv->is_host) {
     const lfc_event_t *ev;

@@ -154,15 +154,22 @@ LFC_API uint64_t lfc_switch_cycle(const lfc_switch_t *sw);
 LFC_API void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out);
 
 /*
- * lfc_switch_step for a caller that knows which inputs are IDLE, at a cost that grows with the
- * ports that receive or send something rather than with all ports: bit p of in_ports set means
- * in[p] is port p's word; every other port receives IDLE and its in[p] is not read. Returns the
- * ports whose out[p] it wrote (possibly IDLE); every other port sends IDLE and its out[p] is
- * left as it was. The same cycle as lfc_switch_step, which is this with every port in in_ports
- * and IDLE written where it did not write. Both arrays have cfg.ports entries.
+ * lfc_switch_step for a caller that gives only the words the switch cannot predict, at a cost
+ * that grows with the ports that receive or send something rather than with all ports: bit p
+ * of in_ports set means in[p] is port p's word. Every other port receives what the switch
+ * predicts, as lfc_switch_advance does over the cycles it skips: the next block of the packet
+ * it is receiving (lfc_switch_receiving) if that block is due in this cycle (one slot after the
+ * last: a packet's blocks come in consecutive slots, SPEC §2.1), else IDLE; its in[p] is not
+ * read. Returns the ports whose out[p] it wrote (possibly IDLE); every other port sends IDLE
+ * and its out[p] is left as it was. The same cycle as lfc_switch_step, which is this with
+ * every port in in_ports and IDLE written where it did not write. Both arrays have cfg.ports
+ * entries.
  */
 LFC_API uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in,
                                        uint64_t in_ports, lfc_word_t *out);
+
+/* The ports receiving a packet: its first block taken, blocks of it still to come (§7.2). */
+LFC_API uint64_t lfc_switch_receiving(const lfc_switch_t *sw);
 
 /*
  * Skip-ahead. lfc_switch_next_event returns a cycle >= the current one, and not after the
