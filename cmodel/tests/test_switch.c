@@ -367,6 +367,14 @@ static void test_step_every_port_of_the_largest_switch(void **state) {
   lfc_switch_destroy(sw);
 }
 
+/* Every register of every port and class of a equals b's (two PORTS-port switches). */
+static void assert_same_registers(const lfc_switch_t *a, const lfc_switch_t *b) {
+  for (size_t r = 0; r < lfc_reg_count(); r++)
+    for (uint32_t p = 0; p < PORTS; p++)
+      for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
+        assert_int_equal(lfc_switch_reg(a, r, p, c), lfc_switch_reg(b, r, p, c));
+}
+
 /* lfc_switch_step_ports ignores bits of in_ports beyond the switch's ports: a 4-port switch
  * given every bit, with packets in the words after its fourth, equals one given its four
  * (outputs and the registers of every port and class). */
@@ -391,10 +399,7 @@ static void test_step_ports_ignores_bits_beyond_the_ports(void **state) {
     sent += (wa >> 2 & 1u) != 0 && oa[2].kind == LFC_DATA && oa[2].tag == 7;
   }
   assert_int_equal(sent, n);
-  for (size_t r = 0; r < lfc_reg_count(); r++)
-    for (uint32_t p = 0; p < PORTS; p++)
-      for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
-        assert_int_equal(lfc_switch_reg(a, r, p, c), lfc_switch_reg(b, r, p, c));
+  assert_same_registers(a, b);
   assert_int_equal(reg(a, "tx_rem", 2, 0) + reg(a, "qlen", 2, 0) + reg(a, "pg_shared", 0, 0), 0);
   lfc_switch_destroy(a);
   lfc_switch_destroy(b);
@@ -425,10 +430,7 @@ static void test_step_ports_predicts_only_the_due_block(void **state) {
   }
   assert_int_equal(reg(b, "rx_rem", 0, 0), 0);
   assert_int_equal(lfc_switch_stats(b, 0)->cls[0].rx_pkts, 1);
-  for (size_t r = 0; r < lfc_reg_count(); r++)
-    for (uint32_t p = 0; p < PORTS; p++)
-      for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
-        assert_int_equal(lfc_switch_reg(a, r, p, c), lfc_switch_reg(b, r, p, c));
+  assert_same_registers(a, b);
   lfc_switch_destroy(a);
   lfc_switch_destroy(b);
 }
