@@ -349,8 +349,9 @@ uint64_t lfc_switch_receiving(const lfc_switch_t *sw) { return sw->rx_busy; }
 void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
   if (in == NULL) in = idle_inputs;
   if (out == NULL) out = sw->out_scratch;
-  uint64_t idle = all_ports(sw) & ~lfc_switch_step_ports(sw, in, all_ports(sw), out);
-  for (uint64_t m = idle; m != 0; m &= m - 1u) out[lfc_ctz(m)] = idle_word;
+  const uint64_t ports = all_ports(sw);
+  for (uint64_t m = ports & ~lfc_switch_step_ports(sw, in, ports, out); m != 0; m &= m - 1u)
+    out[lfc_ctz(m)] = idle_word;
 }
 
 uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t in_ports,

@@ -1,10 +1,10 @@
 /*
  * test_pcap_link.c - a link's words as a pcap file (lfc/pcap_link.h, docs/wire-formats.md §6):
  * every word that is written comes back from its frame as the same word, its pad one the format
- * holds (docs/wire-formats.md §8; the codecs' decoders
- * and lfc_*_to_word), in the direction it was sent, at its time; IDLE and a packet's later
- * blocks are not written; a one-block RoCEv2 packet is lengthened to two blocks and counted;
- * words no frame carries are counted, not written; the counts match the file.
+ * holds (docs/wire-formats.md §8; the codecs' decoders and lfc_*_to_word), in the direction it
+ * was sent, at its time; IDLE and a packet's later blocks are not written; a one-block RoCEv2
+ * packet is lengthened to two blocks and counted; words no frame carries are counted, not
+ * written; the counts match the file.
  */
 #define _POSIX_C_SOURCE 200809L
 

@@ -5,8 +5,9 @@
  * (IB data packet or FCP; RoCEv2 or PFC), encoded, decoded, and mapped back, and must come back
  * as the same word, but for its pad: the model's packets fill their last block (pad 0), which no
  * IB or RoCEv2 packet can (their lengths are 2 mod 4), so the frame is 2 bytes short of it and
- * comes back with pad 2 (wt_frame_pad, docs/wire-formats.md §8). What a frame cannot carry is refused with a reason: a 1-block RoCEv2 packet
- * (headers and the 4-byte tag exceed 64 bytes), and IB's ECT codepoints (IB has only FECN).
+ * comes back with pad 2 (wt_frame_pad, docs/wire-formats.md §8). What a frame cannot carry is
+ * refused with a reason: a 1-block RoCEv2 packet (headers and the 4-byte tag exceed 64 bytes),
+ * and IB's ECT codepoints (IB has only FECN).
  */
 #include <setjmp.h>
 #include <stdarg.h>

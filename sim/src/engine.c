@@ -1099,12 +1099,13 @@ static void ar_inputs(sim_t *s, lane_t *ln, uint32_t d, uint64_t T, uint64_t wri
  * itself (lfc_switch_step_ports: it is told which ports' words it is given, predicts the next
  * block of a packet it is receiving elsewhere, as the trackers here do, and looks at neither
  * the other inputs nor the ports that have nothing to send, and says which outputs it wrote);
- * the lane's `in` and `out` keep the words of earlier steps elsewhere. Outputs are looked at only where they can surprise: a port within
- * a packet puts out that packet's next block in its slot and IDLE between slots (SPEC §2.1),
- * and an IDLE where IDLE is expected is recognised by its kind (the model writes every other
- * field of IDLE as zero, lfc/types.h). --step-all steps every port (lfc_switch_step) and checks
- * every rebuilt word against lfc_link in full, so a word that broke either rule would show
- * there as a link mismatch, and a port left out wrongly as a different digest.
+ * the lane's `in` and `out` keep the words of earlier steps elsewhere. Outputs are looked at
+ * only where they can surprise: a port within a packet puts out that packet's next block in
+ * its slot and IDLE between slots (SPEC §2.1), and an IDLE where IDLE is expected is
+ * recognised by its kind (the model writes every other field of IDLE as zero, lfc/types.h).
+ * --step-all steps every port (lfc_switch_step) and checks every rebuilt word against lfc_link
+ * in full, so a word that broke either rule would show there as a link mismatch, and a port
+ * left out wrongly as a different digest.
  */
 static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   device_t *dv = &s->dev[d];
@@ -1157,11 +1158,9 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
         lane_error(ln, T, d, "a node sent a packet that is not in flight", out[0].tag);
       }
     }
-  } else if (s->step_all) { /* every port: those not connected, IDLE */
-    uint64_t ports = dv->nports >= LFC_MAX_PORTS ? ~0ull : (1ull << dv->nports) - 1u;
-    for (uint64_t m = ports & ~written; m != 0; m &= m - 1u)
-      in[__builtin_ctzll(m)] = IDLE;
+  } else if (s->step_all) { /* every port: in[] is IDLE but where written (below) */
     lfc_switch_step(dv->sw, in, out);
+    for (uint64_t m = written; m != 0; m &= m - 1u) in[__builtin_ctzll(m)] = IDLE;
   } else { /* the ports looked at are given, IDLE or not; writes out[p] of the ports `wrote` */
     for (uint64_t m = taken & ~written; m != 0; m &= m - 1u) in[__builtin_ctzll(m)] = IDLE;
     wrote = lfc_switch_step_ports(dv->sw, in, taken, out);
