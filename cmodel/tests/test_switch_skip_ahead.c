@@ -11,7 +11,8 @@
  * advanced over everything else. Whenever B has stepped or advanced, A is brought to the same
  * cycle and every register (lfc_switch_reg over every index, port and class), every counter and
  * the cycle are compared; B's outputs and events of a stepped cycle must equal A's, and in a
- * skipped cycle A must have put out nothing but IDLE or continuation blocks and had no event.
+ * skipped cycle A must have put out nothing but IDLE or continuation blocks and had no event
+ * but the XOFF/XON of the first skipped cycle, which B's advance must report.
  *
  * Three further checks run on switch A in every cycle, because the skip-ahead comparison alone
  * cannot see a mistake that stepping and skipping share:
@@ -759,7 +760,7 @@ static void fail_at(const char *what, uint64_t seed, uint64_t t, const char *msg
 }
 
 /* Step A once, checking the shadow timers and the invariants; in a cycle that B skipped, A
- * must have put out nothing but IDLE and continuation blocks and had no event. */
+ * must have put out nothing but IDLE and continuation blocks (its events: run_scenario). */
 static void step_a(lfc_switch_t *a, shadow_t *sh, const trace_t *tr, lfc_word_t *out,
                    bool skipped, const char *what, uint64_t seed) {
   uint64_t t = lfc_switch_cycle(a);
@@ -777,8 +778,6 @@ static void step_a(lfc_switch_t *a, shadow_t *sh, const trace_t *tr, lfc_word_t 
   for (uint32_t p = 0; p < tr->ports && a->ib; p++)
     if (!fcp_check(&fcp[p], &out[p], msg, sizeof msg)) fail_at(what, seed, t, msg, p);
   if (!skipped) return;
-  const lfc_event_t *ev;
-  if (lfc_switch_events(a, &ev) != 0) fail_at(what, seed, t, "event in a skipped cycle", 0);
   for (uint32_t p = 0; p < tr->ports; p++)
     if (out[p].kind != LFC_IDLE && !(out[p].kind == LFC_DATA && !out[p].sop)) {
       char buf[128];
@@ -820,6 +819,16 @@ static void step_b_ports(lfc_switch_t *b, const trace_t *tr, lfc_word_t *in_b,
   }
 }
 
+/* The events of A's and B's last step or advance, in cycle t, must be equal. */
+static void same_events(const lfc_switch_t *a, const lfc_switch_t *b, const char *what,
+                        uint64_t seed, uint64_t t) {
+  const lfc_event_t *ea, *eb;
+  size_t na = lfc_switch_events(a, &ea), nb = lfc_switch_events(b, &eb);
+  if (na != nb) fail_at(what, seed, t, "a different number of events", 0);
+  for (size_t i = 0; i < na; i++)
+    if (memcmp(&ea[i], &eb[i], sizeof ea[i]) != 0) fail_at(what, seed, t, "event", ea[i].port);
+}
+
 static void run_scenario(const scenario_t *sc, uint64_t seed) {
   rng_t r = {seed * 0x9E3779B97F4A7C15ull + 1u};
   lfc_switch_cfg_t cfg;
@@ -842,7 +851,7 @@ static void run_scenario(const scenario_t *sc, uint64_t seed) {
   assert_non_null(out_a);
   assert_non_null(out_b);
   assert_non_null(in_b);
-  uint64_t steps_b = 0, events = 0;
+  uint64_t steps_b = 0, events = 0, flips_b = 0;
   while (lfc_switch_cycle(b) < tr.cycles) {
     uint64_t t = lfc_switch_cycle(b);
     uint64_t ne = lfc_switch_next_event(b);
@@ -852,17 +861,29 @@ static void run_scenario(const scenario_t *sc, uint64_t seed) {
       step_a(a, sh, &tr, out_a, false, sc->name, seed);
       step_b_ports(b, &tr, in_b, out_b, out_a, sc->name, seed);
       steps_b++;
-      const lfc_event_t *ea, *eb;
-      size_t na = lfc_switch_events(a, &ea), nb = lfc_switch_events(b, &eb);
-      events += na;
-      assert_int_equal(na, nb);
-      for (size_t i = 0; i < na; i++)
-        if (memcmp(&ea[i], &eb[i], sizeof ea[i]) != 0) fail_at(sc->name, seed, t, "event", 0);
+      const lfc_event_t *ea;
+      events += lfc_switch_events(a, &ea);
+      same_events(a, b, sc->name, seed, t);
     } else {
       uint64_t to = t + 1u;
       while (to < tr.cycles && to < ne && cycle_skippable(&tr, to)) to++;
       lfc_switch_advance(b, to);
-      while (lfc_switch_cycle(a) < to) step_a(a, sh, &tr, out_a, true, sc->name, seed);
+      /* The only events of skipped cycles: step G's XOFF/XON in the first, which the advance
+         reports (lfc/switch.h). */
+      step_a(a, sh, &tr, out_a, true, sc->name, seed);
+      const lfc_event_t *eb;
+      size_t nb = lfc_switch_events(b, &eb);
+      flips_b += nb;
+      for (size_t i = 0; i < nb; i++)
+        if (eb[i].kind != LFC_EV_XOFF && eb[i].kind != LFC_EV_XON)
+          fail_at(sc->name, seed, t, "an advance had an event other than XOFF/XON", eb[i].port);
+      same_events(a, b, sc->name, seed, t);
+      while (lfc_switch_cycle(a) < to) {
+        step_a(a, sh, &tr, out_a, true, sc->name, seed);
+        const lfc_event_t *ea;
+        if (lfc_switch_events(a, &ea) != 0)
+          fail_at(sc->name, seed, lfc_switch_cycle(a) - 1u, "event in a skipped cycle", 0);
+      }
     }
     compare_state(a, b, sc->name, seed);
   }
@@ -878,10 +899,11 @@ static void run_scenario(const scenario_t *sc, uint64_t seed) {
       for (uint32_t d = 0; d < LFC_DROP_CAUSES; d++) drops += st->cls[c].drop_pkts[d];
     }
   }
-  print_message("  %-40s %u cycles, B stepped %llu (%.1f%%), %llu events, rx %llu tx %llu "
-                "drop %llu fc-out %llu trips %llu marks %llu\n",
+  print_message("  %-40s %u cycles, B stepped %llu (%.1f%%), %llu events (%llu XOFF/XON in "
+                "advances), rx %llu tx %llu drop %llu fc-out %llu trips %llu marks %llu\n",
                 sc->name, tr.cycles, (unsigned long long)steps_b,
                 100.0 * (double)steps_b / tr.cycles, (unsigned long long)events,
+                (unsigned long long)flips_b,
                 (unsigned long long)rx, (unsigned long long)tx, (unsigned long long)drops,
                 (unsigned long long)ctl, (unsigned long long)trips, (unsigned long long)marks);
   free(sh);
@@ -1019,6 +1041,73 @@ static void test_pipeline_start_waits_for_the_port(void **state) {
   lfc_switch_destroy(sw);
 }
 
+/* lfc/switch.h, lfc_switch_next_event: an XOFF decided at the end of a step costs no step of
+ * its own. Port 1 is paused by its peer (a PFC frame in cycle 0), so one-block packets from
+ * port 0 to port 1 stay queued; the xoff_th-th, in cycle xoff_th, makes PG (0, 0) xoff in step
+ * G of cycle xoff_th + 1 (SPEC §6.5). Switch B, stepped only in cycles with input or an event,
+ * passes that cycle in an advance, which reports the XOFF; its PFC frame (SPEC §6.6) goes out
+ * in the next cycle, the advance's end and B's next event; A, stepped every cycle, agrees in
+ * every register, the events and the frame. */
+static void test_xoff_passes_in_an_advance(void **state) {
+  (void)state;
+  const uint32_t xoff_th = 4;
+  const uint64_t xoff_cycle = xoff_th + 1u, end = xoff_cycle + 10u;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, 2, 1);
+  cfg.xoff_th = xoff_th;
+  char err[256];
+  lfc_switch_t *a = lfc_switch_create(&cfg, err, sizeof err);
+  lfc_switch_t *b = lfc_switch_create(&cfg, err, sizeof err);
+  assert_non_null(a);
+  assert_non_null(b);
+  lfc_word_t in[2], out_a[2], out_b[2];
+  uint64_t xoff_advances = 0, frames_b = 0;
+  while (lfc_switch_cycle(b) < end) {
+    const uint64_t t = lfc_switch_cycle(b), ne = lfc_switch_next_event(b);
+    memset(in, 0, sizeof in);
+    if (t == 0) {
+      in[1].kind = LFC_PFC;
+      in[1].pfc_en = 1u;
+      in[1].pfc_time[0] = UINT16_MAX;
+    } else if (t <= xoff_th) {
+      in[0].kind = LFC_DATA;
+      in[0].sop = in[0].eop = 1u;
+      in[0].nblk = 1u;
+      in[0].dst = 1u; /* no route table: port 1 */
+      in[0].tag = (uint32_t)t;
+    }
+    if (t <= xoff_th || ne == t) {
+      lfc_switch_step(a, in, out_a);
+      lfc_switch_step(b, in, out_b);
+      assert_memory_equal(out_a, out_b, sizeof out_a);
+      same_events(a, b, "xoff in an advance", 0, t);
+      if (out_b[0].kind == LFC_PFC) {
+        assert_int_equal(t, xoff_cycle + 1u);
+        assert_int_equal(out_b[0].pfc_time[0], cfg.pause_quanta);
+        frames_b++;
+      }
+    } else {
+      if (t == xoff_cycle) assert_int_equal(ne, xoff_cycle + 1u);
+      const uint64_t to = ne < end ? ne : end;
+      lfc_switch_advance(b, to);
+      lfc_switch_step(a, NULL, out_a); /* cycle t: its events are the advance's */
+      same_events(a, b, "xoff in an advance", 0, t);
+      const lfc_event_t *ev;
+      if (lfc_switch_events(b, &ev) != 0) {
+        assert_int_equal(t, xoff_cycle);
+        assert_int_equal(ev[0].kind, LFC_EV_XOFF);
+        xoff_advances++;
+      }
+      while (lfc_switch_cycle(a) < to) lfc_switch_step(a, NULL, out_a);
+    }
+    compare_state(a, b, "xoff in an advance", 0);
+  }
+  assert_int_equal(xoff_advances, 1);
+  assert_int_equal(frames_b, 1);
+  lfc_switch_destroy(a);
+  lfc_switch_destroy(b);
+}
+
 /* lfc/switch.h: lfc_switch_advance(sw, to) takes any `to` with current <= to <= next_event,
  * the current cycle included (a simulator whose next event is now calls it so): it changes
  * nothing, neither the cycle nor a register nor the events of the last step. */
@@ -1136,6 +1225,7 @@ int main(void) {
       cmocka_unit_test(test_advance_to_current_cycle_changes_nothing),
       cmocka_unit_test(test_pipeline_start_is_the_event),
       cmocka_unit_test(test_pipeline_start_waits_for_the_port),
+      cmocka_unit_test(test_xoff_passes_in_an_advance),
       cmocka_unit_test(test_watchdog_edges_by_skipping),
       cmocka_unit_test(test_reset_equals_new),
       cmocka_unit_test(test_skip_ahead_matches_stepping),

@@ -686,8 +686,8 @@ class Switch(_Handle):
 
     def next_event(self):
         """A cycle >= now not after the earliest at which, with no new input, the switch would
-        do more than stream, count and (PFC) move packets through its pipeline
-        (lfc_switch_next_event); None if there is none."""
+        do more than stream, count and (PFC) move packets through its pipeline and apply the
+        XOFF/XON decided in the step before (lfc_switch_next_event); None if there is none."""
         t = self._lib.lfc_switch_next_event(self._h)
         return None if t == NO_EVENT else t
 
@@ -704,7 +704,8 @@ class Switch(_Handle):
 
     @property
     def events(self):
-        """The events of the last step (by kind, then port, then class)."""
+        """The events of the last step or advance (by kind, then port, then class); an
+        advance has at most the XOFF/XON of the first cycle it passed."""
         p = ctypes.POINTER(_CEvent)()
         n = self._lib.lfc_switch_events(self._h, ctypes.byref(p))
         e = enums()

@@ -177,7 +177,9 @@ LFC_API uint64_t lfc_switch_receiving(const lfc_switch_t *sw);
  * block of a packet already started, (b) count down timers that do not expire, (c) take in the
  * next block of a packet whose first block it already received, or, in PFC mode while no queue
  * is in the watchdog's storm state, (d) move a packet from its pipeline into its egress queue
- * (SPEC §7.3); UINT64_MAX if there is none. It may name a cycle in which none of that happens
+ * (SPEC §7.3), or (e) in PFC mode apply in the current cycle the XOFF/XON that step G decided
+ * at the end of the step before (SPEC §6.5; the PFC frame that follows is an event of a later
+ * cycle); UINT64_MAX if there is none. It may name a cycle in which none of that happens
  * either (a packet (d) moved whose port then cannot start it yet): stepping is exact in any
  * cycle.
  *
@@ -186,7 +188,9 @@ LFC_API uint64_t lfc_switch_receiving(const lfc_switch_t *sw);
  * speed_div cycles after the previous one (how a legal peer sends, SPEC §2.1); otherwise IDLE.
  * The caller must not have other input for the switch in [current, to). The outputs of the
  * skipped cycles are the continuation blocks of the packets in flight and IDLE, which the caller
- * can rebuild from the first block. The state afterwards is bit-identical to stepping.
+ * can rebuild from the first block. The state afterwards is bit-identical to stepping, and its
+ * events (lfc_switch_events) are those of the skipped cycles: the XOFF/XON of (e), all in the
+ * first of them, or none.
  */
 LFC_API uint64_t lfc_switch_next_event(const lfc_switch_t *sw);
 LFC_API void lfc_switch_advance(lfc_switch_t *sw, uint64_t to);
@@ -303,9 +307,10 @@ typedef struct {
 } lfc_event_t;
 
 /*
- * The events of the most recent lfc_switch_step, in a fixed order (by kind, then port, then
- * class). Valid until the next step/advance/reset. Returns the count; *ev points at them.
- * lfc_switch_advance produces no events (by its contract, none can happen).
+ * The events of the most recent lfc_switch_step or lfc_switch_advance, in a fixed order (by
+ * kind, then port, then class). Valid until the next step/advance/reset. Returns the count; *ev
+ * points at them. An advance's events can only be XOFF and XON, of the first cycle it passed
+ * (lfc_switch_next_event (e)); an advance to the current cycle leaves the last ones.
  */
 LFC_API size_t lfc_switch_events(const lfc_switch_t *sw, const lfc_event_t **ev);
 
