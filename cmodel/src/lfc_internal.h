@@ -118,6 +118,11 @@ typedef struct {
 /* Bytes of a cache line: lfc_port_t and lfc_pcls_t are laid out in lines of this size. */
 #define LFC_CACHE_LINE 64u
 
+/* Bytes of a link word's data fields (kind .. tag, SPEC §2.1): the model writes every later
+ * field of a data word as zero (lfc/types.h), so these bytes and zeros are the whole word. */
+#define LFC_DATA_FIELDS 16u
+_Static_assert(offsetof(lfc_word_t, fc_op) == LFC_DATA_FIELDS, "a data word's fields come first");
+
 /*
  * Everything one port holds, grouped by how often it is read (a large fabric has far more port
  * state than a core's cache holds, so each port-cycle should touch as few lines as it can):
@@ -133,9 +138,12 @@ typedef struct {
   /* ---- line 0: hot ---- */
   _Alignas(LFC_CACHE_LINE) uint64_t rx_last; /* cycle of the last data block received (§7.2) */
   uint64_t refresh_min_due; /* PFC: min refresh_due over PGs with xoff = 1 (§6.6) */
-  lfc_word_t tx_word;     /* the packet in flight as a continuation block (ecn as sent, §5.2) */
+  uint64_t tx_end;        /* the cycle after the last word of the packet in flight (its slot):
+                             tx_rem (§5.2) is the slots from now to it (lfc_tx_rem), so that
+                             streaming and skip-ahead write nothing */
+  uint8_t tx_data[LFC_DATA_FIELDS]; /* the packet in flight as a continuation block: its data
+                             fields (lfc_tx_stream; ecn as sent, §5.2) */
   uint8_t k;              /* speed_div (1..16): the port's slots are the cycles t, t mod k = 0 */
-  uint8_t tx_rem;         /* §5.2 */
   uint8_t rx_rem;         /* §7.2 */
   uint8_t xoff;           /* PFC: bit c: PG (p, c) pauses its peer (§6.5) */
   uint8_t pend;           /* PFC: pfc_pend (§6.6) */
@@ -143,7 +151,7 @@ typedef struct {
   uint16_t nonempty;      /* bit c: q[c] has packets (§7.4) */
 
   /* ---- line 1: pipeline (SPEC §7.3), the rest of the per-port PFC and IB registers ---- */
-  lfc_list_t pipe;        /* admitted packets waiting for their ready cycle */
+  _Alignas(LFC_CACHE_LINE) lfc_list_t pipe; /* admitted packets waiting for their ready cycle */
   uint32_t lfsr;          /* ECN marking LFSR (§9.3) */
   uint32_t rx_desc;       /* store-and-forward: admitted packet still being received (§7.3) */
   uint8_t drr_ptr;        /* PFC: DRR pointer (§8.2) */
@@ -248,8 +256,8 @@ struct lfc_switch {
    *             watchdog trip or restore); a port may be in both sets. tx_wake_min is a lower
    *             bound of tx_wake over tx_parked (exact after the scan in lfc_switch_step).
    *   tx_busy   a superset of the ports with a packet in flight (tx_rem != 0): set when a
-   *             packet starts (step B), cleared at the port's next decision point (a slot with
-   *             tx_rem = 0) or when skip-ahead sends the last block.
+   *             packet starts (step B), cleared at the port's next decision point that a step
+   *             visits (a slot with tx_rem = 0).
    *   rx_busy   exactly the ports receiving a packet (rx_rem != 0), after each step/advance.
    *   pipe_busy exactly the ports whose pipeline holds a packet (pipe.head != LFC_NIL).
    */
@@ -324,9 +332,16 @@ static inline unsigned lfc_ctz(uint64_t x) { return (unsigned)__builtin_ctzll(x)
 static inline unsigned lfc_msb(uint64_t x) { return 63u - (unsigned)__builtin_clzll(x); }
 
 /* The first slot >= now at which port pp has nothing in flight: a lower bound of its transmit
- * event (lfc_tx_next_event is never before it). */
+ * event (lfc_tx_next_event is never before it). The last word goes in slot tx_end - 1. */
 static inline uint64_t lfc_tx_busy_until(const lfc_port_t *pp, uint64_t now) {
-  return lfc_slot_at_or_after(now, pp->k) + (uint64_t)pp->tx_rem * pp->k;
+  return pp->tx_end > now ? pp->tx_end - 1u + pp->k : lfc_slot_at_or_after(now, pp->k);
+}
+
+/* Register tx_rem (SPEC §5.2) in S(now): the words of the packet in flight still to send, one
+ * in each slot from now to tx_end - 1. */
+static inline uint64_t lfc_tx_rem(const lfc_port_t *pp, uint64_t now) {
+  if (pp->tx_end <= now) return 0;
+  return (pp->tx_end - 1u - lfc_slot_at_or_after(now, pp->k)) / pp->k + 1u;
 }
 
 /* ---- queue.c: descriptors, routing, pipeline, egress queues (SPEC §7) ---- */
@@ -348,8 +363,9 @@ uint32_t lfc_pipe_ring_size(uint32_t latency);
  * receiver takes the next block of one. lfc_switch_step does both for all ports in one pass with
  * these two functions; everything else is left to the blocks (lfc_tx_decide_all,
  * lfc_rx_decide_all), for the ports the pass lists in sw->tx_slow / sw->rx_slow. The registers
- * updated here (tx_rem, rx_rem, rx_last) are read by no other decision of the cycle,
- * so writing their next value in place equals writing it in step B / E.
+ * updated here (rx_rem, rx_last) are read by no other decision of the cycle, so writing their
+ * next value in place equals writing it in step E; tx_rem is a function of the cycle
+ * (lfc_tx_rem), which a transmitter's streaming does not write.
  */
 
 /* SPEC §5.2 steps 1, 2: IDLE off-slot, or the next block of the packet in flight. Returns
@@ -357,18 +373,11 @@ uint32_t lfc_pipe_ring_size(uint32_t latency);
  * IDLE until step A decides otherwise. */
 static inline bool lfc_tx_stream(lfc_port_t *pp, uint64_t now, lfc_word_t *out) {
   static const lfc_word_t idle = {0};
-  if (!lfc_is_slot(now, pp->k)) {
-    *out = idle;
-    return false;
-  }
-  uint32_t rem = pp->tx_rem;
-  if (rem == 0) {
-    *out = idle;
-    return true;
-  }
-  *out = pp->tx_word;
-  out->eop = rem == 1u;
-  pp->tx_rem = (uint8_t)(rem - 1u);
+  *out = idle;
+  if (!lfc_is_slot(now, pp->k)) return false;
+  if (pp->tx_end <= now) return true;
+  memcpy(out, pp->tx_data, sizeof pp->tx_data);
+  out->eop = now + 1u == pp->tx_end;
   return false;
 }
 
@@ -488,7 +497,6 @@ void lfc_tx_unpark(lfc_switch_t *sw);
 void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *out);
 void lfc_fcp_sent_all(lfc_switch_t *sw);
 void lfc_tx_apply_all(lfc_switch_t *sw);
-void lfc_tx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to);
 uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p);
 
 #endif /* LFC_INTERNAL_H */

@@ -1,8 +1,8 @@
 /*
  * port_tx.c - the transmitters of all ports (SPEC §5.2, §7.4).
  *
- * Registers tx_rem and the packet in flight, kept as the continuation block it repeats
- * (tx_word). Step A chooses each port's word of the cycle from S(t): IDLE off-slot, else the next
+ * Register tx_rem, kept as the cycle after the packet in flight's last word (tx_end), and the
+ * packet in flight, kept as the continuation block it repeats (tx_data). Step A chooses each port's word of the cycle from S(t): IDLE off-slot, else the next
  * block of the packet in flight, else a pending flow-control word, else the first block of the
  * packet the scheduler picks. Step B applies that choice: dequeue, credit/scheduler/LFSR state,
  * and the free of the packet's buffer.
@@ -138,12 +138,14 @@ static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
   lfc_desc_free(sw, di);
   uint32_t n = pk.nblk;
   uint8_t ecn = d->mark ? LFC_ECN_CE : pk.ecn;
-  first_block(&pk, ecn, d->mrg, &pp->tx_word);
-  pp->tx_word.sop = 0; /* the template of the continuation blocks */
-  pp->tx_word.eop = 0;
-  pp->tx_rem = (uint8_t)(n - 1u - d->mrg); /* words, SPEC §7.4 */
+  lfc_word_t cont; /* the template of the continuation blocks: sop = 0 (eop: lfc_tx_stream) */
+  first_block(&pk, ecn, d->mrg, &cont);
+  cont.sop = 0;
+  memcpy(pp->tx_data, &cont, sizeof pp->tx_data);
+  uint32_t rem = n - 1u - d->mrg; /* tx_rem: the words after this one, one a slot (SPEC §7.4) */
+  pp->tx_end = sw->now + (uint64_t)rem * pp->k + 1u;
   if (sw->cfg.wire_time) lfc_line_data(&pp->line, sw->now, pp->k, n, pk.pad, sw->ib, d->mrg);
-  if (pp->tx_rem != 0) sw->tx_busy |= 1ull << p;
+  if (rem != 0) sw->tx_busy |= 1ull << p;
   lfc_class_stats_t *st = lfc_cstats(sw, p, d->cls);
   st->tx_pkts++;
   st->tx_blocks += n; /* counted at the start, like the credits (SPEC §5.3) */
@@ -177,14 +179,6 @@ void lfc_tx_apply_all(lfc_switch_t *sw) {
       lfc_line_ctrl(&sw->port[p].line, sw->now, sw->port[p].k,
                     d->action == LFC_TX_FCP ? LFC_FCP_LINE_BYTES : LFC_PFC_LINE_BYTES);
   }
-}
-
-/* Skip-ahead: the slots of [now, to) only stream the packet in flight (or are idle). */
-void lfc_tx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to) {
-  lfc_port_t *pp = &sw->port[p];
-  uint64_t slots = lfc_slots_between(sw->now, to, pp->k);
-  pp->tx_rem = (uint8_t)(pp->tx_rem - lfc_min_u64(pp->tx_rem, slots));
-  if (pp->tx_rem == 0) sw->tx_busy &= ~(1ull << p);
 }
 
 /* The first cycle >= now in which port p would start a packet or send a control word. */

@@ -475,9 +475,8 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
   assert(to >= sw->now);
   assert(to <= lfc_switch_next_event(sw));
   if (to <= sw->now) return;
-  /* Only packets in flight and packets being received move (idle ports have no state that
-     counts cycles: slots are t mod k = 0, timers are absolute). */
-  for (uint64_t m = sw->tx_busy; m != 0; m &= m - 1u) lfc_tx_advance(sw, lfc_ctz(m), to);
+  /* Only packets being received move (idle ports have no state that counts cycles: slots are
+     t mod k = 0, timers are absolute, and so is the end of a packet in flight, tx_end). */
   for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) lfc_rx_advance(sw, lfc_ctz(m), to);
   /* Step F of the skipped cycles, if lfc_switch_next_event let them pass (PFC, no storm): after
      the packets whose last block came in them joined the pipeline. */
