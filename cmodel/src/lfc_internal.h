@@ -498,5 +498,6 @@ void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *out);
 void lfc_fcp_sent_all(lfc_switch_t *sw);
 void lfc_tx_apply_all(lfc_switch_t *sw);
 uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p);
+uint64_t lfc_tx_flip_event(const lfc_switch_t *sw, uint32_t p);
 
 #endif /* LFC_INTERNAL_H */

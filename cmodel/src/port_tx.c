@@ -181,18 +181,30 @@ void lfc_tx_apply_all(lfc_switch_t *sw) {
   }
 }
 
+/* The first slot >= `work` at which port p is free to send: nothing in flight and, with line
+ * time, its line's gap passed. LFC_NEVER for work = LFC_NEVER. */
+static uint64_t first_send(const lfc_switch_t *sw, uint32_t p, uint64_t work) {
+  const lfc_port_t *pp = &sw->port[p];
+  if (work == LFC_NEVER) return LFC_NEVER;
+  uint64_t free_slot = lfc_tx_busy_until(pp, sw->now); /* the bound lfc_switch_next_event uses */
+  if (sw->cfg.wire_time) free_slot = lfc_line_first_slot(&pp->line, free_slot, pp->k); /* gap */
+  return lfc_slot_at_or_after(work > free_slot ? work : free_slot, pp->k);
+}
+
 /* The first cycle >= now in which port p would start a packet or send a control word. */
 uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p) {
   const lfc_port_t *pp = &sw->port[p];
-  uint64_t free_slot = lfc_tx_busy_until(pp, sw->now); /* the bound lfc_switch_next_event uses */
-  if (sw->cfg.wire_time) free_slot = lfc_line_first_slot(&pp->line, free_slot, pp->k); /* gap */
   uint64_t fc = sw->ib ? lfc_fcp_next_event(sw, p) : lfc_pfc_gen_next_event(sw, p);
   uint64_t sched;
   if (sw->ib)
     sched = (pp->nonempty & (1u << LFC_VL15)) || pp->credit_ok ? sw->now : LFC_NEVER;
   else
     sched = lfc_sched_next_event(sw, p);
-  uint64_t work = lfc_min_u64(fc, sched);
-  if (work == LFC_NEVER) return LFC_NEVER;
-  return lfc_slot_at_or_after(work > free_slot ? work : free_slot, pp->k);
+  return first_send(sw, p, lfc_min_u64(fc, sched));
+}
+
+/* PFC: the first cycle in which port p can send the frame that step G's XOFF/XON of the
+ * current cycle makes pending (SPEC §6.6): step A reads it from the next cycle on. */
+uint64_t lfc_tx_flip_event(const lfc_switch_t *sw, uint32_t p) {
+  return first_send(sw, p, sw->now + 1u);
 }

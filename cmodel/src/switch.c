@@ -435,10 +435,12 @@ static bool lfc_pipe_exits_skipped(const lfc_switch_t *sw) {
 uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   uint64_t m = lfc_min_u64(lfc_wd_next_event(sw), sw->tx_wake_min);
   /* Step G's XOFF/XON decided for the current cycle (taken at the end of the last step):
-     lfc_switch_advance applies it when it passes this cycle, so it is an event of the next
-     one, whose step A is the first to read it (a pending PFC frame, SPEC §6.6). Whether the
-     current cycle has another event does not depend on it: steps A..F read S(t), before G. */
-  if (!lfc_pfc_gen_settled(sw)) m = lfc_min_u64(m, sw->now + 1u);
+     lfc_switch_advance applies it when it passes this cycle. What follows is a pending PFC
+     frame (SPEC §6.6), whose event is the first cycle its port can send it; nothing else reads
+     xoff or pfc_pend. Whether the current cycle has another event does not depend on it:
+     steps A..F read S(t), before G. */
+  for (uint64_t w = sw->flip_ports; w != 0 && m > sw->now + 1u; w &= w - 1u)
+    m = lfc_min_u64(m, lfc_tx_flip_event(sw, lfc_ctz(w)));
   /* Ports outside these masks have no event of that kind (see struct lfc_switch). The
      pipeline and receive events are cheap to compute and bound m first, so that a transmitter
      whose packet in flight ends at or after m (lfc_tx_busy_until) is not looked at further:
@@ -483,11 +485,10 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
   if (lfc_pipe_exits_skipped(sw)) lfc_pipe_exit_until(sw, to);
   lfc_event_log_clear(&sw->events);
   /* Step G of the current cycle: the XOFF/XON decided at the end of the last step, which
-     lfc_switch_next_event lets pass as the cycle's only event (`to` is then the next cycle).
-     The decision for `to`, which a step takes at its end, has nothing to decide: neither a
-     PG's counters nor T changed since the last one (streaming and the pipeline above touch
-     neither), and a PG that just flipped does not flip back on the same inputs (pfc_gen.c).
-     Without flips, the skipped cycles and `to` have the same inputs. */
+     lfc_switch_next_event lets pass when it is the cycle's only event. The decisions of the
+     skipped cycles after it and of `to` have nothing to decide: neither a PG's counters nor T
+     change in them (streaming and the pipeline above touch neither), and a PG that just
+     flipped does not flip back on the same inputs (pfc_gen.c). */
   if (!lfc_pfc_gen_settled(sw)) {
     lfc_pfc_gen_apply(sw);
     lfc_event_log_sort(&sw->events);

@@ -1041,17 +1041,45 @@ static void test_pipeline_start_waits_for_the_port(void **state) {
   lfc_switch_destroy(sw);
 }
 
-/* lfc/switch.h, lfc_switch_next_event: an XOFF decided at the end of a step costs no step of
- * its own. Port 1 is paused by its peer (a PFC frame in cycle 0), so one-block packets from
- * port 0 to port 1 stay queued; the xoff_th-th, in cycle xoff_th, makes PG (0, 0) xoff in step
- * G of cycle xoff_th + 1 (SPEC §6.5). Switch B, stepped only in cycles with input or an event,
- * passes that cycle in an advance, which reports the XOFF; its PFC frame (SPEC §6.6) goes out
- * in the next cycle, the advance's end and B's next event; A, stepped every cycle, agrees in
- * every register, the events and the frame. */
-static void test_xoff_passes_in_an_advance(void **state) {
-  (void)state;
+/* The input of port p in cycle t of xoff_in_an_advance: a PFC frame pausing port 1 in cycle 0,
+ * the `burst` one-block packets from `first` on port 0 to port 1, and with long_nblk > 0 a
+ * packet from port 1 to port 0 from cycle 1 (all of the one class). */
+static void xoff_input(uint64_t t, uint32_t p, uint64_t first, uint32_t burst, uint32_t long_nblk,
+                       lfc_word_t *w) {
+  memset(w, 0, sizeof *w);
+  if (p == 1u && t == 0) {
+    w->kind = LFC_PFC;
+    w->pfc_en = 1u;
+    w->pfc_time[0] = UINT16_MAX;
+  } else if (p == 1u && t >= 1u && t < 1u + long_nblk) {
+    w->kind = LFC_DATA;
+    w->sop = t == 1u;
+    w->eop = t == long_nblk;
+    w->nblk = (uint8_t)long_nblk;
+    w->dst = 0; /* no route table: port 0 */
+    w->tag = 1000u;
+  } else if (p == 0 && t >= first && t < first + burst) {
+    w->kind = LFC_DATA;
+    w->sop = w->eop = 1u;
+    w->nblk = 1u;
+    w->dst = 1u;
+    w->tag = (uint32_t)t;
+  }
+}
+
+/*
+ * lfc/switch.h, lfc_switch_next_event (e): an XOFF decided at the end of a step costs no step of
+ * its own. Port 1 is paused by its peer (a PFC frame in cycle 0), so one-block packets from port
+ * 0 to port 1 stay queued; the xoff_th-th, in cycle first + xoff_th - 1, makes PG (0, 0) xoff in
+ * step G of the next cycle (SPEC §6.5). Switch B, stepped only in cycles with input or an event,
+ * passes that cycle in an advance, which reports the XOFF. Its PFC frame (SPEC §6.6) is B's next
+ * event: the next cycle if port 0 is free; with long_nblk > 0, port 0 sends that long packet
+ * then, and the frame waits for its end (`first` is the cycle after its start, found by
+ * stepping; the long packet turns PG (1, 0) xoff too, early). A, stepped every cycle, agrees in
+ * every register, the events and every output.
+ */
+static void xoff_in_an_advance(uint32_t long_nblk) {
   const uint32_t xoff_th = 4;
-  const uint64_t xoff_cycle = xoff_th + 1u, end = xoff_cycle + 10u;
   lfc_switch_cfg_t cfg;
   lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, 2, 1);
   cfg.xoff_th = xoff_th;
@@ -1061,41 +1089,40 @@ static void test_xoff_passes_in_an_advance(void **state) {
   assert_non_null(a);
   assert_non_null(b);
   lfc_word_t in[2], out_a[2], out_b[2];
-  uint64_t xoff_advances = 0, frames_b = 0;
+  uint64_t first = long_nblk > 0 ? UINT64_MAX : 1u, xoff_cycle = UINT64_MAX, long_end = 0;
+  uint64_t xoff_advances = 0, frames = 0;
+  const uint64_t end = 4u * long_nblk + 40u; /* past the frame in either case */
   while (lfc_switch_cycle(b) < end) {
     const uint64_t t = lfc_switch_cycle(b), ne = lfc_switch_next_event(b);
-    memset(in, 0, sizeof in);
-    if (t == 0) {
-      in[1].kind = LFC_PFC;
-      in[1].pfc_en = 1u;
-      in[1].pfc_time[0] = UINT16_MAX;
-    } else if (t <= xoff_th) {
-      in[0].kind = LFC_DATA;
-      in[0].sop = in[0].eop = 1u;
-      in[0].nblk = 1u;
-      in[0].dst = 1u; /* no route table: port 1 */
-      in[0].tag = (uint32_t)t;
-    }
-    if (t <= xoff_th || ne == t) {
+    for (uint32_t p = 0; p < 2u; p++) xoff_input(t, p, first, xoff_th, long_nblk, &in[p]);
+    bool input = in[0].kind != LFC_IDLE || (in[1].kind != LFC_IDLE && !(t > 1u && t <= long_nblk));
+    if (first == UINT64_MAX || t < first + xoff_th || input || ne == t) {
       lfc_switch_step(a, in, out_a);
       lfc_switch_step(b, in, out_b);
       assert_memory_equal(out_a, out_b, sizeof out_a);
       same_events(a, b, "xoff in an advance", 0, t);
+      if (first == UINT64_MAX && out_b[0].kind == LFC_DATA && out_b[0].sop) {
+        first = t + 1u; /* port 0 sends the long packet: the burst begins */
+        long_end = t + long_nblk;
+      }
+      if (first != UINT64_MAX && t == first + xoff_th - 1u) xoff_cycle = t + 1u;
       if (out_b[0].kind == LFC_PFC) {
-        assert_int_equal(t, xoff_cycle + 1u);
+        assert_int_equal(t, long_nblk > 0 ? long_end : xoff_cycle + 1u);
         assert_int_equal(out_b[0].pfc_time[0], cfg.pause_quanta);
-        frames_b++;
+        frames++;
       }
     } else {
-      if (t == xoff_cycle) assert_int_equal(ne, xoff_cycle + 1u);
+      if (t == xoff_cycle) assert_int_equal(ne, long_nblk > 0 ? long_end : xoff_cycle + 1u);
       const uint64_t to = ne < end ? ne : end;
       lfc_switch_advance(b, to);
       lfc_switch_step(a, NULL, out_a); /* cycle t: its events are the advance's */
       same_events(a, b, "xoff in an advance", 0, t);
       const lfc_event_t *ev;
-      if (lfc_switch_events(b, &ev) != 0) {
+      size_t n = lfc_switch_events(b, &ev);
+      for (size_t i = 0; i < n; i++) {
+        if (ev[i].port != 0) continue;
         assert_int_equal(t, xoff_cycle);
-        assert_int_equal(ev[0].kind, LFC_EV_XOFF);
+        assert_int_equal(ev[i].kind, LFC_EV_XOFF);
         xoff_advances++;
       }
       while (lfc_switch_cycle(a) < to) lfc_switch_step(a, NULL, out_a);
@@ -1103,9 +1130,19 @@ static void test_xoff_passes_in_an_advance(void **state) {
     compare_state(a, b, "xoff in an advance", 0);
   }
   assert_int_equal(xoff_advances, 1);
-  assert_int_equal(frames_b, 1);
+  assert_int_equal(frames, 1);
   lfc_switch_destroy(a);
   lfc_switch_destroy(b);
+}
+
+static void test_xoff_passes_in_an_advance(void **state) {
+  (void)state;
+  xoff_in_an_advance(0);
+}
+
+static void test_xoff_frame_waits_in_an_advance(void **state) {
+  (void)state;
+  xoff_in_an_advance(20u);
 }
 
 /* lfc/switch.h: lfc_switch_advance(sw, to) takes any `to` with current <= to <= next_event,
@@ -1226,6 +1263,7 @@ int main(void) {
       cmocka_unit_test(test_pipeline_start_is_the_event),
       cmocka_unit_test(test_pipeline_start_waits_for_the_port),
       cmocka_unit_test(test_xoff_passes_in_an_advance),
+      cmocka_unit_test(test_xoff_frame_waits_in_an_advance),
       cmocka_unit_test(test_watchdog_edges_by_skipping),
       cmocka_unit_test(test_reset_equals_new),
       cmocka_unit_test(test_skip_ahead_matches_stepping),
