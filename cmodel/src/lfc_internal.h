@@ -312,6 +312,7 @@ _Static_assert(LFC_VL15 == LFC_MAX_CLASSES - 1u, "VL15 is all ones: the last cou
 
 /* ---- small arithmetic on cycles and masks ---- */
 static inline uint64_t lfc_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static inline uint64_t lfc_max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint32_t lfc_min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 /* Is cycle t a slot of a port with speed divider k (SPEC §1.2)? */
 static inline bool lfc_is_slot(uint64_t t, uint32_t k) { return k == 1u || t % k == 0u; }

@@ -188,7 +188,7 @@ static uint64_t first_send(const lfc_switch_t *sw, uint32_t p, uint64_t work) {
   if (work == LFC_NEVER) return LFC_NEVER;
   uint64_t free_slot = lfc_tx_busy_until(pp, sw->now); /* the bound lfc_switch_next_event uses */
   if (sw->cfg.wire_time) free_slot = lfc_line_first_slot(&pp->line, free_slot, pp->k); /* gap */
-  return lfc_slot_at_or_after(work > free_slot ? work : free_slot, pp->k);
+  return lfc_slot_at_or_after(lfc_max_u64(work, free_slot), pp->k);
 }
 
 /* The first cycle >= now in which port p would start a packet or send a control word. */

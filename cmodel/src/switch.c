@@ -439,7 +439,7 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
      frame (SPEC §6.6), whose event is the first cycle its port can send it; nothing else reads
      xoff or pfc_pend. Whether the current cycle has another event does not depend on it:
      steps A..F read S(t), before G. */
-  for (uint64_t w = sw->flip_ports; w != 0 && m > sw->now + 1u; w &= w - 1u)
+  for (uint64_t w = sw->flip_ports; w != 0; w &= w - 1u)
     m = lfc_min_u64(m, lfc_tx_flip_event(sw, lfc_ctz(w)));
   /* Ports outside these masks have no event of that kind (see struct lfc_switch). The
      pipeline and receive events are cheap to compute and bound m first, so that a transmitter

@@ -178,10 +178,10 @@ LFC_API uint64_t lfc_switch_receiving(const lfc_switch_t *sw);
  * next block of a packet whose first block it already received, or, in PFC mode while no queue
  * is in the watchdog's storm state, (d) move a packet from its pipeline into its egress queue
  * (SPEC §7.3), or (e) in PFC mode apply in the current cycle the XOFF/XON that step G decided
- * at the end of the step before (SPEC §6.5; the PFC frame that follows is an event of a later
- * cycle); UINT64_MAX if there is none. It may name a cycle in which none of that happens
- * either (a packet (d) moved whose port then cannot start it yet): stepping is exact in any
- * cycle.
+ * at the end of the step before (SPEC §6.5; the PFC frame it makes pending is an event of the
+ * first cycle its port can send it, §6.6); UINT64_MAX if there is none. It may name a cycle in
+ * which none of that happens either (a packet (d) moved whose port then cannot start it yet):
+ * stepping is exact in any cycle.
  *
  * lfc_switch_advance(sw, to) moves the switch to cycle `to` (current <= to <= next_event) as if
  * stepped with these inputs: on a port with a packet being received, its remaining blocks one per
