@@ -2,10 +2,11 @@
  * port_tx.c - the transmitters of all ports (SPEC §5.2, §7.4).
  *
  * Register tx_rem, kept as the cycle after the packet in flight's last word (tx_end), and the
- * packet in flight, kept as the continuation block it repeats (tx_data). Step A chooses each port's word of the cycle from S(t): IDLE off-slot, else the next
- * block of the packet in flight, else a pending flow-control word, else the first block of the
- * packet the scheduler picks. Step B applies that choice: dequeue, credit/scheduler/LFSR state,
- * and the free of the packet's buffer.
+ * packet in flight, kept as the continuation block it repeats (tx_data). Step A chooses each
+ * port's word of the cycle from S(t): IDLE off-slot, else the next block of the packet in
+ * flight, else a pending flow-control word, else the first block of the packet the scheduler
+ * picks. Step B applies that choice: dequeue, credit/scheduler/LFSR state, and the free of the
+ * packet's buffer.
  *
  * Streaming a packet (the common case at load) is lfc_tx_stream (lfc_internal.h), run by the
  * switch's single pass over the ports; it lists the ports at a decision point (a slot with
