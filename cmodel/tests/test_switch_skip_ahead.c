@@ -1095,7 +1095,10 @@ static void xoff_in_an_advance(uint32_t long_nblk) {
   while (lfc_switch_cycle(b) < end) {
     const uint64_t t = lfc_switch_cycle(b), ne = lfc_switch_next_event(b);
     for (uint32_t p = 0; p < 2u; p++) xoff_input(t, p, first, xoff_th, long_nblk, &in[p]);
-    bool input = in[0].kind != LFC_IDLE || (in[1].kind != LFC_IDLE && !(t > 1u && t <= long_nblk));
+    /* B is given a word it cannot predict: anything but IDLE and the long packet's continuation
+       blocks (cycles 2..long_nblk on port 1), which B predicts itself */
+    bool predicted1 = t > 1u && t <= long_nblk;
+    bool input = in[0].kind != LFC_IDLE || (in[1].kind != LFC_IDLE && !predicted1);
     if (first == UINT64_MAX || t < first + xoff_th || input || ne == t) {
       lfc_switch_step(a, in, out_a);
       lfc_switch_step(b, in, out_b);
