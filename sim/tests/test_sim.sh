@@ -10,12 +10,20 @@
 #  2. the expected outcome of each claim (docs/sim.md "Tests"), read from --json;
 #  3. a checker that can fail: a deliberately wrong expectation is caught;
 #  4. bad input: one line naming file:line, key and value, exit status 2.
+# Every run has a time limit (SIM_TIMEOUT_S, default 600 s, some hundred times a run's time
+# here): a simulator that never ends fails the check instead of holding up the suite.
 set -u
-SIM=$1
 OUT=$2
-CHK=${3:-$1}
 DIR=$(dirname "$0")/../scenarios
 mkdir -p "$OUT"
+timed() { # timed NAME BINARY: $OUT/NAME runs BINARY under the time limit
+  printf '#!/bin/sh\nexec timeout %s "%s" "$@"\n' "${SIM_TIMEOUT_S:-600}" "$2" > "$OUT/$1"
+  chmod +x "$OUT/$1"
+}
+timed sim-timed "$(realpath "$1")"
+timed chk-timed "$(realpath "${3:-$1}")"
+SIM=$OUT/sim-timed
+CHK=$OUT/chk-timed
 fail=0
 ok() { echo "  ok   $*"; }
 bad() { echo "  FAIL $*"; fail=1; }
