@@ -98,8 +98,8 @@ test-validate: $(BUILD)/lfc-sim | deps-sim
 	@VALIDATE_KNOWN_FAIL='$(VALIDATE_KNOWN_FAIL_TEST)' python3 sim/tests/validate.py $(BUILD)/lfc-sim $(BUILD)/validate-test/work $(BUILD)/validate-test --quick
 
 # A benchmark, not a test (not in TEST_STEPS): some minutes on the shared machine. valgrind
-# (deps-minimal) counts the instructions per packet-hop; BENCH_SIM_US, BENCH_SIM_CALLGRIND_US
-# and BENCH_SIM_THREADS as in sim/tests/bench_sim.sh.
+# (deps-minimal) counts the instructions per packet-hop; BENCH_SIM_US, BENCH_SIM_CALLGRIND_US,
+# BENCH_SIM_THREADS and BENCH_SIM_PAIRS as in sim/tests/bench_sim.sh.
 bench-sim: $(BUILD)/lfc-sim | deps-minimal deps-sim
 	@mkdir -p $(BUILD)/bench
 	@sim/tests/bench_sim.sh $(BUILD)/lfc-sim $(BUILD)/bench/sim.json

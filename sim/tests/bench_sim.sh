@@ -7,8 +7,12 @@
 # cpu_seconds (the whole process, setup included, all threads) and the load average tell a busy
 # machine's figure from an idle one's.
 # The figures the speed goals are measured by (docs/sim.md "Speed"), added to the fat tree's
-# entry: `scaling` (the fat tree on 1 and 2 threads: wall and CPU seconds) and
-# `speedup_2_threads` (wall(1) / wall(2)); and an entry of its own,
+# entry: the fat tree runs BENCH_SIM_PAIRS times (default 3) on 1 thread and then on 2, the
+# pairs one after the other so that a change in the machine's load falls on both runs of a
+# pair; `pairs` lists each pair's wall and CPU seconds and speed-up, `speedup_2_threads` is the
+# median pair's wall(1) / wall(2) and `scaling` that pair's runs, `cpu_seconds_1_thread` the
+# median of the 1-thread runs' CPU seconds, `peak_rss_mb` the largest of the runs' on
+# BENCH_SIM_THREADS threads; and an entry of its own,
 # `instructions_per_packet_hop`: callgrind's instruction count (whole program) of a k=8 fat tree
 # (128 hosts, the same traffic) for BENCH_SIM_CALLGRIND_US microseconds (default 500, about 20 s
 # under callgrind) over that run's delivered packet-hops. A table after the JSON puts each
@@ -29,9 +33,11 @@ OUT=$2
 US=${BENCH_SIM_US:-1000}
 CG_US=${BENCH_SIM_CALLGRIND_US:-500}
 THREADS=${BENCH_SIM_THREADS:-2}
+PAIRS=${BENCH_SIM_PAIRS:-3}
 TUNABLES=${BENCH_SIM_TUNABLES-glibc.malloc.hugetlb=1}
 HERE=$(dirname "$0")
-for v in BENCH_SIM_US=$US BENCH_SIM_CALLGRIND_US=$CG_US BENCH_SIM_THREADS=$THREADS; do
+for v in BENCH_SIM_US=$US BENCH_SIM_CALLGRIND_US=$CG_US BENCH_SIM_THREADS=$THREADS \
+         BENCH_SIM_PAIRS=$PAIRS; do
   case ${v#*=} in
     ''|*[!0-9]*|0*) echo "bench_sim.sh: ${v%%=*}='${v#*=}': must be a positive integer" >&2
                     exit $EXIT_BAD ;;
@@ -91,18 +97,22 @@ run() {
   cpu=$(echo "$out" | sed -n 's/^rss_kb [0-9]* cpu \([0-9.]*\) \([0-9.]*\)/\1 + \2/p' | bc)
   echo "$rss $cpu $load $3" > "$TMP/$1.run"
 }
-run ft_t1 "$TMP/ft.ini" 1
-run ft_t2 "$TMP/ft.ini" 2
+i=1
+while [ "$i" -le "$PAIRS" ]; do
+  run "ft_t1_$i" "$TMP/ft.ini" 1
+  run "ft_t2_$i" "$TMP/ft.ini" 2
+  i=$((i + 1))
+done
 case $THREADS in
-  1) cp "$TMP/ft_t1.json" "$TMP/ft.json"; cp "$TMP/ft_t1.run" "$TMP/ft.run" ;;
-  2) cp "$TMP/ft_t2.json" "$TMP/ft.json"; cp "$TMP/ft_t2.run" "$TMP/ft.run" ;;
+  1|2) ;; # the report takes the entry from the pairs' runs
   *) run ft "$TMP/ft.ini" "$THREADS" ;;
 esac
 run incast "$TMP/incast.ini" "$THREADS"
 # callgrind runs one thread at a time whatever --threads says; one thread counts no lanes' work.
 valgrind --tool=callgrind --callgrind-out-file="$TMP/ft8.callgrind" \
   "$SIM" "$TMP/ft8.ini" --no-progress --threads 1 --json "$TMP/ft8.json" > /dev/null 2>&1
-python3 "$HERE/bench_sim_report.py" "$TMP" "$US" "$CG_US" "$TUNABLES" "$OUT.tmp"
+python3 "$HERE/bench_sim_report.py" "$TMP" "$US" "$CG_US" "$TUNABLES" "$PAIRS" "$THREADS" \
+  "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
 cat "$OUT"
 python3 "$HERE/bench_sim_report.py" --table "$OUT"
