@@ -132,8 +132,10 @@ def table(path):
         print("bench_sim_report.py: %s: not readable (%s)" % (path, e), file=sys.stderr)
         sys.exit(EXIT_BAD)
     per_ms = US_PER_MS / ft["sim_us"] if ft["sim_us"] > 0 else None
-    cpu_ms = ft["cpu_seconds_1_thread"] * per_ms if per_ms else None
-    n = len(ft["pairs"])
+    # a sim.json of before the pairs has one pair, in `scaling`
+    cpu_1 = ft.get("cpu_seconds_1_thread", ft["scaling"][0]["cpu_seconds"])
+    cpu_ms = cpu_1 * per_ms if per_ms else None
+    n = len(ft.get("pairs", [None]))
     of = "" if n == 1 else ", median of %d" % n
     scaled = "" if abs(ft["sim_us"] - US_PER_MS) < 1 else " (scaled from %.0f us)" % ft["sim_us"]
     rows = [
