@@ -882,6 +882,8 @@ static uint64_t first_arrival(const sim_t *s, const device_t *dv) {
 
 /*
  * May host d's wake-up at T only hand packets to its node (run_source), without stepping it?
+ * If so, *arrival is the first cycle a word the links do not predict reaches it (first_arrival;
+ * run_source does not change it).
  * When the node has no event at T (nic_next, known from its last step), no word arrives at T
  * that the link does not predict, and every flow due at T queues behind a packet of its own
  * class: such a packet is not the head of its FIFO, so the node's next event and its state as
@@ -890,8 +892,9 @@ static uint64_t first_arrival(const sim_t *s, const device_t *dv) {
  * catches up at its next step (lfc_nic_advance), as over any skipped cycle. Some 40 % of a
  * permutation's host wake-ups are of this kind (docs/sim.md "Speed").
  */
-static int source_only(const sim_t *s, const device_t *dv, uint32_t d, uint64_t T) {
-  if (dv->nic_next <= T || first_arrival(s, dv) == T) return 0;
+static int source_only(const sim_t *s, const device_t *dv, uint32_t d, uint64_t T,
+                       uint64_t *arrival) {
+  if (dv->nic_next <= T || (*arrival = first_arrival(s, dv)) == T) return 0;
   uint32_t h = d - s->topo.nsw;
   for (uint32_t i = 0; i < s->flows.nby_host[h]; i++) {
     const flow_t *f = &s->flows.f[s->flows.by_host[h][i]];
@@ -1143,9 +1146,10 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   device_t *dv = &s->dev[d];
   ln->now = T;
   ln->steps++;
-  if (dv->is_host && !s->step_all && source_only(s, dv, d, T)) {
+  uint64_t arrival;
+  if (dv->is_host && !s->step_all && source_only(s, dv, d, T, &arrival)) {
     run_source(s, ln, d, T);
-    uint64_t nw = host_wake(s, d, T + 1u, dv->nic_next), arrival = first_arrival(s, dv);
+    uint64_t nw = host_wake(s, d, T + 1u, dv->nic_next);
     set_wake(s, &ln->q, d, arrival < nw ? arrival : nw);
     return;
   }
