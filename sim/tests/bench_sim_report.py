@@ -10,6 +10,7 @@ not: docs/sim.md "Threads"); 2 OUT.json not written or not readable.
 """
 import json
 import os
+import statistics
 import sys
 
 EXIT_FINDING = 1
@@ -68,11 +69,6 @@ def speedup(pair):
     return w1 / w2 if w2 > 0 else 0.0
 
 
-def median_low(values):
-    """The middle value; of an even count the lower middle one (a goal is not met by chance)."""
-    return sorted(values)[(len(values) - 1) // 2]
-
-
 def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
     """The fat tree's entry from its pairs of runs (1 thread, then 2; bench_sim.sh): the median
     pair by speed-up gives `speedup_2_threads` and `scaling`, every pair is listed under `pairs`;
@@ -89,14 +85,15 @@ def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
                   % (k, ", ".join("%s on %d thread(s)" % (e[k], e["threads"]) for e in runs)),
                   file=sys.stderr)
             sys.exit(EXIT_FINDING)
-    mid = median_low([(speedup(p), i) for i, p in enumerate(pairs)])[1]
+    # of an even count the lower middle one: a goal is not met by chance
+    mid = statistics.median_low([(speedup(p), i) for i, p in enumerate(pairs)])[1]
     ft = dict(pairs[mid][threads - 1] if threads in (1, 2) else runs[-1])
     ft["peak_rss_mb"] = max(e["peak_rss_mb"] for e in runs if e["threads"] == threads)
     ft["scaling"] = [{"threads": e["threads"], "wall_seconds": e["wall_seconds"],
                       "cpu_seconds": e["cpu_seconds"], "load_average_1min": e["load_average_1min"]}
                      for e in pairs[mid]]
     ft["speedup_2_threads"] = round(speedup(pairs[mid]), 3)
-    ft["cpu_seconds_1_thread"] = median_low([p[0]["cpu_seconds"] for p in pairs])
+    ft["cpu_seconds_1_thread"] = statistics.median_low([p[0]["cpu_seconds"] for p in pairs])
     ft["pairs"] = [{"wall_seconds_1": p[0]["wall_seconds"], "wall_seconds_2": p[1]["wall_seconds"],
                     "cpu_seconds_1": p[0]["cpu_seconds"], "cpu_seconds_2": p[1]["cpu_seconds"],
                     "peak_rss_mb_2": p[1]["peak_rss_mb"],
