@@ -27,6 +27,7 @@
 #include "engine.h"
 
 #include <stddef.h>
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,7 @@ typedef struct {
   uint32_t *cal_lo; /* per slot: no device below this bitmap word */
   uint64_t cal_busy[SIM_CAL_SLOTS / 64u]; /* slots with devices */
   uint64_t cal_now; /* the calendar holds wakes in [cal_now, cal_now + SIM_CAL_SLOTS) */
+  int draining;     /* cal_now's slot is being drained and is not empty (queue_pop) */
 } wakeq_t;
 
 /* A word for a device of another lane, applied to its link at the window's end. */
@@ -355,13 +357,19 @@ static uint64_t word_hash(uint64_t h, const lfc_word_t *w) {
  * heap of packed keys wake << HEAP_ID_BITS | id, so that one integer comparison orders by
  * (cycle, device) and no device record is read while sifting. Wakes at or beyond HEAP_WAKE_MAX
  * (far past any run's end, sc duration <= 1e7 us) share that key and are never processed. The
- * next device is the smaller of the calendar's first and the heap's top. Each lane has its
- * own queue of its own devices (cal_now is the lane's last cycle). */
+ * next cycle is the smaller of the calendar's first and the heap's top; on reaching it, the
+ * heap's devices of that cycle join its slot, which is then drained in id order (queue_pop):
+ * a device leaves the queue when it is popped (POPPED) and its step puts it back (set_wake),
+ * at a later cycle. No step adds a device to the cycle being drained (a word arrives a link
+ * delay later, a step's own next wake is after its cycle, a successor flow starts in the next
+ * cycle), so the slot only empties. Each lane has its own queue of its own devices (cal_now is
+ * the lane's last cycle). */
 
 #define HEAP_ID_BITS 18u /* > TOPO_MAX_NODES (topology.h) */
 #define HEAP_ID_MASK ((1ull << HEAP_ID_BITS) - 1u)
 #define HEAP_WAKE_MAX ((1ull << (64u - HEAP_ID_BITS)) - 1u)
 #define IN_CAL UINT32_MAX /* heap_pos of a device in the calendar */
+#define POPPED (UINT32_MAX - 1u) /* heap_pos of the device being stepped: in no queue */
 #define CAL_MASK (SIM_CAL_SLOTS - 1u)
 #define BITS 64u
 
@@ -396,6 +404,7 @@ static int in_window(const wakeq_t *q, uint64_t t) {
 
 static inline void cal_insert(sim_t *s, wakeq_t *q, uint32_t d, uint64_t t) {
   uint32_t slot = (uint32_t)(t & CAL_MASK), word = d / BITS;
+  assert(!q->draining || t > q->cal_now); /* the cycle being drained only empties */
   q->cal[(size_t)slot * q->cal_words + word] |= 1ull << (d % BITS);
   if (q->cal_n[slot]++ == 0) {
     q->cal_busy[slot / BITS] |= 1ull << (slot % BITS);
@@ -415,9 +424,11 @@ static inline void cal_remove(wakeq_t *q, uint32_t d, uint64_t t) {
 /* Device d (of the lane whose queue q is) next wakes at t. */
 static void set_wake(sim_t *s, wakeq_t *q, uint32_t d, uint64_t t) {
   device_t *dv = &s->dev[d];
-  if (t == dv->wake) return;
   int near = in_window(q, t);
-  if (dv->heap_pos == IN_CAL) {
+  if (dv->heap_pos == POPPED) { /* the device just stepped: in no queue yet */
+  } else if (t == dv->wake) {
+    return;
+  } else if (dv->heap_pos == IN_CAL) {
     cal_remove(q, d, dv->wake);
   } else if (!near) { /* heap to heap: in place */
     dv->wake = t;
@@ -437,36 +448,74 @@ static void set_wake(sim_t *s, wakeq_t *q, uint32_t d, uint64_t t) {
   }
 }
 
+/* set_wake of the device just stepped (popped, after its cycle): inlined into its step. */
+static inline void requeue(sim_t *s, wakeq_t *q, uint32_t d, uint64_t t) {
+  assert(s->dev[d].heap_pos == POPPED && t > q->cal_now);
+  if (t - q->cal_now < SIM_CAL_SLOTS) {
+    s->dev[d].wake = t;
+    cal_insert(s, q, d, t);
+  } else {
+    set_wake(s, q, d, t);
+  }
+}
+
 static void wake_at(sim_t *s, wakeq_t *q, uint32_t d, uint64_t t) {
   if (t < s->dev[d].wake) set_wake(s, q, d, t);
 }
 
-/* The lane's next device to process (NONE if none) and its wake cycle (SIM_NEVER if none). */
-static uint64_t queue_first(sim_t *s, wakeq_t *q, uint32_t *d) {
-  uint64_t best = UINT64_MAX;
-  uint32_t base = (uint32_t)(q->cal_now & CAL_MASK), slot = NONE;
+/* The first cycle with a device in the calendar from cal_now on, or SIM_NEVER. */
+static uint64_t cal_first(const wakeq_t *q) {
+  uint32_t base = (uint32_t)(q->cal_now & CAL_MASK);
   uint64_t m = q->cal_busy[base / BITS] & (~0ull << (base % BITS));
-  for (uint32_t i = base / BITS; slot == NONE && i < SIM_CAL_SLOTS / BITS;) { /* from base up */
-    if (m != 0) slot = i * BITS + (uint32_t)__builtin_ctzll(m);
-    else if (++i < SIM_CAL_SLOTS / BITS) m = q->cal_busy[i];
+  for (uint32_t i = base / BITS;;) { /* from base up */
+    if (m != 0) return q->cal_now + (i * BITS + (uint32_t)__builtin_ctzll(m) - base);
+    if (++i == SIM_CAL_SLOTS / BITS) break;
+    m = q->cal_busy[i];
   }
-  for (uint32_t i = 0; slot == NONE && i <= base / BITS; i++) /* wrapped: below base */
-    if (q->cal_busy[i] != 0) slot = i * BITS + (uint32_t)__builtin_ctzll(q->cal_busy[i]);
-  if (slot != NONE) {
-    const uint64_t *bm = &q->cal[(size_t)slot * q->cal_words];
-    uint32_t w = q->cal_lo[slot];
-    while (bm[w] == 0) w++;
-    q->cal_lo[slot] = w;
-    uint64_t t = q->cal_now + ((slot - base) & CAL_MASK);
-    best = heap_key(t, w * BITS + (uint32_t)__builtin_ctzll(bm[w]));
+  for (uint32_t i = 0; i <= base / BITS; i++) /* wrapped: below base */
+    if (q->cal_busy[i] != 0)
+      return q->cal_now + ((i * BITS + (uint32_t)__builtin_ctzll(q->cal_busy[i]) - base) & CAL_MASK);
+  return SIM_NEVER;
+}
+
+/* The lane's next cycle with a device to process, SIM_NEVER if none. */
+static uint64_t queue_next(const wakeq_t *q) {
+  if (q->draining) return q->cal_now; /* its slot is not empty (queue_pop) */
+  uint64_t t = cal_first(q);
+  if (q->nheap > 0 && (q->heap[0] >> HEAP_ID_BITS) < t) t = q->heap[0] >> HEAP_ID_BITS;
+  return t >= HEAP_WAKE_MAX ? SIM_NEVER : t;
+}
+
+/* Take the lane's next device, *d, in (cycle, id) order if its cycle is before `limit`, and
+ * return that cycle; else take none and return the next cycle (>= limit, or SIM_NEVER). */
+static inline uint64_t queue_pop(sim_t *s, wakeq_t *q, uint64_t limit, uint32_t *d) {
+  if (!q->draining) {
+    uint64_t t = queue_next(q);
+    if (t >= limit) return t;
+    q->cal_now = t;
+    while (q->nheap > 0 && (q->heap[0] >> HEAP_ID_BITS) == t) { /* the heap's of cycle t */
+      uint32_t h = (uint32_t)(q->heap[0] & HEAP_ID_MASK);
+      uint64_t last = q->heap[--q->nheap];
+      if (q->nheap > 0) heap_fix(s, q, 0, last);
+      cal_insert(s, q, h, t);
+    }
+    q->draining = 1;
   }
-  if (q->nheap > 0 && q->heap[0] < best) best = q->heap[0];
-  if (best == UINT64_MAX) {
-    *d = NONE;
-    return SIM_NEVER;
+  uint64_t t = q->cal_now;
+  if (t >= limit) return t;
+  uint32_t slot = (uint32_t)(t & CAL_MASK);
+  uint64_t *bm = &q->cal[(size_t)slot * q->cal_words];
+  uint32_t w = q->cal_lo[slot];
+  while (bm[w] == 0) w++; /* cal_n[slot] > 0 while draining */
+  q->cal_lo[slot] = w;
+  *d = w * BITS + (uint32_t)__builtin_ctzll(bm[w]);
+  bm[w] &= bm[w] - 1u;
+  s->dev[*d].heap_pos = POPPED;
+  if (--q->cal_n[slot] == 0) {
+    q->cal_busy[slot / BITS] &= ~(1ull << (slot % BITS));
+    q->draining = 0;
   }
-  *d = (uint32_t)(best & HEAP_ID_MASK);
-  return s->dev[*d].wake;
+  return t;
 }
 
 /* ---- Packets ---- */
@@ -1150,7 +1199,7 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   if (dv->is_host && !s->step_all && source_only(s, dv, d, T, &arrival)) {
     run_source(s, ln, d, T);
     uint64_t nw = host_wake(s, d, T + 1u, dv->nic_next);
-    set_wake(s, &ln->q, d, arrival < nw ? arrival : nw);
+    requeue(s, &ln->q, d, arrival < nw ? arrival : nw);
     return;
   }
   if (dv->is_host) {
@@ -1248,7 +1297,7 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
     } else if (dv->is_host) {
       dv->nic_next = 0; /* not asked: the word arriving at T + 1 steps it anyway */
     }
-    set_wake(s, &ln->q, d, nw);
+    requeue(s, &ln->q, d, nw);
   }
 }
 
@@ -1620,15 +1669,12 @@ static uint64_t sample_until(sim_t *s, uint64_t g, uint64_t *next_sample) {
 static void run_serial(sim_t *s) {
   lane_t *ln = &s->lane[0];
   uint64_t next_sample = s->sample_every;
-  uint32_t d;
+  uint32_t d = NONE;
   for (;;) {
-    uint64_t g = queue_first(s, &ln->q, &d);
+    uint64_t g = queue_next(&ln->q);
     uint64_t b = sample_until(s, g, &next_sample);
     if (any_stop(s) || g >= s->end) return;
-    for (uint64_t T = g; T < b && !ln->stop; T = queue_first(s, &ln->q, &d)) {
-      if (T > ln->q.cal_now) ln->q.cal_now = T;
-      process(s, ln, d, T);
-    }
+    for (uint64_t T; !ln->stop && (T = queue_pop(s, &ln->q, b, &d)) < b;) process(s, ln, d, T);
   }
 }
 
@@ -1667,17 +1713,12 @@ static void lane_apply(sim_t *s, lane_t *ln) {
 
 /* Step lane ln's devices in (cycle, device) order up to the window's end (s->win_end). */
 static void lane_step(sim_t *s, lane_t *ln) {
-  uint32_t d;
+  uint32_t d = NONE;
   for (uint32_t l = 0; l < s->nlanes; l++) {
     ln->xout[l].n = 0;
     ln->mout[l].n = 0;
   }
-  for (;;) {
-    uint64_t T = queue_first(s, &ln->q, &d);
-    if (T >= s->win_end) return;
-    if (T > ln->q.cal_now) ln->q.cal_now = T;
-    process(s, ln, d, T);
-  }
+  for (uint64_t T; (T = queue_pop(s, &ln->q, s->win_end, &d)) < s->win_end;) process(s, ln, d, T);
 }
 
 /* The crew's unit: one lane, in the phase run_parallel set. Reads no other lane's state but
@@ -1727,14 +1768,13 @@ static void run_parallel(sim_t *s) {
     return;
   }
   uint64_t next_sample = s->sample_every;
-  uint32_t d;
   for (;;) {
     s->applying = 1;
     crew_run(&s->crew);
     start_done(s);
     uint64_t g = SIM_NEVER;
     for (uint32_t l = 0; l < s->nlanes; l++) {
-      uint64_t t = queue_first(s, &s->lane[l].q, &d);
+      uint64_t t = queue_next(&s->lane[l].q);
       if (t < g) g = t;
     }
     uint64_t b = sample_until(s, g, &next_sample);
