@@ -259,9 +259,16 @@ struct lfc_switch {
    *             packet starts (step B), cleared at the port's next decision point that a step
    *             visits (a slot with tx_rem = 0).
    *   rx_busy   exactly the ports receiving a packet (rx_rem != 0), after each step/advance.
+   *   rx_held   the ports of rx_busy whose next block is overdue (it did not come in the slot
+   *             after the last: the caller gave another word there): their rx_rem and rx_last
+   *             are those of now. At every other port of rx_busy the rest of the packet comes
+   *             one block a slot after rx_last, as predicted (SPEC §2.1), and rx_rem and rx_last
+   *             are kept as of the last block given or completed: the blocks due before now
+   *             have come, lfc_rx_sync counts them in when a word is given, lfc_rx_rem reads
+   *             the register, and neither streaming nor skip-ahead writes a port per cycle.
    *   pipe_busy exactly the ports whose pipeline holds a packet (pipe.head != LFC_NIL).
    */
-  uint64_t tx_work, tx_busy, rx_busy, pipe_busy;
+  uint64_t tx_work, tx_busy, rx_busy, rx_held, pipe_busy;
   uint64_t tx_parked, tx_wake_min;
   uint64_t tx_wake[LFC_MAX_PORTS];
 
@@ -408,14 +415,42 @@ static inline int lfc_rx_stream(lfc_port_t *pp, uint64_t now, const lfc_word_t *
   return rem == 1u ? LFC_RX_LAST : LFC_RX_STREAMED;
 }
 
-/* lfc_rx_stream of the block a port receiving a packet (rx_rem > 0) predicts for itself: the
- * packet's next block if it is due at now (one slot after the last), else IDLE. Returns true
- * if that block was the packet's last (LFC_RX_LAST). */
-static inline bool lfc_rx_stream_predicted(lfc_port_t *pp, uint64_t now) {
-  if (pp->rx_last + pp->k != now) return false;
-  pp->rx_rem = (uint8_t)(pp->rx_rem - 1u);
-  pp->rx_last = now;
-  return pp->rx_rem == 0;
+/* The predicted blocks of port p (in rx_busy, not rx_held) due in [rx_last + k, t): blocks
+ * come one a slot after the last (SPEC §2.1); at full speed (k = 1) without a divide. */
+static inline uint64_t lfc_rx_due_before(const lfc_port_t *pp, uint64_t t) {
+  uint64_t next = pp->rx_last + pp->k;
+  if (next >= t) return 0;
+  return pp->k == 1u ? t - next : (t - 1u - next) / pp->k + 1u;
+}
+
+/* Register rx_rem of port p now (SPEC §7.2): the predicted blocks due before now have come. */
+static inline uint32_t lfc_rx_rem(const lfc_switch_t *sw, uint32_t p) {
+  const lfc_port_t *pp = &sw->port[p];
+  if (pp->rx_rem == 0 || ((sw->rx_held >> p) & 1u)) return pp->rx_rem;
+  return pp->rx_rem - (uint32_t)lfc_rx_due_before(pp, sw->now); /* < rx_rem (rx_busy) */
+}
+
+/* Port p's word is given in this cycle: its rx_rem and rx_last as of now (see rx_held). */
+static inline void lfc_rx_sync(lfc_switch_t *sw, uint32_t p) {
+  lfc_port_t *pp = &sw->port[p];
+  if (pp->rx_rem == 0 || ((sw->rx_held >> p) & 1u)) return;
+  uint64_t m = lfc_rx_due_before(pp, sw->now);
+  if (m == 0) return;
+  pp->rx_rem = (uint8_t)(pp->rx_rem - m);
+  pp->rx_last += m * pp->k;
+}
+
+/* The cycle of the last block of the packet port p (in rx_busy, not rx_held) is receiving. */
+static inline uint64_t lfc_rx_end(const lfc_port_t *pp) {
+  return pp->rx_last + (uint64_t)pp->rx_rem * pp->k;
+}
+
+/* Store-and-forward: step F of the packet being received, at its last block + latency - 1. */
+static inline uint64_t lfc_rx_next_event(const lfc_switch_t *sw, uint32_t p) {
+  const lfc_port_t *pp = &sw->port[p];
+  if (pp->rx_rem == 0 || pp->rx_desc == LFC_NIL) return LFC_NEVER;
+  if (((sw->rx_held >> p) & 1u) == 0) return lfc_rx_end(pp) + sw->cfg.latency - 1u;
+  return sw->now + (uint64_t)(pp->rx_rem - 1u) * pp->k + sw->cfg.latency - 1u; /* overdue */
 }
 
 /* ---- rx_framing.c (SPEC §7.2) ---- */
@@ -423,7 +458,6 @@ void lfc_rx_stream_end(lfc_switch_t *sw, uint32_t p, int how);
 void lfc_rx_decide_all(lfc_switch_t *sw, const lfc_word_t *in);
 void lfc_rx_apply_all(lfc_switch_t *sw, const lfc_word_t *in);
 void lfc_rx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to);
-uint64_t lfc_rx_next_event(const lfc_switch_t *sw, uint32_t p);
 
 /* ---- credit_tx.c (SPEC §5.3) ---- */
 void lfc_credit_tx_update(lfc_switch_t *sw, uint32_t p, uint32_t vl);

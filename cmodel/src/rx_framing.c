@@ -2,8 +2,9 @@
  * rx_framing.c - the receivers of all ports: framing of data words and dispatch of control words
  * (SPEC §7.2, §4.1 steps D and E).
  *
- * Register rx_rem. Continuation blocks are counted down by lfc_rx_stream (lfc_internal.h) in the
- * switch's streaming pass. A first block is checked (length, class, route), then admitted by the
+ * Register rx_rem. Continuation blocks given are counted down by lfc_rx_stream (lfc_internal.h)
+ * in the switch's streaming pass; predicted ones are counted in only when a word is given, the
+ * packet ends or the register is read (rx_held in lfc_internal.h). A first block is checked (length, class, route), then admitted by the
  * block of the mode (credit_rx.c for IB, buffer.c for PFC). The decision reads S(t) only and is
  * taken before any state of the cycle changes; lfc_rx_apply_all charges the buffer afterwards.
  * An admitted packet enters its ingress pipeline (queue.c) at its first block with cut-through,
@@ -174,24 +175,24 @@ void lfc_rx_apply_all(lfc_switch_t *sw, const lfc_word_t *in) {
 void lfc_rx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to) {
   lfc_port_t *pp = &sw->port[p];
   if (pp->rx_rem == 0) return;
-  uint64_t first = pp->rx_last + pp->k;
-  if (first < sw->now) first = sw->now;
-  if (first >= to) return;
-  uint64_t m = lfc_min_u64(pp->rx_rem, (to - 1u - first) / pp->k + 1u);
-  pp->rx_rem = (uint8_t)(pp->rx_rem - m);
-  pp->rx_last = first + (m - 1u) * pp->k;
-  if (pp->rx_rem == 0) sw->rx_busy &= ~(1ull << p);
-  if (pp->rx_rem == 0 && pp->rx_desc != LFC_NIL) {
+  uint64_t bit = 1ull << p;
+  if ((sw->rx_held & bit) == 0) { /* as predicted: only the packet's end changes a register */
+    uint64_t end = lfc_rx_end(pp);
+    if (end >= to) return;
+    pp->rx_last = end;
+    pp->rx_rem = 0;
+  } else { /* overdue: the first block comes now, the rest one a slot after it */
+    uint64_t first = sw->now;
+    uint64_t m = lfc_min_u64(pp->rx_rem, (to - 1u - first) / pp->k + 1u);
+    pp->rx_rem = (uint8_t)(pp->rx_rem - m);
+    pp->rx_last = first + (m - 1u) * pp->k; /* rx_last + k >= to: predicted from here on */
+    sw->rx_held &= ~bit;
+    if (pp->rx_rem != 0) return;
+  }
+  sw->rx_busy &= ~bit;
+  if (pp->rx_desc != LFC_NIL) {
     lfc_pipe_append(sw, p, pp->rx_desc, pp->rx_last + sw->cfg.latency);
     pp->rx_desc = LFC_NIL;
   }
 }
 
-/* Store-and-forward: step F of the packet being received, at its last block + latency - 1. */
-uint64_t lfc_rx_next_event(const lfc_switch_t *sw, uint32_t p) {
-  const lfc_port_t *pp = &sw->port[p];
-  if (pp->rx_rem == 0 || pp->rx_desc == LFC_NIL) return LFC_NEVER;
-  uint64_t first = pp->rx_last + pp->k;
-  if (first < sw->now) first = sw->now;
-  return first + (uint64_t)(pp->rx_rem - 1u) * pp->k + sw->cfg.latency - 1u;
-}

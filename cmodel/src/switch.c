@@ -310,7 +310,7 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   lfc_wd_reset(sw);
   lfc_pfc_gen_reset(sw);
   sw->tx_work = lfc_all_ports(sw); /* a superset; PFC ports leave it at their first decision */
-  sw->tx_busy = sw->rx_busy = 0;
+  sw->tx_busy = sw->rx_busy = sw->rx_held = 0;
   sw->tx_parked = 0;
   sw->tx_wake_min = LFC_NEVER;
   if (!sw->ib) lfc_pfc_gen_decide(sw); /* step G of cycle 0 (see lfc_switch_step) */
@@ -367,23 +367,33 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
   const uint64_t tx_live = sw->tx_busy | sw->tx_work;
   in_ports &= all_ports(sw);
   uint64_t tx_slow = 0, rx_slow = 0, rx_last = 0, rx_bad = 0;
+  uint64_t held = sw->rx_held & ~in_ports;
   for (uint64_t m = tx_live | in_ports; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
     uint64_t bit = 1ull << p;
     if ((tx_live & bit) != 0 && lfc_tx_stream(&port[p], now, &out[p])) tx_slow |= bit;
     if ((in_ports & bit) == 0) continue;
+    lfc_rx_sync(sw, p);
     int how = lfc_rx_stream(&port[p], now, &in[p]);
+    /* still receiving, and the block due now (or before) did not come: overdue (rx_held) */
+    if (port[p].rx_rem != 0 && port[p].rx_last + port[p].k <= now) held |= bit;
     if (how == LFC_RX_STREAMED) continue;
     if (how == LFC_RX_SLOW) rx_slow |= bit;
     if (how == LFC_RX_LAST) rx_last |= bit;
     if (how == LFC_RX_BAD) rx_bad |= bit;
   }
   /* The ports receiving a packet whose word was not given: its next block if due, which is
-     well formed by construction, else IDLE, which changes nothing (lfc/switch.h). */
-  for (uint64_t m = sw->rx_busy & ~in_ports; m != 0; m &= m - 1u) {
+     well formed by construction, else IDLE, which changes nothing (lfc/switch.h). Only the
+     last block changes a register that is kept (rx_held); an overdue port's block is never
+     due again until one is given. */
+  for (uint64_t m = sw->rx_busy & ~in_ports & ~sw->rx_held; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
-    if (lfc_rx_stream_predicted(&port[p], now)) rx_last |= 1ull << p;
+    if (lfc_rx_end(&port[p]) != now) continue;
+    port[p].rx_rem = 0;
+    port[p].rx_last = now;
+    rx_last |= 1ull << p;
   }
+  sw->rx_held = held;
   /* Decision points of ports without work stay IDLE (the invariant of sw->tx_work). */
   sw->tx_busy &= ~tx_slow; /* a decision point has nothing in flight */
   sw->tx_slow = tx_slow & sw->tx_work;
@@ -479,7 +489,10 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
   if (to <= sw->now) return;
   /* Only packets being received move (idle ports have no state that counts cycles: slots are
      t mod k = 0, timers are absolute, and so is the end of a packet in flight, tx_end). */
-  for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) lfc_rx_advance(sw, lfc_ctz(m), to);
+  for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) {
+    uint32_t p = lfc_ctz(m);
+    if (((sw->rx_held >> p) & 1u) != 0 || lfc_rx_end(&sw->port[p]) < to) lfc_rx_advance(sw, p, to);
+  }
   /* Step F of the skipped cycles, if lfc_switch_next_event let them pass (PFC, no storm): after
      the packets whose last block came in them joined the pipeline. */
   if (lfc_pipe_exits_skipped(sw)) lfc_pipe_exit_until(sw, to);

@@ -435,6 +435,44 @@ static void test_step_ports_predicts_only_the_due_block(void **state) {
   lfc_switch_destroy(b);
 }
 
+/*
+ * After such a gap, lfc_switch_advance takes the overdue block as arriving in the first cycle
+ * it skips and the rest one a slot after it (lfc/switch.h): the same registers as a switch
+ * given those blocks, also when the packet then ends in a step. Stepped over a gap, a port's
+ * registers stop following the prediction from the block before the gap.
+ */
+static void test_advance_after_a_gap_takes_the_overdue_block_first(void **state) {
+  (void)state;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, PORTS, 2);
+  lfc_switch_t *a = make(&cfg), *b = make(&cfg);
+  const uint32_t n = 4, tag = 9, dst = 2, advanced_to = 3;
+  lfc_word_t in[PORTS], oa[PORTS], ob[PORTS];
+  for (uint32_t p = 0; p < PORTS; p++) in[p] = idle;
+  in[0] = data(0, n, dst, tag, 0); /* cycle 0: the first block */
+  lfc_switch_step(a, in, oa);
+  lfc_switch_step_ports(b, in, 1u, ob);
+  in[0] = idle; /* cycle 1: IDLE given where block 1 was due */
+  lfc_switch_step(a, in, oa);
+  lfc_switch_step_ports(b, in, 1u, ob);
+  assert_int_equal(reg(b, "rx_rem", 0, 0), n - 1u);
+  in[0] = data(0, n, dst, tag, 1); /* cycle 2: block 1, given to a, skipped by b */
+  lfc_switch_step(a, in, oa);
+  lfc_switch_advance(b, advanced_to);
+  assert_int_equal(reg(b, "rx_rem", 0, 0), n - 2u);
+  assert_same_registers(a, b);
+  for (uint32_t i = 2; i < n; i++) { /* cycles 3, 4: the rest, predicted for b */
+    in[0] = data(0, n, dst, tag, i);
+    lfc_switch_step(a, in, oa);
+    lfc_switch_step_ports(b, in, 0u, ob);
+    assert_int_equal(reg(b, "rx_rem", 0, 0), n - 1u - i);
+  }
+  assert_int_equal(lfc_switch_stats(b, 0)->cls[0].rx_pkts, 1);
+  assert_same_registers(a, b);
+  lfc_switch_destroy(a);
+  lfc_switch_destroy(b);
+}
+
 /* Registers whose reset value is 0 in both modes (SPEC §13.1). */
 static const char *const ZERO_AT_RESET[] = {
     "shared_used", "rx_rem", "tx_rem", "qlen", "qpkts", "pg_min", "pg_shared", "pg_hdrm",
@@ -561,6 +599,7 @@ int main(void) {
       cmocka_unit_test(test_step_every_port_of_the_largest_switch),
       cmocka_unit_test(test_step_ports_ignores_bits_beyond_the_ports),
       cmocka_unit_test(test_step_ports_predicts_only_the_due_block),
+      cmocka_unit_test(test_advance_after_a_gap_takes_the_overdue_block_first),
       cmocka_unit_test(test_reset_state_pfc),
       cmocka_unit_test(test_reset_returns_every_descriptor),
       cmocka_unit_test(test_reset_state_ib),

@@ -472,9 +472,10 @@ static uint64_t cal_first(const wakeq_t *q) {
     if (++i == SIM_CAL_SLOTS / BITS) break;
     m = q->cal_busy[i];
   }
-  for (uint32_t i = 0; i <= base / BITS; i++) /* wrapped: below base */
-    if (q->cal_busy[i] != 0)
-      return q->cal_now + ((i * BITS + (uint32_t)__builtin_ctzll(q->cal_busy[i]) - base) & CAL_MASK);
+  for (uint32_t i = 0; i <= base / BITS; i++) { /* wrapped: below base */
+    uint64_t b = q->cal_busy[i];
+    if (b != 0) return q->cal_now + ((i * BITS + (uint32_t)__builtin_ctzll(b) - base) & CAL_MASK);
+  }
   return SIM_NEVER;
 }
 
@@ -1718,7 +1719,8 @@ static void lane_step(sim_t *s, lane_t *ln) {
     ln->xout[l].n = 0;
     ln->mout[l].n = 0;
   }
-  for (uint64_t T; (T = queue_pop(s, &ln->q, s->win_end, &d)) < s->win_end;) process(s, ln, d, T);
+  for (uint64_t T; (T = queue_pop(s, &ln->q, s->win_end, &d)) < s->win_end;)
+    process(s, ln, d, T);
 }
 
 /* The crew's unit: one lane, in the phase run_parallel set. Reads no other lane's state but
