@@ -368,25 +368,29 @@ uint32_t lfc_pipe_ring_size(uint32_t latency);
 /*
  * ---- The streaming fast paths of port_tx.c and rx_framing.c ----
  * Most port-cycles at load only stream: a transmitter sends the next block of its packet, a
- * receiver takes the next block of one. lfc_switch_step does both for all ports in one pass with
- * these two functions; everything else is left to the blocks (lfc_tx_decide_all,
+ * receiver takes the next block of one. lfc_switch_step_ports finds the ports that do more in
+ * one pass with these functions; everything else is left to the blocks (lfc_tx_decide_all,
  * lfc_rx_decide_all), for the ports the pass lists in sw->tx_slow / sw->rx_slow. The registers
  * updated here (rx_rem, rx_last) are read by no other decision of the cycle, so writing their
  * next value in place equals writing it in step E; tx_rem is a function of the cycle
- * (lfc_tx_rem), which a transmitter's streaming does not write.
+ * (lfc_tx_rem), which a transmitter's streaming does not write, and a streaming transmitter's
+ * word is written only by lfc_switch_step (lfc_switch_step_ports leaves it to its caller).
  */
 
-/* SPEC §5.2 steps 1, 2: IDLE off-slot, or the next block of the packet in flight. Returns
- * true if the port is at a decision point (a slot with nothing in flight); its output is then
- * IDLE until step A decides otherwise. */
-static inline bool lfc_tx_stream(lfc_port_t *pp, uint64_t now, lfc_word_t *out) {
+/* SPEC §5.2 steps 1, 2: is port p at a decision point in cycle t (a slot with nothing in
+ * flight)? If not, its word is lfc_tx_stream's. */
+static inline bool lfc_tx_at_decision(const lfc_port_t *pp, uint64_t t) {
+  return lfc_is_slot(t, pp->k) && pp->tx_end <= t;
+}
+
+/* SPEC §5.2 steps 1, 2 of a port not at a decision point in cycle t: the next block of the
+ * packet in flight in its slot, else IDLE. */
+static inline void lfc_tx_stream(const lfc_port_t *pp, uint64_t t, lfc_word_t *out) {
   static const lfc_word_t idle = {0};
   *out = idle;
-  if (!lfc_is_slot(now, pp->k)) return false;
-  if (pp->tx_end <= now) return true;
+  if (!lfc_is_slot(t, pp->k) || pp->tx_end <= t) return;
   memcpy(out, pp->tx_data, sizeof pp->tx_data);
-  out->eop = now + 1u == pp->tx_end;
-  return false;
+  out->eop = t + 1u == pp->tx_end;
 }
 
 enum { LFC_RX_STREAMED = 0, LFC_RX_SLOW, LFC_RX_LAST, LFC_RX_BAD };

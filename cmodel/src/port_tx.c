@@ -8,9 +8,9 @@
  * picks. Step B applies that choice: dequeue, credit/scheduler/LFSR state, and the free of the
  * packet's buffer.
  *
- * Streaming a packet (the common case at load) is lfc_tx_stream (lfc_internal.h), run by the
- * switch's single pass over the ports; it lists the ports at a decision point (a slot with
- * tx_rem = 0) in sw->tx_slow, and only those go through the full decision here.
+ * Streaming a packet (the common case at load) is lfc_tx_stream (lfc_internal.h); the switch's
+ * single pass over the ports lists the ports at a decision point (a slot with tx_rem = 0,
+ * lfc_tx_at_decision) in sw->tx_slow, and only those go through the full decision here.
  */
 #include "lfc_internal.h"
 
@@ -34,7 +34,7 @@ static void first_block(const lfc_desc_t *pk, uint8_t ecn, uint8_t mrg, lfc_word
 }
 
 /* Step A at a decision point of port p (a slot, nothing in flight): steps 3 to 5 of §5.2.
- * *out is IDLE on entry (lfc_tx_stream wrote it) and stays so unless a word is sent. */
+ * *out is IDLE on entry (the streaming pass wrote it) and stays so unless a word is sent. */
 static void decide(lfc_switch_t *sw, uint32_t p, lfc_tx_dec_t *d, lfc_word_t *out) {
   const lfc_port_t *pp = &sw->port[p];
   d->action = LFC_TX_IDLE;
@@ -102,7 +102,7 @@ void lfc_tx_unpark(lfc_switch_t *sw) {
 }
 
 /*
- * Step A of the ports at a decision point (listed in sw->tx_slow by lfc_tx_stream). Ports that
+ * Step A of the ports at a decision point (listed in sw->tx_slow by the streaming pass). Ports that
  * stay IDLE with nothing to record leave the list, so that step B does not visit them.
  */
 void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *restrict out) {

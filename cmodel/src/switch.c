@@ -350,17 +350,22 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
   if (in == NULL) in = idle_inputs;
   if (out == NULL) out = sw->out_scratch;
   const uint64_t ports = all_ports(sw);
+  const uint64_t t = sw->now;
+  /* the ports not at a decision point: a packet's next block in its slot, else IDLE (the
+     packet in flight in cycle t is still the port's: only a decision point starts one) */
   for (uint64_t m = ports & ~lfc_switch_step_ports(sw, in, ports, out); m != 0; m &= m - 1u)
-    out[lfc_ctz(m)] = idle_word;
+    lfc_tx_stream(&sw->port[lfc_ctz(m)], t, &out[lfc_ctz(m)]);
 }
 
 uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t in_ports,
                                lfc_word_t *out) {
   lfc_event_log_clear(&sw->events);
 
-  /* Streaming (A and E of most ports at load), in one pass; see lfc_tx_stream. A port with
-     neither a packet in flight nor work (sw->tx_work) sends IDLE without being looked at, and
-     one whose input is IDLE (not in in_ports) receives without being looked at. */
+  /* Streaming (A and E of most ports at load), in one pass: the ports at a decision point, and
+     the receivers given a word (see lfc_tx_stream). A port with neither a packet in flight nor
+     work (sw->tx_work) sends IDLE without being looked at, one within a packet sends its next
+     block without being written (lfc/switch.h), and one whose input is IDLE (not in in_ports)
+     receives without being looked at. */
   lfc_tx_unpark(sw);
   lfc_port_t *const port = sw->port;
   const uint64_t now = sw->now;
@@ -371,7 +376,10 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
   for (uint64_t m = tx_live | in_ports; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
     uint64_t bit = 1ull << p;
-    if ((tx_live & bit) != 0 && lfc_tx_stream(&port[p], now, &out[p])) tx_slow |= bit;
+    if ((tx_live & bit) != 0 && lfc_tx_at_decision(&port[p], now)) {
+      tx_slow |= bit;
+      out[p] = idle_word; /* until step A decides otherwise */
+    }
     if ((in_ports & bit) == 0) continue;
     lfc_rx_sync(sw, p);
     int how = lfc_rx_stream(&port[p], now, &in[p]);
@@ -423,7 +431,7 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
      evaluating the PGs again, and the next step applies it. */
   if (!sw->ib) lfc_pfc_gen_decide(sw);
   if (sw->events.count > 1) lfc_event_log_sort(&sw->events);
-  return tx_live; /* step A writes only the outputs of ports at a decision point (tx_slow) */
+  return tx_slow; /* the decision points: written above and by step A */
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -160,10 +160,12 @@ LFC_API void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t 
  * predicts, as lfc_switch_advance does over the cycles it skips: the next block of the packet
  * it is receiving (lfc_switch_receiving) if that block is due in this cycle (one slot after the
  * last: a packet's blocks come in consecutive slots, SPEC §2.1), else IDLE; its in[p] is not
- * read. Returns the ports whose out[p] it wrote (possibly IDLE); every other port sends IDLE
- * and its out[p] is left as it was. The same cycle as lfc_switch_step, which is this with
- * every port in in_ports and IDLE written where it did not write. Both arrays have cfg.ports
- * entries.
+ * read. Returns the ports whose out[p] it wrote (possibly IDLE): those at a decision point
+ * (a slot with no packet in flight, SPEC §5.2). Every other port's out[p] is left as it was:
+ * a port within a packet sends the packet's next block in its slot and IDLE between slots
+ * (SPEC §2.1), as its receiver can predict; any other port sends IDLE. The same cycle as
+ * lfc_switch_step, which is this with every port in in_ports and the other ports' words
+ * written. Both arrays have cfg.ports entries.
  */
 LFC_API uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in,
                                        uint64_t in_ports, lfc_word_t *out);
