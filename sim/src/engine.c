@@ -1269,10 +1269,18 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   /* The ports to look at, then in port order: give_output on one port changes no other's
    * tx_busy or tx_end, so deciding first gives the same calls in the same order. */
   uint64_t give = 0;
-  for (uint64_t m = dv->tx_busy; m != 0; m &= m - 1u) {
-    uint32_t p = (uint32_t)__builtin_ctzll(m);
-    if (T >= dv->tx_end[p]) /* else within a packet: its next block or IDLE between slots */
-      give |= 1ull << p;    /* (SPEC §2.1); the tracker moves only in give_output */
+  if (dv->is_host || s->step_all) {
+    for (uint64_t m = dv->tx_busy; m != 0; m &= m - 1u) {
+      uint32_t p = (uint32_t)__builtin_ctzll(m);
+      if (T >= dv->tx_end[p]) /* else within a packet: its next block or IDLE between slots */
+        give |= 1ull << p;    /* (SPEC §2.1); the tracker moves only in give_output */
+    }
+  } else {
+    /* A switch writes the outputs of its ports at a decision point only (a slot with no packet
+       in flight, lfc_switch_step_ports); each other port sends its packet's next block in its
+       slot or IDLE, as the tracker predicts. A port whose packet ended between slots keeps
+       tx_busy until its next decision point: its give_output then moves the tracker. */
+    give = wrote & dv->tx_busy;
   }
   for (uint64_t m = dv->connected & ~dv->tx_busy & wrote; m != 0; m &= m - 1u) {
     uint32_t p = (uint32_t)__builtin_ctzll(m);
