@@ -4,8 +4,9 @@
  *
  * Register rx_rem. Continuation blocks given are counted down by lfc_rx_stream (lfc_internal.h)
  * in the switch's streaming pass; predicted ones are counted in only when a word is given, the
- * packet ends or the register is read (rx_held in lfc_internal.h). A first block is checked (length, class, route), then admitted by the
- * block of the mode (credit_rx.c for IB, buffer.c for PFC). The decision reads S(t) only and is
+ * packet ends or the register is read (rx_held in lfc_internal.h). A first block is checked
+ * (length, class, route), then admitted by the block of the mode (credit_rx.c for IB, buffer.c
+ * for PFC). The decision reads S(t) only and is
  * taken before any state of the cycle changes; lfc_rx_apply_all charges the buffer afterwards.
  * An admitted packet enters its ingress pipeline (queue.c) at its first block with cut-through,
  * else at its last block (SPEC §7.3).
@@ -168,18 +169,18 @@ void lfc_rx_apply_all(lfc_switch_t *sw, const lfc_word_t *in) {
 }
 
 /*
- * Skip-ahead: the rest of the packet being received arrives one block per k cycles after the
- * previous block (a legal peer, SPEC §2.1). A block that should already have come (the caller
- * stepped an idle cycle instead) is taken as arriving now.
+ * Skip-ahead to `to` of port p, which is receiving a packet that ends before `to` or whose next
+ * block is overdue (rx_held; lfc_switch_advance leaves every other port as it is): the rest of
+ * the packet arrives one block per k cycles after the previous block (a legal peer, SPEC
+ * §2.1). A block that should already have come (the caller stepped an idle cycle instead) is
+ * taken as arriving now.
  */
 void lfc_rx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to) {
   lfc_port_t *pp = &sw->port[p];
-  if (pp->rx_rem == 0) return;
   uint64_t bit = 1ull << p;
   if ((sw->rx_held & bit) == 0) { /* as predicted: only the packet's end changes a register */
-    uint64_t end = lfc_rx_end(pp);
-    if (end >= to) return;
-    pp->rx_last = end;
+    assert(pp->rx_rem != 0 && lfc_rx_end(pp) < to);
+    pp->rx_last = lfc_rx_end(pp);
     pp->rx_rem = 0;
   } else { /* overdue: the first block comes now, the rest one a slot after it */
     uint64_t first = sw->now;

@@ -498,7 +498,7 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
   /* Only packets being received move (idle ports have no state that counts cycles: slots are
      t mod k = 0, timers are absolute, and so is the end of a packet in flight, tx_end). */
   for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) {
-    uint32_t p = lfc_ctz(m);
+    uint32_t p = lfc_ctz(m); /* the others' registers are kept as predicted (rx_held) */
     if (((sw->rx_held >> p) & 1u) != 0 || lfc_rx_end(&sw->port[p]) < to) lfc_rx_advance(sw, p, to);
   }
   /* Step F of the skipped cycles, if lfc_switch_next_event let them pass (PFC, no storm): after

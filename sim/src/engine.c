@@ -26,8 +26,8 @@
  */
 #include "engine.h"
 
-#include <stddef.h>
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
