@@ -1909,9 +1909,8 @@ uint64_t sim_digest(const sim_t *s) {
       h = mix64(h, lfc_nic_cycle(dv->nic));
     } else {
       for (uint32_t p = 0; p < dv->nports; p++) {
-        lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
-        (void)lfc_switch_stats_copy(dv->sw, p, &st_buf); /* port < its ports */
-        const lfc_port_stats_t *st = &st_buf;
+        lfc_port_stats_t st_buf;
+        const lfc_port_stats_t *st = sim_port_stats(s, d, p, &st_buf);
         const uint64_t *v = (const uint64_t *)st;
         for (size_t i = 0; i < sizeof *st / sizeof *v; i++) h = mix64(h, v[i]);
       }
@@ -1977,6 +1976,12 @@ const topo_t *sim_topo(const sim_t *s) { return &s->topo; }
 const flows_t *sim_flows(const sim_t *s) { return &s->flows; }
 const lfc_switch_t *sim_switch(const sim_t *s, uint32_t node) { return s->dev[node].sw; }
 const lfc_nic_t *sim_nic(const sim_t *s, uint32_t node) { return s->dev[node].nic; }
+
+const lfc_port_stats_t *sim_port_stats(const sim_t *s, uint32_t node, uint32_t port,
+                                       lfc_port_stats_t *buf) {
+  if (lfc_switch_stats_copy(s->dev[node].sw, port, buf) != 0) memset(buf, 0, sizeof *buf);
+  return buf;
+}
 
 int sim_port_wired(const sim_t *s, uint32_t node, uint32_t port) {
   return s->dev[node].out_wire[port] != NONE;

@@ -101,6 +101,11 @@ const flows_t *sim_flows(const sim_t *sim);
 /* The model of node `node`: its switch (NULL for an end node), its NIC (NULL for a switch). */
 const lfc_switch_t *sim_switch(const sim_t *sim, uint32_t node);
 const lfc_nic_t *sim_nic(const sim_t *sim, uint32_t node);
+/* The counters of port `port` of switch `node` (lfc_switch_stats_copy) in *buf, which it
+ * returns: the caller's buffer, the switch keeps none (lfc/switch.h); all zero if the switch
+ * has no such port. */
+const lfc_port_stats_t *sim_port_stats(const sim_t *sim, uint32_t node, uint32_t port,
+                                       lfc_port_stats_t *buf);
 /* 1 if port `port` of node `node` has a working cable. */
 int sim_port_wired(const sim_t *sim, uint32_t node, uint32_t port);
 /* The cycle the run ended at: the scenario's end, or earlier when an observer stopped it. */

@@ -41,9 +41,8 @@ static void link_sent(const sim_t *sim, uint32_t node, uint32_t port, link_sent_
     *ls = (link_sent_t){st->tx_pkts, st->pfc_tx, st->xoff_tx, st->xon_tx, st->fcp_tx};
     return;
   }
-  lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
-  (void)lfc_switch_stats_copy(sim_switch(sim, node), port, &st_buf); /* port < its ports */
-  const lfc_port_stats_t *st = &st_buf;
+  lfc_port_stats_t st_buf;
+  const lfc_port_stats_t *st = sim_port_stats(sim, node, port, &st_buf);
   for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
     ls->packets += st->cls[c].tx_pkts;
     ls->xoff += st->cls[c].xoff_tx;
@@ -235,9 +234,8 @@ int results_json(const char *path, const sim_t *sim, const deadlock_t *dl, const
   for (uint32_t sw = 0; sw < sim_topo(sim)->nsw; sw++)
     for (uint32_t p = 0; p < sim_topo(sim)->nports[sw]; p++) {
       if (!sim_port_wired(sim, sw, p)) continue;
-      lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
-      (void)lfc_switch_stats_copy(sim_switch(sim, sw), p, &st_buf); /* port < its ports */
-      const lfc_port_stats_t *st = &st_buf;
+      lfc_port_stats_t st_buf;
+      const lfc_port_stats_t *st = sim_port_stats(sim, sw, p, &st_buf);
       for (uint32_t c = 0; c < classes; c++) {
         const lfc_class_stats_t *cs = &st->cls[c];
         uint64_t drops = 0;

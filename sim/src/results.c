@@ -154,9 +154,8 @@ void results_summary(const sim_t *sim, const deadlock_t *dl, double wall, summar
       continue;
     }
     for (uint32_t p = 0; p < t->nports[d]; p++) {
-      lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
-      (void)lfc_switch_stats_copy(sim_switch(sim, d), p, &st_buf); /* port < its ports */
-      const lfc_port_stats_t *st = &st_buf;
+      lfc_port_stats_t st_buf;
+      const lfc_port_stats_t *st = sim_port_stats(sim, d, p, &st_buf);
       sum->pause_frames += st->pfc_tx;
       for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) {
         const lfc_class_stats_t *cs = &st->cls[c];

@@ -87,9 +87,8 @@ void sampler_sample(sampler_t *sp, sim_t *sim, uint64_t cycle) {
   for (uint32_t s = 0; s < t->nsw; s++) {
     const lfc_switch_t *sw = sim_switch(sim, s);
     for (uint32_t p = 0; p < t->nports[s]; p++) {
-      lfc_port_stats_t st_buf; /* the caller's buffer: none in the switch (switch.h) */
-      (void)lfc_switch_stats_copy(sw, p, &st_buf); /* port < its ports */
-      const lfc_port_stats_t *st = &st_buf;
+      lfc_port_stats_t st_buf;
+      const lfc_port_stats_t *st = sim_port_stats(sim, s, p, &st_buf);
       for (uint32_t c = 0; c < classes; c++) {
         size_t q = SIM_QIDX(&sp->view, s, p, c);
         const lfc_class_stats_t *cs = &st->cls[c];
