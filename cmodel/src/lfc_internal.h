@@ -136,7 +136,8 @@ _Static_assert(offsetof(lfc_word_t, fc_op) == LFC_DATA_FIELDS, "a data word's fi
  */
 typedef struct {
   /* ---- line 0: hot ---- */
-  _Alignas(LFC_CACHE_LINE) uint64_t rx_last; /* cycle of the last data block received (§7.2) */
+  _Alignas(LFC_CACHE_LINE) uint64_t rx_last; /* cycle of the last data block received (§7.2),
+                                                read only while rx_rem > 0 */
   uint64_t refresh_min_due; /* PFC: min refresh_due over PGs with xoff = 1 (§6.6) */
   uint64_t tx_end;        /* the cycle after the last word of the packet in flight (its slot):
                              tx_rem (§5.2) is the slots from now to it (lfc_tx_rem), so that

@@ -173,22 +173,19 @@ void lfc_rx_apply_all(lfc_switch_t *sw, const lfc_word_t *in) {
  * block is overdue (rx_held; lfc_switch_advance leaves every other port as it is): the rest of
  * the packet arrives one block per k cycles after the previous block (a legal peer, SPEC
  * §2.1). A block that should already have come (the caller stepped an idle cycle instead) is
- * taken as arriving now.
+ * taken as arriving now; the rest are then predicted from it.
  */
 void lfc_rx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to) {
   lfc_port_t *pp = &sw->port[p];
   uint64_t bit = 1ull << p;
-  if ((sw->rx_held & bit) == 0) { /* as predicted: only the packet's end changes a register */
-    pp->rx_last = lfc_rx_end(pp);
-    pp->rx_rem = 0;
-  } else { /* overdue: the first block comes now, the rest one a slot after it */
-    uint64_t first = sw->now;
-    uint64_t m = lfc_min_u64(pp->rx_rem, (to - 1u - first) / pp->k + 1u);
-    pp->rx_rem = (uint8_t)(pp->rx_rem - m);
-    pp->rx_last = first + (m - 1u) * pp->k; /* rx_last + k >= to: predicted from here on */
+  if ((sw->rx_held & bit) != 0) {
+    pp->rx_rem--;
+    pp->rx_last = sw->now;
     sw->rx_held &= ~bit;
-    if (pp->rx_rem != 0) return;
+    if (lfc_rx_end(pp) >= to) return; /* still receiving, as predicted */
   }
+  pp->rx_last = lfc_rx_end(pp); /* its last block */
+  pp->rx_rem = 0;
   sw->rx_busy &= ~bit;
   if (pp->rx_desc != LFC_NIL) {
     lfc_pipe_append(sw, p, pp->rx_desc, pp->rx_last + sw->cfg.latency);

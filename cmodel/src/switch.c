@@ -397,8 +397,7 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
   for (uint64_t m = sw->rx_busy & ~in_ports & ~sw->rx_held; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
     if (lfc_rx_end(&port[p]) != now) continue;
-    port[p].rx_rem = 0;
-    port[p].rx_last = now;
+    port[p].rx_rem = 0; /* rx_last is read only while rx_rem > 0 */
     rx_last |= 1ull << p;
   }
   sw->rx_held = held;

@@ -435,18 +435,33 @@ static void test_step_ports_predicts_only_the_due_block(void **state) {
   lfc_switch_destroy(b);
 }
 
+/* Step a (given every word) and b (given none: its receivers predict) in cycles
+   [now, until), comparing their registers after each cycle. */
+static void step_both_idle(lfc_switch_t *a, lfc_switch_t *b, uint64_t until) {
+  lfc_word_t in[PORTS], oa[PORTS], ob[PORTS];
+  for (uint32_t p = 0; p < PORTS; p++) in[p] = idle;
+  while (lfc_switch_cycle(a) < until) {
+    lfc_switch_step(a, in, oa);
+    uint64_t wrote = lfc_switch_step_ports(b, in, 0u, ob);
+    for (uint32_t p = 0; p < PORTS; p++)
+      if ((wrote >> p & 1u) != 0) assert_true(lfc_word_equal(&oa[p], &ob[p]));
+    assert_same_registers(a, b);
+  }
+}
+
 /*
  * After such a gap, lfc_switch_advance takes the overdue block as arriving in the first cycle
  * it skips and the rest one a slot after it (lfc/switch.h): the same registers as a switch
- * given those blocks, also when the packet then ends in a step. Stepped over a gap, a port's
- * registers stop following the prediction from the block before the gap.
+ * given those blocks, while the packet is still being received, when its last block then comes
+ * in a step, and while it goes out.
  */
 static void test_advance_after_a_gap_takes_the_overdue_block_first(void **state) {
   (void)state;
   lfc_switch_cfg_t cfg;
   lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, PORTS, 2);
   lfc_switch_t *a = make(&cfg), *b = make(&cfg);
-  const uint32_t n = 4, tag = 9, dst = 2, advanced_to = 3;
+  /* the advance ends before the packet would have ended without the gap (cycle n - 1) */
+  const uint32_t n = 8, tag = 9, dst = 2, gap = 1, advanced_to = 5, after = 40;
   lfc_word_t in[PORTS], oa[PORTS], ob[PORTS];
   for (uint32_t p = 0; p < PORTS; p++) in[p] = idle;
   in[0] = data(0, n, dst, tag, 0); /* cycle 0: the first block */
@@ -456,19 +471,60 @@ static void test_advance_after_a_gap_takes_the_overdue_block_first(void **state)
   lfc_switch_step(a, in, oa);
   lfc_switch_step_ports(b, in, 1u, ob);
   assert_int_equal(reg(b, "rx_rem", 0, 0), n - 1u);
-  in[0] = data(0, n, dst, tag, 1); /* cycle 2: block 1, given to a, skipped by b */
-  lfc_switch_step(a, in, oa);
+  for (uint32_t t = gap + 1u; t < advanced_to; t++) { /* blocks 1 to 3, given to a only */
+    in[0] = data(0, n, dst, tag, t - gap);
+    lfc_switch_step(a, in, oa);
+  }
   lfc_switch_advance(b, advanced_to);
-  assert_int_equal(reg(b, "rx_rem", 0, 0), n - 2u);
+  assert_int_equal(reg(b, "rx_rem", 0, 0), n - 1u - (advanced_to - gap - 1u));
+  assert_int_equal(lfc_switch_receiving(b), 1u);
   assert_same_registers(a, b);
-  for (uint32_t i = 2; i < n; i++) { /* cycles 3, 4: the rest, predicted for b */
+  for (uint32_t i = advanced_to - gap; i < n; i++) { /* the rest, predicted for b */
     in[0] = data(0, n, dst, tag, i);
     lfc_switch_step(a, in, oa);
     lfc_switch_step_ports(b, in, 0u, ob);
-    assert_int_equal(reg(b, "rx_rem", 0, 0), n - 1u - i);
+    assert_same_registers(a, b);
   }
+  assert_int_equal(reg(b, "rx_rem", 0, 0), 0u);
+  assert_int_equal(lfc_switch_receiving(b), 0u);
   assert_int_equal(lfc_switch_stats(b, 0)->cls[0].rx_pkts, 1);
+  step_both_idle(a, b, after);
+  assert_int_equal(lfc_switch_stats(b, dst)->cls[0].tx_pkts, 1);
+  lfc_switch_destroy(a);
+  lfc_switch_destroy(b);
+}
+
+/*
+ * A port left out for some blocks of a packet (predicted) and then given one: the predicted
+ * blocks count before the given one, as in a switch given them all. And a packet whose last
+ * block falls inside an advance ends there: its port is no longer receiving.
+ */
+static void test_predicted_blocks_count_before_a_given_one(void **state) {
+  (void)state;
+  lfc_switch_cfg_t cfg;
+  lfc_switch_cfg_default(&cfg, LFC_MODE_PFC, PORTS, 2);
+  lfc_switch_t *a = make(&cfg), *b = make(&cfg);
+  const uint32_t n = 6, tag = 11, dst = 3, given = 3, after = 40;
+  lfc_word_t in[PORTS], oa[PORTS], ob[PORTS];
+  for (uint32_t p = 0; p < PORTS; p++) in[p] = idle;
+  for (uint32_t i = 0; i <= given; i++) { /* blocks 0 and `given` given to b, those between not */
+    in[0] = data(0, n, dst, tag, i);
+    lfc_switch_step(a, in, oa);
+    lfc_switch_step_ports(b, in, i == 0 || i == given ? 1u : 0u, ob);
+    assert_same_registers(a, b);
+  }
+  assert_int_equal(reg(b, "rx_rem", 0, 0), n - 1u - given);
+  for (uint32_t i = given + 1u; i < n; i++) { /* the rest, given to a only */
+    in[0] = data(0, n, dst, tag, i);
+    lfc_switch_step(a, in, oa);
+  }
+  assert_true(lfc_switch_next_event(b) >= n);
+  lfc_switch_advance(b, n); /* past the last block */
+  assert_int_equal(lfc_switch_receiving(b), 0u);
+  assert_int_equal(reg(b, "rx_rem", 0, 0), 0u);
   assert_same_registers(a, b);
+  step_both_idle(a, b, after);
+  assert_int_equal(lfc_switch_stats(b, dst)->cls[0].tx_pkts, 1);
   lfc_switch_destroy(a);
   lfc_switch_destroy(b);
 }
@@ -527,8 +583,13 @@ static void reset_state(lfc_mode_t mode) {
   assert_non_null(sw);
   check_zero(sw, &c, "after create");
   traffic(sw, &c, 200);
+  lfc_word_t first[LFC_MAX_PORTS] = {0}; /* a packet of several blocks, being received */
+  first[0] = (lfc_word_t){.kind = LFC_DATA, .sop = 1, .nblk = 4, .dst = 1, .tag = 1};
+  lfc_switch_step(sw, first, NULL);
+  assert_int_equal(lfc_switch_receiving(sw), 1u);
   lfc_switch_reset(sw);
   check_zero(sw, &c, "after reset");
+  assert_int_equal(lfc_switch_receiving(sw), 0u);
   /* And it behaves like a new switch: the same outputs for the same inputs. */
   lfc_switch_t *fresh = lfc_switch_create(&c, err, sizeof err);
   assert_non_null(fresh);
@@ -600,6 +661,7 @@ int main(void) {
       cmocka_unit_test(test_step_ports_ignores_bits_beyond_the_ports),
       cmocka_unit_test(test_step_ports_predicts_only_the_due_block),
       cmocka_unit_test(test_advance_after_a_gap_takes_the_overdue_block_first),
+      cmocka_unit_test(test_predicted_blocks_count_before_a_given_one),
       cmocka_unit_test(test_reset_state_pfc),
       cmocka_unit_test(test_reset_returns_every_descriptor),
       cmocka_unit_test(test_reset_state_ib),
