@@ -258,7 +258,10 @@ struct lfc_switch {
    *             bound of tx_wake over tx_parked (exact after the scan in lfc_switch_step).
    *   tx_busy   a superset of the ports with a packet in flight (tx_rem != 0): set when a
    *             packet starts (step B), cleared at the port's next decision point that a step
-   *             visits (a slot with tx_rem = 0).
+   *             visits (a slot with tx_rem = 0). A subset of tx_work: a port leaves tx_work
+   *             only at a decision point that stays IDLE.
+   *   tx_end_lb a lower bound of tx_end over tx_busy (exact after the scan in
+   *             lfc_switch_step_ports): before it no port of tx_busy is at a decision point.
    *   rx_busy   exactly the ports receiving a packet (rx_rem != 0), after each step/advance.
    *   rx_held   the ports of rx_busy whose next block is overdue (it did not come in the slot
    *             after the last: the caller gave another word there): their rx_rem and rx_last
@@ -267,9 +270,13 @@ struct lfc_switch {
    *             are kept as of the last block given or completed: the blocks due before now
    *             have come, lfc_rx_sync counts them in when a word is given, lfc_rx_rem reads
    *             the register, and neither streaming nor skip-ahead writes a port per cycle.
+   *   rx_end_lb a lower bound of lfc_rx_end over rx_busy & ~rx_held (exact after the scans
+   *             in lfc_switch_step_ports and lfc_switch_advance): no such packet ends before
+   *             it, so the steps and skip-aheads before it look at none of those ports.
    *   pipe_busy exactly the ports whose pipeline holds a packet (pipe.head != LFC_NIL).
    */
   uint64_t tx_work, tx_busy, rx_busy, rx_held, pipe_busy;
+  uint64_t tx_end_lb, rx_end_lb;
   uint64_t tx_parked, tx_wake_min;
   uint64_t tx_wake[LFC_MAX_PORTS];
 

@@ -146,7 +146,10 @@ static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
   uint32_t rem = n - 1u - d->mrg; /* tx_rem: the words after this one, one a slot (SPEC §7.4) */
   pp->tx_end = sw->now + (uint64_t)rem * pp->k + 1u;
   if (sw->cfg.wire_time) lfc_line_data(&pp->line, sw->now, pp->k, n, pk.pad, sw->ib, d->mrg);
-  if (rem != 0) sw->tx_busy |= 1ull << p;
+  if (rem != 0) {
+    sw->tx_busy |= 1ull << p;
+    sw->tx_end_lb = lfc_min_u64(sw->tx_end_lb, pp->tx_end);
+  }
   lfc_class_stats_t *st = lfc_cstats(sw, p, d->cls);
   st->tx_pkts++;
   st->tx_blocks += n; /* counted at the start, like the credits (SPEC §5.3) */

@@ -110,7 +110,10 @@ static void apply_first(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w,
     pp->rx_rem = 0; /* its further blocks are malformed too */
   } else {
     pp->rx_rem = (uint8_t)(d->nblk - 1u - d->mrg); /* the words still to come (SPEC §7.2) */
-    if (pp->rx_rem != 0) sw->rx_busy |= 1ull << p; /* rx_rem was 0: lfc_rx_stream */
+    if (pp->rx_rem != 0) { /* rx_rem was 0: lfc_rx_stream */
+      sw->rx_busy |= 1ull << p;
+      sw->rx_end_lb = lfc_min_u64(sw->rx_end_lb, lfc_rx_end(pp));
+    }
     if (sw->ib)
       lfc_credit_rx_charge(sw, p, d); /* abr counts dropped packets too */
     else if (d->action == LFC_RX_ADMIT)

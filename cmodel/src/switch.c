@@ -311,6 +311,7 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   lfc_pfc_gen_reset(sw);
   sw->tx_work = lfc_all_ports(sw); /* a superset; PFC ports leave it at their first decision */
   sw->tx_busy = sw->rx_busy = sw->rx_held = 0;
+  sw->tx_end_lb = sw->rx_end_lb = LFC_NEVER;
   sw->tx_parked = 0;
   sw->tx_wake_min = LFC_NEVER;
   if (!sw->ib) lfc_pfc_gen_decide(sw); /* step G of cycle 0 (see lfc_switch_step) */
@@ -362,29 +363,43 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
   lfc_event_log_clear(&sw->events);
 
   /* Streaming (A and E of most ports at load), in one pass: the ports at a decision point, and
-     the receivers given a word (see lfc_tx_stream). A port with neither a packet in flight nor
-     work (sw->tx_work) sends IDLE without being looked at, one within a packet sends its next
-     block without being written (lfc/switch.h), and one whose input is IDLE (not in in_ports)
-     receives without being looked at. */
+     the receivers given a word (see lfc_tx_stream). A port without work (sw->tx_work, which
+     has every port with a packet in flight) sends IDLE without being looked at, one within a
+     packet sends its next block without being written (lfc/switch.h; before tx_end_lb it is
+     not looked at either), and one whose input is IDLE (not in in_ports) receives without
+     being looked at. */
   lfc_tx_unpark(sw);
   lfc_port_t *const port = sw->port;
   const uint64_t now = sw->now;
-  const uint64_t tx_live = sw->tx_busy | sw->tx_work;
+  /* the ports that may be at a decision point: of tx_busy, none before tx_end_lb */
+  const bool tx_scan = sw->tx_end_lb <= now;
+  const uint64_t tx_live = tx_scan ? sw->tx_work : sw->tx_work & ~sw->tx_busy;
   in_ports &= all_ports(sw);
   uint64_t tx_slow = 0, rx_slow = 0, rx_last = 0, rx_bad = 0;
+  uint64_t tx_end_busy = LFC_NEVER; /* tx_end of the ports of tx_busy looked at, and not at one */
   uint64_t held = sw->rx_held & ~in_ports;
+  uint64_t rx_end_given = LFC_NEVER; /* lfc_rx_end of the given ports receiving on time */
   for (uint64_t m = tx_live | in_ports; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
     uint64_t bit = 1ull << p;
-    if ((tx_live & bit) != 0 && lfc_tx_at_decision(&port[p], now)) {
-      tx_slow |= bit;
-      out[p] = idle_word; /* until step A decides otherwise */
+    if ((tx_live & bit) != 0) {
+      if (lfc_tx_at_decision(&port[p], now)) {
+        tx_slow |= bit;
+        out[p] = idle_word; /* until step A decides otherwise */
+      } else if ((sw->tx_busy & bit) != 0) {
+        tx_end_busy = lfc_min_u64(tx_end_busy, port[p].tx_end);
+      }
     }
     if ((in_ports & bit) == 0) continue;
     lfc_rx_sync(sw, p);
     int how = lfc_rx_stream(&port[p], now, &in[p]);
     /* still receiving, and the block due now (or before) did not come: overdue (rx_held) */
-    if (port[p].rx_rem != 0 && port[p].rx_last + port[p].k <= now) held |= bit;
+    if (port[p].rx_rem != 0) {
+      if (port[p].rx_last + port[p].k <= now)
+        held |= bit;
+      else
+        rx_end_given = lfc_min_u64(rx_end_given, lfc_rx_end(&port[p]));
+    }
     if (how == LFC_RX_STREAMED) continue;
     if (how == LFC_RX_SLOW) rx_slow |= bit;
     if (how == LFC_RX_LAST) rx_last |= bit;
@@ -393,16 +408,27 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
   /* The ports receiving a packet whose word was not given: its next block if due, which is
      well formed by construction, else IDLE, which changes nothing (lfc/switch.h). Only the
      last block changes a register that is kept (rx_held); an overdue port's block is never
-     due again until one is given. */
-  for (uint64_t m = sw->rx_busy & ~in_ports & ~sw->rx_held; m != 0; m &= m - 1u) {
-    uint32_t p = lfc_ctz(m);
-    if (lfc_rx_end(&port[p]) != now) continue;
-    port[p].rx_rem = 0; /* rx_last is read only while rx_rem > 0 */
-    rx_last |= 1ull << p;
+     due again until one is given. None ends before rx_end_lb, so only then are they looked at
+     (and the bound made exact). */
+  if (sw->rx_end_lb <= now) {
+    uint64_t lb = LFC_NEVER;
+    for (uint64_t m = sw->rx_busy & ~in_ports & ~sw->rx_held; m != 0; m &= m - 1u) {
+      uint32_t p = lfc_ctz(m);
+      uint64_t end = lfc_rx_end(&port[p]);
+      if (end != now) {
+        lb = lfc_min_u64(lb, end);
+        continue;
+      }
+      port[p].rx_rem = 0; /* rx_last is read only while rx_rem > 0 */
+      rx_last |= 1ull << p;
+    }
+    sw->rx_end_lb = lb;
   }
+  sw->rx_end_lb = lfc_min_u64(sw->rx_end_lb, rx_end_given); /* step E adds the new packets */
   sw->rx_held = held;
   /* Decision points of ports without work stay IDLE (the invariant of sw->tx_work). */
   sw->tx_busy &= ~tx_slow; /* a decision point has nothing in flight */
+  if (tx_scan) sw->tx_end_lb = tx_end_busy; /* step B adds the packets it starts */
   sw->tx_slow = tx_slow & sw->tx_work;
   sw->rx_slow = rx_slow;
   for (uint64_t m = rx_last | rx_bad; m != 0; m &= m - 1u) {
@@ -461,14 +487,16 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   /* Ports outside these masks have no event of that kind (see struct lfc_switch). The
      pipeline and receive events are cheap to compute and bound m first, so that a transmitter
      whose packet in flight ends at or after m (lfc_tx_busy_until) is not looked at further:
-     its event cannot come before that end. */
+     its event cannot come before that end. The last block of a packet being received is not
+     before rx_from (rx_end_lb). */
+  const uint64_t rx_from = sw->rx_held != 0 ? sw->now : lfc_max_u64(sw->rx_end_lb, sw->now);
   if (lfc_pipe_exits_skipped(sw)) {
     for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
       m = lfc_min_u64(m, lfc_pipe_next_start(sw, lfc_ctz(w)));
     /* a packet being received: its step F is lfc_rx_next_event, its start not before the
        cycle after that nor before its egress port is free (as lfc_pipe_next_start); the last
-       block is not before now, so none of them comes before now + latency */
-    for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now + sw->cfg.latency; w &= w - 1u) {
+       block is not before rx_from, so none of them comes before rx_from + latency */
+    for (uint64_t w = sw->rx_busy; w != 0 && m > rx_from + sw->cfg.latency; w &= w - 1u) {
       uint32_t p = lfc_ctz(w);
       uint64_t f = lfc_rx_next_event(sw, p);
       if (f == LFC_NEVER || f + 1u >= m) continue;
@@ -479,10 +507,12 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   } else {
     for (uint64_t w = sw->pipe_busy; w != 0 && m > sw->now; w &= w - 1u)
       m = lfc_min_u64(m, lfc_pipe_next_event(sw, lfc_ctz(w)));
-    for (uint64_t w = sw->rx_busy; w != 0 && m > sw->now; w &= w - 1u)
+    for (uint64_t w = sw->rx_busy; w != 0 && m >= rx_from + sw->cfg.latency; w &= w - 1u)
       m = lfc_min_u64(m, lfc_rx_next_event(sw, lfc_ctz(w)));
   }
-  for (uint64_t w = sw->tx_work; w != 0 && m > sw->now; w &= w - 1u) {
+  /* a port of tx_busy is not free before tx_end_lb */
+  for (uint64_t w = m <= sw->tx_end_lb ? sw->tx_work & ~sw->tx_busy : sw->tx_work;
+       w != 0 && m > sw->now; w &= w - 1u) {
     uint32_t p = lfc_ctz(w);
     if (lfc_tx_busy_until(&sw->port[p], sw->now) < m)
       m = lfc_min_u64(m, lfc_tx_next_event(sw, p));
@@ -496,9 +526,15 @@ void lfc_switch_advance(lfc_switch_t *sw, uint64_t to) {
   if (to <= sw->now) return;
   /* Only packets being received move (idle ports have no state that counts cycles: slots are
      t mod k = 0, timers are absolute, and so is the end of a packet in flight, tx_end). */
-  for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) {
-    uint32_t p = lfc_ctz(m); /* the others' registers are kept as predicted (rx_held) */
-    if (((sw->rx_held >> p) & 1u) != 0 || lfc_rx_end(&sw->port[p]) < to) lfc_rx_advance(sw, p, to);
+  if (sw->rx_held != 0 || sw->rx_end_lb < to) { /* else none ends before `to` (rx_end_lb) */
+    uint64_t lb = LFC_NEVER;
+    for (uint64_t m = sw->rx_busy; m != 0; m &= m - 1u) {
+      uint32_t p = lfc_ctz(m); /* the others' registers are kept as predicted (rx_held) */
+      const lfc_port_t *pp = &sw->port[p];
+      if (((sw->rx_held >> p) & 1u) != 0 || lfc_rx_end(pp) < to) lfc_rx_advance(sw, p, to);
+      if (((sw->rx_busy >> p) & 1u) != 0) lb = lfc_min_u64(lb, lfc_rx_end(pp));
+    }
+    sw->rx_end_lb = lb; /* every port still receiving is on time now */
   }
   /* Step F of the skipped cycles, if lfc_switch_next_event let them pass (PFC, no storm): after
      the packets whose last block came in them joined the pipeline. */

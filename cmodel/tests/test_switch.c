@@ -527,6 +527,65 @@ static void test_predicted_blocks_count_before_a_given_one(void **state) {
   lfc_switch_destroy(b);
 }
 
+/*
+ * A port whose block is overdue (a gap inside its packet: rx_held) has its packet's start as
+ * an event, before the start of a packet waiting in a pipeline for its busy egress port, while
+ * another port receives a packet that ends later still (the overdue port is not counted in
+ * what the switch keeps of those ends). Switch a is stepped every cycle, given every word; b is
+ * given the first blocks and the gap's IDLE, and the blocks after the gap only in the cycles it
+ * steps (an advance takes the overdue block as arriving in its first cycle, lfc/switch.h), and
+ * is advanced to its next event over every other cycle. Store-and-forward, latency 4.
+ */
+static void test_overdue_port_start_is_an_event(void **state) {
+  (void)state;
+  lfc_switch_cfg_t cfg;
+  enum { LAT = 4, CYCLES = 48, GAP_PORT = 0 };
+  cfg_pipe(&cfg, false, LAT);
+  lfc_switch_t *a = make(&cfg), *b = make(&cfg);
+  static lfc_word_t tr[CYCLES][PORTS];
+  uint64_t first[CYCLES] = {0}, after_gap[CYCLES] = {0};
+  for (uint32_t t = 0; t < CYCLES; t++)
+    for (uint32_t p = 0; p < PORTS; p++) tr[t][p] = idle;
+  /* port, first cycle, blocks, destination (= egress port); port 0's packet has a gap */
+  const struct { uint32_t port, at, n, dst; } pk[] = {
+      {3, 0, 20, 1},  /* ends at 19: the later end */
+      {1, 0, 10, 3},  /* out of port 3 from 13 to 22 */
+      {1, 11, 3, 3},  /* ends at 13, the gap's cycle; ready at 17, waits for port 3 till 23 */
+      {0, 12, 4, 2}}; /* block 0 at 12, IDLE at 13, blocks 1..3 at 14..16: starts at 20 */
+  const uint32_t rx_pkts[PORTS] = {1, 2, 0, 1};
+  for (uint32_t i = 0; i < sizeof pk / sizeof pk[0]; i++) {
+    uint32_t gap = pk[i].port == GAP_PORT ? 1u : 0u;
+    for (uint32_t j = 0; j < pk[i].n; j++) {
+      uint32_t t = pk[i].at + j + (j > 0 ? gap : 0u);
+      tr[t][pk[i].port] = data(0, pk[i].n, pk[i].dst, 20u + i, j);
+      if (j == 0) first[t] |= 1ull << pk[i].port;
+      else if (gap) after_gap[t] |= 1ull << pk[i].port;
+    }
+    if (gap) first[pk[i].at + 1u] |= 1ull << pk[i].port; /* the IDLE of the gap, given */
+  }
+  lfc_word_t oa[PORTS], ob[PORTS];
+  uint32_t skips = 0;
+  while (lfc_switch_cycle(b) < CYCLES) {
+    uint64_t t = lfc_switch_cycle(b), ne = lfc_switch_next_event(b);
+    if (first[t] != 0 || ne == t) {
+      lfc_switch_step_ports(b, tr[t], first[t] | after_gap[t], ob);
+    } else {
+      uint64_t to = t + 1u;
+      while (to < CYCLES && to < ne && first[to] == 0) to++;
+      lfc_switch_advance(b, to);
+      skips++;
+    }
+    while (lfc_switch_cycle(a) < lfc_switch_cycle(b)) lfc_switch_step(a, tr[lfc_switch_cycle(a)], oa);
+    assert_same_registers(a, b);
+  }
+  assert_true(skips > 0);
+  for (uint32_t p = 0; p < PORTS; p++)
+    assert_int_equal(lfc_switch_stats(b, p)->cls[0].rx_pkts, rx_pkts[p]);
+  assert_int_equal(lfc_switch_stats(b, 2)->cls[0].tx_pkts, 1); /* the gapped packet went out */
+  lfc_switch_destroy(a);
+  lfc_switch_destroy(b);
+}
+
 /* Registers whose reset value is 0 in both modes (SPEC §13.1). */
 static const char *const ZERO_AT_RESET[] = {
     "shared_used", "rx_rem", "tx_rem", "qlen", "qpkts", "pg_min", "pg_shared", "pg_hdrm",
@@ -660,6 +719,7 @@ int main(void) {
       cmocka_unit_test(test_step_ports_predicts_only_the_due_block),
       cmocka_unit_test(test_advance_after_a_gap_takes_the_overdue_block_first),
       cmocka_unit_test(test_predicted_blocks_count_before_a_given_one),
+      cmocka_unit_test(test_overdue_port_start_is_an_event),
       cmocka_unit_test(test_reset_state_pfc),
       cmocka_unit_test(test_reset_returns_every_descriptor),
       cmocka_unit_test(test_reset_state_ib),

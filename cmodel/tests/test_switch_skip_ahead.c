@@ -23,7 +23,8 @@
  *     literally on the registers of S(t) (fcp_holdoff included), names, and none when none is;
  *   - internal invariants (white box): the masks and minima the model caches for speed agree with
  *     a recomputation, no PG outside the evaluation set would change xoff, and the blocks charged
- *     to every PG / VL equal the blocks of its packets in pipelines and queues (SPEC §10).
+ *     to every PG / VL equal the blocks of its packets in pipelines and queues (SPEC §10). These
+ *     are checked on switch B too, after each of its steps and advances.
  *
  * The seed is printed; LFC_SEED=<n> in the environment reruns one.
  */
@@ -425,6 +426,16 @@ static bool check_queues(const lfc_switch_t *sw, uint64_t *held, uint32_t *live,
             "pipeline %u: packet not on the timing wheel", p);
     /* lfc_internal.h: pipe_busy is exactly the ports whose pipeline holds a packet */
     CHECK(((sw->pipe_busy >> p) & 1u) == (pp->pipe.head != LFC_NIL), "pipe_busy bit %u", p);
+    /* a port with a packet in flight has work: it leaves tx_work only at a decision point
+       that stays IDLE (port_tx.c), where tx_busy is cleared */
+    CHECK(!(((sw->tx_busy & ~sw->tx_work) >> p) & 1u), "port %u in tx_busy, not tx_work", p);
+    /* and the lower bounds of the ends of packets in flight and being received */
+    CHECK(!((sw->tx_busy >> p) & 1u) || sw->tx_end_lb <= pp->tx_end,
+          "tx_end_lb %llu above port %u's tx_end %llu", (unsigned long long)sw->tx_end_lb, p,
+          (unsigned long long)pp->tx_end);
+    CHECK(!(((sw->rx_busy & ~sw->rx_held) >> p) & 1u) || sw->rx_end_lb <= lfc_rx_end(pp),
+          "rx_end_lb %llu above port %u's last block %llu", (unsigned long long)sw->rx_end_lb,
+          p, (unsigned long long)lfc_rx_end(pp));
     /* and the timing wheel has port p's bit only in the slots of its pipeline's packets (so
      * lfc_pipe_exit finds a due packet at the head whenever the slot of now + 1 names p) */
     for (uint32_t i = 0; i <= sw->pipe_ring_mask; i++) {
@@ -889,6 +900,8 @@ static void run_scenario(const scenario_t *sc, uint64_t seed) {
       }
     }
     compare_state(a, b, sc->name, seed);
+    char msg[200]; /* B's caches too: it is the switch that skips and is given fewer words */
+    if (!invariants(b, msg, sizeof msg)) fail_at(sc->name, seed, lfc_switch_cycle(b), msg, 0);
   }
   uint64_t tx = 0, rx = 0, drops = 0, ctl = 0, trips = 0, marks = 0;
   for (uint32_t p = 0; p < cfg.ports; p++) {
