@@ -437,17 +437,18 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
   }
 
   /* Decisions, all from S(t): A outputs; E framing and admission; G XOFF/XON, which was taken
-     at the end of the last step (or reset) from the same state (see below). */
-  lfc_tx_decide_all(sw, out);
-  lfc_rx_decide_all(sw, in);
+     at the end of the last step (or reset) from the same state (see below). A block is called
+     only when it has ports to visit (most steps have one event). */
+  if (sw->tx_slow != 0) lfc_tx_decide_all(sw, out);
+  if (sw->rx_slow != 0) lfc_rx_decide_all(sw, in);
 
   /* The next state. */
-  if (sw->ib) lfc_fcp_sent_all(sw);   /* B, FCP bookkeeping: values of S(t) */
-  lfc_tx_apply_all(sw);               /* B */
-  lfc_wd_discard(sw);                 /* C */
-  lfc_rx_apply_all(sw, in);           /* D, E */
-  lfc_pipe_exit(sw);                  /* F */
-  if (!sw->ib) lfc_pfc_gen_apply(sw); /* G */
+  if (sw->ib) lfc_fcp_sent_all(sw);                 /* B, FCP bookkeeping: values of S(t) */
+  if (sw->tx_slow != 0) lfc_tx_apply_all(sw);       /* B */
+  if (sw->storm_ports != 0) lfc_wd_discard(sw);     /* C */
+  if (sw->rx_slow != 0) lfc_rx_apply_all(sw, in);   /* D, E */
+  lfc_pipe_exit(sw);                                /* F */
+  if (sw->flip_ports != 0) lfc_pfc_gen_apply(sw);   /* G (PFC mode only sets flip_ports) */
   lfc_wd_update(sw);                  /* H */
   sw->now++;
   /* Step G's decision of the next cycle, now: it reads only registers that nothing changes
