@@ -18,9 +18,9 @@ SIM_LIBS = -linih -lm -pthread
 
 # lfc-sim is built for speed (docs/sim.md "Speed"): the simulator and the model's sources
 # compiled together with link-time optimisation (the model's small per-port functions inline
-# across files), at -O3, and without the model's assert()s. lfc-sim-check links the ordinary liblfc.a,
-# assertions on (lfc_switch_advance checks the skip-ahead contract on every jump); test-sim
-# runs both and requires the same digests.
+# across files), at -O3, and without the model's assert()s. lfc-sim-check links the ordinary
+# liblfc.a, assertions on (lfc_switch_advance checks the skip-ahead contract on every jump);
+# test-sim runs both and requires the same digests.
 SIM_FAST_FLAGS = -DNDEBUG -flto=auto -O3
 SIM_FAST_OBJS = $(patsubst sim/src/%.c,$(BUILD)/sim/fast/sim/%.o,$(SIM_SRCS) $(SIM_CALC_SRC)) \
                 $(patsubst cmodel/src/%.c,$(BUILD)/sim/fast/src/%.o,$(LIB_SRCS))

@@ -575,7 +575,8 @@ static void test_overdue_port_start_is_an_event(void **state) {
       lfc_switch_advance(b, to);
       skips++;
     }
-    while (lfc_switch_cycle(a) < lfc_switch_cycle(b)) lfc_switch_step(a, tr[lfc_switch_cycle(a)], oa);
+    while (lfc_switch_cycle(a) < lfc_switch_cycle(b))
+      lfc_switch_step(a, tr[lfc_switch_cycle(a)], oa);
     assert_same_registers(a, b);
   }
   assert_true(skips > 0);
