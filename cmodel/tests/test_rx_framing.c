@@ -195,7 +195,7 @@ static void test_framing_dst_beyond_ports_malformed(void **state) {
  * the table does not route (MALFORMED). */
 static void test_framing_route_table_maps_and_unrouted_malformed(void **state) {
   (void)state;
-  static const uint16_t route[6] = {3, 2, 1, 0, 0, 2};
+  static const uint8_t route[6] = {3, 2, 1, 0, 0, 2};
   lfc_switch_cfg_t c;
   cfg_frm(&c);
   c.route = route;

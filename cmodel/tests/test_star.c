@@ -26,7 +26,7 @@ enum { PORTS = 4, CLASSES = 2 };
  * configuration on its own. */
 static void test_route_table_refused(void **state) {
   (void)state;
-  static const uint16_t route[PORTS] = {0, 1, 2, 3};
+  static const uint8_t route[PORTS] = {0, 1, 2, 3};
   lfc_star_cfg_t c;
   lfc_star_cfg_default(&c, LFC_MODE_PFC, PORTS, CLASSES);
   c.sw.route = route;

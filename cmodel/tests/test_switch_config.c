@@ -448,8 +448,8 @@ static void test_cfg_pfc_shared_blocks_zero_rejected(void **state) {
 /* SPEC §3.3: a route table entry naming a port >= ports. */
 static void test_cfg_route_entry_beyond_ports_rejected(void **state) {
   (void)state;
-  static const uint16_t bad[5] = {0, 1, 2, 4, 3};
-  static const uint16_t good[5] = {0, 1, 2, 3, 3};
+  static const uint8_t bad[5] = {0, 1, 2, 4, 3};
+  static const uint8_t good[5] = {0, 1, 2, 3, 3};
   lfc_switch_cfg_t c;
   lfc_switch_cfg_default(&c, LFC_MODE_PFC, 4, 2);
   c.route = bad;

@@ -77,7 +77,7 @@ typedef struct {
   uint32_t long_pause_pct; /* PFC frames with long pause times (watchdog) */
 } scenario_t;
 
-static const uint16_t route_table[] = {3, 2, 1, 0, 0, 1};
+static const uint8_t route_table[] = {3, 2, 1, 0, 0, 1};
 
 static void s_ib_cut(lfc_switch_cfg_t *c) {
   c->cut_through = true;

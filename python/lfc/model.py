@@ -23,6 +23,7 @@ python/tests/test_model.py.
 
 import ctypes
 import enum
+import numbers
 from dataclasses import dataclass, fields as dc_fields
 
 from . import LfcError, _Handle, bind
@@ -90,7 +91,7 @@ class _CSwitchCfg(ctypes.Structure):  # lfc_switch_cfg_t
         ("mode", ctypes.c_int), ("ports", ctypes.c_uint32), ("classes", ctypes.c_uint32),
         ("speed_div", ctypes.c_uint8 * MAX_PORTS), ("latency", ctypes.c_uint32),
         ("cut_through", ctypes.c_bool), ("mtu_blocks", ctypes.c_uint32),
-        ("wire_time", ctypes.c_bool), ("seed", ctypes.c_uint32), ("route", ctypes.POINTER(ctypes.c_uint16)),
+        ("wire_time", ctypes.c_bool), ("seed", ctypes.c_uint32), ("route", ctypes.POINTER(ctypes.c_uint8)),
         ("route_len", ctypes.c_uint32),
         ("vl_blocks", ctypes.c_uint32 * IB_MAX_VLS), ("vl15_blocks", ctypes.c_uint32),
         ("fcp_period", ctypes.c_uint32), ("fcp_holdoff", ctypes.c_uint32),
@@ -587,7 +588,7 @@ class Switch(_Handle):
     Switch(mode, ports=4, classes=2, config=None, route=None, **params): mode "ib" or "pfc"
     (or Mode); config a dict of SPEC §3 parameters by name ("pfc.xoff_th": 64, "ib.vlarb_low":
     [(0, 4), (1, 4)]), params the same as keywords (xoff_th=64; a name in one section only);
-    route[dst] = egress port (None: dst is the port). LfcError with the library's line for an
+    route[dst] = egress port, 0..63 (None: dst is the port). LfcError with the library's line for an
     unknown name, a bad value or an illegal combination (SPEC §3.3).
     """
 
@@ -611,8 +612,13 @@ class Switch(_Handle):
                 raise LfcError(f"switch: [{sec}] {name} = {text}: {_text(err.value)}")
         if route is not None:
             # lfc_switch_cfg_t keeps a pointer to the table: it lives as long as this object.
-            self._route = (ctypes.c_uint16 * len(route))(*route)
-            cfg.route = ctypes.cast(self._route, ctypes.POINTER(ctypes.c_uint16))
+            # A byte an entry: check the range here, as ctypes would wrap 300 to 44.
+            for i, e in enumerate(route):
+                if not isinstance(e, numbers.Integral) or not 0 <= e < MAX_PORTS:
+                    raise LfcError(f"switch: route[{i}] = {e!r} is not a port; "
+                                   f"allowed: 0..{MAX_PORTS - 1}")
+            self._route = (ctypes.c_uint8 * len(route))(*route)
+            cfg.route = ctypes.cast(self._route, ctypes.POINTER(ctypes.c_uint8))
             cfg.route_len = len(route)
         self._cfg = cfg
         self._h = lib.lfc_switch_create(ctypes.byref(cfg), err, _ERR_LEN)

@@ -237,6 +237,25 @@ class TestSwitch(unittest.TestCase):
                          [(2, 0, 0), (2, 1, 1)])
         self.assertIn("drop_pkts_shared", rows[0])
 
+    def test_route_table(self):
+        """route[dst] = egress port (SPEC §7.1), one byte an entry: a packet for dst 1 leaves on
+        port 3; an entry that is no port is refused here (ctypes would wrap 300 to 44), one of
+        no port of this switch by the library."""
+        sw = lfc.Switch("pfc", ports=4, classes=1, route=[0, 3, 1, 2])
+        out_ports = set()
+        for t in range(40):
+            w = lfc.Word.data(cls=0, nblk=2, dst=1, tag=7, sop=t == 0, eop=t == 1) \
+                if t < 2 else None
+            out = sw.step({0: w})
+            out_ports |= {p for p, o in enumerate(out) if o.kind == lfc.Kind.DATA}
+        self.assertEqual(out_ports, {3})
+        for bad in (300, -1, 64, "2", 1.0):
+            with self.assertRaisesRegex(lfc.LfcError, r"route\[1\] = .* is not a port; "
+                                                      r"allowed: 0\.\.63"):
+                lfc.Switch("pfc", ports=4, classes=1, route=[0, bad])
+        with self.assertRaisesRegex(lfc.LfcError, r"route\[1\] = 4 names a port >= ports = 4"):
+            lfc.Switch("pfc", ports=4, classes=1, route=[0, 4])
+
     def test_advance_equals_stepping(self):
         """lfc_switch_advance through Python: the same registers and counters as stepping."""
         nblk = 40

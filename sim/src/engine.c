@@ -1143,7 +1143,7 @@ static uint16_t ar_choose(const sim_t *s, uint32_t d, const lfc_word_t *in) {
   const uint32_t ways = s->routes.ways;
   if (ways < 2u || in->dst >= s->routes.len || in->cls >= LFC_MAX_CLASSES) return in->dst;
   const uint32_t h = in->dst / ways, c0 = in->dst % ways, nports = s->dev[d].nports;
-  const uint16_t *tab = &s->routes.table[d][h * ways];
+  const route_port_t *tab = &s->routes.table[d][h * ways];
   const lfc_switch_t *sw = s->dev[d].sw;
   uint64_t have = 0;         /* ports whose load was read */
   uint32_t load[LFC_MAX_PORTS]; /* their blocks to send */

@@ -81,10 +81,12 @@ int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t 
     if (c > qclasses) qclasses = c;
   }
   if (sc->nclassmaps > 0) qclasses = LFC_MAX_CLASSES;
+  /* the route tables and reachability (routing.h), per switch */
+  double routes = (double)t.nsw * ((double)t.nendpoints * ways * sizeof(route_port_t) +
+                                   (double)t.nendpoints);
   double b = EST_PROCESS_BYTES + ports * (EST_MODEL_PORT_BYTES + EST_SIM_PORT_BYTES) +
              (double)t.nendpoints * (EST_MODEL_NIC_BYTES + EST_SIM_PORT_BYTES) +
-             ndev * (EST_SIM_DEVICE_BYTES + lanes * EST_LANE_DEVICE_BYTES) + ring +
-             (double)t.nsw * ((double)t.nendpoints * ways * 2.0 + t.nendpoints) + /* routes */
+             ndev * (EST_SIM_DEVICE_BYTES + lanes * EST_LANE_DEVICE_BYTES) + ring + routes +
              (double)t.nsw * qports * qclasses * EST_QUEUE_BYTES;
   double flows = 0;
   for (uint32_t gi = 0; gi < sc->ngroups; gi++) {

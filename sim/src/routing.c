@@ -57,7 +57,7 @@ static uint32_t ecmp_start(uint32_t s) { return sim_mix32((s + 1u) * ECMP_MUL_ST
 
 typedef struct {
   uint32_t *dist, *d1, *queue, *rank;
-  uint16_t *cand;
+  route_port_t *cand; /* ports */
 } work_t;
 
 static int is_up(const work_t *w, uint32_t from, uint32_t to) { return w->rank[to] < w->rank[from]; }
@@ -184,8 +184,8 @@ static int explicit_paths(const lfc_scenario_t *sc, const topo_t *t, routes_t *r
         }
       if (nset < sizeof set / sizeof set[0])
         set[nset++] = (set_entry_t){(uint32_t)id[j], h, (uint32_t)id[j + 1], pa->line};
-      uint16_t *tab = r->table[id[j]];
-      for (uint32_t c = 0; c < r->ways; c++) tab[h * r->ways + c] = (uint16_t)p;
+      route_port_t *tab = r->table[id[j]];
+      for (uint32_t c = 0; c < r->ways; c++) tab[h * r->ways + c] = (route_port_t)p;
     }
   }
   return 0;
@@ -198,7 +198,7 @@ uint32_t routes_ways(const lfc_scenario_t *sc, uint32_t nendpoints) {
 }
 
 /* FNV-1a (Fowler, Noll, Vo) of a table's entries. */
-static uint64_t table_hash(const uint16_t *tab, uint32_t len) {
+static uint64_t table_hash(const route_port_t *tab, uint32_t len) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint32_t i = 0; i < len; i++) h = (h ^ tab[i]) * 0x100000001b3ull;
   return h;
@@ -238,7 +238,7 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
   r->table = calloc(t->nsw, sizeof *r->table);
   r->reach = calloc((size_t)t->nsw * t->nendpoints, 1);
   work_t w = {calloc(t->nsw, 4), calloc(t->nsw, 4), calloc(t->nsw, 4), calloc(t->nsw, 4),
-              calloc(LFC_MAX_PORTS, 2)};
+              calloc(LFC_MAX_PORTS, sizeof(route_port_t))};
   uint32_t *hs = NULL, *hs_first = NULL;
   uint16_t *turn = calloc((size_t)t->nsw * ways, sizeof *turn);
   deal_t *deal = calloc(ways, sizeof *deal);
@@ -295,7 +295,7 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
         } else if (w.dist[n] + 1u != w.dist[s]) {
           continue;
         }
-        w.cand[nc++] = (uint16_t)p;
+        w.cand[nc++] = (route_port_t)p;
       }
       uint32_t start = nc > 0 ? ecmp_start(s) % nc : 0u;
       for (uint32_t i = hs_first[d]; i < hs_first[d + 1u]; i++) {
@@ -303,7 +303,7 @@ int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *e
         r->reach[(size_t)s * t->nendpoints + h] = 1;
         for (uint32_t c = 0; c < ways; c++)
           r->table[s][h * ways + c] =
-              s == d ? (uint16_t)t->host_port[h]
+              s == d ? (route_port_t)t->host_port[h]
                      : w.cand[(turn[(size_t)s * ways + c] + start) % nc];
       }
     }

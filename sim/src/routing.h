@@ -15,12 +15,16 @@
 #include "scenario.h"
 #include "topology.h"
 
+/* A route table entry: an egress port, in a byte (lfc_switch_cfg_t.route). */
+typedef uint8_t route_port_t;
+_Static_assert(LFC_MAX_PORTS <= UINT8_MAX + 1, "a route_port_t holds every port");
+
 typedef struct {
-  uint16_t **table; /* per switch, len entries; switches with equal tables share one */
-  uint8_t *shared;  /* per switch: 1 if its table is an earlier switch's (routes_free) */
-  uint32_t len;     /* nhosts * ways */
+  route_port_t **table; /* per switch, len entries; switches with equal tables share one */
+  uint8_t *shared;       /* per switch: 1 if its table is an earlier switch's (routes_free) */
+  uint32_t len;          /* nhosts * ways */
   uint32_t ways;
-  uint8_t *reach;   /* per (switch, host): 1 if the switch has a path to the host */
+  uint8_t *reach;        /* per (switch, host): 1 if the switch has a path to the host */
 } routes_t;
 
 int routes_build(const lfc_scenario_t *sc, const topo_t *t, routes_t *r, char *err, size_t errlen);
