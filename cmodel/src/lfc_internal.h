@@ -170,10 +170,13 @@ typedef struct {
   uint8_t flip;           /* PFC scratch: PGs that change xoff in this cycle (step G) */
   uint8_t wd_tripped;     /* PFC: queues that restored at least once: wd_rcnt reads wd_restore */
 
-  /* ---- per class: PFC (SPEC §6, §8; one line each), egress queues (§7.4), IB (§5) ---- */
-  _Alignas(LFC_CACHE_LINE) lfc_pcls_t pc[LFC_PFC_MAX_PRIOS];
+  /* ---- per class: PFC's (SPEC §6, §8; one line each) or IB's (§5), egress queues (§7.4) ---- */
+  union { /* a switch is in one mode (SPEC §3): the registers of the other do not exist, and
+             no block of that mode runs (each is called under sw->ib or !sw->ib) */
+    _Alignas(LFC_CACHE_LINE) lfc_pcls_t pc[LFC_PFC_MAX_PRIOS]; /* PFC mode only */
+    lfc_vl_t vl[LFC_IB_MAX_VLS];                                /* IB mode only */
+  };
   lfc_queue_t q[LFC_MAX_CLASSES]; /* index 15 = VL15 */
-  lfc_vl_t vl[LFC_IB_MAX_VLS];
 
   /* ---- cold: read only with wire_time = 1 (SPEC §2.4) ---- */
   lfc_line_t line;        /* the transmitter's line time: slack and the end of its last frame */
@@ -182,6 +185,7 @@ typedef struct {
 _Static_assert(offsetof(lfc_port_t, pipe) == LFC_CACHE_LINE, "line 0 of lfc_port_t is full");
 _Static_assert(offsetof(lfc_port_t, pc) == 2u * LFC_CACHE_LINE, "lines 0, 1 of lfc_port_t");
 _Static_assert(sizeof(lfc_pcls_t) == LFC_CACHE_LINE, "one line per PFC class");
+_Static_assert(offsetof(lfc_port_t, vl) == offsetof(lfc_port_t, pc), "PFC's or IB's, by mode");
 
 /*
  * The counters of one port (SPEC §10) as the switch keeps them. lfc_port_stats_t has room for

@@ -227,6 +227,7 @@ void lfc_pfc_gen_reset(lfc_switch_t *sw) {
     sw->gband_base = 0;
     sw->gband_width = 0;
     pp->refresh_min_due = LFC_NEVER;
+    if (sw->ib) continue; /* no PGs: lfc_port_t.pc exists in PFC mode only */
     for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) pp->pc[c].refresh_due = 0;
   }
   sw->check_ports = !sw->ib && sw->lossless != 0 ? lfc_all_ports(sw) : 0;

@@ -16,6 +16,10 @@
 
 #include "event_log.h"
 
+/* The watchdog watches PFC pauses: an IB switch has none, nor the PGs' registers it keeps
+ * (lfc_port_t.pc exists in PFC mode only), so there it is off whatever wd_enable says. */
+static bool wd_on(const lfc_switch_t *sw) { return sw->cfg.wd_enable && !sw->ib; }
+
 /* Due cycle of the next trip or restore of (p, c), LFC_NEVER if none is coming. */
 static uint64_t due(const lfc_switch_t *sw, const lfc_port_t *pp, uint32_t c) {
   const lfc_pcls_t *pc = &pp->pc[c];
@@ -38,7 +42,7 @@ static void schedule(lfc_switch_t *sw, uint32_t p) {
  * pausing frame restarts the restore count.
  */
 void lfc_wd_on_frame(lfc_switch_t *sw, uint32_t p, uint32_t c, bool was_paused, bool pauses) {
-  if (!sw->cfg.wd_enable) return;
+  if (!wd_on(sw)) return;
   lfc_port_t *pp = &sw->port[p];
   lfc_pcls_t *pc = &pp->pc[c];
   if ((pp->storm >> c) & 1u) {
@@ -72,7 +76,7 @@ void lfc_wd_discard(lfc_switch_t *sw) {
 /* Step H: trips and restores due in this cycle. Frames of this cycle are already applied,
  * which changes neither (see lfc_wd_on_frame). */
 void lfc_wd_update(lfc_switch_t *sw) {
-  if (!sw->cfg.wd_enable || sw->wd_next > sw->now) return;
+  if (!wd_on(sw) || sw->wd_next > sw->now) return;
   uint64_t now = sw->now, all = LFC_NEVER;
   for (uint32_t p = 0; p < sw->ports; p++) {
     lfc_port_t *pp = &sw->port[p];
@@ -110,7 +114,7 @@ void lfc_wd_update(lfc_switch_t *sw) {
 
 /* The first cycle >= now with a watchdog event: a due trip/restore or a discard. */
 uint64_t lfc_wd_next_event(const lfc_switch_t *sw) {
-  if (!sw->cfg.wd_enable) return LFC_NEVER;
+  if (!wd_on(sw)) return LFC_NEVER;
   uint64_t m = LFC_NEVER;
   for (uint32_t p = 0; p < sw->ports; p++) {
     const lfc_port_t *pp = &sw->port[p];
@@ -124,7 +128,7 @@ uint32_t lfc_wd_cnt(const lfc_switch_t *sw, uint32_t p, uint32_t c) {
   const lfc_port_t *pp = &sw->port[p];
   const lfc_pcls_t *pc = &pp->pc[c];
   uint64_t now = sw->now;
-  if (!sw->cfg.wd_enable) return 0;
+  if (!wd_on(sw)) return 0;
   if ((pp->storm >> c) & 1u) return sw->cfg.wd_detect;
   /* Not paused in cycle now - 1: 0. At now = 0, now - 1 wraps to the largest value, which no
      pause reaches. A run begins in the cycle after the frame that starts it, so wd_run <= now
@@ -135,7 +139,7 @@ uint32_t lfc_wd_cnt(const lfc_switch_t *sw, uint32_t p, uint32_t c) {
 
 uint32_t lfc_wd_rcnt(const lfc_switch_t *sw, uint32_t p, uint32_t c) {
   const lfc_port_t *pp = &sw->port[p];
-  if (!sw->cfg.wd_enable) return 0;
+  if (!wd_on(sw)) return 0;
   if ((pp->storm >> c) & 1u)
     return (uint32_t)lfc_min_u64(sw->now - pp->pc[c].wd_rbase, sw->cfg.wd_restore);
   return (pp->wd_tripped >> c) & 1u ? sw->cfg.wd_restore : 0u;
@@ -148,6 +152,7 @@ void lfc_wd_reset(lfc_switch_t *sw) {
     lfc_port_t *pp = &sw->port[p];
     pp->storm = pp->wd_tripped = 0;
     pp->wd_next = LFC_NEVER;
+    if (sw->ib) continue; /* no PGs (wd_on) */
     for (uint32_t c = 0; c < LFC_PFC_MAX_PRIOS; c++) {
       lfc_pcls_t *pc = &pp->pc[c];
       pc->pause_until = pc->pause_from = 0;
