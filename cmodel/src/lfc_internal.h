@@ -123,6 +123,12 @@ typedef struct {
 #define LFC_DATA_FIELDS 16u
 _Static_assert(offsetof(lfc_word_t, fc_op) == LFC_DATA_FIELDS, "a data word's fields come first");
 
+/* The size of lfc_port_t, and the padding that makes it so. A power of two: the index of a port
+ * is then a shift (with 960 bytes, the size without padding, lfc-sim runs 2 % more instructions:
+ * docs/perf-log.md, 2026-12-04 evening). */
+#define LFC_PORT_BYTES 1024u
+#define LFC_PORT_PAD 64u
+
 /*
  * Everything one port holds, grouped by how often it is read (a large fabric has far more port
  * state than a core's cache holds, so each port-cycle should touch as few lines as it can):
@@ -180,11 +186,15 @@ typedef struct {
 
   /* ---- cold: read only with wire_time = 1 (SPEC §2.4) ---- */
   lfc_line_t line;        /* the transmitter's line time: slack and the end of its last frame */
+
+  /* ---- to LFC_PORT_BYTES: a power of two makes &sw->port[p] a shift ---- */
+  uint8_t pad[LFC_PORT_PAD];
 } lfc_port_t;
 
 _Static_assert(offsetof(lfc_port_t, pipe) == LFC_CACHE_LINE, "line 0 of lfc_port_t is full");
 _Static_assert(offsetof(lfc_port_t, pc) == 2u * LFC_CACHE_LINE, "lines 0, 1 of lfc_port_t");
 _Static_assert(sizeof(lfc_pcls_t) == LFC_CACHE_LINE, "one line per PFC class");
+_Static_assert(sizeof(lfc_port_t) == LFC_PORT_BYTES, "lfc_port_t: set LFC_PORT_PAD");
 _Static_assert(offsetof(lfc_port_t, vl) == offsetof(lfc_port_t, pc), "PFC's or IB's, by mode");
 
 /*
