@@ -20,11 +20,11 @@
 /* Bytes per switch port and per end node that a run touches: the model's state (SPEC §3
  * default buffers) with its wire and calendar, and a node's transmit FIFO and packet records.
  * Fitted to the peak RSS of runs on x86-64 (fat trees k = 16, 24 and 32 under permutation for
- * 20 us: 47, 183 and 414 MB; k = 16 for 1 ms, its FIFOs full: 74 MB; docs/perf-log.md
- * 2026-12-03), above each by 25-35 % (a k = 8 fat tree, 9 MB: 12 %). A port's state is about
- * 2.6 KB (lfc_port_t 1.4 KB, its counters, wire and event log); its descriptor pool is a
- * mapping of its own, touched only as far as the packets it holds. */
-#define EST_MODEL_PORT_BYTES 4096u
+ * 20 us: 39, 142 and 327 MiB; k = 16 for 1 ms, its FIFOs full: 67 MiB; docs/perf-log.md
+ * 2026-12-04 evening), above each by 24-35 % (a k = 8 fat tree, 8.7 MiB: 3 %). A port's state
+ * is about 2.2 KB (lfc_port_t 1 KB, its counters, wire and event log); its descriptor pool is
+ * a mapping of its own, touched only as far as the packets it holds. */
+#define EST_MODEL_PORT_BYTES 3072u
 /* The program itself: its code, libraries, stacks (a run refused at its first line peaks at
  * 2 MB) */
 #define EST_PROCESS_BYTES (3u << 20)
