@@ -176,7 +176,7 @@ typedef struct {
   uint8_t flip;           /* PFC scratch: PGs that change xoff in this cycle (step G) */
   uint8_t wd_tripped;     /* PFC: queues that restored at least once: wd_rcnt reads wd_restore */
 
-  /* ---- per class: PFC's (SPEC §6, §8; one line each) or IB's (§5), egress queues (§7.4) ---- */
+  /* ---- per class: PFC's (SPEC §6, §8; a line each) or IB's (§5), egress queues (§7.4) ---- */
   union { /* a switch is in one mode (SPEC §3): the registers of the other do not exist, and
              no block of that mode runs (each is called under sw->ib or !sw->ib) */
     _Alignas(LFC_CACHE_LINE) lfc_pcls_t pc[LFC_PFC_MAX_PRIOS]; /* PFC mode only */

@@ -91,7 +91,8 @@ class _CSwitchCfg(ctypes.Structure):  # lfc_switch_cfg_t
         ("mode", ctypes.c_int), ("ports", ctypes.c_uint32), ("classes", ctypes.c_uint32),
         ("speed_div", ctypes.c_uint8 * MAX_PORTS), ("latency", ctypes.c_uint32),
         ("cut_through", ctypes.c_bool), ("mtu_blocks", ctypes.c_uint32),
-        ("wire_time", ctypes.c_bool), ("seed", ctypes.c_uint32), ("route", ctypes.POINTER(ctypes.c_uint8)),
+        ("wire_time", ctypes.c_bool), ("seed", ctypes.c_uint32),
+        ("route", ctypes.POINTER(ctypes.c_uint8)),
         ("route_len", ctypes.c_uint32),
         ("vl_blocks", ctypes.c_uint32 * IB_MAX_VLS), ("vl15_blocks", ctypes.c_uint32),
         ("fcp_period", ctypes.c_uint32), ("fcp_holdoff", ctypes.c_uint32),
@@ -588,8 +589,8 @@ class Switch(_Handle):
     Switch(mode, ports=4, classes=2, config=None, route=None, **params): mode "ib" or "pfc"
     (or Mode); config a dict of SPEC §3 parameters by name ("pfc.xoff_th": 64, "ib.vlarb_low":
     [(0, 4), (1, 4)]), params the same as keywords (xoff_th=64; a name in one section only);
-    route[dst] = egress port, 0..63 (None: dst is the port). LfcError with the library's line for an
-    unknown name, a bad value or an illegal combination (SPEC §3.3).
+    route[dst] = egress port, 0..63 (None: dst is the port). LfcError with the library's line
+    for an unknown name, a bad value or an illegal combination (SPEC §3.3).
     """
 
     _destroy = "lfc_switch_destroy"

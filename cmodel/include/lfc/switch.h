@@ -46,9 +46,10 @@ typedef struct {
   uint32_t mtu_blocks;  /* 1..255 */
   bool wire_time;       /* frames take their line time in bytes (SPEC §2.4); false: one slot a word */
   uint32_t seed;        /* LFSR seed (SPEC §9.3) */
-  const uint8_t *route;  /* route[dst] = egress port (a byte: < LFC_MAX_PORTS); NULL = dst   */
-  uint32_t route_len;    /* is the port. Not copied: the caller keeps it alive for the switch's
-                            lifetime. */
+  /* route[dst] = egress port (< LFC_MAX_PORTS, so a byte), route_len entries; NULL: dst is the
+     port. Not copied: the caller keeps it alive for the switch's lifetime. */
+  const uint8_t *route;
+  uint32_t route_len;
 
   /* IB mode (SPEC §3.2, §5). */
   uint32_t vl_blocks[LFC_IB_MAX_VLS];
