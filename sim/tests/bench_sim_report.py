@@ -25,7 +25,9 @@ TODAY_CPU_S_1_THREAD_PER_MS = 25.8
 CPU_GOAL_FRACTION = 1.0 / 5.0
 GOAL_INSTR_PER_HOP = 3000
 TODAY_INSTR_PER_HOP = "7 710"
-GOAL_PEAK_RSS_MB = 75
+# The goal is "<= 75 MB (<= 70 KB per host)" for the 1024 hosts; peak_rss_mb is MiB, so the
+# per-host reading, 70 KiB x 1024 = 70 MiB, is the stricter: it is the one checked here.
+GOAL_PEAK_RSS_MB = 70
 TODAY_PEAK_RSS_MB = "214-229"
 GOAL_SPEEDUP_2_THREADS = 1.8
 TODAY_SPEEDUP_2_THREADS = "1.23-1.87 (load 1.7-1.9); 1.06 (load 5.6)"
@@ -142,9 +144,9 @@ def table(path):
         ("instructions per packet-hop (k=8, %.0f us)" % cg["sim_us"],
          fmt(cg["instructions_per_packet_hop"], ","), "<= %d" % GOAL_INSTR_PER_HOP,
          TODAY_INSTR_PER_HOP),
-        ("peak RSS MB, %d thread(s)%s" % (ft["threads"], "" if n == 1 else ", largest"),
+        ("peak RSS MiB, %d thread(s)%s" % (ft["threads"], "" if n == 1 else ", largest"),
          fmt(ft["peak_rss_mb"], ".1f"),
-         "<= %d" % GOAL_PEAK_RSS_MB, TODAY_PEAK_RSS_MB),
+         "<= %d (70 KB a host)" % GOAL_PEAK_RSS_MB, TODAY_PEAK_RSS_MB),
         ("speed-up wall(1)/wall(2)%s, load %.1f" % (of, ft["scaling"][1]["load_average_1min"]),
          fmt(ft["speedup_2_threads"], ".2f"), ">= %.1f on two free cores" % GOAL_SPEEDUP_2_THREADS,
          TODAY_SPEEDUP_2_THREADS),
