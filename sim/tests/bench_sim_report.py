@@ -27,7 +27,7 @@ GOAL_INSTR_PER_HOP = 3000
 TODAY_INSTR_PER_HOP = "7 710"
 # The goal is "<= 75 MB (<= 70 KB per host)" for the 1024 hosts; peak_rss_mb is MiB, so the
 # per-host reading, 70 KiB x 1024 = 70 MiB, is the stricter: it is the one checked here.
-GOAL_PEAK_RSS_MB = 70
+GOAL_PEAK_RSS_KIB_PER_HOST = 70
 TODAY_PEAK_RSS_MB = "214-229"
 GOAL_SPEEDUP_2_THREADS = 1.8
 TODAY_SPEEDUP_2_THREADS = "1.23-1.87 (load 1.7-1.9); 1.06 (load 5.6)"
@@ -146,7 +146,8 @@ def table(path):
          TODAY_INSTR_PER_HOP),
         ("peak RSS MiB, %d thread(s)%s" % (ft["threads"], "" if n == 1 else ", largest"),
          fmt(ft["peak_rss_mb"], ".1f"),
-         "<= %d (70 KB a host)" % GOAL_PEAK_RSS_MB, TODAY_PEAK_RSS_MB),
+         "<= %.0f (%d KB a host)" % (GOAL_PEAK_RSS_KIB_PER_HOST * ft["hosts"] / KB_PER_MB,
+                                     GOAL_PEAK_RSS_KIB_PER_HOST), TODAY_PEAK_RSS_MB),
         ("speed-up wall(1)/wall(2)%s, load %.1f" % (of, ft["scaling"][1]["load_average_1min"]),
          fmt(ft["speedup_2_threads"], ".2f"), ">= %.1f on two free cores" % GOAL_SPEEDUP_2_THREADS,
          TODAY_SPEEDUP_2_THREADS),
