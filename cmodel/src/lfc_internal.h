@@ -292,7 +292,6 @@ struct lfc_switch {
   uint64_t tx_work, tx_busy, rx_busy, rx_held, pipe_busy;
   uint64_t tx_end_lb, rx_end_lb;
   uint64_t tx_parked, tx_wake_min;
-  uint64_t tx_wake[LFC_MAX_PORTS];
 
   /* descriptor pool (SPEC §7.4): capacity = buffer blocks (§3.4), every packet holds >= 1 */
   lfc_desc_t *desc;
@@ -302,10 +301,6 @@ struct lfc_switch {
   uint32_t shared_used;
   uint32_t th_last;          /* T used by the last XOFF/XON evaluation (§6.5) */
   uint64_t check_ports;      /* ports with a non-zero `check` mask */
-  /* dynamic T with band_base[p] <= T < band_base[p] + band_width[p]: no unmarked PG of port
-     p flips (pfc_gen.c) */
-  int32_t band_base[LFC_MAX_PORTS];
-  uint32_t band_width[LFC_MAX_PORTS];
   int32_t gband_base;        /* a part of the intersection of all bands */
   uint32_t gband_width;
   uint64_t flip_ports;       /* scratch: ports with a non-zero `flip` mask (step G) */
@@ -316,9 +311,6 @@ struct lfc_switch {
   uint64_t wd_next;          /* a lower bound of the ports' wd_next (exact after step H) */
   uint64_t storm_ports;      /* ports with a queue in the watchdog's storm state */
 
-  /* IB vlarb tables (SPEC §5.6): per VL, the entries with weight > 0 naming it */
-  uint64_t hi_ent[LFC_IB_MAX_VLS], lo_ent[LFC_IB_MAX_VLS];
-
   /* statistics (SPEC §10): closed intervals in stats and cstats, open ones added by the view */
   lfc_port_cnt_t *stats;      /* per port */
   lfc_class_stats_t *cstats;  /* per port, 1 << stat_shift each (lfc_cstats) */
@@ -327,6 +319,16 @@ struct lfc_switch {
 
   /* events of the last step (event_log.c) */
   lfc_event_log_t events;
+
+  /* ---- last, the per-port arrays that only some modes, settings or events read, so that the
+     registers above, which every step reads, share as few cache lines as they can ---- */
+  uint64_t tx_wake[LFC_MAX_PORTS]; /* see tx_parked */
+  /* dynamic T with band_base[p] <= T < band_base[p] + band_width[p]: no unmarked PG of port
+     p flips (pfc_gen.c) */
+  int32_t band_base[LFC_MAX_PORTS];
+  uint32_t band_width[LFC_MAX_PORTS];
+  /* IB vlarb tables (SPEC §5.6): per VL, the entries with weight > 0 naming it */
+  uint64_t hi_ent[LFC_IB_MAX_VLS], lo_ent[LFC_IB_MAX_VLS];
 };
 
 /* The counters of class c (< classes, or VL15 in IB mode) of port p (SPEC §10). A port has a

@@ -42,10 +42,33 @@
 #define NIC_NO_CLASS 0xFFu
 #define NIC_JITTER_SEED_ZERO 0x9E3779B9u /* xorshift32 must not start at 0: seed 0 uses this */
 
+/* The size of nic_class_t, and the padding that makes it so: a power of two makes the index of a
+ * class a shift (48 bytes without the padding; docs/perf-log.md, 2026-12-04 night). */
+#define NIC_CLASS_BYTES 64u
+#define NIC_CLASS_PAD 16u
+
+/* The registers of one class: its transmit FIFO, its receive buffer, and in PFC mode its pause
+ * interval and refresh timer. A step reads them together, so they are kept together: a node's
+ * state is spread over as few cache lines as its configured classes need (a large fabric has
+ * more nodes than a core's cache holds). */
+typedef struct {
+  lfc_pkt_t *fifo;      /* ring buffer of cfg.tx_fifo_pkts */
+  uint32_t fifo_head;
+  uint32_t fifo_count;
+  uint32_t occ;         /* the receive buffer's blocks */
+  /* PFC transmit side: the pause interval [pause_start, pause_end) (§12.2) */
+  uint64_t pause_start;
+  uint64_t pause_end;
+  /* PFC receive side: refresh_due: cycle from which the timer = 0 */
+  uint64_t refresh_due;
+  uint8_t pad[NIC_CLASS_PAD]; /* to NIC_CLASS_BYTES */
+} nic_class_t;
+_Static_assert(sizeof(nic_class_t) == NIC_CLASS_BYTES, "nic_class_t: set NIC_CLASS_PAD");
+
 /*
  * The node's registers, the ones read in every step and skip-ahead first (after cfg) so that a
  * node's step touches few cache lines (a large fabric has a thousand nodes, docs/sim.md
- * "Speed"); per-class arrays and the IB state after them.
+ * "Speed"); the per-class registers (nic_class_t) and the IB state after them.
  */
 struct lfc_nic {
   lfc_nic_cfg_t cfg;
@@ -82,20 +105,10 @@ struct lfc_nic {
   lfc_nic_rx_fn rx_fn;
   void *rx_ctx;
 
-  /* Transmit FIFOs, ring buffers of cfg.tx_fifo_pkts each; index = class, 15 = IB VL15. */
+  /* Transmit FIFOs, ring buffers of cfg.tx_fifo_pkts each, carved from pool. */
   lfc_pkt_t *pool;
-  lfc_pkt_t *fifo[LFC_MAX_CLASSES];
-  uint32_t fifo_head[LFC_MAX_CLASSES];
-  uint32_t fifo_count[LFC_MAX_CLASSES];
-
-  /* The receive buffer per class. */
-  uint32_t occ[LFC_MAX_CLASSES];
-
-  /* PFC transmit side: the pause interval [pause_start, pause_end) per class (§12.2). */
-  uint64_t pause_start[LFC_PFC_MAX_PRIOS];
-  uint64_t pause_end[LFC_PFC_MAX_PRIOS];
-  /* PFC receive side: refresh_due: cycle from which the timer = 0. */
-  uint64_t refresh_due[LFC_PFC_MAX_PRIOS];
+  /* Per class (index = class, 15 = IB VL15), in one line a class. */
+  nic_class_t c[LFC_MAX_CLASSES];
 
   /* IB, per data VL (§5.1). fcp_due: cycle from which fcp_timer = 0. */
   uint16_t fctbs[LFC_IB_MAX_VLS];
@@ -216,12 +229,12 @@ static inline uint64_t multiples_in(uint64_t a, uint64_t b, uint64_t d) {
 /* SPEC §5.4: FCCL to advertise for data VL vl; an unlimited buffer always has 2048 free. */
 static inline uint32_t adv_fccl(const lfc_nic_t *nic, uint32_t vl) {
   uint32_t free_blocks =
-      nic->cfg.rx_blocks == 0u ? LFC_CREDIT_WINDOW : nic->cfg.rx_blocks - nic->occ[vl];
+      nic->cfg.rx_blocks == 0u ? LFC_CREDIT_WINDOW : nic->cfg.rx_blocks - nic->c[vl].occ;
   return lfc_rule_fccl(nic->abr[vl], free_blocks);
 }
 
 static inline const lfc_pkt_t *fifo_front(const lfc_nic_t *nic, uint32_t cls) {
-  return &nic->fifo[cls][nic->fifo_head[cls]];
+  return &nic->c[cls].fifo[nic->c[cls].fifo_head];
 }
 
 /* SPEC §5.3: does the head of data VL vl pass the send rule? (FIFO must be non-empty.) */
@@ -237,7 +250,7 @@ static uint32_t eligible_mask(const lfc_nic_t *nic, uint64_t t) {
   while (cand != 0u) {
     uint32_t c = lowest_bit(cand);
     cand &= cand - 1u;
-    if (!(nic->pause_start[c] <= t && t < nic->pause_end[c])) elig |= 1u << c;
+    if (!(nic->c[c].pause_start <= t && t < nic->c[c].pause_end)) elig |= 1u << c;
   }
   return elig;
 }
@@ -286,7 +299,7 @@ static uint32_t pfc_pending_en(const lfc_nic_t *nic, uint64_t t) {
   while (x != 0u) {
     uint32_t c = lowest_bit(x);
     x &= x - 1u;
-    if (t >= nic->refresh_due[c]) en |= 1u << c;
+    if (t >= nic->c[c].refresh_due) en |= 1u << c;
   }
   return en;
 }
@@ -301,10 +314,10 @@ static void update_blocked(lfc_nic_t *nic, uint32_t vl) {
 }
 
 static void fifo_pop(lfc_nic_t *nic, uint32_t cls, lfc_pkt_t *pkt) {
-  *pkt = nic->fifo[cls][nic->fifo_head[cls]];
-  nic->fifo_head[cls] =
-      nic->fifo_head[cls] + 1u == nic->cfg.tx_fifo_pkts ? 0u : nic->fifo_head[cls] + 1u;
-  if (--nic->fifo_count[cls] == 0u) nic->nonempty &= ~(1u << cls);
+  *pkt = nic->c[cls].fifo[nic->c[cls].fifo_head];
+  nic->c[cls].fifo_head =
+      nic->c[cls].fifo_head + 1u == nic->cfg.tx_fifo_pkts ? 0u : nic->c[cls].fifo_head + 1u;
+  if (--nic->c[cls].fifo_count == 0u) nic->nonempty &= ~(1u << cls);
 }
 
 /* The data word idx of pkt sent with merge flag mrg (SPEC §7.4). */
@@ -336,9 +349,9 @@ lfc_nic_t *lfc_nic_create(const lfc_nic_cfg_t *cfg, char *err, size_t errlen) {
   nic->cfg = *cfg;
   nic->data_classes_mask = (1u << cfg->classes) - 1u;
   for (uint32_t c = 0; c < cfg->classes; c++)
-    nic->fifo[c] = nic->pool + (size_t)c * cfg->tx_fifo_pkts;
+    nic->c[c].fifo = nic->pool + (size_t)c * cfg->tx_fifo_pkts;
   if (cfg->mode == LFC_MODE_IB)
-    nic->fifo[LFC_VL15] = nic->pool + (size_t)cfg->classes * cfg->tx_fifo_pkts;
+    nic->c[LFC_VL15].fifo = nic->pool + (size_t)cfg->classes * cfg->tx_fifo_pkts;
   lfc_nic_reset(nic);
   return nic;
 }
@@ -351,8 +364,10 @@ void lfc_nic_destroy(lfc_nic_t *nic) {
 
 void lfc_nic_reset(lfc_nic_t *nic) {
   nic->cycle = 0u;
-  memset(nic->fifo_head, 0, sizeof nic->fifo_head);
-  memset(nic->fifo_count, 0, sizeof nic->fifo_count);
+  for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++) { /* every class's registers but its FIFO */
+    lfc_pkt_t *fifo = nic->c[c].fifo;
+    nic->c[c] = (nic_class_t){.fifo = fifo};
+  }
   nic->nonempty = 0u;
   memset(&nic->tx_pkt, 0, sizeof nic->tx_pkt);
   nic->tx_rem = 0u;
@@ -371,15 +386,11 @@ void lfc_nic_reset(lfc_nic_t *nic) {
   nic->fcp_dirty = 0u;
   nic->blocked = 0u;
   nic->nblocked = 0u;
-  memset(nic->pause_start, 0, sizeof nic->pause_start);
-  memset(nic->pause_end, 0, sizeof nic->pause_end);
   nic->pause_live = 0u;
   nic->xoff = 0u;
   nic->pfc_pend = 0u;
-  memset(nic->refresh_due, 0, sizeof nic->refresh_due);
   nic->rx_rem = 0u;
   nic->rx_last = 0u;
-  memset(nic->occ, 0, sizeof nic->occ);
   nic->occ_mask = 0u;
   memset(&nic->stats, 0, sizeof nic->stats);
 }
@@ -394,18 +405,18 @@ int lfc_nic_send(lfc_nic_t *nic, const lfc_pkt_t *pkt) {
       pkt->ecn > LFC_ECN_CE || pkt->pad >= LFC_BLOCK_BYTES)
     return -1;
   uint32_t c = pkt->cls;
-  if (nic->fifo_count[c] == nic->cfg.tx_fifo_pkts) return -1;
-  uint32_t slot = nic->fifo_head[c] + nic->fifo_count[c];
+  if (nic->c[c].fifo_count == nic->cfg.tx_fifo_pkts) return -1;
+  uint32_t slot = nic->c[c].fifo_head + nic->c[c].fifo_count;
   if (slot >= nic->cfg.tx_fifo_pkts) slot -= nic->cfg.tx_fifo_pkts;
-  nic->fifo[c][slot] = *pkt;
-  nic->fifo_count[c]++;
+  nic->c[c].fifo[slot] = *pkt;
+  nic->c[c].fifo_count++;
   nic->nonempty |= 1u << c;
-  if (nic->fifo_count[c] == 1u && is_ib(nic)) update_blocked(nic, c); /* a new head */
+  if (nic->c[c].fifo_count == 1u && is_ib(nic)) update_blocked(nic, c); /* a new head */
   return 0;
 }
 
 uint32_t lfc_nic_backlog(const lfc_nic_t *nic, uint32_t cls) {
-  return cls < LFC_MAX_CLASSES && nic->fifo[cls] != NULL ? nic->fifo_count[cls] : 0u;
+  return cls < LFC_MAX_CLASSES && nic->c[cls].fifo != NULL ? nic->c[cls].fifo_count : 0u;
 }
 
 uint64_t lfc_nic_cycle(const lfc_nic_t *nic) { return nic->cycle; }
@@ -432,9 +443,9 @@ static void count_cycle(lfc_nic_t *nic, uint64_t t) {
   while (live != 0u) {
     uint32_t c = lowest_bit(live);
     live &= live - 1u;
-    if (t >= nic->pause_end[c])
+    if (t >= nic->c[c].pause_end)
       nic->pause_live &= ~(1u << c);
-    else if (t >= nic->pause_start[c])
+    else if (t >= nic->c[c].pause_start)
       nic->stats.paused_cycles++;
   }
 }
@@ -478,7 +489,7 @@ static void transmit(lfc_nic_t *nic, uint64_t t, lfc_word_t *out) {
         if (!(en >> c & 1u)) continue;
         if (nic->xoff >> c & 1u) {
           out->pfc_time[c] = (uint16_t)nic->cfg.pause_quanta;
-          nic->refresh_due[c] = t + nic->cfg.refresh_cycles; /* refresh_timer <= cycles - 1 */
+          nic->c[c].refresh_due = t + nic->cfg.refresh_cycles; /* refresh_timer <= cycles - 1 */
           nic->stats.xoff_tx++;
         } else {
           nic->stats.xon_tx++;
@@ -521,7 +532,7 @@ static void transmit(lfc_nic_t *nic, uint64_t t, lfc_word_t *out) {
 static void pfc_generate(lfc_nic_t *nic) {
   for (uint32_t c = 0; c < nic->cfg.classes; c++) {
     bool x = nic->xoff >> c & 1u;
-    bool nx = x ? !(nic->occ[c] <= nic->cfg.rx_xon) : nic->occ[c] >= nic->cfg.rx_xoff;
+    bool nx = x ? !(nic->c[c].occ <= nic->cfg.rx_xon) : nic->c[c].occ >= nic->cfg.rx_xoff;
     if (nx != x) {
       nic->xoff ^= 1u << c;
       nic->pfc_pend |= 1u << c;
@@ -551,20 +562,20 @@ static void receive_control(lfc_nic_t *nic, const lfc_word_t *in, uint64_t t) {
     uint64_t q = in->pfc_time[c];
     if (q == 0u) { /* XON: the pause ends at once (§12.2), or jitter cycles late */
       nic->stats.resume_rx++;
-      if (jitter > 0u && nic->pause_end[c] > t + 1u + jitter) {
-        nic->pause_end[c] = t + 1u + jitter;
-        if (nic->pause_start[c] >= nic->pause_end[c]) nic->pause_start[c] = nic->pause_end[c] = 0u;
+      if (jitter > 0u && nic->c[c].pause_end > t + 1u + jitter) {
+        nic->c[c].pause_end = t + 1u + jitter;
+        if (nic->c[c].pause_start >= nic->c[c].pause_end) nic->c[c].pause_start = nic->c[c].pause_end = 0u;
         continue;
       }
       if (jitter > 0u) continue; /* the pause ends by then anyway */
-      nic->pause_start[c] = 0u;
-      nic->pause_end[c] = 0u;
+      nic->c[c].pause_start = 0u;
+      nic->c[c].pause_end = 0u;
       continue;
     }
     nic->stats.pause_rx++;
     /* A pause that still covers `start` goes on until the new end (see the file comment). */
-    if (nic->pause_end[c] < start) nic->pause_start[c] = start;
-    nic->pause_end[c] = start + q * nic->cfg.speed_div;
+    if (nic->c[c].pause_end < start) nic->c[c].pause_start = start;
+    nic->c[c].pause_end = start + q * nic->cfg.speed_div;
     nic->pause_live |= 1u << c;
   }
 }
@@ -593,7 +604,7 @@ static uint32_t receive_data(lfc_nic_t *nic, const lfc_word_t *in, uint64_t t, u
       nic->abr[c] = (uint16_t)lfc_rule_credit_add(nic->abr[c], n);
       nic->fcp_dirty |= 1u << c;
     }
-    fits = nic->cfg.rx_blocks == 0u || n <= nic->cfg.rx_blocks - nic->occ[c];
+    fits = nic->cfg.rx_blocks == 0u || n <= nic->cfg.rx_blocks - nic->c[c].occ;
   }
   if (!fits) {
     nic->stats.drop_pkts[is_ib(nic) ? LFC_DROP_CREDIT : LFC_DROP_HEADROOM]++;
@@ -626,15 +637,15 @@ void lfc_nic_step(lfc_nic_t *nic, const lfc_word_t *in, lfc_word_t *out) {
     while (m != 0u) {
       uint32_t c = lowest_bit(m);
       m &= m - 1u;
-      if (--nic->occ[c] == 0u) nic->occ_mask &= ~(1u << c);
+      if (--nic->c[c].occ == 0u) nic->occ_mask &= ~(1u << c);
     }
   }
   if (adm_n > 0u) {
-    nic->occ[adm_cls] += adm_n;
+    nic->c[adm_cls].occ += adm_n;
     nic->fcp_dirty |= 1u << adm_cls;
     nic->occ_mask |= 1u << adm_cls;
-    if (nic->occ[adm_cls] > nic->stats.peak_rx_blocks)
-      nic->stats.peak_rx_blocks = nic->occ[adm_cls];
+    if (nic->c[adm_cls].occ > nic->stats.peak_rx_blocks)
+      nic->stats.peak_rx_blocks = nic->c[adm_cls].occ;
   }
   nic->slot_phase = nic->slot_phase + 1u == nic->cfg.speed_div ? 0u : nic->slot_phase + 1u;
   nic->cycle = t + 1u;
@@ -666,7 +677,7 @@ uint64_t lfc_nic_next_event(const lfc_nic_t *nic) {
   if (!is_ib(nic) && nic->cfg.rx_blocks != 0u) {
     for (uint32_t c = 0; c < nic->cfg.classes; c++) {
       bool x = nic->xoff >> c & 1u;
-      uint32_t o = nic->occ[c];
+      uint32_t o = nic->c[c].occ;
       if (x ? o <= nic->cfg.rx_xon : o >= nic->cfg.rx_xoff) return t;
       if (x && drains) best = min_u64(best, drain_cycle(nic, t, o - nic->cfg.rx_xon) + 1u);
     }
@@ -682,8 +693,8 @@ uint64_t lfc_nic_next_event(const lfc_nic_t *nic) {
       from = nic->fcp_due[vl];
       if (fcp_changed(nic, vl)) from = min_u64(from, max_u64(t, fcp_change_from(nic, vl)));
       /* A drain changes the FCCL while fewer than 2048 blocks are free (§5.4). */
-      if (drains && nic->cfg.rx_blocks != 0u && nic->occ[vl] > 0u &&
-          nic->cfg.rx_blocks - nic->occ[vl] < LFC_CREDIT_WINDOW)
+      if (drains && nic->cfg.rx_blocks != 0u && nic->c[vl].occ > 0u &&
+          nic->cfg.rx_blocks - nic->c[vl].occ < LFC_CREDIT_WINDOW)
         from = min_u64(from, drain_cycle(nic, t, 1u) + 1u);
       best = min_u64(best, round_up(max_u64(f, from), k));
     }
@@ -694,14 +705,14 @@ uint64_t lfc_nic_next_event(const lfc_nic_t *nic) {
   while (x != 0u) {
     uint32_t c = lowest_bit(x);
     x &= x - 1u;
-    best = min_u64(best, round_up(max_u64(f, nic->refresh_due[c]), k));
+    best = min_u64(best, round_up(max_u64(f, nic->c[c].refresh_due), k));
   }
   uint32_t cand = nic->nonempty;
   while (cand != 0u) {
     uint32_t c = lowest_bit(cand);
     cand &= cand - 1u;
     uint64_t s = f;
-    if (nic->pause_start[c] <= s && s < nic->pause_end[c]) s = round_up(nic->pause_end[c], k);
+    if (nic->c[c].pause_start <= s && s < nic->c[c].pause_end) s = round_up(nic->c[c].pause_end, k);
     best = min_u64(best, s);
   }
   return best;
@@ -722,9 +733,9 @@ void lfc_nic_advance(lfc_nic_t *nic, uint64_t to) {
   while (live != 0u) {
     uint32_t c = lowest_bit(live);
     live &= live - 1u;
-    uint64_t a = max_u64(t, nic->pause_start[c]), b = min_u64(to, nic->pause_end[c]);
+    uint64_t a = max_u64(t, nic->c[c].pause_start), b = min_u64(to, nic->c[c].pause_end);
     if (a < b) nic->stats.paused_cycles += b - a;
-    if (to >= nic->pause_end[c]) nic->pause_live &= ~(1u << c);
+    if (to >= nic->c[c].pause_end) nic->pause_live &= ~(1u << c);
   }
   /* The packet being sent goes on, one block per slot. */
   uint64_t slots = multiples_in(t, to, k);
@@ -743,8 +754,8 @@ void lfc_nic_advance(lfc_nic_t *nic, uint64_t to) {
     while (m != 0u) {
       uint32_t c = lowest_bit(m);
       m &= m - 1u;
-      nic->occ[c] -= (uint32_t)min_u64(nic->occ[c], nd);
-      if (nic->occ[c] == 0u) nic->occ_mask &= ~(1u << c);
+      nic->c[c].occ -= (uint32_t)min_u64(nic->c[c].occ, nd);
+      if (nic->c[c].occ == 0u) nic->occ_mask &= ~(1u << c);
     }
   }
   nic->slot_phase = (uint32_t)(to % k);
