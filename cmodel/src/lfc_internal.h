@@ -124,17 +124,18 @@ typedef struct {
 _Static_assert(offsetof(lfc_word_t, fc_op) == LFC_DATA_FIELDS, "a data word's fields come first");
 
 /* The size of lfc_port_t, and the padding that makes it so. A power of two: the index of a port
- * is then a shift (with 960 bytes, the size without padding, lfc-sim runs 2 % more instructions:
+ * is then a shift (without padding it is 944 bytes; at 960, lfc-sim ran 2 % more instructions:
  * docs/perf-log.md, 2026-12-04 evening). */
 #define LFC_PORT_BYTES 1024u
-#define LFC_PORT_PAD 64u
+#define LFC_PORT_PAD 80u
 
 /*
  * Everything one port holds, grouped by how often it is read (a large fabric has far more port
  * state than a core's cache holds, so each port-cycle should touch as few lines as it can):
  *   line 0  what streaming (lfc_tx_stream, lfc_rx_stream), step A's "nothing to do" test,
- *           the PFC scheduler's masks and lfc_tx_next_event read for every live port;
- *   line 1  the rest of the per-port scalars (receive, pipeline, IB bookkeeping);
+ *           the PFC scheduler's masks, lfc_tx_next_event and lfc_rx_next_event read for every
+ *           live port;
+ *   line 1  the rest of the per-port scalars (pipeline, line time, IB bookkeeping);
  *   then    the per-class arrays, PFC's first (one line per class), the egress queues, and
  *           IB's credit state.
  * The struct is aligned to a line (lfc_switch_create allocates the ports so), and the order of
@@ -156,20 +157,24 @@ typedef struct {
   uint8_t pend;           /* PFC: pfc_pend (§6.6) */
   uint8_t storm;          /* PFC: wd_storm (§6.8) */
   uint16_t nonempty;      /* bit c: q[c] has packets (§7.4) */
+  uint32_t rx_desc;       /* store-and-forward: admitted packet still being received (§7.3);
+                             read with rx_rem by lfc_rx_next_event */
 
-  /* ---- line 1: pipeline (SPEC §7.3), the rest of the per-port PFC and IB registers ---- */
+  /* ---- line 1: pipeline (SPEC §7.3), line time, the rest of the per-port PFC and IB
+     registers (wider fields first: the line is full) ---- */
   _Alignas(LFC_CACHE_LINE) lfc_list_t pipe; /* admitted packets waiting for their ready cycle */
-  uint32_t lfsr;          /* ECN marking LFSR (§9.3) */
-  uint32_t rx_desc;       /* store-and-forward: admitted packet still being received (§7.3) */
-  uint8_t drr_ptr;        /* PFC: DRR pointer (§8.2) */
   uint64_t wd_next;       /* earliest trip/restore cycle of this port's queues (§6.8) */
   uint64_t fcp_min_due;   /* IB: min over VLs of fcp_due (§5.5) */
+  lfc_line_t line;        /* the transmitter's line time (§2.4, with wire_time): slack and the
+                             end of its last frame, read at every decision point */
+  uint32_t lfsr;          /* ECN marking LFSR (§9.3) */
   uint16_t occ15;         /* IB: VL15 occupancy (§5.4) */
   uint16_t credit_ok;     /* IB: data VLs that are non-empty and whose head passes the send rule */
   uint16_t credit_blocked; /* IB: data VLs that are non-empty and whose head fails it (§10) */
   uint16_t fcp_dirty;     /* IB: VLs whose FCP may be pending by a change (superset, §5.5) */
   uint16_t hi_sent;       /* IB: vlarb (§5.6) */
   uint8_t hi_idx, lo_idx, hi_rem, lo_rem;
+  uint8_t drr_ptr;        /* PFC: DRR pointer (§8.2) */
   uint8_t shared_nz;      /* PFC: PGs with pg_shared > 0 */
   uint8_t hdrm_nz;        /* PFC: PGs with pg_hdrm > 0 */
   uint8_t check;          /* PFC: PGs whose XOFF/XON inputs changed since their last evaluation */
@@ -183,9 +188,6 @@ typedef struct {
     lfc_vl_t vl[LFC_IB_MAX_VLS];                                /* IB mode only */
   };
   lfc_queue_t q[LFC_MAX_CLASSES]; /* index 15 = VL15 */
-
-  /* ---- cold: read only with wire_time = 1 (SPEC §2.4) ---- */
-  lfc_line_t line;        /* the transmitter's line time: slack and the end of its last frame */
 
   /* ---- to LFC_PORT_BYTES: a power of two makes &sw->port[p] a shift ---- */
   uint8_t pad[LFC_PORT_PAD];
