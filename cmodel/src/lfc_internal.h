@@ -249,8 +249,6 @@ struct lfc_switch {
   uint8_t lossless;          /* PFC lossless_mask */
 
   lfc_port_t *port;
-  lfc_tx_dec_t *txd;
-  lfc_rx_dec_t *rxd;
   lfc_word_t *out_scratch;   /* outputs when the caller passes none */
   uint64_t tx_slow;          /* scratch: ports whose step A took a decision beyond streaming */
   uint64_t rx_slow;          /* scratch: ports whose input is more than a continuation block */
@@ -485,8 +483,8 @@ static inline uint64_t lfc_rx_next_event(const lfc_switch_t *sw, uint32_t p) {
 
 /* ---- rx_framing.c (SPEC §7.2) ---- */
 void lfc_rx_stream_end(lfc_switch_t *sw, uint32_t p, int how);
-void lfc_rx_decide_all(lfc_switch_t *sw, const lfc_word_t *in);
-void lfc_rx_apply_all(lfc_switch_t *sw, const lfc_word_t *in);
+void lfc_rx_decide_all(lfc_switch_t *sw, const lfc_word_t *in, lfc_rx_dec_t *rxd);
+void lfc_rx_apply_all(lfc_switch_t *sw, const lfc_word_t *in, const lfc_rx_dec_t *rxd);
 void lfc_rx_advance(lfc_switch_t *sw, uint32_t p, uint64_t to);
 
 /* ---- credit_tx.c (SPEC §5.3) ---- */
@@ -559,9 +557,9 @@ void lfc_ecn_commit(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d);
 
 /* ---- port_tx.c (SPEC §5.2, §7.4) ---- */
 void lfc_tx_unpark(lfc_switch_t *sw);
-void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *out);
-void lfc_fcp_sent_all(lfc_switch_t *sw);
-void lfc_tx_apply_all(lfc_switch_t *sw);
+void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *out, lfc_tx_dec_t *txd);
+void lfc_fcp_sent_all(lfc_switch_t *sw, const lfc_tx_dec_t *txd);
+void lfc_tx_apply_all(lfc_switch_t *sw, const lfc_tx_dec_t *txd);
 uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p);
 uint64_t lfc_tx_flip_event(const lfc_switch_t *sw, uint32_t p);
 

@@ -105,11 +105,11 @@ void lfc_tx_unpark(lfc_switch_t *sw) {
  * Step A of the ports at a decision point (listed in sw->tx_slow by the streaming pass). Ports that
  * stay IDLE with nothing to record leave the list, so that step B does not visit them.
  */
-void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *restrict out) {
+void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *restrict out, lfc_tx_dec_t *txd) {
   uint64_t busy = 0;
   for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
-    lfc_tx_dec_t *d = &sw->txd[p];
+    lfc_tx_dec_t *d = &txd[p];
     decide(sw, p, d, &out[p]);
     if (d->action != LFC_TX_IDLE || d->fcp_clean != 0)
       busy |= 1ull << p;
@@ -124,10 +124,10 @@ void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *restrict out) {
  * apply of the cycle, so that what it records are values of S(t), and any change applied later
  * in the cycle sets the dirty bit again.
  */
-void lfc_fcp_sent_all(lfc_switch_t *sw) {
+void lfc_fcp_sent_all(lfc_switch_t *sw, const lfc_tx_dec_t *txd) {
   for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
-    lfc_fcp_sent(sw, p, &sw->txd[p]);
+    lfc_fcp_sent(sw, p, &txd[p]);
   }
 }
 
@@ -171,10 +171,10 @@ static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
 }
 
 /* Step B of the ports at a decision point (after lfc_fcp_sent_all in IB mode). */
-void lfc_tx_apply_all(lfc_switch_t *sw) {
+void lfc_tx_apply_all(lfc_switch_t *sw, const lfc_tx_dec_t *txd) {
   for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
-    const lfc_tx_dec_t *d = &sw->txd[p];
+    const lfc_tx_dec_t *d = &txd[p];
     if (d->action == LFC_TX_START)
       start_packet(sw, p, d);
     else if (d->action == LFC_TX_PFC)

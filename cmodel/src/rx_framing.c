@@ -70,12 +70,12 @@ void lfc_rx_stream_end(lfc_switch_t *sw, uint32_t p, int how) {
  * words: lfc_rx_stream took the continuation blocks), from S(t), in ascending port order: the
  * shared-pool chain of SPEC §6.4.
  */
-void lfc_rx_decide_all(lfc_switch_t *sw, const lfc_word_t *restrict in) {
+void lfc_rx_decide_all(lfc_switch_t *sw, const lfc_word_t *restrict in, lfc_rx_dec_t *rxd) {
   uint32_t chain_used = sw->shared_used;
   for (uint64_t m = sw->rx_slow; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
     if ((in[p].kind & LFC_KIND_MASK) == LFC_DATA)
-      decide_first(sw, p, &in[p], &sw->rxd[p], &chain_used);
+      decide_first(sw, p, &in[p], &rxd[p], &chain_used);
   }
 }
 
@@ -157,10 +157,10 @@ static void control(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w) {
 }
 
 /* Steps D and E apply of the ports with more than a continuation block. */
-void lfc_rx_apply_all(lfc_switch_t *sw, const lfc_word_t *in) {
+void lfc_rx_apply_all(lfc_switch_t *sw, const lfc_word_t *in, const lfc_rx_dec_t *rxd) {
   for (uint64_t m = sw->rx_slow; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
-    const lfc_rx_dec_t *d = &sw->rxd[p];
+    const lfc_rx_dec_t *d = &rxd[p];
     const lfc_word_t *w = &in[p];
     if ((w->kind & LFC_KIND_MASK) != LFC_DATA) {
       control(sw, p, w);

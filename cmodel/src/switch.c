@@ -254,8 +254,6 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   sw->desc_cap = (uint32_t)blocks;
   /* Aligned to a cache line as lfc_port_t's layout requires (zeroed by lfc_switch_reset). */
   sw->port = aligned_alloc(LFC_CACHE_LINE, cfg->ports * sizeof *sw->port);
-  sw->txd = lfc_calloc(cfg->ports, sizeof *sw->txd);
-  sw->rxd = lfc_calloc(cfg->ports, sizeof *sw->rxd);
   sw->stats = lfc_calloc(cfg->ports, sizeof *sw->stats);
   uint32_t ncs = sw->ib ? cfg->classes + 1u : cfg->classes; /* VL15's after the data classes */
   while ((1u << sw->stat_shift) < ncs) sw->stat_shift++; /* lfc_cstats */
@@ -267,7 +265,7 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
   /* Used from a high-water mark: untouched pages cost nothing (lfc_pool_alloc): a
      switch of a fabric holds far fewer packets than its buffer has blocks. */
   sw->desc = lfc_pool_alloc((size_t)sw->desc_cap * sizeof *sw->desc);
-  if (!sw->port || !sw->txd || !sw->rxd || !sw->stats || !sw->cstats || !sw->out_scratch ||
+  if (!sw->port || !sw->stats || !sw->cstats || !sw->out_scratch ||
       !sw->pipe_ring || ev_ok != 0 || !sw->desc) {
     lfc_switch_destroy(sw);
     fail(err, errlen, "out of memory (buffer of %llu blocks)", (unsigned long long)blocks);
@@ -281,8 +279,6 @@ lfc_switch_t *lfc_switch_create(const lfc_switch_cfg_t *cfg, char *err, size_t e
 void lfc_switch_destroy(lfc_switch_t *sw) {
   if (sw == NULL) return;
   free(sw->port);
-  free(sw->txd);
-  free(sw->rxd);
   free(sw->stats);
   free(sw->cstats);
   free(sw->view);
@@ -441,14 +437,16 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
   /* Decisions, all from S(t): A outputs; E framing and admission; G XOFF/XON, which was taken
      at the end of the last step (or reset) from the same state (see below). A block is called
      only when it has ports to visit (most steps have one event). */
-  if (sw->tx_slow != 0) lfc_tx_decide_all(sw, out);
-  if (sw->rx_slow != 0) lfc_rx_decide_all(sw, in);
+  lfc_tx_dec_t txd[LFC_MAX_PORTS]; /* on the stack: a step's own, hot in cache whichever */
+  lfc_rx_dec_t rxd[LFC_MAX_PORTS]; /* switch steps (each entry written before it is read) */
+  if (sw->tx_slow != 0) lfc_tx_decide_all(sw, out, txd);
+  if (sw->rx_slow != 0) lfc_rx_decide_all(sw, in, rxd);
 
   /* The next state. */
-  if (sw->ib) lfc_fcp_sent_all(sw);                 /* B, FCP bookkeeping: values of S(t) */
-  if (sw->tx_slow != 0) lfc_tx_apply_all(sw);       /* B */
+  if (sw->ib) lfc_fcp_sent_all(sw, txd);            /* B, FCP bookkeeping: values of S(t) */
+  if (sw->tx_slow != 0) lfc_tx_apply_all(sw, txd);  /* B */
   if (sw->storm_ports != 0) lfc_wd_discard(sw);     /* C */
-  if (sw->rx_slow != 0) lfc_rx_apply_all(sw, in);   /* D, E */
+  if (sw->rx_slow != 0) lfc_rx_apply_all(sw, in, rxd); /* D, E */
   lfc_pipe_exit(sw);                                /* F */
   if (sw->flip_ports != 0) lfc_pfc_gen_apply(sw);   /* G (PFC mode only sets flip_ports) */
   lfc_wd_update(sw);                                /* H */
