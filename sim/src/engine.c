@@ -43,9 +43,17 @@
 /* Bytes of a cache line: wire_t keeps what each end reads in a line of its own. */
 #define SIM_CACHE_LINE 64u
 
+/* The fields a packet's continuation blocks repeat (SPEC §2.1): with kind DATA, sop 0, eop on
+ * the last, and every other field zero (lfc/types.h), the whole of such a block. */
+typedef struct {
+  uint32_t tag;
+  uint16_t dst;
+  uint8_t cls, nblk, ecn, pad, mrg;
+} tmpl_t;
+
 /* What a receiver expects on a link when nothing new happens: the rest of a packet (SPEC §2.1). */
 typedef struct {
-  lfc_word_t tmpl; /* continuation block of the packet in flight */
+  tmpl_t tmpl;     /* the packet in flight's continuation block */
   uint16_t rem;    /* words still to come (< nblk <= 255; SPEC §2.1: nblk - mrg words) */
   uint8_t k;       /* the link's speed divider (1..16): blocks are k cycles apart */
   uint8_t has_map; /* the receiver's track only: [classmap], DATA arrives in class cmap[cls] */
@@ -59,24 +67,24 @@ typedef struct {
 
 /*
  * One direction of a cable. A fabric has thousands, and each is read at both ends in different
- * device steps, so the receiver's fields fill the first cache line, the sender's the second,
- * and the rest (read when a word is not predicted, or for reports) the third (docs/sim.md
- * "Speed"). The array is allocated aligned to a line (sim_create).
+ * device steps, so the receiver's fields fill the first cache line and the sender's the second
+ * (docs/sim.md "Speed"): a step that takes a predicted block reads one line, one that takes an
+ * unpredicted word (the ring) the first, and the sender of such a word both. The array is
+ * allocated aligned to a line (sim_create).
  */
 typedef struct {
-  /* ---- receiver (take_input) ---- */
+  /* ---- receiver (take_input), and the ring that both ends use ---- */
   _Alignas(SIM_CACHE_LINE) track_t rx;
   uint32_t head, n; /* ring: the oldest unpredicted word in flight, how many */
+  uint32_t delay;   /* cycles; the ring holds delay + 1 */
+  sig_t *ring;      /* words the tracker does not predict, in flight: at most delay + 1 */
+  uint8_t cmap[LFC_MAX_CLASSES];
   /* ---- sender (give_output) ---- */
   _Alignas(SIM_CACHE_LINE) track_t tx;
-  sig_t *ring;    /* words the tracker does not predict, in flight: at most delay + 1 */
-  /* ---- the rest (delay and xlane: read only for a word the tracker does not predict) ---- */
-  _Alignas(SIM_CACHE_LINE) uint32_t delay; /* cycles; the ring holds delay + 1 */
   uint32_t xlane; /* 0: the receiver is stepped by the sender's lane; else its lane + 1 */
   uint32_t from, from_port, to, to_port;
-  lfc_link_t *link; /* step_all only: the reference link */
   uint64_t digest;  /* of every word that differs from the prediction, with its cycle */
-  uint8_t cmap[LFC_MAX_CLASSES];
+  lfc_link_t *link; /* step_all only: the reference link */
 } wire_t;
 
 /* The size of device_t, and the padding that makes it so: a power of two makes the index of a
@@ -289,7 +297,7 @@ struct sim {
 
 
 _Static_assert(offsetof(wire_t, tx) == SIM_CACHE_LINE, "the receiver's fields fit one line");
-_Static_assert(offsetof(wire_t, delay) == 2u * SIM_CACHE_LINE, "the sender's fields fit one line");
+_Static_assert(sizeof(wire_t) == 2u * SIM_CACHE_LINE, "the sender's fields fit one line");
 
 #define NONE UINT32_MAX
 #define X1024 1024u
@@ -314,9 +322,22 @@ static inline void track_advance(track_t *tr, uint64_t to) {
   if (tr->rem != 0 && tr->next < to) track_skip(tr, to);
 }
 
+/* *w = the continuation block of template tp (eop clear). */
+static inline void tmpl_word(const tmpl_t *tp, lfc_word_t *w) {
+  *w = IDLE;
+  w->kind = LFC_DATA;
+  w->cls = tp->cls;
+  w->nblk = tp->nblk;
+  w->ecn = tp->ecn;
+  w->pad = tp->pad;
+  w->mrg = tp->mrg;
+  w->dst = tp->dst;
+  w->tag = tp->tag;
+}
+
 static void track_expect(const track_t *tr, uint64_t t, lfc_word_t *w) {
   if (tr->rem > 0 && t == tr->next) {
-    *w = tr->tmpl;
+    tmpl_word(&tr->tmpl, w);
     w->eop = tr->rem == 1u;
   } else {
     *w = IDLE;
@@ -326,9 +347,8 @@ static void track_expect(const track_t *tr, uint64_t t, lfc_word_t *w) {
 static void track_update(track_t *tr, uint64_t t, const lfc_word_t *w) {
   if (w->kind != LFC_DATA) return;
   if (w->sop) {
-    tr->tmpl = *w;
-    tr->tmpl.sop = 0;
-    tr->tmpl.eop = 0;
+    tr->tmpl = (tmpl_t){.tag = w->tag, .dst = w->dst, .cls = w->cls, .nblk = w->nblk,
+                        .ecn = w->ecn, .pad = w->pad, .mrg = w->mrg};
     uint32_t mrg = w->mrg & 1u; /* the last word carries two blocks (SPEC §2.4) */
     tr->rem = w->nblk > mrg ? (uint16_t)(w->nblk - 1u - mrg) : 0u;
     tr->next = t + tr->k;
@@ -965,7 +985,7 @@ static int source_only(const sim_t *s, const device_t *dv, uint32_t d, uint64_t 
 /* The fields a DATA block repeats on every block (SPEC §2); sop/eop are compared apart. The
  * other fields are zero in the model's words, and --step-all compares every field of every
  * rebuilt word against lfc_link, so a word that broke this would show as a link mismatch. */
-static inline int data_eq(const lfc_word_t *a, const lfc_word_t *b) {
+static inline int data_eq(const lfc_word_t *a, const tmpl_t *b) {
   return a->cls == b->cls && a->nblk == b->nblk && a->ecn == b->ecn && a->dst == b->dst &&
          a->tag == b->tag && a->pad == b->pad && a->mrg == b->mrg;
 }
@@ -1040,7 +1060,7 @@ static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc
   }
   int wrote = 0;
   if (w->rx.rem > 0 && w->rx.next == T) { /* the next block of the packet in flight */
-    *in = w->rx.tmpl;
+    tmpl_word(&w->rx.tmpl, in);
     in->eop = w->rx.rem == 1u;
     w->rx.rem--;
     w->rx.next += w->rx.k;
