@@ -107,7 +107,8 @@ struct lfc_nic {
 
   /* Transmit FIFOs, ring buffers of cfg.tx_fifo_pkts each, carved from pool. */
   lfc_pkt_t *pool;
-  /* Per class (index = class, 15 = IB VL15), in one line a class. */
+  /* Per class (index = class, 15 = IB VL15): 64 bytes a class, one cache line or two (the node
+     is not allocated aligned to a line) where the separate arrays took one line each. */
   nic_class_t c[LFC_MAX_CLASSES];
 
   /* IB, per data VL (§5.1). fcp_due: cycle from which fcp_timer = 0. */

@@ -437,8 +437,11 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
   /* Decisions, all from S(t): A outputs; E framing and admission; G XOFF/XON, which was taken
      at the end of the last step (or reset) from the same state (see below). A block is called
      only when it has ports to visit (most steps have one event). */
-  lfc_tx_dec_t txd[LFC_MAX_PORTS]; /* on the stack: a step's own, hot in cache whichever */
-  lfc_rx_dec_t rxd[LFC_MAX_PORTS]; /* switch steps (each entry written before it is read) */
+  /* This step's decisions, read by its applies only (A's at the ports of tx_slow, E's at those
+     given a first block, each written before it is read): on the stack, where they stay in
+     cache from one switch's step to the next (docs/perf-log.md, 2026-12-04 night). */
+  lfc_tx_dec_t txd[LFC_MAX_PORTS];
+  lfc_rx_dec_t rxd[LFC_MAX_PORTS];
   if (sw->tx_slow != 0) lfc_tx_decide_all(sw, out, txd);
   if (sw->rx_slow != 0) lfc_rx_decide_all(sw, in, rxd);
 
