@@ -159,6 +159,8 @@ typedef struct {
   uint16_t nonempty;      /* bit c: q[c] has packets (§7.4) */
   uint32_t rx_desc;       /* store-and-forward: admitted packet still being received (§7.3);
                              read with rx_rem by lfc_rx_next_event */
+  uint8_t rx_out;         /* while rx_desc != LFC_NIL, its packet's out_port: the port whose
+                             busy time lfc_switch_next_event asks, without the descriptor */
 
   /* ---- line 1: pipeline (SPEC §7.3), line time, the rest of the per-port PFC and IB
      registers (wider fields first: the line is full) ---- */

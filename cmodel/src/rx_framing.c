@@ -97,8 +97,10 @@ static void admit(lfc_switch_t *sw, uint32_t p, const lfc_word_t *w, const lfc_r
   st->rx_blocks += d->nblk;
   if (sw->cfg.cut_through || d->nblk - d->mrg == 1u) /* one word: it is the last (§7.3) */
     lfc_pipe_append(sw, p, di, sw->now + sw->cfg.latency);
-  else
+  else {
     pp->rx_desc = di;
+    pp->rx_out = d->out_port;
+  }
 }
 
 /* Step E apply of a first block. */

@@ -504,8 +504,7 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
       uint32_t p = lfc_ctz(w);
       uint64_t f = lfc_rx_next_event(sw, p);
       if (f == LFC_NEVER || f + 1u >= m) continue;
-      uint64_t free_at =
-          lfc_tx_busy_until(&sw->port[sw->desc[sw->port[p].rx_desc].out_port], sw->now);
+      uint64_t free_at = lfc_tx_busy_until(&sw->port[sw->port[p].rx_out], sw->now);
       m = lfc_min_u64(m, f + 1u > free_at ? f + 1u : free_at);
     }
   } else {
