@@ -565,7 +565,8 @@ static void receive_control(lfc_nic_t *nic, const lfc_word_t *in, uint64_t t) {
       nic->stats.resume_rx++;
       if (jitter > 0u && nic->c[c].pause_end > t + 1u + jitter) {
         nic->c[c].pause_end = t + 1u + jitter;
-        if (nic->c[c].pause_start >= nic->c[c].pause_end) nic->c[c].pause_start = nic->c[c].pause_end = 0u;
+        if (nic->c[c].pause_start >= nic->c[c].pause_end)
+          nic->c[c].pause_start = nic->c[c].pause_end = 0u;
         continue;
       }
       if (jitter > 0u) continue; /* the pause ends by then anyway */

@@ -201,7 +201,8 @@ static void test_nic_roce_spends_the_bytes(void **state) {
   assert_true((double)pkts * (ROCE_BYTES + ETH_E) > (double)CYCLES * BLOCK + ROCE_BYTES + ETH_E);
 }
 
-/* §12.2: response jitter. A frame pauses 0..J cycles late; J = 0 draws nothing. */
+/* §12.2: response jitter. A frame pauses 0..J cycles late, and an XON resumes 0..J cycles
+ * late (one draw per frame); J = 0 draws nothing. */
 static void test_nic_response_jitter_delays_pause(void **state) {
   (void)state;
   enum { J = 7, FRAMES = 200 };
@@ -213,7 +214,7 @@ static void test_nic_response_jitter_delays_pause(void **state) {
   lfc_nic_t *n = lfc_nic_create(&c, err, sizeof err);
   assert_non_null(n);
   lfc_pkt_t p = {.nblk = 1, .dst = 1};
-  unsigned seen[J + 1] = {0};
+  unsigned seen[J + 1] = {0}, seen_xon[J + 1] = {0};
   lfc_word_t idle = {0}, out;
   for (int f = 0; f < FRAMES; f++) {
     /* a pause of 1000 quanta; count the cycles in which the node still starts packets */
@@ -228,12 +229,23 @@ static void test_nic_response_jitter_delays_pause(void **state) {
     }
     assert_true(late <= J);
     seen[late]++;
+    /* an XON in cycle t: the node starts packets again from t + 1 + its draw */
     lfc_word_t xon = {.kind = LFC_PFC, .pfc_en = 1};
     lfc_nic_step(n, &xon, &out);
+    assert_int_equal(out.kind, LFC_IDLE);
+    unsigned still = 0;
+    for (;;) {
+      lfc_nic_step(n, &idle, &out);
+      if (out.kind == LFC_DATA) break;
+      assert_true(++still <= J);
+    }
+    seen_xon[still]++;
     for (int i = 0; i < 2 * J + 2; i++) lfc_nic_step(n, &idle, &out);
   }
-  for (int j = 0; j <= J; j++)
+  for (int j = 0; j <= J; j++) {
     if (seen[j] == 0) fail_msg("no pause applied %d cycles late in %d frames", j, FRAMES);
+    if (seen_xon[j] == 0) fail_msg("no resume %d cycles late in %d frames", j, FRAMES);
+  }
   lfc_nic_destroy(n);
 }
 
