@@ -249,6 +249,43 @@ static void test_nic_response_jitter_delays_pause(void **state) {
   lfc_nic_destroy(n);
 }
 
+/* §12.2: an XON that arrives while a pause is ending resumes the node at the earlier of the
+ * pause's end and the XON's own (jittered) time: it never makes the pause last longer. */
+static void test_nic_xon_never_lengthens_a_pause(void **state) {
+  (void)state;
+  enum { J = 7, Q = 10, BEFORE = 2, FRAMES = 200 };
+  lfc_nic_cfg_t c;
+  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 1);
+  c.response_jitter = J;
+  c.seed = 777;
+  char err[256];
+  lfc_nic_t *n = lfc_nic_create(&c, err, sizeof err);
+  assert_non_null(n);
+  lfc_pkt_t p = {.nblk = 1, .dst = 1};
+  lfc_word_t idle = {0}, out;
+  unsigned early = 0; /* XONs whose own time came before the pause's end */
+  for (int f = 0; f < FRAMES; f++) {
+    while (lfc_nic_backlog(n, 0) < 40) assert_int_equal(lfc_nic_send(n, &p), 0);
+    lfc_word_t pause = {.kind = LFC_PFC, .pfc_en = 1, .pfc_time = {Q}};
+    lfc_nic_step(n, &pause, &out);
+    do lfc_nic_step(n, &idle, &out); /* the first IDLE is the pause's first cycle */
+    while (out.kind == LFC_DATA);
+    uint64_t end = lfc_nic_cycle(n) - 1u + Q; /* it pauses Q quanta of one cycle each */
+    while (lfc_nic_cycle(n) < end - BEFORE) lfc_nic_step(n, &idle, &out);
+    lfc_word_t xon = {.kind = LFC_PFC, .pfc_en = 1};
+    lfc_nic_step(n, &xon, &out);
+    assert_int_equal(out.kind, LFC_IDLE);
+    while (out.kind != LFC_DATA) {
+      lfc_nic_step(n, &idle, &out);
+      assert_true(lfc_nic_cycle(n) - 1u <= end); /* the cycle just stepped */
+    }
+    early += lfc_nic_cycle(n) - 1u < end;
+    for (int i = 0; i < 2 * J + 2; i++) lfc_nic_step(n, &idle, &out);
+  }
+  assert_true(early > 0u && early < FRAMES); /* both cases were met */
+  lfc_nic_destroy(n);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_egress_words_follow_slack),
@@ -256,6 +293,7 @@ int main(void) {
       cmocka_unit_test(test_nic_ib_spends_the_bytes),
       cmocka_unit_test(test_nic_roce_spends_the_bytes),
       cmocka_unit_test(test_nic_response_jitter_delays_pause),
+      cmocka_unit_test(test_nic_xon_never_lengthens_a_pause),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

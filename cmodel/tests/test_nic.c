@@ -524,6 +524,8 @@ static void test_fifo_full_and_nothing_lost(void **state) {
   assert_int_equal(lfc_nic_send(nic, &(lfc_pkt_t){.cls = 1, .nblk = 11}), -1);
   assert_int_equal(lfc_nic_backlog(nic, 0), 4);
   assert_int_equal(lfc_nic_backlog(nic, 1), 0);
+  assert_int_equal(lfc_nic_backlog(nic, 2), 0);               /* no class 2 */
+  assert_int_equal(lfc_nic_backlog(nic, LFC_MAX_CLASSES), 0); /* no class at all */
   lfc_word_t out;
   uint32_t next = 0, blocks = 0;
   for (uint32_t t = 0; t < 40; t++) {
@@ -770,6 +772,38 @@ static void test_skip_ahead_long_xoff_refreshes(void **state) {
   }
 }
 
+/* SPEC §6.6: a node holding XOFF repeats its pause every refresh_cycles exactly (refresh_due is
+ * the cycle from which the timer is 0), while its transmitter has nothing else to send. */
+static void test_pfc_refresh_period_exact(void **state) {
+  (void)state;
+  enum { REFRESH = 97, XOFF_AT = 8, CYCLES = 700 };
+  lfc_nic_cfg_t c;
+  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 1);
+  c.mtu_blocks = 8;
+  c.rx_blocks = 64;
+  c.rx_xoff = XOFF_AT;
+  c.rx_xon = 2;
+  c.drain_div = 65535; /* drains in cycle 0 only, when it holds nothing: XOFF the whole run */
+  c.pause_quanta = 300;
+  c.refresh_cycles = REFRESH;
+  lfc_nic_t *n = make_nic(&c);
+  uint64_t last = 0;
+  uint32_t frames = 0;
+  for (uint32_t t = 0; t < CYCLES; t++) {
+    lfc_word_t in = idle_word(), out;
+    if (t >= 1 && t <= XOFF_AT) in = data_block(0, 1, 0, t);
+    lfc_nic_step(n, &in, &out);
+    if (out.kind != LFC_PFC || !(out.pfc_en & 1u) || out.pfc_time[0] == 0) continue;
+    if (frames > 0 && t - last != REFRESH)
+      fail_msg("pause frame %u at cycle %u, %llu after the one before (refresh_cycles %d)", frames,
+               t, (unsigned long long)(t - last), REFRESH);
+    last = t;
+    frames++;
+  }
+  assert_true(frames >= (CYCLES - XOFF_AT) / REFRESH - 1u); /* the XOFF, then every refresh */
+  lfc_nic_destroy(n);
+}
+
 /* 1 if the partner, given `blocks` one-block packets of class 0 (one per cycle) and then IDLE,
    sends an XOFF for class 0 within 60 cycles. It never drains in that time. */
 static int partner_pauses_after(uint32_t blocks, uint32_t rx_xoff) {
@@ -827,6 +861,7 @@ int main(void) {
       cmocka_unit_test(test_skip_ahead_equivalence),
       cmocka_unit_test(test_skip_ahead_long_xoff_refreshes),
       cmocka_unit_test(test_partner_xoff_at_rx_xoff),
+      cmocka_unit_test(test_pfc_refresh_period_exact),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
