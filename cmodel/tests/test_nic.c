@@ -727,7 +727,7 @@ static void check_skip_equivalence(const lfc_nic_cfg_t *cfg, uint64_t seed) {
 static void test_skip_ahead_equivalence(void **state) {
   (void)state;
   for (uint32_t mode = 0; mode < 2; mode++) {
-    for (uint32_t variant = 0; variant < 5; variant++) {
+    for (uint32_t variant = 0; variant < 6; variant++) {
       lfc_nic_cfg_t cfg;
       lfc_nic_cfg_default(&cfg, (lfc_mode_t)mode, 3);
       cfg.mtu_blocks = 30;
@@ -745,6 +745,11 @@ static void test_skip_ahead_equivalence(void **state) {
         cfg.rx_blocks = 2050; /* only while fewer than 2048 blocks are free, i.e. occ > 2 */
         cfg.rx_xoff = 2000;
         cfg.rx_xon = 1900;
+      }
+      if (variant == 5) { /* IB: the smallest buffer, one block (mtu_blocks 1) */
+        if (mode != LFC_MODE_IB) continue;
+        cfg.mtu_blocks = 1;
+        cfg.rx_blocks = 1;
       }
       cfg.response_cycles = variant == 3 ? 7u : 0u;
       check_skip_equivalence(&cfg, 1000u + mode * 10u + variant);
