@@ -777,18 +777,24 @@ static void test_skip_ahead_long_xoff_refreshes(void **state) {
   }
 }
 
+/* A one-class PFC node with a 64-block buffer that pauses its peer at rx_xoff blocks and, as
+ * it drains only in cycle 0 (when it holds nothing), never resumes it within a test. */
+static void slow_receiver_cfg(lfc_nic_cfg_t *c, uint32_t rx_xoff) {
+  lfc_nic_cfg_default(c, LFC_MODE_PFC, 1);
+  c->mtu_blocks = 8;
+  c->rx_blocks = 64;
+  c->rx_xoff = rx_xoff;
+  c->rx_xon = 2;
+  c->drain_div = 65535;
+}
+
 /* SPEC §6.6: a node holding XOFF repeats its pause every refresh_cycles exactly (refresh_due is
  * the cycle from which the timer is 0), while its transmitter has nothing else to send. */
 static void test_pfc_refresh_period_exact(void **state) {
   (void)state;
   enum { REFRESH = 97, XOFF_AT = 8, CYCLES = 700 };
   lfc_nic_cfg_t c;
-  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 1);
-  c.mtu_blocks = 8;
-  c.rx_blocks = 64;
-  c.rx_xoff = XOFF_AT;
-  c.rx_xon = 2;
-  c.drain_div = 65535; /* drains in cycle 0 only, when it holds nothing: XOFF the whole run */
+  slow_receiver_cfg(&c, XOFF_AT); /* XOFF from XOFF_AT blocks on, for the whole run */
   c.pause_quanta = 300;
   c.refresh_cycles = REFRESH;
   lfc_nic_t *n = make_nic(&c);
@@ -813,12 +819,7 @@ static void test_pfc_refresh_period_exact(void **state) {
    sends an XOFF for class 0 within 60 cycles. It never drains in that time. */
 static int partner_pauses_after(uint32_t blocks, uint32_t rx_xoff) {
   lfc_nic_cfg_t c;
-  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 1);
-  c.mtu_blocks = 8;
-  c.rx_blocks = 64;
-  c.rx_xoff = rx_xoff;
-  c.rx_xon = 2;
-  c.drain_div = 65535; /* drains in cycle 0 only, when it holds nothing */
+  slow_receiver_cfg(&c, rx_xoff);
   char err[256];
   lfc_nic_t *n = lfc_nic_create(&c, err, sizeof err);
   assert_non_null(n);
