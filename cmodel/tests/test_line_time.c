@@ -201,18 +201,25 @@ static void test_nic_roce_spends_the_bytes(void **state) {
   assert_true((double)pkts * (ROCE_BYTES + ETH_E) > (double)CYCLES * BLOCK + ROCE_BYTES + ETH_E);
 }
 
+/* A one-class PFC node whose PFC frames take effect 0..jitter cycles late (SPEC §12.2), its
+ * draws from `seed`. */
+static lfc_nic_t *jittered_node(uint32_t jitter, uint32_t seed) {
+  lfc_nic_cfg_t c;
+  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 1);
+  c.response_jitter = jitter;
+  c.seed = seed;
+  char err[256];
+  lfc_nic_t *n = lfc_nic_create(&c, err, sizeof err);
+  assert_non_null(n);
+  return n;
+}
+
 /* §12.2: response jitter. A frame pauses 0..J cycles late, and an XON resumes 0..J cycles
  * late (one draw per frame); J = 0 draws nothing. */
 static void test_nic_response_jitter_delays_pause(void **state) {
   (void)state;
   enum { J = 7, FRAMES = 200 };
-  lfc_nic_cfg_t c;
-  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 1);
-  c.response_jitter = J;
-  c.seed = 12345;
-  char err[256];
-  lfc_nic_t *n = lfc_nic_create(&c, err, sizeof err);
-  assert_non_null(n);
+  lfc_nic_t *n = jittered_node(J, 12345);
   lfc_pkt_t p = {.nblk = 1, .dst = 1};
   unsigned seen[J + 1] = {0}, seen_xon[J + 1] = {0};
   lfc_word_t idle = {0}, out;
@@ -255,13 +262,7 @@ static void test_nic_response_jitter_delays_pause(void **state) {
 static void test_nic_xon_never_lengthens_a_pause(void **state) {
   (void)state;
   enum { J = 7, Q = 10, BEFORE = 5, FRAMES = 200 };
-  lfc_nic_cfg_t c;
-  lfc_nic_cfg_default(&c, LFC_MODE_PFC, 1);
-  c.response_jitter = J;
-  c.seed = 777;
-  char err[256];
-  lfc_nic_t *n = lfc_nic_create(&c, err, sizeof err);
-  assert_non_null(n);
+  lfc_nic_t *n = jittered_node(J, 777);
   lfc_pkt_t p = {.nblk = 1, .dst = 1};
   lfc_word_t idle = {0}, out;
   unsigned seen[BEFORE] = {0}; /* by resume - (XON's cycle + 1): BEFORE - 1 is the pause's end */

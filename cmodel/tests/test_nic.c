@@ -820,9 +820,7 @@ static void test_pfc_refresh_period_exact(void **state) {
 static int partner_pauses_after(uint32_t blocks, uint32_t rx_xoff) {
   lfc_nic_cfg_t c;
   slow_receiver_cfg(&c, rx_xoff);
-  char err[256];
-  lfc_nic_t *n = lfc_nic_create(&c, err, sizeof err);
-  assert_non_null(n);
+  lfc_nic_t *n = make_nic(&c);
   int paused = 0;
   for (uint32_t t = 0; t < 60; t++) {
     lfc_word_t in, out;
