@@ -15,13 +15,16 @@
 # BENCH_SIM_THREADS threads; and an entry of its own,
 # `instructions_per_packet_hop`: callgrind's instruction count (whole program) of a k=8 fat tree
 # (128 hosts, the same traffic) for BENCH_SIM_CALLGRIND_US microseconds (default 500, about 20 s
-# under callgrind) over that run's delivered packet-hops. A table after the JSON puts each
-# figure beside its goal and beside the figures docs/sim.md records (bench_sim_report.py).
+# under callgrind) over that run's delivered packet-hops, and `instructions_by_part`, that
+# run's instructions by the source file they come from (callgrind_annotate). A table after the
+# JSON puts each figure beside its goal and beside the figures docs/sim.md records, and the
+# parts per packet-hop (bench_sim_report.py).
 # lfc-sim runs with glibc's heap on transparent huge pages (docs/sim.md "Speed": the fat tree's
 # state is spread over some 100 MB, and with 4 KB pages much of a step is TLB misses); the
 # setting is in the JSON (glibc_tunables). BENCH_SIM_TUNABLES= (empty) runs without it.
 # Exit status: 0 written; 1 the fat tree's results differ between 1 and 2 threads; 2 a bad
-# BENCH_SIM_* value (one line naming it), a missing tool (valgrind), OUT.json not written.
+# BENCH_SIM_* value (one line naming it), a missing tool (valgrind, callgrind_annotate), the
+# callgrind run's parts not summing to its total, OUT.json not written.
 set -eu
 EXIT_BAD=2
 if [ $# -ne 2 ]; then
@@ -43,8 +46,10 @@ for v in BENCH_SIM_US=$US BENCH_SIM_CALLGRIND_US=$CG_US BENCH_SIM_THREADS=$THREA
                     exit $EXIT_BAD ;;
   esac
 done
-command -v valgrind >/dev/null || { echo "bench_sim.sh: valgrind not found (make deps-minimal)" >&2
-                                    exit $EXIT_BAD; }
+for tool in valgrind callgrind_annotate; do
+  command -v $tool >/dev/null || { echo "bench_sim.sh: $tool not found (make deps-minimal)" >&2
+                                   exit $EXIT_BAD; }
+done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fat_tree() { # fat_tree K HOSTS DURATION_US
@@ -111,6 +116,9 @@ run incast "$TMP/incast.ini" "$THREADS"
 # callgrind runs one thread at a time whatever --threads says; one thread counts no lanes' work.
 valgrind --tool=callgrind --callgrind-out-file="$TMP/ft8.callgrind" \
   "$SIM" "$TMP/ft8.ini" --no-progress --threads 1 --json "$TMP/ft8.json" > /dev/null 2>&1
+# every function's own instructions, for `instructions_by_part` (bench_sim_report.py)
+callgrind_annotate --auto=no --inclusive=no --threshold=100 "$TMP/ft8.callgrind" \
+  > "$TMP/ft8.annotate"
 python3 "$HERE/bench_sim_report.py" "$TMP" "$US" "$CG_US" "$TUNABLES" "$PAIRS" "$THREADS" \
   "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"

@@ -6,10 +6,12 @@
   bench_sim_report.py --table OUT.json   print the goals table
 
 Exit status: 0 written or printed; 1 the fat tree's results differ between its runs (they must
-not: docs/sim.md "Threads"); 2 OUT.json not written or not readable.
+not: docs/sim.md "Threads"); 2 OUT.json not written or not readable, or the callgrind run's
+functions (TMPDIR/ft8.annotate) not readable or not summing to its total.
 """
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -59,6 +61,48 @@ def packet_hops(d):
     return sum(f["delivered_packets"] * len(f["hops"]) for f in d["flows"])
 
 
+# Where the callgrind run's instructions go, by the source file each instruction comes from
+# (code inlined elsewhere counts where it is written): the first part whose test a file's path
+# passes. Paths are the build's absolute ones, so they are matched by what they end with or
+# hold.
+PARTS = (
+    ("engine", "engine (engine.c: inputs, outputs, wake-ups, words, records, sources)",
+     lambda f: f.endswith("sim/src/engine.c")),
+    ("switch_step", "switch step (switch.c: its own code, next event, skip-ahead)",
+     lambda f: f.endswith("cmodel/src/switch.c")),
+    ("switch_blocks", "switch blocks A..H (the other cmodel/src files)",
+     lambda f: "cmodel/src/" in f and not f.endswith("cmodel/src/nic.c")),
+    ("node", "end nodes (nic.c)", lambda f: f.endswith("cmodel/src/nic.c")),
+    ("latency_series", "latency series (latsum.c, latsum.h)", lambda f: "sim/src/latsum." in f),
+    ("setup_reports", "set-up and reports (the other sim/src files)", lambda f: "sim/src/" in f),
+    ("libc", "C library and loader (the rest)", lambda f: True),
+)
+
+
+# `  1,234 ( 5.67%)  file:function [object]`, and the `PROGRAM TOTALS` line in that form
+COST_LINE = re.compile(r"^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)$")
+
+
+def part_of(path):
+    return next(key for key, _, test in PARTS if test(path))
+
+
+def instructions_by_part(annotate, total):
+    """Instructions of each part of PARTS, from `callgrind_annotate --auto=no --inclusive=no
+    --threshold=100` (every function's own cost as `N (P%)  file:function [object]`). Their sum
+    must be the run's total: else the listing was cut or misread (ValueError)."""
+    parts = dict((key, 0) for key, _, _ in PARTS)
+    for line in open(annotate):
+        m = COST_LINE.match(line)
+        if m is None or m.group(2).startswith("PROGRAM TOTALS"):
+            continue
+        parts[part_of(m.group(2).split(":", 1)[0])] += int(m.group(1).replace(",", ""))
+    if sum(parts.values()) != total:
+        raise ValueError("%s: its functions sum to %d instructions, the run counted %d"
+                         % (annotate, sum(parts.values()), total))
+    return parts
+
+
 def callgrind_total(path):
     for line in open(path):
         if line.startswith("summary:") or line.startswith("totals:"):
@@ -105,12 +149,22 @@ def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
     d8 = json.load(open(os.path.join(tmp, "ft8.json")))
     ir = callgrind_total(os.path.join(tmp, "ft8.callgrind"))
     hops = packet_hops(d8)
+    try:
+        by_part = instructions_by_part(os.path.join(tmp, "ft8.annotate"), ir)
+    except OSError as e:
+        print("bench_sim_report.py: %s: not readable (%s)" % (e.filename, e.strerror),
+              file=sys.stderr)
+        sys.exit(EXIT_BAD)
+    except ValueError as e:
+        print("bench_sim_report.py: %s" % e, file=sys.stderr)
+        sys.exit(EXIT_BAD)
     cg = {"name": "fat_tree_k8_permutation_callgrind", "hosts": d8["scenario"]["hosts"],
           "links": d8["scenario"]["links"], "sim_cycles": d8["summary"]["sim_cycles"],
           "sim_us": d8["summary"]["sim_us"], "threads": 1, "instructions": ir,
           "delivered_packets": sum(f["delivered_packets"] for f in d8["flows"]),
           "packet_hops": hops,
-          "instructions_per_packet_hop": round(ir / hops) if hops else None}
+          "instructions_per_packet_hop": round(ir / hops) if hops else None,
+          "instructions_by_part": by_part}
     try:
         with open(out, "w") as f:
             json.dump([ft, incast, cg], f, indent=1)
@@ -153,8 +207,20 @@ def table(path):
          TODAY_SPEEDUP_2_THREADS),
     ]
     head = ("figure (fat tree k=16 unless said)", "measured", "goal", "today (docs/sim.md)")
-    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
-    for r in [head] + rows:
+    print_rows([head] + rows)
+    # a sim.json of before the parts has none
+    by_part, hops = cg.get("instructions_by_part"), cg["packet_hops"]
+    if by_part and hops:
+        print()
+        print_rows([("instructions per packet-hop (k=8, %.0f us), by source" % cg["sim_us"],
+                     "measured")] +
+                   [(text, format(round(by_part[key] / hops), ","))
+                    for key, text, _ in PARTS if key in by_part])
+
+
+def print_rows(rows):
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
         print("  ".join(c.ljust(widths[i]) for i, c in enumerate(r)).rstrip())
 
 

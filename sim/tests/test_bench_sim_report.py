@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""test_bench_sim_report.py WORKDIR - the parts of `make bench-sim`'s callgrind run
+(bench_sim_report.py, docs/sim.md "Speed"), on listings and runs made up here:
+
+  - every function's own instructions land in the part of the file they come from (the
+    engine, the switch's step, its blocks, the nodes, latency series, set-up and reports, the
+    C library), with callgrind_annotate's spacing and thousands separators;
+  - a listing that does not sum to the run's total is refused (the parts would not add up);
+  - the JSON carries `instructions_by_part`, the table prints each part per packet-hop, and a
+    sim.json of before the parts still prints its goals table;
+  - without the listing: one line, exit 2, no sim.json.
+"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench_sim_report as report  # noqa: E402
+
+WORK = sys.argv[1]
+os.makedirs(WORK, exist_ok=True)
+fails = 0
+checks = 0
+
+
+def ok(cond, what):
+    global fails, checks
+    checks += 1
+    print(("  ok   " if cond else "  FAIL ") + what)
+    if not cond:
+        fails += 1
+
+
+# One function of each part, as callgrind_annotate prints them (inlined code under the file it
+# is written in, the caller's name after the colon), and the lines around the table.
+LISTING = """--------------------------------------------------------------------------------
+Profile data file 'x.callgrind' (creator: callgrind-3.19.0)
+Events recorded:  Ir
+--------------------------------------------------------------------------------
+Ir
+--------------------------------------------------------------------------------
+1,111,000 (100.0%)  PROGRAM TOTALS
+
+--------------------------------------------------------------------------------
+Ir                   file:function
+--------------------------------------------------------------------------------
+500,000 (45.00%)  /b/sim/src/engine.c:process.lto_priv.0 [/b/lfc-sim]
+200,000 (18.00%)  /b/cmodel/src/switch.c:lfc_switch_step_ports [/b/lfc-sim]
+ 90,000 ( 8.10%)  /b/cmodel/src/port_tx.c:lfc_switch_step_ports
+ 60,000 ( 5.40%)  /b/cmodel/src/lfc_internal.h:process.lto_priv.0
+ 50,000 ( 4.50%)  /b/cmodel/src/nic.c:lfc_nic_step [/b/lfc-sim]
+ 40,000 ( 3.60%)  /b/sim/src/latsum.c:latsum_add [/b/lfc-sim]
+  1,000 ( 0.09%)  /b/sim/src/latsum.h:process.lto_priv.0
+ 30,000 ( 2.70%)  /b/sim/src/output_json.c:results_json [/b/lfc-sim]
+ 20,000 ( 1.80%)  /b/sim/src/routing.c:sim_create.constprop.0
+100,000 ( 9.00%)  ./stdio-common/./stdio-common/vfprintf-internal.c:__vfprintf_internal [/lib/libc.so.6]
+ 19,999 ( 1.80%)  ???:(below main) [/b/lfc-sim]
+      1 ( 0.00%)  ???:0x000000000010c540 [???]
+"""
+TOTAL = 1111000
+WANT = {"engine": 500000, "switch_step": 200000, "switch_blocks": 150000, "node": 50000,
+        "latency_series": 41000, "setup_reports": 50000, "libc": 120000}
+
+listing = os.path.join(WORK, "listing.annotate")
+with open(listing, "w") as f:
+    f.write(LISTING)
+got = report.instructions_by_part(listing, TOTAL)
+ok(got == WANT, "each function's instructions in the part of its file: %s" % got)
+
+try:
+    report.instructions_by_part(listing, TOTAL + 1)
+    ok(False, "a listing one instruction short of the total is refused")
+except ValueError as e:
+    ok("1111000" in str(e) and "1111001" in str(e),
+       "a listing one instruction short of the total is refused, naming both: %s" % e)
+
+
+# A bench run's files, made up: one pair of fat-tree runs, the incast, the callgrind run.
+def run_files(tmp, hops_flows):
+    os.makedirs(tmp, exist_ok=True)
+    summary = {"sim_cycles": 1000, "sim_us": 5.12, "wall_seconds": 1.0, "delivered_bytes": 7,
+               "drops": 0, "pause_frames": 3}
+    for name, threads in (("ft_t1_1", 1), ("ft_t2_1", 2), ("incast", 2)):
+        with open(os.path.join(tmp, name + ".json"), "w") as f:
+            json.dump({"summary": summary, "scenario": {"hosts": 1024, "links": 3072}}, f)
+        with open(os.path.join(tmp, name + ".run"), "w") as f:
+            f.write("70000 10.5 0.3 %d\n" % threads)
+    with open(os.path.join(tmp, "ft8.json"), "w") as f:
+        json.dump({"summary": summary, "scenario": {"hosts": 128, "links": 768},
+                   "flows": [{"delivered_packets": n, "hops": [0] * h} for n, h in hops_flows]},
+                  f)
+    with open(os.path.join(tmp, "ft8.callgrind"), "w") as f:
+        f.write("events: Ir\nsummary: %d\n" % TOTAL)
+    with open(os.path.join(tmp, "ft8.annotate"), "w") as f:
+        f.write(LISTING)
+
+
+def assemble(tmp, out):
+    return subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), tmp,
+                           "1000", "500", "", "1", "2", out], capture_output=True, text=True)
+
+
+tmp = os.path.join(WORK, "runs")
+run_files(tmp, [(100, 5), (10, 1)])  # 510 packet-hops
+out = os.path.join(WORK, "sim.json")
+p = assemble(tmp, out)
+ok(p.returncode == 0, "a bench's runs assembled (exit %d: %s)" % (p.returncode, p.stderr.strip()))
+cg = json.load(open(out))[2] if p.returncode == 0 else {}
+ok(cg.get("instructions_by_part") == WANT and cg.get("packet_hops") == 510,
+   "the JSON's instructions_by_part: %s" % cg.get("instructions_by_part"))
+t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table", out],
+                   capture_output=True, text=True)
+rows = {}
+for key, text, _ in report.PARTS:
+    for line in t.stdout.splitlines():
+        if line.startswith(text):
+            rows[key] = line[len(text):].strip()
+ok(t.returncode == 0 and rows == {k: format(round(v / 510), ",") for k, v in WANT.items()},
+   "the table's parts per packet-hop: %s" % rows)
+ok("instructions per packet-hop (k=8" in t.stdout and "<= 3000" in t.stdout,
+   "the goals table still comes first")
+
+old = os.path.join(WORK, "sim-before-parts.json")
+d = json.load(open(out))
+del d[2]["instructions_by_part"]
+with open(old, "w") as f:
+    json.dump(d, f)
+t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table", old],
+                   capture_output=True, text=True)
+ok(t.returncode == 0 and "<= 3000" in t.stdout and "by source" not in t.stdout,
+   "a sim.json of before the parts prints its goals and no parts")
+
+os.remove(os.path.join(tmp, "ft8.annotate"))
+out2 = os.path.join(WORK, "sim-no-listing.json")
+p = assemble(tmp, out2)
+ok(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "ft8.annotate" in p.stderr
+   and not os.path.exists(out2) and not os.path.exists(out2 + ".tmp"),
+   "no listing: one line, exit 2, nothing written (%d: %s)" % (p.returncode, p.stderr.strip()))
+
+print("test_bench_sim_report: %d checks, %d failed" % (checks, fails))
+sys.exit(1 if fails else 0)
