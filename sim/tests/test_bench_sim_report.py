@@ -18,19 +18,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bench_sim_report as report  # noqa: E402
+from tally import Tally  # noqa: E402
 
 WORK = sys.argv[1]
 os.makedirs(WORK, exist_ok=True)
-fails = 0
-checks = 0
-
-
-def ok(cond, what):
-    global fails, checks
-    checks += 1
-    print(("  ok   " if cond else "  FAIL ") + what)
-    if not cond:
-        fails += 1
+T = Tally()
+ok = T.ok
 
 
 # One function of each part, as callgrind_annotate prints them (inlined code under the file it
@@ -139,5 +132,5 @@ ok(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "ft8.annota
    and not os.path.exists(out2) and not os.path.exists(out2 + ".tmp"),
    "no listing: one line, exit 2, nothing written (%d: %s)" % (p.returncode, p.stderr.strip()))
 
-print("test_bench_sim_report: %d checks, %d failed" % (checks, fails))
-sys.exit(1 if fails else 0)
+print("test_bench_sim_report: %d checks, %d failed" % (T.checks, T.fails))
+sys.exit(1 if T.fails else 0)

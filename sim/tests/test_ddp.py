@@ -25,6 +25,8 @@ import re
 import subprocess
 import sys
 
+from tally import Tally
+
 # Without overlap a step is compute + communication, up to the time by which some ranks begin
 # the next step before the slowest rank has ended this one (docs/sim.md: a step ends with its
 # slowest rank; each rank goes on when its own part is done): 0.3 % for ring, 2 % for the tree,
@@ -32,14 +34,8 @@ import sys
 NO_OVERLAP_TOL = 0.03
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCEN = os.path.join(HERE, "..", "scenarios")
-fails = 0
-
-
-def ok(cond, what):
-    global fails
-    print("  %s %s" % ("ok  " if cond else "FAIL", what))
-    if not cond:
-        fails += 1
+T = Tally()
+ok = T.ok
 
 
 def run(sim, out, name, scenario, *args):
@@ -239,7 +235,7 @@ def main():
     r = subprocess.run([sim, p, "--no-progress"], capture_output=True, text=True)
     ok(r.returncode == 2 and "only with pattern ddp" in r.stderr,
        "steps with pattern tree_allreduce refused: %s" % r.stderr.strip())
-    return 1 if fails else 0
+    return 1 if T.fails else 0
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ import re
 import subprocess
 import sys
 
+from tally import Tally
+
 AR_MIN_GAIN = 1.3  # measured 1.69 (PFC) and 1.74 (IB) at 20 us: docs/sim.md "Adaptive routing"
 
 if len(sys.argv) != 4:
@@ -32,14 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCEN = os.path.join(HERE, "..", "scenarios")
 PERM = os.path.join(SCEN, "permutation_ar.ini")
 os.makedirs(WORK, exist_ok=True)
-fails = 0
-
-
-def ok(cond, what):
-    global fails
-    print(("  ok   " if cond else "  FAIL ") + what)
-    if not cond:
-        fails += 1
+T = Tally()
+ok = T.ok
 
 
 def run(binary, ini, *args):
@@ -157,5 +153,5 @@ ok(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and
    "[routing] adaptive = 2" in p.stderr and "allowed" in p.stderr,
    "routing.adaptive=2 refused in one line, exit 2: %s" % p.stderr.strip())
 
-print("test-sim-ar: %s" % ("all passed" if fails == 0 else "%d FAILED" % fails))
-sys.exit(1 if fails else 0)
+print("test-sim-ar: %s" % ("all passed" if T.fails == 0 else "%d FAILED" % T.fails))
+sys.exit(1 if T.fails else 0)

@@ -18,18 +18,12 @@ import re
 import subprocess
 import sys
 
+from tally import Tally
+
 SIM, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
-fails = 0
-checks = 0
-
-
-def ok(cond, what):
-    global fails, checks
-    checks += 1
-    print(("  ok   " if cond else "  FAIL ") + what)
-    if not cond:
-        fails += 1
+T = Tally()
+ok = T.ok
 
 
 def run(ini, *args, name="run"):
@@ -134,5 +128,5 @@ for args, word in ((["--sort", "speed"], "--sort speed: not a column; allowed: i
     ok(p.returncode == 2 and p.stdout == "" and p.stderr.count("\n") == 1 and word in p.stderr,
        "%s: exit 2, one line: %s" % (" ".join(args), p.stderr.strip()))
 
-print("test_sim_report: %d checks, %d failed" % (checks, fails))
-sys.exit(1 if fails else 0)
+print("test_sim_report: %d checks, %d failed" % (T.checks, T.fails))
+sys.exit(1 if T.fails else 0)
