@@ -15,11 +15,10 @@ import os
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import bench_sim_report as report  # noqa: E402
-from tally import Tally  # noqa: E402
+import bench_sim_report as report
+from tally import Tally
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = sys.argv[1]
 os.makedirs(WORK, exist_ok=True)
 T = Tally()
