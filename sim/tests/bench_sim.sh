@@ -51,7 +51,7 @@ for tool in valgrind callgrind_annotate; do
                                    exit $EXIT_BAD; }
 done
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+trap 'rm -rf "$TMP" "$OUT.tmp"' EXIT # a report that failed half-way leaves no OUT.tmp
 fat_tree() { # fat_tree K HOSTS DURATION_US
   cat <<INI
 [sim]
