@@ -16,7 +16,8 @@
 # `instructions_per_packet_hop`: callgrind's instruction count (whole program) of a k=8 fat tree
 # (128 hosts, the same traffic) for BENCH_SIM_CALLGRIND_US microseconds (default 500, about 20 s
 # under callgrind) over that run's delivered packet-hops, and `instructions_by_part`, that
-# run's instructions by the source file they come from (callgrind_annotate). A table after the
+# run's instructions by the source file they come from (callgrind_annotate), and its device
+# steps per packet-hop (the report's "device steps" line: the cost is per event). A table after the
 # JSON puts each figure beside its goal and beside the figures docs/sim.md records, and the
 # parts per packet-hop (bench_sim_report.py).
 # lfc-sim runs with glibc's heap on transparent huge pages (docs/sim.md "Speed": the fat tree's
@@ -24,7 +25,8 @@
 # setting is in the JSON (glibc_tunables). BENCH_SIM_TUNABLES= (empty) runs without it.
 # Exit status: 0 written; 1 the fat tree's results differ between 1 and 2 threads; 2 a bad
 # BENCH_SIM_* value (one line naming it), a missing tool (valgrind, callgrind_annotate), the
-# callgrind run's parts not summing to its total, OUT.json not written.
+# callgrind run's parts not summing to its total or its report without "device steps", OUT.json
+# not written.
 set -eu
 EXIT_BAD=2
 if [ $# -ne 2 ]; then
@@ -115,7 +117,8 @@ esac
 run incast "$TMP/incast.ini" "$THREADS"
 # callgrind runs one thread at a time whatever --threads says; one thread counts no lanes' work.
 valgrind --tool=callgrind --callgrind-out-file="$TMP/ft8.callgrind" \
-  "$SIM" "$TMP/ft8.ini" --no-progress --threads 1 --json "$TMP/ft8.json" > /dev/null 2>&1
+  "$SIM" "$TMP/ft8.ini" --no-progress --threads 1 --json "$TMP/ft8.json" \
+  > "$TMP/ft8.out" 2> /dev/null
 # every function's own instructions, for `instructions_by_part` (bench_sim_report.py)
 callgrind_annotate --auto=no --inclusive=no --threshold=100 "$TMP/ft8.callgrind" \
   > "$TMP/ft8.annotate"

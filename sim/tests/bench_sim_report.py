@@ -6,8 +6,9 @@
   bench_sim_report.py --table OUT.json   print the goals table
 
 Exit status: 0 written or printed; 1 the fat tree's results differ between its runs (they must
-not: docs/sim.md "Threads"); 2 OUT.json not written or not readable, or the callgrind run's
-functions (TMPDIR/ft8.annotate) not readable or not summing to its total.
+not: docs/sim.md "Threads"); 2 OUT.json not written or not readable, the callgrind run's
+functions (TMPDIR/ft8.annotate) not readable or not summing to its total, or its report on
+stdout (TMPDIR/ft8.out) not readable or without its "device steps" line.
 """
 import json
 import os
@@ -103,6 +104,21 @@ def instructions_by_part(annotate, total):
     return parts
 
 
+# lfc-sim's last report line: `  peak_rss_mb 7.1, device steps 241727, eq_port_...`
+DEVICE_STEPS = re.compile(r"\bdevice steps (\d+)\b")
+
+
+def device_steps(path):
+    """The device steps (switches' and nodes' together) of lfc-sim's report on stdout: with
+    skip-ahead a device is stepped only in the cycles where it has an event (docs/sim.md "How it
+    runs"), so steps per packet-hop say whether the cost is per event or per cycle."""
+    for line in open(path):
+        m = DEVICE_STEPS.search(line)
+        if m is not None:
+            return int(m.group(1))
+    raise ValueError(path + ": no \"device steps\" line")
+
+
 def callgrind_total(path):
     for line in open(path):
         if line.startswith("summary:") or line.startswith("totals:"):
@@ -151,6 +167,7 @@ def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
     hops = packet_hops(d8)
     try:
         by_part = instructions_by_part(os.path.join(tmp, "ft8.annotate"), ir)
+        steps = device_steps(os.path.join(tmp, "ft8.out"))
     except OSError as e:
         print("bench_sim_report.py: %s: not readable (%s)" % (e.filename, e.strerror),
               file=sys.stderr)
@@ -164,7 +181,9 @@ def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
           "delivered_packets": sum(f["delivered_packets"] for f in d8["flows"]),
           "packet_hops": hops,
           "instructions_per_packet_hop": round(ir / hops) if hops else None,
-          "instructions_by_part": by_part}
+          "instructions_by_part": by_part,
+          "devices": d8["scenario"]["switches"] + d8["scenario"]["hosts"], "device_steps": steps,
+          "device_steps_per_packet_hop": round(steps / hops, 3) if hops else None}
     try:
         with open(out, "w") as f:
             json.dump([ft, incast, cg], f, indent=1)
@@ -216,6 +235,12 @@ def table(path):
                      "measured")] +
                    [(text, format(round(by_part[key] / hops), ","))
                     for key, text, _ in PARTS if key in by_part])
+    # a sim.json of before the step count has none
+    steps = cg.get("device_steps")
+    if steps is not None and hops and cg["sim_cycles"] > 0:
+        print()
+        print("device steps per packet-hop (k=8): %.2f; %.1f of the %d devices stepped a cycle"
+              % (steps / hops, steps / cg["sim_cycles"], cg["devices"]))
 
 
 def print_rows(rows):

@@ -6,9 +6,11 @@
     engine, the switch's step, its blocks, the nodes, latency series, set-up and reports, the
     C library), with callgrind_annotate's spacing and thousands separators;
   - a listing that does not sum to the run's total is refused (the parts would not add up);
-  - the JSON carries `instructions_by_part`, the table prints each part per packet-hop, and a
-    sim.json of before the parts still prints its goals table;
-  - without the listing: one line, exit 2, no sim.json.
+  - the JSON carries `instructions_by_part` and the run's device steps, the table prints each
+    part and the steps per packet-hop, and a sim.json of before them still prints its goals
+    table;
+  - without the listing, or without the report's "device steps" line: one line, exit 2, no
+    sim.json.
 """
 import json
 import os
@@ -80,13 +82,19 @@ def run_files(tmp, hops_flows):
         with open(os.path.join(tmp, name + ".run"), "w") as f:
             f.write("70000 10.5 0.3 %d\n" % threads)
     with open(os.path.join(tmp, "ft8.json"), "w") as f:
-        json.dump({"summary": summary, "scenario": {"hosts": 128, "links": 768},
+        json.dump({"summary": summary, "scenario": {"hosts": 128, "switches": 80, "links": 768},
                    "flows": [{"delivered_packets": n, "hops": [0] * h} for n, h in hops_flows]},
                   f)
     with open(os.path.join(tmp, "ft8.callgrind"), "w") as f:
         f.write("events: Ir\nsummary: %d\n" % TOTAL)
     with open(os.path.join(tmp, "ft8.annotate"), "w") as f:
         f.write(LISTING)
+    with open(os.path.join(tmp, "ft8.out"), "w") as f:  # lfc-sim's report, its last lines
+        f.write("  ... 112 more flows\n  peak_rss_mb 7.1, device steps %d, eq_port_cycles_per_s"
+                " 2\n" % STEPS)
+
+
+STEPS = 1530  # over 510 packet-hops: 3 a packet-hop; over 1 000 cycles: 1.5 devices a cycle
 
 
 def assemble(tmp, out):
@@ -113,16 +121,33 @@ ok(t.returncode == 0 and rows == {k: format(round(v / 510), ",") for k, v in WAN
    "the table's parts per packet-hop: %s" % rows)
 ok("instructions per packet-hop (k=8" in t.stdout and "<= 3000" in t.stdout,
    "the goals table still comes first")
+ok(cg.get("device_steps") == STEPS and cg.get("device_steps_per_packet_hop") == 3.0
+   and cg.get("devices") == 208, "the JSON's device steps: %s, %s a packet-hop, %s devices"
+   % (cg.get("device_steps"), cg.get("device_steps_per_packet_hop"), cg.get("devices")))
+ok("device steps per packet-hop (k=8): 3.00; 1.5 of the 208 devices stepped a cycle"
+   in t.stdout, "the table's device steps per packet-hop and per cycle")
 
 old = os.path.join(WORK, "sim-before-parts.json")
 d = json.load(open(out))
-del d[2]["instructions_by_part"]
+for key in ("instructions_by_part", "devices", "device_steps", "device_steps_per_packet_hop"):
+    del d[2][key]
 with open(old, "w") as f:
     json.dump(d, f)
 t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table", old],
                    capture_output=True, text=True)
-ok(t.returncode == 0 and "<= 3000" in t.stdout and "by source" not in t.stdout,
-   "a sim.json of before the parts prints its goals and no parts")
+ok(t.returncode == 0 and "<= 3000" in t.stdout and "by source" not in t.stdout
+   and "device steps" not in t.stdout,
+   "a sim.json of before the parts and steps prints its goals and neither")
+
+with open(os.path.join(tmp, "ft8.out"), "w") as f:
+    f.write("  peak_rss_mb 7.1, eq_port_cycles_per_s 2\n")
+out3 = os.path.join(WORK, "sim-no-steps.json")
+p = assemble(tmp, out3)
+ok(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "ft8.out" in p.stderr
+   and "device steps" in p.stderr and not os.path.exists(out3)
+   and not os.path.exists(out3 + ".tmp"),
+   "a report without device steps: one line, exit 2, nothing written (%d: %s)"
+   % (p.returncode, p.stderr.strip()))
 
 os.remove(os.path.join(tmp, "ft8.annotate"))
 out2 = os.path.join(WORK, "sim-no-listing.json")
