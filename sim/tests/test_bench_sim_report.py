@@ -56,6 +56,7 @@ Ir                   file:function
 TOTAL = 1111000
 WANT = {"engine": 500000, "switch_step": 200000, "switch_blocks": 150000, "node": 50000,
         "latency_series": 41000, "setup_reports": 50000, "libc": 120000}
+STEPS = 1530  # the runs below: over 510 packet-hops 3 a packet-hop, over 1 000 cycles 1.5 a cycle
 
 listing = os.path.join(WORK, "listing.annotate")
 with open(listing, "w") as f:
@@ -92,9 +93,6 @@ def run_files(tmp, hops_flows):
     with open(os.path.join(tmp, "ft8.out"), "w") as f:  # lfc-sim's report, its last lines
         f.write("  ... 112 more flows\n  peak_rss_mb 7.1, device steps %d, eq_port_cycles_per_s"
                 " 2\n" % STEPS)
-
-
-STEPS = 1530  # over 510 packet-hops: 3 a packet-hop; over 1 000 cycles: 1.5 devices a cycle
 
 
 def assemble(tmp, out):
