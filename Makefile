@@ -427,7 +427,7 @@ clean:
 ##   make test-sim-pcap       --pcap: bad arguments, results unchanged, tshark decodes every frame
 ##   make test-sim-lfc-check  lfc-check on every scenario's captures: clean; misbehaviour named
 ##   make test-sim-report     the stdout report (receivers, fairness, groups, flows) = --json
-##   make test-bench-sim-report  bench-sim's callgrind run by part, its table, a missing listing
+##   make test-bench-sim-report  bench-sim's callgrind run by part and its steps, its table
 ##   make test-sim-ar         adaptive routing vs ECMP: throughput, out of order, threads, off = as before
 ##   make test-ddp            training steps with overlap (ring/tree/INA MFU), noisy neighbours
 ##   make fuzz                every libFuzzer target for FUZZ_SECONDS each

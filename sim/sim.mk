@@ -105,11 +105,12 @@ bench-sim: $(BUILD)/lfc-sim | deps-minimal deps-sim
 	@sim/tests/bench_sim.sh $(BUILD)/lfc-sim $(BUILD)/bench/sim.json
 
 # bench-sim's report on made-up runs: the callgrind run's instructions by part, their sum
-# checked against its total, the table per packet-hop, a missing listing refused (< 1 s).
+# checked against its total, its device steps, the table per packet-hop, a missing listing or
+# step count refused (< 1 s).
 TEST_STEPS += test-bench-sim-report
 .PHONY: test-bench-sim-report
 test-bench-sim-report:
-	@echo "== bench-sim: the callgrind run by part, its table, a missing listing refused"
+	@echo "== bench-sim: the callgrind run by part and its steps, its table, missing ones refused"
 	@python3 sim/tests/test_bench_sim_report.py $(BUILD)/bench-sim-report-test
 
 # Scenarios and command lines that contradict themselves, refused at load with one line.

@@ -15,11 +15,11 @@
 # BENCH_SIM_THREADS threads; and an entry of its own,
 # `instructions_per_packet_hop`: callgrind's instruction count (whole program) of a k=8 fat tree
 # (128 hosts, the same traffic) for BENCH_SIM_CALLGRIND_US microseconds (default 500, about 20 s
-# under callgrind) over that run's delivered packet-hops, and `instructions_by_part`, that
-# run's instructions by the source file they come from (callgrind_annotate), and its device
-# steps per packet-hop (the report's "device steps" line: the cost is per event). A table after the
-# JSON puts each figure beside its goal and beside the figures docs/sim.md records, and the
-# parts per packet-hop (bench_sim_report.py).
+# under callgrind) over that run's delivered packet-hops; with it `instructions_by_part` (the
+# run's instructions by the source file they come from: callgrind_annotate) and
+# `device_steps_per_packet_hop` (lfc-sim's "device steps" line: is the cost per event?). A
+# table after the JSON puts each figure beside its goal and beside the figures docs/sim.md
+# records, then the parts and the steps per packet-hop (bench_sim_report.py).
 # lfc-sim runs with glibc's heap on transparent huge pages (docs/sim.md "Speed": the fat tree's
 # state is spread over some 100 MB, and with 4 KB pages much of a step is TLB misses); the
 # setting is in the JSON (glibc_tunables). BENCH_SIM_TUNABLES= (empty) runs without it.

@@ -236,11 +236,11 @@ def table(path):
                    [(text, format(round(by_part[key] / hops), ","))
                     for key, text, _ in PARTS if key in by_part])
     # a sim.json of before the step count has none
-    steps = cg.get("device_steps")
-    if steps is not None and hops and cg["sim_cycles"] > 0:
+    per_hop = cg.get("device_steps_per_packet_hop")
+    if per_hop is not None and cg["sim_cycles"] > 0:
         print()
         print("device steps per packet-hop (k=8): %.2f; %.1f of the %d devices stepped a cycle"
-              % (steps / hops, steps / cg["sim_cycles"], cg["devices"]))
+              % (per_hop, cg["device_steps"] / cg["sim_cycles"], cg["devices"]))
 
 
 def print_rows(rows):
