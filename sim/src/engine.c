@@ -87,10 +87,9 @@ typedef struct {
   lfc_link_t *link; /* step_all only: the reference link */
 } wire_t;
 
-/* The size of device_t, and the padding that makes it so: a power of two makes the index of a
- * device a shift (120 bytes without the padding: 0.6 % more instructions, docs/perf-log.md). */
+/* The size of device_t: a power of two makes the index of a device a shift (120 bytes: 0.6 %
+ * more instructions, docs/perf-log.md). */
 #define SIM_DEVICE_BYTES 128u
-#define SIM_DEVICE_PAD 8u
 
 typedef struct {
   uint8_t is_host;
@@ -109,9 +108,9 @@ typedef struct {
   uint32_t lane;                /* the lane (thread) that steps it */
   uint64_t nic_drops_seen;
   uint64_t nic_next; /* host: lfc_nic_next_event after its last step; 0 = not known */
-  uint8_t pad[SIM_DEVICE_PAD]; /* to SIM_DEVICE_BYTES */
+  uint64_t src_wait; /* host: no packet waits to be offered before this cycle (replay_offers) */
 } device_t;
-_Static_assert(sizeof(device_t) == SIM_DEVICE_BYTES, "device_t: set SIM_DEVICE_PAD");
+_Static_assert(sizeof(device_t) == SIM_DEVICE_BYTES, "device_t: a power of two");
 
 /*
  * A packet in flight, found by its tag (engine.c "Packets"). Every host has one per packet in
@@ -933,17 +932,49 @@ static void run_source(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   }
 }
 
+/* May flow f's next packet wait for its host's next step (replay_offers)? When its class has a
+ * packet queued at the node already, the offer changes neither the node's next event nor what
+ * it sends before then (source_only); a DCQCN flow's offers read its rate, which a CNP merged
+ * in between would change (dcqcn.h), so they do not wait. */
+static int offer_waits(const device_t *dv, const flow_t *f) {
+  return !f->dcqcn && lfc_nic_backlog(dv->nic, f->cls) > 0;
+}
+
 /* The host's next cycle of work from t on: its node's next event `w`, or a flow's next packet
- * with room. */
-static uint64_t host_wake(sim_t *s, uint32_t d, uint64_t t, uint64_t w) {
+ * with room; with `waits`, not the packets that may wait for its next step (offer_waits), the
+ * first of which goes to *waits. */
+static uint64_t host_wake(sim_t *s, uint32_t d, uint64_t t, uint64_t w, uint64_t *waits) {
   device_t *dv = &s->dev[d];
   uint32_t h = d - s->topo.nsw;
+  uint64_t wt = SIM_NEVER;
   for (uint32_t i = 0; i < s->flows.nby_host[h]; i++) {
     const flow_t *f = &s->flows.f[s->flows.by_host[h][i]];
     uint64_t due = flow_due(f, t);
-    if (due < w && lfc_nic_backlog(dv->nic, f->cls) < s->sc->nic.tx_fifo_pkts) w = due;
+    if (due >= w || lfc_nic_backlog(dv->nic, f->cls) >= s->sc->nic.tx_fifo_pkts) continue;
+    if (waits != NULL && offer_waits(dv, f)) {
+      if (due < wt) wt = due;
+    } else {
+      w = due;
+    }
   }
+  if (waits != NULL) *waits = wt;
   return w;
+}
+
+/*
+ * The packets host d's flows offered before cycle `to` that waited (offer_waits): made now, in
+ * cycle order, each as the source-only wake-up of its cycle (source_only) would have made it.
+ * Until `to` the node had no event and no word reached it, so each is queued behind a packet of
+ * its class and the node's state is as then; a tag is the first index released `lookahead` or
+ * more cycles before its cycle, and every such release was merged by that cycle (pool_t), the
+ * later ones queue behind it, so the tags are those of the wake-ups too.
+ */
+static void replay_offers(sim_t *s, lane_t *ln, uint32_t d, uint64_t to) {
+  device_t *dv = &s->dev[d];
+  if (dv->src_wait >= to) return;
+  for (uint64_t t = dv->src_wait; !ln->stop && t < to; t = host_wake(s, d, t + 1u, to, NULL))
+    run_source(s, ln, d, t);
+  dv->src_wait = to;
 }
 
 /* The first cycle at which a word the links do not predict reaches device dv (SIM_NEVER: none
@@ -966,8 +997,10 @@ static uint64_t first_arrival(const sim_t *s, const device_t *dv) {
  * class: such a packet is not the head of its FIFO, so the node's next event and its state as
  * stepped up to T do not change (lfc_nic_send records no cycle), and the step at T would have
  * sent only the next block of a packet or IDLE, as the link's tracker predicts. The node then
- * catches up at its next step (lfc_nic_advance), as over any skipped cycle. Some 40 % of a
- * permutation's host wake-ups are of this kind (docs/sim.md "Speed").
+ * catches up at its next step (lfc_nic_advance), as over any skipped cycle. Most packets that
+ * could be handed over so do not wake the host at all: they wait for its next step
+ * (replay_offers); what still comes here is a DCQCN flow's, or a flow's that a predecessor's
+ * completion started.
  */
 static int source_only(const sim_t *s, const device_t *dv, uint32_t d, uint64_t T,
                        uint64_t *arrival) {
@@ -1224,11 +1257,14 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   ln->now = T;
   ln->steps++;
   uint64_t arrival;
-  if (dv->is_host && !s->step_all && source_only(s, dv, d, T, &arrival)) {
-    run_source(s, ln, d, T);
-    uint64_t nw = host_wake(s, d, T + 1u, dv->nic_next);
-    requeue(s, &ln->q, d, arrival < nw ? arrival : nw);
-    return;
+  if (dv->is_host && !s->step_all) {
+    replay_offers(s, ln, d, T);
+    if (source_only(s, dv, d, T, &arrival)) {
+      run_source(s, ln, d, T);
+      uint64_t nw = host_wake(s, d, T + 1u, dv->nic_next, &dv->src_wait);
+      requeue(s, &ln->q, d, arrival < nw ? arrival : nw);
+      return;
+    }
   }
   if (dv->is_host) {
     if (lfc_nic_cycle(dv->nic) < T) lfc_nic_advance(dv->nic, T);
@@ -1325,13 +1361,14 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
       uint64_t own;
       if (dv->is_host) {
         dv->nic_next = lfc_nic_next_event(dv->nic);
-        own = host_wake(s, d, T + 1u, dv->nic_next);
+        own = host_wake(s, d, T + 1u, dv->nic_next, &dv->src_wait);
       } else {
         own = lfc_switch_next_event(dv->sw);
       }
       if (own < nw) nw = own;
     } else if (dv->is_host) {
       dv->nic_next = 0; /* not asked: the word arriving at T + 1 steps it anyway */
+      dv->src_wait = T + 1u;
     }
     requeue(s, &ln->q, d, nw);
   }
@@ -1645,6 +1682,7 @@ static void sync_all(sim_t *s, uint64_t to) {
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
     if (dv->is_host) {
+      if (!s->step_all) replay_offers(s, &s->lane[dv->lane], d, to);
       if (lfc_nic_cycle(dv->nic) < to) lfc_nic_advance(dv->nic, to);
     } else if (lfc_switch_cycle(dv->sw) < to) {
       lfc_switch_advance(dv->sw, to);
