@@ -1731,8 +1731,8 @@ static int any_stop(const sim_t *s) {
    return the end of the next window: the next sample, or the end of the run. */
 static uint64_t sample_until(sim_t *s, uint64_t g, uint64_t *next_sample) {
   while (!any_stop(s) && s->sample_fn && *next_sample < s->end && *next_sample <= g) {
+    sync_all(s, *next_sample); /* before folding: its offers (replay_offers) may meet an error */
     fold_lanes(s);
-    sync_all(s, *next_sample);
     sample(s, *next_sample);
     *next_sample += s->sample_every;
   }
@@ -1892,6 +1892,7 @@ void sim_run(sim_t *s) {
     s->end = s->now; /* stopped early (deadlock found): report up to here */
     sync_all(s, s->end);
   }
+  fold_lanes(s); /* the errors of the last offers (replay_offers), if any */
 }
 
 /* ---- The observer interface (observer.h) ---- */
