@@ -941,8 +941,9 @@ static int offer_waits(const device_t *dv, const flow_t *f) {
 }
 
 /* The host's next cycle of work from t on: its node's next event `w`, or a flow's next packet
- * with room; with `waits`, not the packets that may wait for its next step (offer_waits), the
- * first of which goes to *waits. */
+ * with room; with `waits`, not the packets that may wait for its next step (offer_waits), and
+ * *waits a cycle such that none of those is due before the smaller of it and the cycle returned
+ * (replay_offers starts from it). */
 static uint64_t host_wake(sim_t *s, uint32_t d, uint64_t t, uint64_t w, uint64_t *waits) {
   device_t *dv = &s->dev[d];
   uint32_t h = d - s->topo.nsw;
