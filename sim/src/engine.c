@@ -87,28 +87,31 @@ typedef struct {
   lfc_link_t *link; /* step_all only: the reference link */
 } wire_t;
 
-/* The size of device_t: a power of two makes the index of a device a shift (120 bytes: 0.6 %
- * more instructions, docs/perf-log.md). */
+/* The size of device_t, and the padding that makes it so: a power of two makes the index of a
+ * device a shift (120 bytes: 0.6 % more instructions, docs/perf-log.md). */
 #define SIM_DEVICE_BYTES 128u
+#define SIM_DEVICE_PAD 8u
 
 typedef struct {
   uint8_t is_host;
   uint32_t nports;
   lfc_switch_t *sw;
   lfc_nic_t *nic;
-  uint32_t *in_wire, *out_wire; /* per port, UINT32_MAX = unconnected */
+  uint32_t *out_wire;           /* per port, UINT32_MAX = unconnected (in sim_t.out_wires) */
   uint64_t connected;           /* ports with a working link (LFC_MAX_PORTS = 64) */
   uint64_t rx_busy;             /* input ports whose link has a packet or words in flight */
   uint64_t rx_queued;           /* input ports whose link has unpredicted words queued */
   uint64_t tx_busy;             /* output ports with a packet in flight (tracker rem > 0) */
-  uint64_t *tx_end;             /* per port in tx_busy: the cycle after its packet's last block */
+  uint64_t *tx_end; /* per port in tx_busy: the cycle after its packet's last block (tx_ends) */
   uint64_t wake;                /* next cycle to process, SIM_NEVER = none */
   uint32_t heap_pos;            /* index in the heap, UINT32_MAX = in the calendar (engine.c) */
   uint32_t rr;                  /* host: round robin over its flows */
   uint32_t lane;                /* the lane (thread) that steps it */
+  uint32_t port_base; /* its ports' index: wire[port_base + p] (sim_t.wire), outs_all's too */
   uint64_t nic_drops_seen;
   uint64_t nic_next; /* host: lfc_nic_next_event after its last step; 0 = not known */
   uint64_t src_wait; /* host: no packet waits to be offered before this cycle (replay_offers) */
+  uint8_t pad[SIM_DEVICE_PAD]; /* to SIM_DEVICE_BYTES */
 } device_t;
 _Static_assert(sizeof(device_t) == SIM_DEVICE_BYTES, "device_t: a power of two");
 
@@ -253,8 +256,8 @@ struct sim {
   flows_t flows;
   device_t *dev;
   uint32_t ndev;
-  /* Wires by receiver: the wire into port p of device d is wire[out_base[d] + p], so that the
-   * wires a device reads in a step lie together (slots of unconnected ports stay unused). */
+  /* Wires by receiver: the wire into port p of device d is wire[dev[d].port_base + p], so that
+   * the wires a device reads in a step lie together (slots of unconnected ports stay unused). */
   wire_t *wire;
   uint32_t nwire;       /* wires (working cables x 2) */
   uint32_t *wire_order; /* their indices in the order of the topology's links (digest) */
@@ -273,8 +276,11 @@ struct sim {
   pool_t *pool;
   uint32_t tag_bits;
   /* scratch */
-  lfc_word_t *outs_all; /* step_all, per device port */
-  uint32_t *out_base;
+  lfc_word_t *outs_all; /* step_all, per device port (device_t.port_base) */
+  /* every device's out_wire and tx_end, by port_base: one allocation each, aligned, so that a
+     switch's lie in whole cache lines (docs/perf-log.md, 2026-12-05) */
+  uint32_t *out_wires;
+  uint64_t *tx_ends;
   /* results */
   uint64_t errors, link_mismatch, events_processed, steps;
   char error[256];
@@ -850,7 +856,7 @@ static void on_deliver(void *ctx, const lfc_word_t *w, uint64_t cycle) {
   uint32_t d = s->topo.nsw + rc->host;
   const device_t *dv = &s->dev[d];
   lane_t *ln = &s->lane[dv->lane];
-  uint32_t k = dv->nports ? s->wire[dv->in_wire[0]].rx.k : 1u;
+  uint32_t k = dv->nports ? s->wire[dv->port_base].rx.k : 1u;
   msg_t m = {ln->now, cycle, d, w->tag, rc->host, w->dst, MSG_DELIVER, w->ecn,
              (uint8_t)(w->nblk - (w->mrg & 1u)), /* its words: the last arrives nblk - mrg - 1 slots on */
              (uint8_t)k, 0, 0};
@@ -983,7 +989,7 @@ static void replay_offers(sim_t *s, lane_t *ln, uint32_t d, uint64_t to) {
 static uint64_t first_arrival(const sim_t *s, const device_t *dv) {
   uint64_t t = SIM_NEVER;
   for (uint64_t m = dv->rx_queued; m != 0; m &= m - 1u) { /* ring n > 0 */
-    const wire_t *w = &s->wire[dv->in_wire[__builtin_ctzll(m)]];
+    const wire_t *w = &s->wire[dv->port_base + (uint32_t)__builtin_ctzll(m)];
     if (w->ring[w->head].t < t) t = w->ring[w->head].t;
   }
   return t;
@@ -1059,7 +1065,7 @@ static void received(const sim_t *s, const wire_t *w, uint32_t back, lfc_word_t 
 }
 
 void sim_word_received(const sim_t *s, uint32_t node, uint32_t port, lfc_word_t *in) {
-  const wire_t *w = &s->wire[s->out_base[node] + port];
+  const wire_t *w = &s->wire[s->dev[node].port_base + port];
   received(s, w, s->dev[w->to].out_wire[w->to_port], in);
 }
 
@@ -1086,7 +1092,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
  * 1 if it wrote in[p] (else in[p] stays IDLE). Inlined into process: the predicted case (a
  * packet's next block or IDLE) is the common one. */
 static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc_word_t *in) {
-  wire_t *w = &s->wire[dv->in_wire[p]];
+  wire_t *w = &s->wire[dv->port_base + p];
   track_advance(&w->rx, T);
   if (s->step_all || (w->n > 0 && w->ring[w->head].t == T)) {
     take_input_slow(s, dv, p, T, w, in);
@@ -1272,7 +1278,7 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   } else if (lfc_switch_cycle(dv->sw) < T) {
     lfc_switch_advance(dv->sw, T);
   }
-  lfc_word_t *in = ln->in, *out = s->step_all ? &s->outs_all[s->out_base[d]] : ln->out;
+  lfc_word_t *in = ln->in, *out = s->step_all ? &s->outs_all[dv->port_base] : ln->out;
   /* A switch predicts the blocks of the packets it is receiving (lfc_switch_step_ports): the
      inputs of those ports are rebuilt only if an unpredicted word is queued on their link. */
   uint64_t taken = s->step_all    ? dv->connected
@@ -1396,6 +1402,11 @@ static void *calloc_lines(size_t n, size_t size) {
   return p;
 }
 
+/* Cache lines that n elements of `size` bytes fill (at least 1: calloc_lines). */
+static size_t lines_of(size_t n, size_t size) {
+  return (n * size + SIM_CACHE_LINE - 1u) / SIM_CACHE_LINE;
+}
+
 /*
  * The window of the lanes: the fewest cycles between a step and its first effect on another
  * device. A word arrives a link delay later (>= 1, SPEC §12.1); a CNP cnp_delay later
@@ -1438,10 +1449,9 @@ static int build_lanes(sim_t *s, char *err, size_t errlen) {
   const topo_t *t = &s->topo;
   s->ndev = t->nnodes;
   s->dev = calloc(s->ndev, sizeof *s->dev);
-  s->out_base = calloc(s->ndev, sizeof *s->out_base);
   s->rx_ctx = calloc(t->nendpoints, sizeof(rx_ctx_t));
   s->pool = calloc(t->nendpoints, sizeof *s->pool);
-  if (!s->dev || !s->out_base || !s->rx_ctx || !s->pool) CERR("out of memory");
+  if (!s->dev || !s->rx_ctx || !s->pool) CERR("out of memory");
   for (uint32_t e = 0; e < t->nendpoints; e++) s->pool[e].fly_free = NONE;
   while ((1u << s->tag_bits) < t->nendpoints) s->tag_bits++; /* <= HEAP_ID_BITS */
   s->nthreads = s->step_all || s->sc->threads < 1u ? 1u : s->sc->threads;
@@ -1477,20 +1487,24 @@ static int build_lanes(sim_t *s, char *err, size_t errlen) {
 }
 
 /* Each device's ports, and a wire per direction of every working cable (by receiver: see
-   sim_t.out_base), with its ring of words in flight and, with step_all, its lfc_link. */
+   sim_t.wire), with its ring of words in flight and, with step_all, its lfc_link. */
 static int build_wires(sim_t *s, char *err, size_t errlen) {
   const topo_t *t = &s->topo;
   uint32_t total_ports = 0;
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
     dv->nports = t->nports[d];
-    s->out_base[d] = total_ports;
+    dv->port_base = total_ports;
     total_ports += dv->nports;
-    dv->in_wire = malloc(dv->nports * sizeof *dv->in_wire);
-    dv->out_wire = malloc(dv->nports * sizeof *dv->out_wire);
-    dv->tx_end = calloc(dv->nports, sizeof *dv->tx_end);
-    if (!dv->in_wire || !dv->out_wire || !dv->tx_end) CERR("out of memory");
-    for (uint32_t p = 0; p < dv->nports; p++) dv->in_wire[p] = dv->out_wire[p] = NONE;
+  }
+  s->out_wires = calloc_lines(lines_of(total_ports, sizeof *s->out_wires), SIM_CACHE_LINE);
+  s->tx_ends = calloc_lines(lines_of(total_ports, sizeof *s->tx_ends), SIM_CACHE_LINE);
+  if (!s->out_wires || !s->tx_ends) CERR("out of memory");
+  for (uint32_t d = 0; d < s->ndev; d++) {
+    device_t *dv = &s->dev[d];
+    dv->out_wire = &s->out_wires[dv->port_base];
+    dv->tx_end = &s->tx_ends[dv->port_base];
+    for (uint32_t p = 0; p < dv->nports; p++) dv->out_wire[p] = NONE;
   }
   if (s->step_all) {
     s->outs_all = calloc(total_ports, sizeof *s->outs_all);
@@ -1504,7 +1518,7 @@ static int build_wires(sim_t *s, char *err, size_t errlen) {
     if (lk->failed) continue;
     for (int dir = 0; dir < 2; dir++) {
       uint32_t to = dir ? lk->a : lk->b, to_port = dir ? lk->pa : lk->pb;
-      uint32_t wi = s->out_base[to] + to_port;
+      uint32_t wi = s->dev[to].port_base + to_port;
       wire_t *w = &s->wire[wi];
       s->wire_order[s->nwire++] = wi;
       w->from = dir ? lk->b : lk->a;
@@ -1524,7 +1538,6 @@ static int build_wires(sim_t *s, char *err, size_t errlen) {
       }
       s->dev[w->from].out_wire[w->from_port] = wi;
       s->dev[w->from].connected |= 1ull << w->from_port;
-      s->dev[w->to].in_wire[w->to_port] = wi;
     }
   }
   return 0;
@@ -1632,10 +1645,9 @@ static void teardown(sim_t *s) {
     for (uint32_t d = 0; d < s->ndev; d++) {
       lfc_switch_destroy(s->dev[d].sw);
       lfc_nic_destroy(s->dev[d].nic);
-      free(s->dev[d].in_wire);
-      free(s->dev[d].out_wire);
-      free(s->dev[d].tx_end);
     }
+  free(s->out_wires);
+  free(s->tx_ends);
   if (s->wire)
     for (uint32_t x = 0; x < s->nwire; x++) {
       free(s->wire[s->wire_order[x]].ring);
@@ -1672,7 +1684,6 @@ static void teardown(sim_t *s) {
   free(s->lane);
   free(s->pool);
   free(s->outs_all);
-  free(s->out_base);
   free(s->rx_ctx);
   free(s->tap);
   memset(s, 0, sizeof *s);
@@ -1877,7 +1888,7 @@ void sim_run(sim_t *s) {
         const device_t *dv = &s->dev[d];
         for (uint32_t p = 0; p < dv->nports; p++)
           if (dv->out_wire[p] != NONE)
-            lfc_link_push(s->wire[dv->out_wire[p]].link, &s->outs_all[s->out_base[d] + p]);
+            lfc_link_push(s->wire[dv->out_wire[p]].link, &s->outs_all[dv->port_base + p]);
       }
     }
   } else if (s->nlanes == 1u) {
@@ -2017,12 +2028,12 @@ void sim_observe(sim_t *s, sim_sample_fn fn, void *ctx) {
 void sim_want_digest(sim_t *s) { s->want_digest = 1; }
 
 int sim_tap(sim_t *s, uint32_t node, uint32_t port, sim_tap_t *tap) {
-  if (s->tap == NULL) { /* one slot per wire index: out_base[d] + port over every device */
-    const size_t n = (size_t)s->out_base[s->ndev - 1u] + s->dev[s->ndev - 1u].nports + 1u;
+  if (s->tap == NULL) { /* one slot per wire index: port_base + port over every device */
+    const size_t n = (size_t)s->dev[s->ndev - 1u].port_base + s->dev[s->ndev - 1u].nports + 1u;
     s->tap = calloc(n, sizeof *s->tap);
     if (s->tap == NULL) return -1;
   }
-  s->tap[s->out_base[node] + port] = tap;
+  s->tap[s->dev[node].port_base + port] = tap;
   return 0;
 }
 
