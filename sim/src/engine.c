@@ -56,9 +56,14 @@ typedef struct {
   tmpl_t tmpl;     /* the packet in flight's continuation block */
   uint16_t rem;    /* words still to come (< nblk <= 255; SPEC §2.1: nblk - mrg words) */
   uint8_t k;       /* the link's speed divider (1..16): blocks are k cycles apart */
-  uint8_t has_map; /* the receiver's track only: [classmap], DATA arrives in class cmap[cls] */
+  uint8_t maps;    /* the receiver's track only: MAP_DATA, MAP_BACK (wire_t) */
   uint64_t next;   /* cycle of its next block */
 } track_t;
+
+/* track_t.maps of a receiver ([classmap]): DATA arrives in class cmap[cls]; the wire back on the
+   cable has a map, through which control words are read (received). */
+#define MAP_DATA 1u
+#define MAP_BACK 2u
 
 typedef struct {
   uint64_t t;
@@ -1054,19 +1059,17 @@ static void map_control(const wire_t *fwd, lfc_word_t *w) {
   }
 }
 
-/* Word `in`, off wire w into a port whose own wire back is `back` (NONE: none), in the
- * receiver's classes: data through w's class map, control through the map of `back`. */
-static void received(const sim_t *s, const wire_t *w, uint32_t back, lfc_word_t *in) {
-  if (w->rx.has_map && in->kind == LFC_DATA) in->cls = w->cmap[in->cls];
-  if (in->kind == LFC_PFC || in->kind == LFC_FCP) { /* about the classes we send on this cable */
-    const wire_t *fwd = back != NONE ? &s->wire[back] : NULL;
-    if (fwd != NULL && fwd->rx.has_map) map_control(fwd, in);
-  }
+/* Word `in`, off wire w, in the receiver's classes: data through w's class map, control (about
+ * the classes the receiver sends on this cable) through the map of the wire back. */
+static void received(const sim_t *s, const wire_t *w, lfc_word_t *in) {
+  if ((w->rx.maps & MAP_DATA) != 0 && in->kind == LFC_DATA) in->cls = w->cmap[in->cls];
+  if ((w->rx.maps & MAP_BACK) != 0 && (in->kind == LFC_PFC || in->kind == LFC_FCP))
+    map_control(&s->wire[s->dev[w->to].out_wire[w->to_port]], in);
 }
 
 void sim_word_received(const sim_t *s, uint32_t node, uint32_t port, lfc_word_t *in) {
   const wire_t *w = &s->wire[s->dev[node].port_base + port];
-  received(s, w, s->dev[w->to].out_wire[w->to_port], in);
+  received(s, w, in);
 }
 
 /* Port p's input at T when the link has an unpredicted word or in --step-all (take_input). */
@@ -1085,7 +1088,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
   }
   track_update(&w->rx, T, in);
   if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
-  received(s, w, dv->out_wire[p], in);
+  received(s, w, in);
 }
 
 /* Port p's input at T, rebuilt from the link's tracker and its queue of unpredicted words;
@@ -1104,7 +1107,7 @@ static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc
     in->eop = w->rx.rem == 1u;
     w->rx.rem--;
     w->rx.next += w->rx.k;
-    if (w->rx.has_map) in->cls = w->cmap[in->cls];
+    if ((w->rx.maps & MAP_DATA) != 0) in->cls = w->cmap[in->cls];
     wrote = 1;
   } /* else IDLE, which in[p] already is */
   if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
@@ -1557,7 +1560,8 @@ static int apply_classmaps(sim_t *s, char *err, size_t errlen) {
       int both_ways = sc->sw[0].mode == LFC_MODE_IB;
       if ((w->from == a && w->to == b) || (both_ways && w->from == b && w->to == a)) {
         found = 1;
-        w->rx.has_map = 1;
+        w->rx.maps |= MAP_DATA;
+        s->wire[s->dev[w->from].port_base + w->from_port].rx.maps |= MAP_BACK; /* w is its back */
         for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
           w->cmap[c] = (uint8_t)(c < m->n ? m->map[c] : c);
       }
@@ -1922,7 +1926,8 @@ static void view_each_held(void *ctx, uint64_t at, sim_held_fn fn, void *fn_ctx)
       if (y->wire == NONE || y->arrive >= at) continue;
       const wire_t *w = &s->wire[y->wire];
       if (w->to >= s->topo.nsw) continue; /* on its way to, or at, an end node */
-      fn(fn_ctx, w->to, w->to_port, w->rx.has_map ? w->cmap[y->cls] : y->cls, y->dst);
+      uint8_t cls = (w->rx.maps & MAP_DATA) != 0 ? w->cmap[y->cls] : y->cls;
+      fn(fn_ctx, w->to, w->to_port, cls, y->dst);
     }
   }
 }
@@ -1934,7 +1939,7 @@ static int view_next_hop(void *ctx, uint32_t sw, uint32_t port, uint32_t cls, ui
   if (n < 0 || n >= s->topo.nsw) return 0;
   uint32_t wi = s->dev[sw].out_wire[port];
   *to = (uint32_t)n;
-  *to_cls = wi != NONE && s->wire[wi].rx.has_map ? s->wire[wi].cmap[cls] : cls;
+  *to_cls = wi != NONE && (s->wire[wi].rx.maps & MAP_DATA) != 0 ? s->wire[wi].cmap[cls] : cls;
   return 1;
 }
 

@@ -134,6 +134,9 @@ check "ECN + DCQCN: the victim gets its line rate back (> 80 Gb/s, > 2 x PFC alo
 # Class maps: the rings of ring_deadlock_* with the dateline cable moving packets to class 1.
 check "ring, PFC, hops on two classes: no deadlock, data flows" "$OUT/ring_classes_pfc.json" 'not s["deadlock"] and s["delivered_bytes"] > 500000'
 check "ring, IB, hops on two VLs: no deadlock, data flows" "$OUT/ring_classes_ib.json" 'not s["deadlock"] and s["delivered_bytes"] > 500000'
+# sw3 sends the dateline cable's packets in class 0 and sw0 holds them in class 1: sw0's XOFF of
+# class 1 must pause sw3's class 0 (a control word is read through the map of the wire back).
+check "ring, PFC: the XOFF of class 1 at sw0 pauses class 0 at sw3" "$OUT/ring_classes_pfc.json" 'any(p["switch"] == "sw3" and p["class"] == 0 and p["pause_rx"] > 0 for p in d["ports"])'
 run classes_identity ring_classes_pfc --set classmap.sw3-sw0=0,1
 check "the same ring with an identity class map deadlocks (the map is what prevents it)" "$OUT/classes_identity.json" 's["deadlock"]'
 
