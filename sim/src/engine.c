@@ -95,30 +95,37 @@ typedef struct {
 /* The size of device_t, and the padding that makes it so: a power of two makes the index of a
  * device a shift (120 bytes: 0.6 % more instructions, docs/perf-log.md). */
 #define SIM_DEVICE_BYTES 128u
-#define SIM_DEVICE_PAD 8u
+#define SIM_DEVICE_PAD 24u
 
+/*
+ * A device. Its first cache line holds all that a switch's step reads and writes of it, and all
+ * that a step of its link's sender writes (rx_busy, the wake-up); the end nodes' own fields are
+ * in the second (docs/perf-log.md, 2026-12-05). Its ports' wires and packet ends are in sim_t,
+ * from port_base.
+ */
 typedef struct {
-  uint8_t is_host;
+  /* ---- every step ---- */
+  _Alignas(SIM_CACHE_LINE) uint8_t is_host;
   uint32_t nports;
   lfc_switch_t *sw;
+  uint64_t connected;  /* ports with a working link (LFC_MAX_PORTS = 64) */
+  uint64_t rx_busy;    /* input ports whose link has a packet or words in flight */
+  uint64_t rx_queued;  /* input ports whose link has unpredicted words queued */
+  uint64_t tx_busy;    /* output ports with a packet in flight (tracker rem > 0) */
+  uint64_t wake;       /* next cycle to process, SIM_NEVER = none */
+  uint32_t heap_pos;   /* index in the heap, UINT32_MAX = in the calendar (engine.c) */
+  uint32_t port_base;  /* its ports' index in sim_t's wire, out_wires, tx_ends and outs_all */
+  /* ---- end nodes, and the lanes ---- */
   lfc_nic_t *nic;
-  uint32_t *out_wire;           /* per port, UINT32_MAX = unconnected (in sim_t.out_wires) */
-  uint64_t connected;           /* ports with a working link (LFC_MAX_PORTS = 64) */
-  uint64_t rx_busy;             /* input ports whose link has a packet or words in flight */
-  uint64_t rx_queued;           /* input ports whose link has unpredicted words queued */
-  uint64_t tx_busy;             /* output ports with a packet in flight (tracker rem > 0) */
-  uint64_t *tx_end; /* per port in tx_busy: the cycle after its packet's last block (tx_ends) */
-  uint64_t wake;                /* next cycle to process, SIM_NEVER = none */
-  uint32_t heap_pos;            /* index in the heap, UINT32_MAX = in the calendar (engine.c) */
-  uint32_t rr;                  /* host: round robin over its flows */
-  uint32_t lane;                /* the lane (thread) that steps it */
-  uint32_t port_base; /* its ports' index: wire[port_base + p] (sim_t.wire), outs_all's too */
+  uint32_t rr;         /* host: round robin over its flows */
+  uint32_t lane;       /* the lane (thread) that steps it */
   uint64_t nic_drops_seen;
-  uint64_t nic_next; /* host: lfc_nic_next_event after its last step; 0 = not known */
-  uint64_t src_wait; /* host: no packet waits to be offered before this cycle (replay_offers) */
+  uint64_t nic_next;   /* host: lfc_nic_next_event after its last step; 0 = not known */
+  uint64_t src_wait;   /* host: no packet waits to be offered before this cycle (replay_offers) */
   uint8_t pad[SIM_DEVICE_PAD]; /* to SIM_DEVICE_BYTES */
 } device_t;
 _Static_assert(sizeof(device_t) == SIM_DEVICE_BYTES, "device_t: a power of two");
+_Static_assert(offsetof(device_t, nic) == SIM_CACHE_LINE, "a step's fields fill the first line");
 
 /*
  * A packet in flight, found by its tag (engine.c "Packets"). Every host has one per packet in
@@ -282,10 +289,10 @@ struct sim {
   uint32_t tag_bits;
   /* scratch */
   lfc_word_t *outs_all; /* step_all, per device port (device_t.port_base) */
-  /* every device's out_wire and tx_end, by port_base: one allocation each, aligned, so that a
-     switch's lie in whole cache lines (docs/perf-log.md, 2026-12-05) */
-  uint32_t *out_wires;
-  uint64_t *tx_ends;
+  /* per device port, from device_t.port_base: one allocation each, aligned, so that a switch's
+     lie in whole cache lines (docs/perf-log.md, 2026-12-05) */
+  uint32_t *out_wires; /* the wire out of the port, NONE = unconnected */
+  uint64_t *tx_ends;   /* a port of tx_busy: the cycle after its packet's last block */
   /* results */
   uint64_t errors, link_mismatch, events_processed, steps;
   char error[256];
@@ -304,6 +311,11 @@ struct sim {
                                blocks and of the blocks still to send of the packet in flight */
   sim_tap_t **tap; /* --pcap: per wire, its capture or NULL; NULL when nothing is captured */
 };
+
+/* The wire out of port p of device dv, NONE if unconnected. */
+static inline uint32_t out_wire(const sim_t *s, const device_t *dv, uint32_t p) {
+  return s->out_wires[dv->port_base + p];
+}
 
 
 _Static_assert(offsetof(wire_t, tx) == SIM_CACHE_LINE, "the receiver's fields fit one line");
@@ -1064,7 +1076,7 @@ static void map_control(const wire_t *fwd, lfc_word_t *w) {
 static void received(const sim_t *s, const wire_t *w, lfc_word_t *in) {
   if ((w->rx.maps & MAP_DATA) != 0 && in->kind == LFC_DATA) in->cls = w->cmap[in->cls];
   if ((w->rx.maps & MAP_BACK) != 0 && (in->kind == LFC_PFC || in->kind == LFC_FCP))
-    map_control(&s->wire[s->dev[w->to].out_wire[w->to_port]], in);
+    map_control(&s->wire[out_wire(s, &s->dev[w->to], w->to_port)], in);
 }
 
 void sim_word_received(const sim_t *s, uint32_t node, uint32_t port, lfc_word_t *in) {
@@ -1148,7 +1160,8 @@ static int tap_push(sim_tap_t *tap, uint64_t T, const lfc_word_t *w) {
  * a word for another lane's device goes to the outbox for that lane (lane_apply). */
 static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t T,
                         const lfc_word_t *out) {
-  wire_t *w = &s->wire[dv->out_wire[p]];
+  const uint32_t wi = out_wire(s, dv, p);
+  wire_t *w = &s->wire[wi];
   track_advance(&w->tx, T);
   int predicted;
   if (w->tx.rem > 0 && T == w->tx.next) /* the next block of the packet in flight */
@@ -1173,25 +1186,24 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
         x->v = nv;
         x->cap = cap;
       }
-      x->v[x->n++] = (xword_t){T + w->delay, dv->out_wire[p], *out};
+      x->v[x->n++] = (xword_t){T + w->delay, wi, *out};
     }
     if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
-    if (s->tap != NULL && s->tap[dv->out_wire[p]] != NULL &&
-        tap_push(s->tap[dv->out_wire[p]], T, out) != 0) {
+    if (s->tap != NULL && s->tap[wi] != NULL && tap_push(s->tap[wi], T, out) != 0) {
       lane_error(ln, T, w->from, "out of memory for the --pcap capture", 0);
       ln->stop = 1;
       ln->oom = 1;
     }
     if (out->kind == LFC_DATA && out->sop) {
-      msg_t m = {T, T + w->delay, w->from, out->tag, 0, out->dst, MSG_HOP, 0, 0, 0, out->cls,
-                 dv->out_wire[p]};
+      msg_t m = {T, T + w->delay, w->from, out->tag, 0, out->dst, MSG_HOP, 0, 0, 0, out->cls, wi};
       post(s, ln, &m);
     }
   }
   track_update(&w->tx, T, out);
   if (w->tx.rem > 0) {
     dv->tx_busy |= 1ull << p;
-    dv->tx_end[p] = w->tx.next + (uint64_t)(w->tx.rem - 1u) * w->tx.k + 1u; /* kept till then */
+    /* kept till then */
+    s->tx_ends[dv->port_base + p] = w->tx.next + (uint64_t)(w->tx.rem - 1u) * w->tx.k + 1u;
   } else
     dv->tx_busy &= ~(1ull << p);
 }
@@ -1345,8 +1357,9 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   if (dv->is_host || s->step_all) {
     for (uint64_t m = dv->tx_busy; m != 0; m &= m - 1u) {
       uint32_t p = (uint32_t)__builtin_ctzll(m);
-      if (T >= dv->tx_end[p]) /* else within a packet: its next block or IDLE between slots */
-        give |= 1ull << p;    /* (SPEC §2.1); the tracker moves only in give_output */
+      /* else within a packet: its next block or IDLE between slots (SPEC §2.1); the tracker
+         moves only in give_output */
+      if (T >= s->tx_ends[dv->port_base + p]) give |= 1ull << p;
     }
   } else {
     /* A switch writes the outputs of its ports at a decision point only (a slot with no packet
@@ -1451,7 +1464,7 @@ static int build_fabric(sim_t *s, char *err, size_t errlen) {
 static int build_lanes(sim_t *s, char *err, size_t errlen) {
   const topo_t *t = &s->topo;
   s->ndev = t->nnodes;
-  s->dev = calloc(s->ndev, sizeof *s->dev);
+  s->dev = calloc_lines(s->ndev, sizeof *s->dev);
   s->rx_ctx = calloc(t->nendpoints, sizeof(rx_ctx_t));
   s->pool = calloc(t->nendpoints, sizeof *s->pool);
   if (!s->dev || !s->rx_ctx || !s->pool) CERR("out of memory");
@@ -1505,9 +1518,7 @@ static int build_wires(sim_t *s, char *err, size_t errlen) {
   if (!s->out_wires || !s->tx_ends) CERR("out of memory");
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
-    dv->out_wire = &s->out_wires[dv->port_base];
-    dv->tx_end = &s->tx_ends[dv->port_base];
-    for (uint32_t p = 0; p < dv->nports; p++) dv->out_wire[p] = NONE;
+    for (uint32_t p = 0; p < dv->nports; p++) s->out_wires[dv->port_base + p] = NONE;
   }
   if (s->step_all) {
     s->outs_all = calloc(total_ports, sizeof *s->outs_all);
@@ -1539,7 +1550,7 @@ static int build_wires(sim_t *s, char *err, size_t errlen) {
         w->link = lfc_link_create(lk->delay);
         if (!w->link) CERR("out of memory");
       }
-      s->dev[w->from].out_wire[w->from_port] = wi;
+      s->out_wires[s->dev[w->from].port_base + w->from_port] = wi;
       s->dev[w->from].connected |= 1ull << w->from_port;
     }
   }
@@ -1891,8 +1902,8 @@ void sim_run(sim_t *s) {
       for (uint32_t d = 0; d < s->ndev; d++) { /* every link moves one cycle */
         const device_t *dv = &s->dev[d];
         for (uint32_t p = 0; p < dv->nports; p++)
-          if (dv->out_wire[p] != NONE)
-            lfc_link_push(s->wire[dv->out_wire[p]].link, &s->outs_all[dv->port_base + p]);
+          if (out_wire(s, dv, p) != NONE)
+            lfc_link_push(s->wire[out_wire(s, dv, p)].link, &s->outs_all[dv->port_base + p]);
       }
     }
   } else if (s->nlanes == 1u) {
@@ -1937,7 +1948,7 @@ static int view_next_hop(void *ctx, uint32_t sw, uint32_t port, uint32_t cls, ui
   const sim_t *s = ctx;
   int64_t n = topo_peer(&s->topo, sw, port, to_port);
   if (n < 0 || n >= s->topo.nsw) return 0;
-  uint32_t wi = s->dev[sw].out_wire[port];
+  uint32_t wi = out_wire(s, &s->dev[sw], port);
   *to = (uint32_t)n;
   *to_cls = wi != NONE && (s->wire[wi].rx.maps & MAP_DATA) != 0 ? s->wire[wi].cmap[cls] : cls;
   return 1;
@@ -2067,7 +2078,7 @@ const lfc_port_stats_t *sim_port_stats(const sim_t *s, uint32_t node, uint32_t p
 }
 
 int sim_port_wired(const sim_t *s, uint32_t node, uint32_t port) {
-  return s->dev[node].out_wire[port] != NONE;
+  return out_wire(s, &s->dev[node], port) != NONE;
 }
 
 uint64_t sim_end(const sim_t *s) { return s->end; }
