@@ -812,8 +812,10 @@ static void do_hop(sim_t *s, lane_t *ln, const msg_t *m) {
   if (m->dev < s->topo.nsw && y->arrive != SIM_NEVER && y->hop < FLOW_MAX_HOPS) {
     flow_t *f = &s->flows.f[sl->flow];
     uint32_t h = y->hop++;
-    if (f->hlat[h].n == 0) f->hop_sw[h] = m->dev;
-    if (h >= f->nhops) f->nhops = h + 1u;
+    if (f->hlat[h].n == 0) { /* its first sample at hop h: nhops > h once it has one */
+      f->hop_sw[h] = m->dev;
+      if (h >= f->nhops) f->nhops = h + 1u;
+    }
     if (latsum_add(&f->hlat[h], (uint32_t)(m->t - y->arrive)) != 0)
       sample_lost(ln, m->t, m->dev, m->tag);
   }
