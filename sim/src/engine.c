@@ -312,11 +312,15 @@ struct sim {
   sim_tap_t **tap; /* --pcap: per wire, its capture or NULL; NULL when nothing is captured */
 };
 
+/* The wire into port p of device dv (wires are stored by receiver), if connected. */
+static inline wire_t *wire_into(const sim_t *s, const device_t *dv, uint32_t p) {
+  return &s->wire[dv->port_base + p];
+}
+
 /* The wire out of port p of device dv, NONE if unconnected. */
 static inline uint32_t out_wire(const sim_t *s, const device_t *dv, uint32_t p) {
   return s->out_wires[dv->port_base + p];
 }
-
 
 _Static_assert(offsetof(wire_t, tx) == SIM_CACHE_LINE, "the receiver's fields fit one line");
 _Static_assert(sizeof(wire_t) == 2u * SIM_CACHE_LINE, "the sender's fields fit one line");
@@ -875,7 +879,7 @@ static void on_deliver(void *ctx, const lfc_word_t *w, uint64_t cycle) {
   uint32_t d = s->topo.nsw + rc->host;
   const device_t *dv = &s->dev[d];
   lane_t *ln = &s->lane[dv->lane];
-  uint32_t k = dv->nports ? s->wire[dv->port_base].rx.k : 1u;
+  uint32_t k = dv->nports ? wire_into(s, dv, 0)->rx.k : 1u;
   msg_t m = {ln->now, cycle, d, w->tag, rc->host, w->dst, MSG_DELIVER, w->ecn,
              (uint8_t)(w->nblk - (w->mrg & 1u)), /* its words: the last arrives nblk - mrg - 1 slots on */
              (uint8_t)k, 0, 0};
@@ -1008,7 +1012,7 @@ static void replay_offers(sim_t *s, lane_t *ln, uint32_t d, uint64_t to) {
 static uint64_t first_arrival(const sim_t *s, const device_t *dv) {
   uint64_t t = SIM_NEVER;
   for (uint64_t m = dv->rx_queued; m != 0; m &= m - 1u) { /* ring n > 0 */
-    const wire_t *w = &s->wire[dv->port_base + (uint32_t)__builtin_ctzll(m)];
+    const wire_t *w = wire_into(s, dv, (uint32_t)__builtin_ctzll(m));
     if (w->ring[w->head].t < t) t = w->ring[w->head].t;
   }
   return t;
@@ -1082,7 +1086,7 @@ static void received(const sim_t *s, const wire_t *w, lfc_word_t *in) {
 }
 
 void sim_word_received(const sim_t *s, uint32_t node, uint32_t port, lfc_word_t *in) {
-  const wire_t *w = &s->wire[s->dev[node].port_base + port];
+  const wire_t *w = wire_into(s, &s->dev[node], port);
   received(s, w, in);
 }
 
@@ -1109,7 +1113,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
  * 1 if it wrote in[p] (else in[p] stays IDLE). Inlined into process: the predicted case (a
  * packet's next block or IDLE) is the common one. */
 static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc_word_t *in) {
-  wire_t *w = &s->wire[dv->port_base + p];
+  wire_t *w = wire_into(s, dv, p);
   track_advance(&w->rx, T);
   if (s->step_all || (w->n > 0 && w->ring[w->head].t == T)) {
     take_input_slow(s, dv, p, T, w, in);
@@ -1204,7 +1208,7 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
   track_update(&w->tx, T, out);
   if (w->tx.rem > 0) {
     dv->tx_busy |= 1ull << p;
-    /* kept till then */
+    /* the cycle after its last block: the port is not looked at before (process) */
     s->tx_ends[dv->port_base + p] = w->tx.next + (uint64_t)(w->tx.rem - 1u) * w->tx.k + 1u;
   } else
     dv->tx_busy &= ~(1ull << p);
@@ -1574,7 +1578,7 @@ static int apply_classmaps(sim_t *s, char *err, size_t errlen) {
       if ((w->from == a && w->to == b) || (both_ways && w->from == b && w->to == a)) {
         found = 1;
         w->rx.maps |= MAP_DATA;
-        s->wire[s->dev[w->from].port_base + w->from_port].rx.maps |= MAP_BACK; /* w is its back */
+        wire_into(s, &s->dev[w->from], w->from_port)->rx.maps |= MAP_BACK; /* w is its back */
         for (uint32_t c = 0; c < LFC_MAX_CLASSES; c++)
           w->cmap[c] = (uint8_t)(c < m->n ? m->map[c] : c);
       }
