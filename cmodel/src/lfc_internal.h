@@ -146,9 +146,6 @@ typedef struct {
   _Alignas(LFC_CACHE_LINE) uint64_t rx_last; /* cycle of the last data block received (§7.2),
                                                 read only while rx_rem > 0 */
   uint64_t refresh_min_due; /* PFC: min refresh_due over PGs with xoff = 1 (§6.6) */
-  uint64_t tx_end;        /* the cycle after the last word of the packet in flight (its slot):
-                             tx_rem (§5.2) is the slots from now to it (lfc_tx_rem), so that
-                             streaming and skip-ahead write nothing */
   uint8_t tx_data[LFC_DATA_FIELDS]; /* the packet in flight as a continuation block: its data
                              fields (lfc_tx_stream; ecn as sent, §5.2) */
   uint8_t k;              /* speed_div (1..16): the port's slots are the cycles t, t mod k = 0 */
@@ -322,6 +319,13 @@ struct lfc_switch {
   /* events of the last step (event_log.c) */
   lfc_event_log_t events;
 
+  /* The cycle after the last word of each port's packet in flight (its slot): tx_rem (§5.2)
+     is the slots from now to it (lfc_tx_rem), so that streaming and skip-ahead write nothing.
+     Here rather than in lfc_port_t: the scans of the step, the next event and the skip-ahead
+     read it for every port they pass, most of which they do not look at further, and 8 ports'
+     share a cache line (docs/perf-log.md, 2026-12-05). */
+  uint64_t tx_end[LFC_MAX_PORTS];
+
   /* ---- last, the per-port arrays that only some modes, settings or events read, so that the
      registers above, which every step reads, share as few cache lines as they can ---- */
   uint64_t tx_wake[LFC_MAX_PORTS]; /* see tx_parked */
@@ -365,17 +369,20 @@ static inline uint64_t lfc_all_ports(const lfc_switch_t *sw) {
 static inline unsigned lfc_ctz(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 static inline unsigned lfc_msb(uint64_t x) { return 63u - (unsigned)__builtin_clzll(x); }
 
-/* The first slot >= now at which port pp has nothing in flight: a lower bound of its transmit
- * event (lfc_tx_next_event is never before it). The last word goes in slot tx_end - 1. */
-static inline uint64_t lfc_tx_busy_until(const lfc_port_t *pp, uint64_t now) {
-  return pp->tx_end > now ? pp->tx_end - 1u + pp->k : lfc_slot_at_or_after(now, pp->k);
+/* The first slot >= now at which port p has nothing in flight: a lower bound of its transmit
+ * event (lfc_tx_next_event is never before it). The last word goes in slot tx_end - 1. Reads
+ * the switch's arrays only (speed_div is the port's k), not the port's lines. */
+static inline uint64_t lfc_tx_busy_until(const lfc_switch_t *sw, uint32_t p, uint64_t now) {
+  uint32_t k = sw->cfg.speed_div[p];
+  return sw->tx_end[p] > now ? sw->tx_end[p] - 1u + k : lfc_slot_at_or_after(now, k);
 }
 
-/* Register tx_rem (SPEC §5.2) in S(now): the words of the packet in flight still to send, one
- * in each slot from now to tx_end - 1. */
-static inline uint64_t lfc_tx_rem(const lfc_port_t *pp, uint64_t now) {
-  if (pp->tx_end <= now) return 0;
-  return (pp->tx_end - 1u - lfc_slot_at_or_after(now, pp->k)) / pp->k + 1u;
+/* Register tx_rem (SPEC §5.2) of port p in S(now): the words of the packet in flight still to
+ * send, one in each slot from now to tx_end - 1. */
+static inline uint64_t lfc_tx_rem(const lfc_switch_t *sw, uint32_t p, uint64_t now) {
+  uint32_t k = sw->cfg.speed_div[p];
+  if (sw->tx_end[p] <= now) return 0;
+  return (sw->tx_end[p] - 1u - lfc_slot_at_or_after(now, k)) / k + 1u;
 }
 
 /* ---- queue.c: descriptors, routing, pipeline, egress queues (SPEC §7) ---- */
@@ -404,19 +411,21 @@ uint32_t lfc_pipe_ring_size(uint32_t latency);
  */
 
 /* SPEC §5.2 steps 1, 2: is port p at a decision point in cycle t (a slot with nothing in
- * flight)? If not, its word is lfc_tx_stream's. */
-static inline bool lfc_tx_at_decision(const lfc_port_t *pp, uint64_t t) {
-  return lfc_is_slot(t, pp->k) && pp->tx_end <= t;
+ * flight)? If not, its word is lfc_tx_stream's. Reads the switch's arrays only. */
+static inline bool lfc_tx_at_decision(const lfc_switch_t *sw, uint32_t p, uint64_t t) {
+  return lfc_is_slot(t, sw->cfg.speed_div[p]) && sw->tx_end[p] <= t;
 }
 
 /* SPEC §5.2 steps 1, 2 of a port not at a decision point in cycle t: the next block of the
  * packet in flight in its slot, else IDLE. */
-static inline void lfc_tx_stream(const lfc_port_t *pp, uint64_t t, lfc_word_t *out) {
+static inline void lfc_tx_stream(const lfc_switch_t *sw, uint32_t p, uint64_t t,
+                                 lfc_word_t *out) {
   static const lfc_word_t idle = {0};
+  const lfc_port_t *pp = &sw->port[p];
   *out = idle;
-  if (!lfc_is_slot(t, pp->k) || pp->tx_end <= t) return;
+  if (!lfc_is_slot(t, pp->k) || sw->tx_end[p] <= t) return;
   memcpy(out, pp->tx_data, sizeof pp->tx_data);
-  out->eop = t + 1u == pp->tx_end;
+  out->eop = t + 1u == sw->tx_end[p];
 }
 
 enum { LFC_RX_STREAMED = 0, LFC_RX_SLOW, LFC_RX_LAST, LFC_RX_BAD };

@@ -144,11 +144,11 @@ static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
   cont.sop = 0;
   memcpy(pp->tx_data, &cont, sizeof pp->tx_data);
   uint32_t rem = n - 1u - d->mrg; /* tx_rem: the words after this one, one a slot (SPEC §7.4) */
-  pp->tx_end = sw->now + (uint64_t)rem * pp->k + 1u;
+  sw->tx_end[p] = sw->now + (uint64_t)rem * pp->k + 1u;
   if (sw->cfg.wire_time) lfc_line_data(&pp->line, sw->now, pp->k, n, pk.pad, sw->ib, d->mrg);
   if (rem != 0) {
     sw->tx_busy |= 1ull << p;
-    sw->tx_end_lb = lfc_min_u64(sw->tx_end_lb, pp->tx_end);
+    sw->tx_end_lb = lfc_min_u64(sw->tx_end_lb, sw->tx_end[p]);
   }
   lfc_class_stats_t *st = lfc_cstats(sw, p, d->cls);
   st->tx_pkts++;
@@ -190,7 +190,7 @@ void lfc_tx_apply_all(lfc_switch_t *sw, const lfc_tx_dec_t *txd) {
 static uint64_t first_send(const lfc_switch_t *sw, uint32_t p, uint64_t work) {
   const lfc_port_t *pp = &sw->port[p];
   if (work == LFC_NEVER) return LFC_NEVER;
-  uint64_t free_slot = lfc_tx_busy_until(pp, sw->now); /* the bound lfc_switch_next_event uses */
+  uint64_t free_slot = lfc_tx_busy_until(sw, p, sw->now); /* lfc_switch_next_event's bound */
   if (sw->cfg.wire_time) free_slot = lfc_line_first_slot(&pp->line, free_slot, pp->k); /* gap */
   return lfc_slot_at_or_after(lfc_max_u64(work, free_slot), pp->k);
 }

@@ -154,7 +154,7 @@ uint64_t lfc_pipe_next_start(const lfc_switch_t *sw, uint32_t p) {
   uint64_t m = LFC_NEVER;
   for (uint32_t d = sw->port[p].pipe.head; d != LFC_NIL; d = sw->desc[d].next) {
     uint64_t exit_step = sw->now + (uint32_t)(sw->desc[d].ready - (uint32_t)sw->now) - 1u;
-    uint64_t free_at = lfc_tx_busy_until(&sw->port[sw->desc[d].out_port], sw->now);
+    uint64_t free_at = lfc_tx_busy_until(sw, sw->desc[d].out_port, sw->now);
     uint64_t e = exit_step + 1u > free_at ? exit_step + 1u : free_at;
     if (e < m) m = e;
   }

@@ -40,7 +40,7 @@ static uint64_t remaining(const lfc_switch_t *sw, uint64_t due) {
 static uint64_t port_reg(const lfc_switch_t *sw, size_t reg, const lfc_port_t *pp) {
   switch (reg) {
   case R_RX_REM: return lfc_rx_rem(sw, (uint32_t)(pp - sw->port));
-  case R_TX_REM: return lfc_tx_rem(pp, sw->now);
+  case R_TX_REM: return lfc_tx_rem(sw, (uint32_t)(pp - sw->port), sw->now);
   case R_SLACK: /* two's complement in its 8 bits (masked by the caller); 0 with wire_time = 0 */
     return (uint64_t)(int64_t)lfc_line_slack(&pp->line, sw->now, pp->k);
   case R_DRR_PTR: return pp->drr_ptr;

@@ -293,6 +293,7 @@ void lfc_switch_reset(lfc_switch_t *sw) {
   sw->now = 0;
   lfc_event_log_clear(&sw->events);
   memset(sw->port, 0, sw->ports * sizeof *sw->port);
+  memset(sw->tx_end, 0, sizeof sw->tx_end);
   memset(sw->stats, 0, sw->ports * sizeof *sw->stats);
   memset(sw->cstats, 0, ((size_t)sw->ports << sw->stat_shift) * sizeof *sw->cstats);
   for (uint32_t p = 0; p < sw->ports; p++) {
@@ -351,7 +352,7 @@ void lfc_switch_step(lfc_switch_t *sw, const lfc_word_t *in, lfc_word_t *out) {
   /* the ports not at a decision point: a packet's next block in its slot, else IDLE (the
      packet in flight in cycle t is still the port's: only a decision point starts one) */
   for (uint64_t m = ports & ~lfc_switch_step_ports(sw, in, ports, out); m != 0; m &= m - 1u)
-    lfc_tx_stream(&sw->port[lfc_ctz(m)], t, &out[lfc_ctz(m)]);
+    lfc_tx_stream(sw, lfc_ctz(m), t, &out[lfc_ctz(m)]);
 }
 
 uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t in_ports,
@@ -379,11 +380,11 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
     uint32_t p = lfc_ctz(m);
     uint64_t bit = 1ull << p;
     if ((tx_live & bit) != 0) {
-      if (lfc_tx_at_decision(&port[p], now)) {
+      if (lfc_tx_at_decision(sw, p, now)) {
         tx_slow |= bit;
         out[p] = idle_word; /* until step A decides otherwise */
       } else if ((sw->tx_busy & bit) != 0) {
-        tx_end_busy = lfc_min_u64(tx_end_busy, port[p].tx_end);
+        tx_end_busy = lfc_min_u64(tx_end_busy, sw->tx_end[p]);
       }
     }
     if ((in_ports & bit) == 0) continue;
@@ -504,7 +505,7 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
       uint32_t p = lfc_ctz(w);
       uint64_t f = lfc_rx_next_event(sw, p);
       if (f == LFC_NEVER || f + 1u >= m) continue;
-      uint64_t free_at = lfc_tx_busy_until(&sw->port[sw->port[p].rx_out], sw->now);
+      uint64_t free_at = lfc_tx_busy_until(sw, sw->port[p].rx_out, sw->now);
       m = lfc_min_u64(m, f + 1u > free_at ? f + 1u : free_at);
     }
   } else {
@@ -517,7 +518,7 @@ uint64_t lfc_switch_next_event(const lfc_switch_t *sw) {
   for (uint64_t w = m <= sw->tx_end_lb ? sw->tx_work & ~sw->tx_busy : sw->tx_work;
        w != 0 && m > sw->now; w &= w - 1u) {
     uint32_t p = lfc_ctz(w);
-    if (lfc_tx_busy_until(&sw->port[p], sw->now) < m)
+    if (lfc_tx_busy_until(sw, p, sw->now) < m)
       m = lfc_min_u64(m, lfc_tx_next_event(sw, p));
   }
   return m < sw->now ? sw->now : m;

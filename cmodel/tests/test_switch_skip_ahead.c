@@ -430,9 +430,9 @@ static bool check_queues(const lfc_switch_t *sw, uint64_t *held, uint32_t *live,
        that stays IDLE (port_tx.c), where tx_busy is cleared */
     CHECK(!(((sw->tx_busy & ~sw->tx_work) >> p) & 1u), "port %u in tx_busy, not tx_work", p);
     /* and the lower bounds of the ends of packets in flight and being received */
-    CHECK(!((sw->tx_busy >> p) & 1u) || sw->tx_end_lb <= pp->tx_end,
+    CHECK(!((sw->tx_busy >> p) & 1u) || sw->tx_end_lb <= sw->tx_end[p],
           "tx_end_lb %llu above port %u's tx_end %llu", (unsigned long long)sw->tx_end_lb, p,
-          (unsigned long long)pp->tx_end);
+          (unsigned long long)sw->tx_end[p]);
     CHECK(!(((sw->rx_busy & ~sw->rx_held) >> p) & 1u) || sw->rx_end_lb <= lfc_rx_end(pp),
           "rx_end_lb %llu above port %u's last block %llu", (unsigned long long)sw->rx_end_lb,
           p, (unsigned long long)lfc_rx_end(pp));
