@@ -322,8 +322,8 @@ struct lfc_switch {
   /* The cycle after the last word of each port's packet in flight (its slot): tx_rem (§5.2)
      is the slots from now to it (lfc_tx_rem), so that streaming and skip-ahead write nothing.
      Here rather than in lfc_port_t: the scans of the step, the next event and the skip-ahead
-     read it for every port they pass, most of which they do not look at further, and 8 ports'
-     share a cache line (docs/perf-log.md, 2026-12-05). */
+     read it for every port they pass, most of which they do not look at further, and the ends
+     of 8 ports share a cache line (docs/perf-log.md, 2026-12-05). */
   uint64_t tx_end[LFC_MAX_PORTS];
 
   /* ---- last, the per-port arrays that only some modes, settings or events read, so that the
