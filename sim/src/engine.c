@@ -93,7 +93,7 @@ typedef struct {
 } wire_t;
 
 /* The size of device_t, and the padding that makes it so: a power of two makes the index of a
- * device a shift (120 bytes: 0.6 % more instructions, docs/perf-log.md). */
+ * device a shift (at 120 bytes, unpadded, lfc-sim ran 0.6 % more instructions: perf-log.md). */
 #define SIM_DEVICE_BYTES 128u
 #define SIM_DEVICE_PAD 24u
 
@@ -1414,19 +1414,15 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
 /* The heap's keys hold a device id in HEAP_ID_BITS: every fabric topology.c builds fits. */
 _Static_assert(TOPO_MAX_NODES <= HEAP_ID_MASK, "device ids must fit the wake-up heap's keys");
 
-/* calloc for arrays of line-aligned structs (wire_t): n >= 1 elements of size bytes (a
- * multiple of the alignment), aligned to SIM_CACHE_LINE, zeroed; NULL if out of memory. */
+/* calloc aligned to SIM_CACHE_LINE: n >= 1 elements of size bytes, zeroed, in whole cache
+ * lines (aligned_alloc takes a multiple of the alignment); NULL if out of memory. */
 static void *calloc_lines(size_t n, size_t size) {
   if (n == 0) n = 1;
-  if (size > SIZE_MAX / n) return NULL;
-  void *p = aligned_alloc(SIM_CACHE_LINE, n * size);
-  if (p != NULL) memset(p, 0, n * size);
+  if (size > (SIZE_MAX - SIM_CACHE_LINE) / n) return NULL;
+  size_t bytes = (n * size + SIM_CACHE_LINE - 1u) / SIM_CACHE_LINE * SIM_CACHE_LINE;
+  void *p = aligned_alloc(SIM_CACHE_LINE, bytes);
+  if (p != NULL) memset(p, 0, bytes);
   return p;
-}
-
-/* Cache lines that n elements of `size` bytes fill (at least 1: calloc_lines). */
-static size_t lines_of(size_t n, size_t size) {
-  return (n * size + SIM_CACHE_LINE - 1u) / SIM_CACHE_LINE;
 }
 
 /*
@@ -1519,8 +1515,8 @@ static int build_wires(sim_t *s, char *err, size_t errlen) {
     dv->port_base = total_ports;
     total_ports += dv->nports;
   }
-  s->out_wires = calloc_lines(lines_of(total_ports, sizeof *s->out_wires), SIM_CACHE_LINE);
-  s->tx_ends = calloc_lines(lines_of(total_ports, sizeof *s->tx_ends), SIM_CACHE_LINE);
+  s->out_wires = calloc_lines(total_ports, sizeof *s->out_wires);
+  s->tx_ends = calloc_lines(total_ports, sizeof *s->tx_ends);
   if (!s->out_wires || !s->tx_ends) CERR("out of memory");
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
