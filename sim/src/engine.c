@@ -292,7 +292,8 @@ struct sim {
   /* per device port, from device_t.port_base: one allocation each, aligned, so that a switch's
      lie in whole cache lines (docs/perf-log.md, 2026-12-05) */
   uint32_t *out_wires; /* the wire out of the port, NONE = unconnected */
-  uint64_t *tx_ends;   /* a port of tx_busy: the cycle after its packet's last block */
+  uint64_t *tx_ends;   /* a port of tx_busy: the cycle after its packet's last block (end
+                          nodes and step_all only: process) */
   /* results */
   uint64_t errors, link_mismatch, events_processed, steps;
   char error[256];
@@ -1208,8 +1209,10 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
   track_update(&w->tx, T, out);
   if (w->tx.rem > 0) {
     dv->tx_busy |= 1ull << p;
-    /* the cycle after its last block: the port is not looked at before (process) */
-    s->tx_ends[dv->port_base + p] = w->tx.next + (uint64_t)(w->tx.rem - 1u) * w->tx.k + 1u;
+    /* the cycle after its last block: the port is not looked at before (process). Only end
+       nodes and --step-all read it: a switch says itself which outputs it wrote. */
+    if (dv->is_host || s->step_all)
+      s->tx_ends[dv->port_base + p] = w->tx.next + (uint64_t)(w->tx.rem - 1u) * w->tx.k + 1u;
   } else
     dv->tx_busy &= ~(1ull << p);
 }
