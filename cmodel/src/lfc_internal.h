@@ -570,7 +570,7 @@ void lfc_ecn_commit(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d);
 void lfc_tx_unpark(lfc_switch_t *sw);
 void lfc_tx_decide_all(lfc_switch_t *sw, lfc_word_t *out, lfc_tx_dec_t *txd);
 void lfc_fcp_sent_all(lfc_switch_t *sw, const lfc_tx_dec_t *txd);
-void lfc_tx_apply_all(lfc_switch_t *sw, const lfc_tx_dec_t *txd);
+void lfc_tx_apply_all(lfc_switch_t *sw, const lfc_word_t *out, const lfc_tx_dec_t *txd);
 uint64_t lfc_tx_next_event(const lfc_switch_t *sw, uint32_t p);
 uint64_t lfc_tx_flip_event(const lfc_switch_t *sw, uint32_t p);
 

@@ -16,11 +16,9 @@
 
 #include "event_log.h"
 
-static const lfc_word_t idle_word;
-
-/* The first block of packet pk as sent: sop, eop if it is also the last word (SPEC §2.1). */
+/* The first block of packet pk as sent: sop, eop if it is also the last word (SPEC §2.1). *w is
+ * IDLE on entry: a data word's other fields are zero (lfc/types.h). */
 static void first_block(const lfc_desc_t *pk, uint8_t ecn, uint8_t mrg, lfc_word_t *w) {
-  *w = idle_word;
   w->kind = LFC_DATA;
   w->sop = 1;
   w->eop = pk->nblk - mrg == 1u;
@@ -131,18 +129,18 @@ void lfc_fcp_sent_all(lfc_switch_t *sw, const lfc_tx_dec_t *txd) {
   }
 }
 
-/* Step B of a packet start: dequeue, account, free its buffer (SPEC §5.3, §5.4, §6.3). */
-static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
+/* Step B of a packet start: dequeue, account, free its buffer (SPEC §5.3, §5.4, §6.3). `first`
+ * is the packet's first block as step A sent it. */
+static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d,
+                         const lfc_word_t *first) {
   lfc_port_t *pp = &sw->port[p];
   uint32_t di = lfc_queue_pop(sw, p, d->cls);
   const lfc_desc_t pk = sw->desc[di];
   lfc_desc_free(sw, di);
   uint32_t n = pk.nblk;
-  uint8_t ecn = d->mark ? LFC_ECN_CE : pk.ecn;
-  lfc_word_t cont; /* the template of the continuation blocks: sop = 0 (eop: lfc_tx_stream) */
-  first_block(&pk, ecn, d->mrg, &cont);
-  cont.sop = 0;
-  memcpy(pp->tx_data, &cont, sizeof pp->tx_data);
+  /* the template of the continuation blocks: the first block with sop = 0 (eop: lfc_tx_stream) */
+  memcpy(pp->tx_data, first, sizeof pp->tx_data);
+  pp->tx_data[offsetof(lfc_word_t, sop)] = 0;
   uint32_t rem = n - 1u - d->mrg; /* tx_rem: the words after this one, one a slot (SPEC §7.4) */
   sw->tx_end[p] = sw->now + (uint64_t)rem * pp->k + 1u;
   if (sw->cfg.wire_time) lfc_line_data(&pp->line, sw->now, pp->k, n, pk.pad, sw->ib, d->mrg);
@@ -171,12 +169,12 @@ static void start_packet(lfc_switch_t *sw, uint32_t p, const lfc_tx_dec_t *d) {
 }
 
 /* Step B of the ports at a decision point (after lfc_fcp_sent_all in IB mode). */
-void lfc_tx_apply_all(lfc_switch_t *sw, const lfc_tx_dec_t *txd) {
+void lfc_tx_apply_all(lfc_switch_t *sw, const lfc_word_t *out, const lfc_tx_dec_t *txd) {
   for (uint64_t m = sw->tx_slow; m != 0; m &= m - 1u) {
     uint32_t p = lfc_ctz(m);
     const lfc_tx_dec_t *d = &txd[p];
     if (d->action == LFC_TX_START)
-      start_packet(sw, p, d);
+      start_packet(sw, p, d, &out[p]);
     else if (d->action == LFC_TX_PFC)
       lfc_pfc_gen_sent(sw, p, d);
     if (sw->cfg.wire_time && (d->action == LFC_TX_FCP || d->action == LFC_TX_PFC))

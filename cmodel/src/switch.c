@@ -448,7 +448,7 @@ uint64_t lfc_switch_step_ports(lfc_switch_t *sw, const lfc_word_t *in, uint64_t 
 
   /* The next state. */
   if (sw->ib) lfc_fcp_sent_all(sw, txd);            /* B, FCP bookkeeping: values of S(t) */
-  if (sw->tx_slow != 0) lfc_tx_apply_all(sw, txd);  /* B */
+  if (sw->tx_slow != 0) lfc_tx_apply_all(sw, out, txd); /* B */
   if (sw->storm_ports != 0) lfc_wd_discard(sw);     /* C */
   if (sw->rx_slow != 0) lfc_rx_apply_all(sw, in, rxd); /* D, E */
   lfc_pipe_exit(sw);                                /* F */
