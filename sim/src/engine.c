@@ -51,13 +51,14 @@ typedef struct {
   uint8_t cls, nblk, ecn, pad, mrg;
 } tmpl_t;
 
-/* What a receiver expects on a link when nothing new happens: the rest of a packet (SPEC §2.1). */
+/* What a receiver expects on a link when nothing new happens: the rest of a packet (SPEC §2.1),
+ * one word a slot after its first, the last in cycle end - 1. Kept as that end alone, so that
+ * the words passing cost no write (as the switch model keeps tx_end). */
 typedef struct {
   tmpl_t tmpl;     /* the packet in flight's continuation block */
-  uint16_t rem;    /* words still to come (< nblk <= 255; SPEC §2.1: nblk - mrg words) */
   uint8_t k;       /* the link's speed divider (1..16): blocks are k cycles apart */
   uint8_t maps;    /* the receiver's track only: MAP_DATA, MAP_BACK (wire_t) */
-  uint64_t next;   /* cycle of its next block */
+  uint64_t end;    /* the cycle after its last word's; <= any later cycle when none is to come */
 } track_t;
 
 /* track_t.maps of a receiver ([classmap]): DATA arrives in class cmap[cls]; the wire back on the
@@ -111,7 +112,7 @@ typedef struct {
   uint64_t connected;  /* ports with a working link (LFC_MAX_PORTS = 64) */
   uint64_t rx_busy;    /* input ports whose link has a packet or words in flight */
   uint64_t rx_queued;  /* input ports whose link has unpredicted words queued */
-  uint64_t tx_busy;    /* output ports with a packet in flight (tracker rem > 0) */
+  uint64_t tx_busy;    /* output ports with a packet in flight (words after now: track_t) */
   uint64_t wake;       /* next cycle to process, SIM_NEVER = none */
   uint32_t heap_pos;   /* index in the heap, UINT32_MAX = in the calendar (engine.c) */
   uint32_t port_base;  /* its ports' index in sim_t's wire, out_wires, tx_ends and outs_all */
@@ -335,18 +336,10 @@ static const lfc_word_t IDLE;
 
 /* ---- Link prediction ---- */
 
-static void __attribute__((noinline)) track_skip(track_t *tr, uint64_t to) {
-  uint32_t k = tr->k;
-  uint64_t n = k == 1u ? to - tr->next : (to - tr->next + k - 1u) / k; /* full speed: no divide */
-  if (n > tr->rem) n = tr->rem;
-  tr->rem = (uint16_t)(tr->rem - n);
-  tr->next += n * k;
-}
-
-/* The tracker moved to cycle `to` (its blocks before `to` have passed); inlined: most often
- * it is there already. */
-static inline void track_advance(track_t *tr, uint64_t to) {
-  if (tr->rem != 0 && tr->next < to) track_skip(tr, to);
+/* Is a word of the packet in flight due in cycle t, a cycle after its first word's? Its words
+ * come in end - 1, end - 1 - k, ...; at full speed without a divide. */
+static inline int track_due(const track_t *tr, uint64_t t) {
+  return t < tr->end && (tr->k == 1u || (tr->end - 1u - t) % tr->k == 0);
 }
 
 /* *w = the continuation block of template tp (eop clear). */
@@ -363,26 +356,23 @@ static inline void tmpl_word(const tmpl_t *tp, lfc_word_t *w) {
 }
 
 static void track_expect(const track_t *tr, uint64_t t, lfc_word_t *w) {
-  if (tr->rem > 0 && t == tr->next) {
+  if (track_due(tr, t)) {
     tmpl_word(&tr->tmpl, w);
-    w->eop = tr->rem == 1u;
+    w->eop = t + 1u == tr->end;
   } else {
     *w = IDLE;
   }
 }
 
+/* Word w was on the link in cycle t: a first block starts a packet; any other word changes no
+ * prediction (the words of a packet in flight pass with time, whatever came in their slots). */
 static void track_update(track_t *tr, uint64_t t, const lfc_word_t *w) {
-  if (w->kind != LFC_DATA) return;
-  if (w->sop) {
-    tr->tmpl = (tmpl_t){.tag = w->tag, .dst = w->dst, .cls = w->cls, .nblk = w->nblk,
-                        .ecn = w->ecn, .pad = w->pad, .mrg = w->mrg};
-    uint32_t mrg = w->mrg & 1u; /* the last word carries two blocks (SPEC §2.4) */
-    tr->rem = w->nblk > mrg ? (uint16_t)(w->nblk - 1u - mrg) : 0u;
-    tr->next = t + tr->k;
-  } else if (tr->rem > 0 && t == tr->next) {
-    tr->rem--;
-    tr->next += tr->k;
-  }
+  if (w->kind != LFC_DATA || !w->sop) return;
+  tr->tmpl = (tmpl_t){.tag = w->tag, .dst = w->dst, .cls = w->cls, .nblk = w->nblk,
+                      .ecn = w->ecn, .pad = w->pad, .mrg = w->mrg};
+  uint32_t mrg = w->mrg & 1u; /* the last word carries two blocks (SPEC §2.4) */
+  uint32_t rem = w->nblk > mrg ? w->nblk - 1u - mrg : 0u; /* words after this one */
+  tr->end = t + (uint64_t)rem * tr->k + 1u;
 }
 
 static uint64_t mix64(uint64_t h, uint64_t x) {
@@ -1106,7 +1096,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
     *in = *lfc_link_head(w->link);
   }
   track_update(&w->rx, T, in);
-  if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
+  if (w->rx.end <= T + 1u && w->n == 0) dv->rx_busy &= ~(1ull << p); /* nothing after T */
   received(s, w, in);
 }
 
@@ -1115,21 +1105,18 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
  * packet's next block or IDLE) is the common one. */
 static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc_word_t *in) {
   wire_t *w = wire_into(s, dv, p);
-  track_advance(&w->rx, T);
   if (s->step_all || (w->n > 0 && w->ring[w->head].t == T)) {
     take_input_slow(s, dv, p, T, w, in);
     return 1;
   }
   int wrote = 0;
-  if (w->rx.rem > 0 && w->rx.next == T) { /* the next block of the packet in flight */
+  if (track_due(&w->rx, T)) { /* the next block of the packet in flight */
     tmpl_word(&w->rx.tmpl, in);
-    in->eop = w->rx.rem == 1u;
-    w->rx.rem--;
-    w->rx.next += w->rx.k;
+    in->eop = T + 1u == w->rx.end;
     if ((w->rx.maps & MAP_DATA) != 0) in->cls = w->cmap[in->cls];
     wrote = 1;
   } /* else IDLE, which in[p] already is */
-  if (w->rx.rem == 0 && w->n == 0) dv->rx_busy &= ~(1ull << p);
+  if (w->rx.end <= T + 1u && w->n == 0) dv->rx_busy &= ~(1ull << p); /* nothing after T */
   return wrote;
 }
 
@@ -1169,11 +1156,10 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
                         const lfc_word_t *out) {
   const uint32_t wi = out_wire(s, dv, p);
   wire_t *w = &s->wire[wi];
-  track_advance(&w->tx, T);
   int predicted;
-  if (w->tx.rem > 0 && T == w->tx.next) /* the next block of the packet in flight */
+  if (track_due(&w->tx, T)) /* the next block of the packet in flight */
     predicted = out->kind == LFC_DATA && data_eq(out, &w->tx.tmpl) &&
-                out->eop == (w->tx.rem == 1u) && out->sop == 0;
+                out->eop == (T + 1u == w->tx.end) && out->sop == 0;
   else
     predicted = out->kind == LFC_IDLE;
   if (!predicted) {
@@ -1207,12 +1193,12 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
     }
   }
   track_update(&w->tx, T, out);
-  if (w->tx.rem > 0) {
+  if (w->tx.end > T + 1u) { /* words after T */
     dv->tx_busy |= 1ull << p;
     /* the cycle after its last block: the port is not looked at before (process). Only end
        nodes and --step-all read it: a switch says itself which outputs it wrote. */
     if (dv->is_host || s->step_all)
-      s->tx_ends[dv->port_base + p] = w->tx.next + (uint64_t)(w->tx.rem - 1u) * w->tx.k + 1u;
+      s->tx_ends[dv->port_base + p] = w->tx.end;
   } else
     dv->tx_busy &= ~(1ull << p);
 }
