@@ -58,7 +58,7 @@ typedef struct {
   tmpl_t tmpl;     /* the packet in flight's continuation block */
   uint8_t k;       /* the link's speed divider (1..16): blocks are k cycles apart */
   uint8_t maps;    /* the receiver's track only: MAP_DATA, MAP_BACK (wire_t) */
-  uint64_t end;    /* the cycle after its last word's; <= any later cycle when none is to come */
+  uint64_t end;    /* the cycle after its last word's (0 before the link's first packet) */
 } track_t;
 
 /* track_t.maps of a receiver ([classmap]): DATA arrives in class cmap[cls]; the wire back on the
