@@ -115,7 +115,7 @@ typedef struct {
   uint64_t tx_busy;    /* output ports with a packet in flight (words after now: track_t) */
   uint64_t wake;       /* next cycle to process, SIM_NEVER = none */
   uint32_t heap_pos;   /* index in the heap, UINT32_MAX = in the calendar (engine.c) */
-  uint32_t port_base;  /* its ports' index in sim_t's wire, out_wires, tx_ends and outs_all */
+  uint32_t port_base;  /* its ports' index in sim_t's wire, out_wires and outs_all */
   /* ---- end nodes, and the lanes ---- */
   lfc_nic_t *nic;
   uint32_t rr;         /* host: round robin over its flows */
@@ -290,11 +290,9 @@ struct sim {
   uint32_t tag_bits;
   /* scratch */
   lfc_word_t *outs_all; /* step_all, per device port (device_t.port_base) */
-  /* per device port, from device_t.port_base: one allocation each, aligned, so that a switch's
-     lie in whole cache lines (docs/perf-log.md, 2026-12-05) */
+  /* per device port, from device_t.port_base: aligned, so that a switch's lie in whole cache
+     lines (docs/perf-log.md, 2026-12-05) */
   uint32_t *out_wires; /* the wire out of the port, NONE = unconnected */
-  uint64_t *tx_ends;   /* a port of tx_busy: the cycle after its packet's last block (end
-                          nodes and step_all only: process) */
   /* results */
   uint64_t errors, link_mismatch, events_processed, steps;
   char error[256];
@@ -1193,13 +1191,9 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
     }
   }
   track_update(&w->tx, T, out);
-  if (w->tx.end > T + 1u) { /* words after T */
+  if (w->tx.end > T + 1u) /* words after T: the port is not looked at before its end (process) */
     dv->tx_busy |= 1ull << p;
-    /* the cycle after its last block: the port is not looked at before (process). Only end
-       nodes and --step-all read it: a switch says itself which outputs it wrote. */
-    if (dv->is_host || s->step_all)
-      s->tx_ends[dv->port_base + p] = w->tx.end;
-  } else
+  else
     dv->tx_busy &= ~(1ull << p);
 }
 
@@ -1352,9 +1346,9 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
   if (dv->is_host || s->step_all) {
     for (uint64_t m = dv->tx_busy; m != 0; m &= m - 1u) {
       uint32_t p = (uint32_t)__builtin_ctzll(m);
-      /* else within a packet: its next block or IDLE between slots (SPEC §2.1); the tracker
-         moves only in give_output */
-      if (T >= s->tx_ends[dv->port_base + p]) give |= 1ull << p;
+      /* else within a packet: its next block or IDLE between slots (SPEC §2.1), as the
+         tracker of its wire out predicts */
+      if (T >= s->wire[out_wire(s, dv, p)].tx.end) give |= 1ull << p;
     }
   } else {
     /* A switch writes the outputs of its ports at a decision point only (a slot with no packet
@@ -1505,8 +1499,7 @@ static int build_wires(sim_t *s, char *err, size_t errlen) {
     total_ports += dv->nports;
   }
   s->out_wires = calloc_lines(total_ports, sizeof *s->out_wires);
-  s->tx_ends = calloc_lines(total_ports, sizeof *s->tx_ends);
-  if (!s->out_wires || !s->tx_ends) CERR("out of memory");
+  if (!s->out_wires) CERR("out of memory");
   for (uint32_t d = 0; d < s->ndev; d++) {
     device_t *dv = &s->dev[d];
     for (uint32_t p = 0; p < dv->nports; p++) s->out_wires[dv->port_base + p] = NONE;
@@ -1653,7 +1646,6 @@ static void teardown(sim_t *s) {
       lfc_nic_destroy(s->dev[d].nic);
     }
   free(s->out_wires);
-  free(s->tx_ends);
   if (s->wire)
     for (uint32_t x = 0; x < s->nwire; x++) {
       free(s->wire[s->wire_order[x]].ring);
