@@ -340,6 +340,12 @@ static inline int track_due(const track_t *tr, uint64_t t) {
   return t < tr->end && (tr->k == 1u || (tr->end - 1u - t) % tr->k == 0);
 }
 
+/* Is the word due in cycle t the packet's last (eop)? */
+static inline int track_last(const track_t *tr, uint64_t t) { return t + 1u == tr->end; }
+
+/* Are words of the packet still to come after cycle t? */
+static inline int track_after(const track_t *tr, uint64_t t) { return tr->end > t + 1u; }
+
 /* *w = the continuation block of template tp (eop clear). */
 static inline void tmpl_word(const tmpl_t *tp, lfc_word_t *w) {
   *w = IDLE;
@@ -356,7 +362,7 @@ static inline void tmpl_word(const tmpl_t *tp, lfc_word_t *w) {
 static void track_expect(const track_t *tr, uint64_t t, lfc_word_t *w) {
   if (track_due(tr, t)) {
     tmpl_word(&tr->tmpl, w);
-    w->eop = t + 1u == tr->end;
+    w->eop = track_last(tr, t);
   } else {
     *w = IDLE;
   }
@@ -1094,7 +1100,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
     *in = *lfc_link_head(w->link);
   }
   track_update(&w->rx, T, in);
-  if (w->rx.end <= T + 1u && w->n == 0) dv->rx_busy &= ~(1ull << p); /* nothing after T */
+  if (!track_after(&w->rx, T) && w->n == 0) dv->rx_busy &= ~(1ull << p);
   received(s, w, in);
 }
 
@@ -1110,11 +1116,11 @@ static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc
   int wrote = 0;
   if (track_due(&w->rx, T)) { /* the next block of the packet in flight */
     tmpl_word(&w->rx.tmpl, in);
-    in->eop = T + 1u == w->rx.end;
+    in->eop = track_last(&w->rx, T);
     if ((w->rx.maps & MAP_DATA) != 0) in->cls = w->cmap[in->cls];
     wrote = 1;
   } /* else IDLE, which in[p] already is */
-  if (w->rx.end <= T + 1u && w->n == 0) dv->rx_busy &= ~(1ull << p); /* nothing after T */
+  if (!track_after(&w->rx, T) && w->n == 0) dv->rx_busy &= ~(1ull << p);
   return wrote;
 }
 
@@ -1157,7 +1163,7 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
   int predicted;
   if (track_due(&w->tx, T)) /* the next block of the packet in flight */
     predicted = out->kind == LFC_DATA && data_eq(out, &w->tx.tmpl) &&
-                out->eop == (T + 1u == w->tx.end) && out->sop == 0;
+                out->eop == track_last(&w->tx, T) && out->sop == 0;
   else
     predicted = out->kind == LFC_IDLE;
   if (!predicted) {
@@ -1191,7 +1197,7 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
     }
   }
   track_update(&w->tx, T, out);
-  if (w->tx.end > T + 1u) /* words after T: the port is not looked at before its end (process) */
+  if (track_after(&w->tx, T)) /* the port is not looked at before the packet's end (process) */
     dv->tx_busy |= 1ull << p;
   else
     dv->tx_busy &= ~(1ull << p);
