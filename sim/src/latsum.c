@@ -85,7 +85,7 @@ static int to_counts(latsum_t *s, uint32_t v) {
   return 0;
 }
 
-int latsum_add(latsum_t *s, uint32_t v) {
+int latsum_add_any(latsum_t *s, uint32_t v) {
   if (s->n < LATSUM_RAW) {
     if (s->w == 0) s->w = sizeof(uint16_t);
     if (s->w == sizeof(uint16_t) && v > UINT16_MAX) { /* the samples in 4 bytes from now */

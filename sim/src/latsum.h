@@ -55,9 +55,20 @@ static inline uint32_t latsum_count(const latsum_t *s, uint32_t b) {
   return ((const uint32_t *)s->v)[b];
 }
 
+/* latsum_add in every case (latsum.c). */
+int latsum_add_any(latsum_t *s, uint32_t v);
+
 /* One more sample. 0, or -1 if out of memory (or 2^32 samples in one bucket): the sample is
- * not counted and the series is unchanged. */
-int latsum_add(latsum_t *s, uint32_t v);
+ * not counted and the series is unchanged. Inline for the common case, a sample kept in the
+ * room a series of 2-byte samples has (one a packet and a hop: docs/perf-log.md). */
+static inline int latsum_add(latsum_t *s, uint32_t v) {
+  if (s->n >= s->nv || s->n >= LATSUM_RAW || s->w != sizeof(uint16_t) || v > UINT16_MAX)
+    return latsum_add_any(s, v);
+  ((uint16_t *)s->v)[s->n++] = (uint16_t)v;
+  s->sum += v;
+  if (v > s->max) s->max = v;
+  return 0;
+}
 
 /* The nearest-rank percentile p in [0, 100] (100: the largest sample); 0 with no samples. */
 uint64_t latsum_pct(const latsum_t *s, double p);

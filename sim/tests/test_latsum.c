@@ -56,6 +56,9 @@ static void check_pcts(const latsum_t *s, const ref_t *r) {
   for (size_t i = 0; i < sizeof P / sizeof P[0]; i++)
     assert_int_equal(latsum_pct(s, P[i]), ref_pct(r, P[i]));
   assert_int_equal(s->n, r->n);
+  uint64_t sum = 0; /* exact, for the mean, however the samples are kept */
+  for (uint64_t j = 0; j < r->n; j++) sum += r->v[j];
+  assert_int_equal(s->sum, sum);
 }
 
 /* While kept, the samples read back in order, before and after one passes 16 bits. */
