@@ -120,9 +120,7 @@ int latsum_add_any(latsum_t *s, uint32_t v) {
       if (recount(s, (uint8_t)(s->w * 2u), s->nv) != 0) return -1;
     set_count(s, b, c + 1u);
   }
-  s->n++;
-  s->sum += v;
-  if (v > s->max) s->max = v;
+  latsum_tally(s, v);
   return 0;
 }
 

@@ -58,15 +58,22 @@ static inline uint32_t latsum_count(const latsum_t *s, uint32_t b) {
 /* latsum_add in every case (latsum.c). */
 int latsum_add_any(latsum_t *s, uint32_t v);
 
+/* Sample v's part in the count, the sum and the largest, once it is stored. */
+static inline void latsum_tally(latsum_t *s, uint32_t v) {
+  s->n++;
+  s->sum += v;
+  if (v > s->max) s->max = v;
+}
+
 /* One more sample. 0, or -1 if out of memory (or 2^32 samples in one bucket): the sample is
- * not counted and the series is unchanged. Inline for the common case, a sample kept in the
- * room a series of 2-byte samples has (one a packet and a hop: docs/perf-log.md). */
+ * not counted and the series is unchanged. Inline for the common case (nearly every delivered
+ * packet's and hop's sample): a series of 2-byte samples with room for one more
+ * (docs/perf-log.md, 2026-12-05 midday). */
 static inline int latsum_add(latsum_t *s, uint32_t v) {
   if (s->n >= s->nv || s->n >= LATSUM_RAW || s->w != sizeof(uint16_t) || v > UINT16_MAX)
     return latsum_add_any(s, v);
-  ((uint16_t *)s->v)[s->n++] = (uint16_t)v;
-  s->sum += v;
-  if (v > s->max) s->max = v;
+  ((uint16_t *)s->v)[s->n] = (uint16_t)v;
+  latsum_tally(s, v);
   return 0;
 }
 
