@@ -99,7 +99,8 @@ test-validate: $(BUILD)/lfc-sim | deps-sim
 
 # A benchmark, not a test (not in TEST_STEPS): some minutes on the shared machine. valgrind
 # (deps-minimal) counts the instructions per packet-hop; BENCH_SIM_US, BENCH_SIM_CALLGRIND_US,
-# BENCH_SIM_THREADS and BENCH_SIM_PAIRS as in sim/tests/bench_sim.sh.
+# BENCH_SIM_THREADS, BENCH_SIM_PAIRS and BENCH_SIM_BASELINE (today's code, built from git into
+# $(BUILD)/bench/baseline) as in sim/tests/bench_sim.sh.
 bench-sim: $(BUILD)/lfc-sim | deps-minimal deps-sim
 	@mkdir -p $(BUILD)/bench
 	@sim/tests/bench_sim.sh $(BUILD)/lfc-sim $(BUILD)/bench/sim.json

@@ -20,13 +20,20 @@
 # `device_steps_per_packet_hop` (lfc-sim's "device steps" line: is the cost per event?). A
 # table after the JSON puts each figure beside its goal and beside the figures docs/sim.md
 # records, then the parts and the steps per packet-hop (bench_sim_report.py).
+# "Today's" code runs in the same pairs: BENCH_SIM_BASELINE (default eb8d2dd, the commit whose
+# figures docs/sim.md records as today's; empty: none) is built from git by
+# bench_sim_baseline.sh into the directory of OUT.json, and each pair starts with its run of the
+# fat tree on one thread, so that the CPU goal (a fifth of today's CPU seconds) is also measured
+# as a ratio of two runs minutes apart: `baseline` in the fat tree's entry (its rev, the median
+# of the per-pair ratios of its CPU seconds to this code's on one thread, each pair's in
+# `pairs`). A checkout without that commit (no git, a shallow clone) runs without it.
 # lfc-sim runs with glibc's heap on transparent huge pages (docs/sim.md "Speed": the fat tree's
 # state is spread over some 100 MB, and with 4 KB pages much of a step is TLB misses); the
 # setting is in the JSON (glibc_tunables). BENCH_SIM_TUNABLES= (empty) runs without it.
 # Exit status: 0 written; 1 the fat tree's results differ between 1 and 2 threads; 2 a bad
 # BENCH_SIM_* value (one line naming it), a missing tool (valgrind, callgrind_annotate), the
-# callgrind run's parts not summing to its total or its report without "device steps", OUT.json
-# not written.
+# baseline's tree not building, the callgrind run's parts not summing to its total or its report
+# without "device steps", OUT.json not written.
 set -eu
 EXIT_BAD=2
 if [ $# -ne 2 ]; then
@@ -40,6 +47,8 @@ CG_US=${BENCH_SIM_CALLGRIND_US:-500}
 THREADS=${BENCH_SIM_THREADS:-2}
 PAIRS=${BENCH_SIM_PAIRS:-3}
 TUNABLES=${BENCH_SIM_TUNABLES-glibc.malloc.hugetlb=1}
+BASELINE=${BENCH_SIM_BASELINE-eb8d2dd}
+EXIT_NO_BASELINE=3 # bench_sim_baseline.sh: none, and it said why
 HERE=$(dirname "$0")
 for v in BENCH_SIM_US=$US BENCH_SIM_CALLGRIND_US=$CG_US BENCH_SIM_THREADS=$THREADS \
          BENCH_SIM_PAIRS=$PAIRS; do
@@ -52,6 +61,13 @@ for tool in valgrind callgrind_annotate; do
   command -v $tool >/dev/null || { echo "bench_sim.sh: $tool not found (make deps-minimal)" >&2
                                    exit $EXIT_BAD; }
 done
+if BASE_SIM=$("$HERE/bench_sim_baseline.sh" "$BASELINE" "$(dirname "$OUT")/baseline"); then
+  :
+else
+  rc=$?
+  [ $rc -eq $EXIT_NO_BASELINE ] || exit $EXIT_BAD
+  BASE_SIM=
+fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP" "$OUT.tmp"' EXIT # a report that failed half-way leaves no OUT.tmp
 fat_tree() { # fat_tree K HOSTS DURATION_US
@@ -94,18 +110,20 @@ src = 1-127
 dst = 0
 packet_bytes = 4096
 INI
-# run NAME INI THREADS: $TMP/NAME.json (lfc-sim's --json) and $TMP/NAME.run (peak RSS in KB,
-# CPU seconds, load average of the minute before, threads).
+# run NAME INI THREADS [LFC_SIM]: $TMP/NAME.json (lfc-sim's --json) and $TMP/NAME.run (peak RSS
+# in KB, CPU seconds, load average of the minute before, threads); LFC_SIM defaults to $SIM.
 run() {
   load=$(cut -d' ' -f1 /proc/loadavg)
   out=$(GLIBC_TUNABLES=$TUNABLES /usr/bin/time -f 'rss_kb %M cpu %U %S' \
-        "$SIM" "$2" --no-progress --threads "$3" --json "$TMP/$1.json" 2>&1)
+        "${4:-$SIM}" "$2" --no-progress --threads "$3" --json "$TMP/$1.json" 2>&1)
   rss=$(echo "$out" | sed -n 's/^rss_kb \([0-9]*\) .*/\1/p')
   cpu=$(echo "$out" | sed -n 's/^rss_kb [0-9]* cpu \([0-9.]*\) \([0-9.]*\)/\1 + \2/p' | bc)
   echo "$rss $cpu $load $3" > "$TMP/$1.run"
 }
+[ -z "$BASE_SIM" ] || echo "$BASELINE" > "$TMP/baseline.rev"
 i=1
 while [ "$i" -le "$PAIRS" ]; do
+  [ -z "$BASE_SIM" ] || run "base_$i" "$TMP/ft.ini" 1 "$BASE_SIM"
   run "ft_t1_$i" "$TMP/ft.ini" 1
   run "ft_t2_$i" "$TMP/ft.ini" 2
   i=$((i + 1))

@@ -131,6 +131,32 @@ def speedup(pair):
     return w1 / w2 if w2 > 0 else 0.0
 
 
+def baseline(tmp, tunables, pairs, ft):
+    """Today's code run first in each pair (bench_sim.sh: TMPDIR/baseline.rev and base_I), if
+    it ran: each pair's CPU seconds of it on one thread over this code's (`cpu_ratio` under
+    `pairs`), and `baseline` with its rev, the median of its CPU seconds and of those ratios
+    (of an even count the lower middle one, as the speed-up's). Its results are not compared
+    with this code's: it is another model (docs/sim.md "Speed")."""
+    rev_file = os.path.join(tmp, "baseline.rev")
+    if not os.path.exists(rev_file):
+        return
+    try:
+        base = [run_entry(tmp, "base_%d" % i, "fat_tree_k16_permutation_baseline", tunables)[1]
+                for i in range(1, len(pairs) + 1)]
+    except OSError as e:
+        print("bench_sim_report.py: %s: not readable (%s)" % (e.filename, e.strerror),
+              file=sys.stderr)
+        sys.exit(EXIT_BAD)
+    ratios = [b["cpu_seconds"] / p[0]["cpu_seconds"] if p[0]["cpu_seconds"] > 0 else 0.0
+              for b, p in zip(base, pairs)]
+    for entry, b, r in zip(ft["pairs"], base, ratios):
+        entry["cpu_seconds_baseline"] = b["cpu_seconds"]
+        entry["cpu_ratio"] = round(r, 3)
+    ft["baseline"] = {"rev": open(rev_file).read().strip(),
+                      "cpu_seconds_1_thread": statistics.median_low(b["cpu_seconds"] for b in base),
+                      "cpu_ratio": round(statistics.median_low(ratios), 3)}
+
+
 def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
     """The fat tree's entry from its pairs of runs (1 thread, then 2; bench_sim.sh): the median
     pair by speed-up gives `speedup_2_threads` and `scaling`, every pair is listed under `pairs`;
@@ -161,6 +187,7 @@ def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
                     "peak_rss_mb_2": p[1]["peak_rss_mb"],
                     "load_average_1min": p[1]["load_average_1min"],
                     "speedup": round(speedup(p), 3)} for p in pairs]
+    baseline(tmp, tunables, pairs, ft)
     _, incast = run_entry(tmp, "incast", "incast_127_to_1", tunables)
     d8 = json.load(open(os.path.join(tmp, "ft8.json")))
     ir = callgrind_total(os.path.join(tmp, "ft8.callgrind"))
@@ -214,6 +241,13 @@ def table(path):
         ("CPU s per simulated ms, 1 thread%s%s" % (scaled, of), fmt(cpu_ms, ".2f"),
          "<= %.2f (1/5 of today's)" % (TODAY_CPU_S_1_THREAD_PER_MS * CPU_GOAL_FRACTION),
          "%.1f" % TODAY_CPU_S_1_THREAD_PER_MS),
+    ]
+    base = ft.get("baseline")  # run with today's code, or a sim.json of before it
+    if base is not None:
+        rows.append(("CPU s of today's code (%s) / this, 1 thread, same run%s"
+                     % (base["rev"], of), "%.2f" % base["cpu_ratio"],
+                     ">= %.0f (a fifth)" % (1.0 / CPU_GOAL_FRACTION), "1"))
+    rows += [
         ("instructions per packet-hop (k=8, %.0f us)" % cg["sim_us"],
          fmt(cg["instructions_per_packet_hop"], ","), "<= %d" % GOAL_INSTR_PER_HOP,
          TODAY_INSTR_PER_HOP),

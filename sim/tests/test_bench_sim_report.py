@@ -10,7 +10,11 @@
     part and the steps per packet-hop, and a sim.json of before them still prints its goals
     table;
   - without the listing, or without the report's "device steps" line: one line, exit 2, no
-    sim.json.
+    sim.json;
+  - with today's code run in each pair (baseline.rev, base_I): its CPU seconds over this
+    code's in the JSON (`baseline`, each pair's `cpu_ratio`) and a row of the goals table,
+    its other results not compared with this code's; without it, neither; a baseline run
+    missing: one line, exit 2, no sim.json.
 """
 import json
 import os
@@ -136,6 +140,45 @@ t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "
 ok(t.returncode == 0 and "<= 3000" in t.stdout and "by source" not in t.stdout
    and "device steps" not in t.stdout,
    "a sim.json of before the parts and steps prints its goals and neither")
+
+t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table", out],
+                   capture_output=True, text=True)
+ok(t.returncode == 0 and "today's code" not in t.stdout
+   and "baseline" not in json.load(open(out))[0],
+   "without a baseline run: no baseline in the JSON, no row for it")
+
+# Today's code in the pair: 31.5 CPU-s against this code's 10.5 on one thread, 3 x; another
+# model, so its results differ from this code's without making the runs differ.
+base_tmp = os.path.join(WORK, "runs-baseline")
+run_files(base_tmp, [(100, 5), (10, 1)])
+with open(os.path.join(base_tmp, "baseline.rev"), "w") as f:
+    f.write("eb8d2dd\n")
+with open(os.path.join(base_tmp, "base_1.json"), "w") as f:
+    json.dump({"summary": {"sim_cycles": 1000, "sim_us": 5.12, "wall_seconds": 3.0,
+                           "delivered_bytes": 6, "drops": 1, "pause_frames": 9},
+               "scenario": {"hosts": 1024, "links": 3072}}, f)
+with open(os.path.join(base_tmp, "base_1.run"), "w") as f:
+    f.write("230000 31.5 0.3 1\n")
+out4 = os.path.join(WORK, "sim-baseline.json")
+p = assemble(base_tmp, out4)
+ft = json.load(open(out4))[0] if p.returncode == 0 else {}
+ok(ft.get("baseline") == {"rev": "eb8d2dd", "cpu_seconds_1_thread": 31.5, "cpu_ratio": 3.0}
+   and ft["pairs"][0].get("cpu_ratio") == 3.0
+   and ft["pairs"][0].get("cpu_seconds_baseline") == 31.5,
+   "today's code in the pair: its CPU seconds over this code's, %s (exit %d: %s)"
+   % (ft.get("baseline"), p.returncode, p.stderr.strip()))
+t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table", out4],
+                   capture_output=True, text=True)
+row = [line for line in t.stdout.splitlines() if line.startswith("CPU s of today's code")]
+ok(len(row) == 1 and "(eb8d2dd)" in row[0] and " 3.00 " in row[0] and ">= 5 (a fifth)" in row[0],
+   "the table's row for today's code: %s" % row)
+os.remove(os.path.join(base_tmp, "base_1.run"))
+out5 = os.path.join(WORK, "sim-baseline-missing.json")
+p = assemble(base_tmp, out5)
+ok(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "base_1.run" in p.stderr
+   and not os.path.exists(out5) and not os.path.exists(out5 + ".tmp"),
+   "a baseline run missing: one line, exit 2, nothing written (%d: %s)"
+   % (p.returncode, p.stderr.strip()))
 
 with open(os.path.join(tmp, "ft8.out"), "w") as f:
     f.write("  peak_rss_mb 7.1, eq_port_cycles_per_s 2\n")
