@@ -5,8 +5,8 @@
 # tree comes from this checkout's git (git archive: nothing is downloaded) and is built with its
 # own Makefile into DIR/<commit>, which the next bench reuses. Prints the binary's path.
 # Exit status: 0 built or reused; 3 no baseline, said in one line on stderr (REV empty, no git,
-# REV not a commit of this checkout): the bench goes on without it; 2 REV's tree did not build
-# (one line naming its make's log).
+# REV not a commit of this checkout): bench_sim.sh goes on without it if REV is its default, and
+# stops if REV was given; 2 REV's tree did not build (one line naming its make's log).
 set -eu
 EXIT_BAD=2
 EXIT_NONE=3
@@ -22,11 +22,11 @@ if [ -z "$REV" ]; then
   exit $EXIT_NONE
 fi
 if ! command -v git > /dev/null || ! git -C "$TOP" rev-parse --git-dir > /dev/null 2>&1; then
-  echo "bench_sim_baseline.sh: $TOP is not a git checkout: no baseline $REV" >&2
+  echo "bench_sim_baseline.sh: BENCH_SIM_BASELINE=$REV: $TOP is not a git checkout" >&2
   exit $EXIT_NONE
 fi
 if ! HASH=$(git -C "$TOP" rev-parse --verify --quiet "$REV^{commit}"); then
-  echo "bench_sim_baseline.sh: $REV: not a commit of $TOP (a shallow clone?): no baseline" >&2
+  echo "bench_sim_baseline.sh: BENCH_SIM_BASELINE=$REV: not a commit of $TOP (a shallow clone?)" >&2
   exit $EXIT_NONE
 fi
 OUT=$DIR/$HASH
@@ -37,7 +37,8 @@ if [ ! -f "$OUT/built" ]; then
   git -C "$TOP" archive "$HASH" | tar -x -C "$OUT/src"
   if ! make -C "$OUT/src" -s BUILD="$OUT/build" "$OUT/build/lfc-sim" > "$OUT/make.log" 2>&1
   then
-    echo "bench_sim_baseline.sh: $REV did not build (its make's output: $OUT/make.log)" >&2
+    echo "bench_sim_baseline.sh: BENCH_SIM_BASELINE=$REV did not build (its make's output:" \
+         "$OUT/make.log)" >&2
     exit $EXIT_BAD
   fi
   touch "$OUT/built"

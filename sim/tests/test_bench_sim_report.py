@@ -14,7 +14,9 @@
   - with today's code run in each pair (baseline.rev, base_I): its CPU seconds over this
     code's in the JSON (`baseline`, each pair's `cpu_ratio`) and a row of the goals table,
     its other results not compared with this code's; without it, neither; a baseline run
-    missing: one line, exit 2, no sim.json.
+    missing: one line, exit 2, no sim.json;
+  - a baseline commit given in BENCH_SIM_BASELINE that the checkout lacks: the bench stops
+    before any run (one line naming it, exit 2, no sim.json); none asked for: none built.
 """
 import json
 import os
@@ -196,6 +198,24 @@ p = assemble(tmp, out2)
 ok(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "ft8.annotate" in p.stderr
    and not os.path.exists(out2) and not os.path.exists(out2 + ".tmp"),
    "no listing: one line, exit 2, nothing written (%d: %s)" % (p.returncode, p.stderr.strip()))
+
+# The bench's own input: a commit given in BENCH_SIM_BASELINE that this checkout lacks stops it
+# before any run (one line naming it, exit 2, nothing written); empty, there is none to build.
+out6 = os.path.join(WORK, "sim-bad-baseline.json")
+p = subprocess.run([os.path.join(HERE, "bench_sim.sh"), os.path.join(WORK, "no-lfc-sim"), out6],
+                   env=dict(os.environ, BENCH_SIM_BASELINE="no-such-commit"),
+                   capture_output=True, text=True)
+ok(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+   and "BENCH_SIM_BASELINE=no-such-commit" in p.stderr and not os.path.exists(out6)
+   and not os.path.exists(out6 + ".tmp"),
+   "a baseline commit the checkout lacks: one line, exit 2, nothing written (%d: %s)"
+   % (p.returncode, p.stderr.strip()))
+p = subprocess.run([os.path.join(HERE, "bench_sim_baseline.sh"), "", os.path.join(WORK, "bl")],
+                   capture_output=True, text=True)
+ok(p.returncode == 3 and p.stdout == "" and len(p.stderr.strip().splitlines()) == 1
+   and "empty" in p.stderr and not os.path.exists(os.path.join(WORK, "bl")),
+   "no baseline asked for: none built, said in one line (%d: %s)"
+   % (p.returncode, p.stderr.strip()))
 
 print("test_bench_sim_report: %d checks, %d failed" % (T.checks, T.fails))
 sys.exit(1 if T.fails else 0)
