@@ -131,6 +131,13 @@ def speedup(pair):
     return w1 / w2 if w2 > 0 else 0.0
 
 
+def unreadable(e):
+    """A run's file that could not be read (OSError e): one line, exit 2."""
+    print("bench_sim_report.py: %s: not readable (%s)" % (e.filename, e.strerror),
+          file=sys.stderr)
+    sys.exit(EXIT_BAD)
+
+
 def baseline(tmp, tunables, pairs, ft):
     """Today's code run first in each pair (bench_sim.sh: TMPDIR/baseline.rev and base_I), if
     it ran: each pair's CPU seconds of it on one thread over this code's (`cpu_ratio` under
@@ -144,9 +151,7 @@ def baseline(tmp, tunables, pairs, ft):
         base = [run_entry(tmp, "base_%d" % i, "fat_tree_k16_permutation_baseline", tunables)[1]
                 for i in range(1, len(pairs) + 1)]
     except OSError as e:
-        print("bench_sim_report.py: %s: not readable (%s)" % (e.filename, e.strerror),
-              file=sys.stderr)
-        sys.exit(EXIT_BAD)
+        unreadable(e)
     ratios = [b["cpu_seconds"] / p[0]["cpu_seconds"] if p[0]["cpu_seconds"] > 0 else 0.0
               for b, p in zip(base, pairs)]
     for entry, b, r in zip(ft["pairs"], base, ratios):
@@ -196,9 +201,7 @@ def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
         by_part = instructions_by_part(os.path.join(tmp, "ft8.annotate"), ir)
         steps = device_steps(os.path.join(tmp, "ft8.out"))
     except OSError as e:
-        print("bench_sim_report.py: %s: not readable (%s)" % (e.filename, e.strerror),
-              file=sys.stderr)
-        sys.exit(EXIT_BAD)
+        unreadable(e)
     except ValueError as e:
         print("bench_sim_report.py: %s" % e, file=sys.stderr)
         sys.exit(EXIT_BAD)

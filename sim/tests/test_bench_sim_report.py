@@ -106,6 +106,11 @@ def assemble(tmp, out):
                            "1000", "500", "", "1", "2", out], capture_output=True, text=True)
 
 
+def table(path):
+    return subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table",
+                           path], capture_output=True, text=True)
+
+
 tmp = os.path.join(WORK, "runs")
 run_files(tmp, [(100, 5), (10, 1)])  # 510 packet-hops
 out = os.path.join(WORK, "sim.json")
@@ -114,8 +119,7 @@ ok(p.returncode == 0, "a bench's runs assembled (exit %d: %s)" % (p.returncode, 
 cg = json.load(open(out))[2] if p.returncode == 0 else {}
 ok(cg.get("instructions_by_part") == WANT and cg.get("packet_hops") == 510,
    "the JSON's instructions_by_part: %s" % cg.get("instructions_by_part"))
-t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table", out],
-                   capture_output=True, text=True)
+t = table(out)
 rows = {}
 for key, text, _ in report.PARTS:
     for line in t.stdout.splitlines():
@@ -137,14 +141,12 @@ for key in ("instructions_by_part", "devices", "device_steps", "device_steps_per
     del d[2][key]
 with open(old, "w") as f:
     json.dump(d, f)
-t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table", old],
-                   capture_output=True, text=True)
+t = table(old)
 ok(t.returncode == 0 and "<= 3000" in t.stdout and "by source" not in t.stdout
    and "device steps" not in t.stdout,
    "a sim.json of before the parts and steps prints its goals and neither")
 
-t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table", out],
-                   capture_output=True, text=True)
+t = table(out)
 ok(t.returncode == 0 and "today's code" not in t.stdout
    and "baseline" not in json.load(open(out))[0],
    "without a baseline run: no baseline in the JSON, no row for it")
@@ -169,8 +171,7 @@ ok(ft.get("baseline") == {"rev": "eb8d2dd", "cpu_seconds_1_thread": 31.5, "cpu_r
    and ft["pairs"][0].get("cpu_seconds_baseline") == 31.5,
    "today's code in the pair: its CPU seconds over this code's, %s (exit %d: %s)"
    % (ft.get("baseline"), p.returncode, p.stderr.strip()))
-t = subprocess.run([sys.executable, os.path.join(HERE, "bench_sim_report.py"), "--table", out4],
-                   capture_output=True, text=True)
+t = table(out4)
 row = [line for line in t.stdout.splitlines() if line.startswith("CPU s of today's code")]
 ok(len(row) == 1 and "(eb8d2dd)" in row[0] and " 3.00 " in row[0] and ">= 5 (a fifth)" in row[0],
    "the table's row for today's code: %s" % row)
