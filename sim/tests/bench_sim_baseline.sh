@@ -29,7 +29,8 @@ if ! HASH=$(git -C "$TOP" rev-parse --verify --quiet "$REV^{commit}"); then
   echo "bench_sim_baseline.sh: BENCH_SIM_BASELINE=$REV: not a commit of $TOP (a shallow clone?)" >&2
   exit $EXIT_NONE
 fi
-OUT=$DIR/$HASH
+mkdir -p "$DIR"
+OUT=$(cd "$DIR" && pwd)/$HASH # absolute: REV's make runs in its own tree
 # `built` is written last: a build cut short is done again, not reused
 if [ ! -f "$OUT/built" ]; then
   rm -rf "$OUT"
@@ -39,6 +40,10 @@ if [ ! -f "$OUT/built" ]; then
   then
     echo "bench_sim_baseline.sh: BENCH_SIM_BASELINE=$REV did not build (its make's output:" \
          "$OUT/make.log)" >&2
+    exit $EXIT_BAD
+  fi
+  if [ ! -x "$OUT/build/lfc-sim" ]; then
+    echo "bench_sim_baseline.sh: BENCH_SIM_BASELINE=$REV built no $OUT/build/lfc-sim" >&2
     exit $EXIT_BAD
   fi
   touch "$OUT/built"
