@@ -7,8 +7,9 @@
 
 Exit status: 0 written or printed; 1 the fat tree's results differ between its runs (they must
 not: docs/sim.md "Threads"); 2 OUT.json not written or not readable, the callgrind run's
-functions (TMPDIR/ft8.annotate) not readable or not summing to its total, or its report on
-stdout (TMPDIR/ft8.out) not readable or without its "device steps" line.
+functions (TMPDIR/ft8.annotate) not readable or not summing to its total, its report on
+stdout (TMPDIR/ft8.out) not readable or without its "device steps" line, or a run of today's
+code (TMPDIR/base_I, when TMPDIR/baseline.rev says it ran) not readable.
 """
 import json
 import os
