@@ -346,8 +346,10 @@ static inline int track_last(const track_t *tr, uint64_t t) { return t + 1u == t
 /* Are words of the packet still to come after cycle t? */
 static inline int track_after(const track_t *tr, uint64_t t) { return tr->end > t + 1u; }
 
-/* *w = the continuation block of template tp (eop clear). */
-static inline void tmpl_word(const tmpl_t *tp, lfc_word_t *w) {
+/* *w = the block of the packet in flight due in cycle t (track_due): its continuation block,
+ * eop on the last. */
+static inline void track_word(const track_t *tr, uint64_t t, lfc_word_t *w) {
+  const tmpl_t *tp = &tr->tmpl;
   *w = IDLE;
   w->kind = LFC_DATA;
   w->cls = tp->cls;
@@ -357,15 +359,14 @@ static inline void tmpl_word(const tmpl_t *tp, lfc_word_t *w) {
   w->mrg = tp->mrg;
   w->dst = tp->dst;
   w->tag = tp->tag;
+  w->eop = track_last(tr, t);
 }
 
 static void track_expect(const track_t *tr, uint64_t t, lfc_word_t *w) {
-  if (track_due(tr, t)) {
-    tmpl_word(&tr->tmpl, w);
-    w->eop = track_last(tr, t);
-  } else {
+  if (track_due(tr, t))
+    track_word(tr, t, w);
+  else
     *w = IDLE;
-  }
 }
 
 /* Word w was on the link in cycle t: a first block starts a packet; any other word changes no
@@ -1115,8 +1116,7 @@ static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc
   }
   int wrote = 0;
   if (track_due(&w->rx, T)) { /* the next block of the packet in flight */
-    tmpl_word(&w->rx.tmpl, in);
-    in->eop = track_last(&w->rx, T);
+    track_word(&w->rx, T, in);
     if ((w->rx.maps & MAP_DATA) != 0) in->cls = w->cmap[in->cls];
     wrote = 1;
   } /* else IDLE, which in[p] already is */
