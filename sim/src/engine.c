@@ -15,12 +15,13 @@
  * independent. What one step does to another lane's device (a word on a link into it, its
  * wake-up) waits in the lane's outbox for that lane; what it does to a packet record or a flow
  * (delivery, drop, per-hop latency) waits in the outbox for the lane of the packet's source host,
- * which owns both. After the window each lane applies its words and its records, the records in
- * (cycle, device) order, the order of one thread; completed flows start their successors in the
- * same order, between windows. With one lane all of this is applied in the step. Both give the
- * same results because nothing a record changes is read by a device within `lookahead` cycles:
- * a flow's counters and samples are read only by the results and the samples (between windows);
- * a released tag is used again only `lookahead` cycles after its release (pool_t); a CNP
+ * which owns both. Each lane applies its words and its records before its steps of the next
+ * window, the records in (cycle, device) order, the order of one thread; before a sample, the
+ * end, and where completed flows start their successors (in the same order), all lanes apply
+ * first. With one lane all of this is applied in the step. Both give the same results because
+ * nothing a record changes is read by a device within `lookahead` cycles: a flow's counters and
+ * samples are read only by the results and the samples (between windows, all applied); a
+ * released tag is used again only `lookahead` cycles after its release (pool_t); a CNP
  * (dcqcn.c) reaches its source cnp_delay >= lookahead later; a flow whose predecessors completed
  * starts one cycle later at the earliest (lookahead 1 then).
  */
@@ -242,6 +243,9 @@ typedef struct {
  * (crew.h); more lanes mean more words between lanes. */
 #define SIM_LANES_PER_THREAD 2u
 
+/* The phases of the crew (run_parallel): a lane's apply, then its step, in one phase or apart. */
+enum { PHASE_APPLY = 1u, PHASE_STEP = 2u };
+
 /* One lane: a share of the devices, stepped by one thread at a time (engine.c "Lanes"). */
 typedef struct {
   _Alignas(SIM_CACHE_LINE) lfc_word_t in[LFC_MAX_PORTS]; /* scratch of a step */
@@ -250,8 +254,11 @@ typedef struct {
   uint32_t id;
   wakeq_t q;
   uint64_t now;  /* the cycle of the step in progress */
-  xbox_t *xout;  /* per lane: words for its devices, this window */
-  mbox_t *mout;  /* per lane: records for the packets and flows its hosts send, this window */
+  /* Outboxes by window parity (sim_t.par), a box per lane in each: the window being stepped
+     writes one set while their receivers apply and empty the other (run_parallel). */
+  xbox_t *xout[2]; /* [par][lane]: words for the lane's devices */
+  mbox_t *mout[2]; /* [par][lane]: records for the packets and flows its hosts send */
+  uint64_t xmin;   /* the first arrival among the words it put in xout this window */
   done_t *done;  /* flows that completed in this lane's last merge */
   uint32_t ndone, capdone;
   uint64_t steps, drops_sw, drops_nic, errors, deliv_bytes;
@@ -283,7 +290,8 @@ struct sim {
   uint32_t nlanes, nthreads;
   uint64_t lookahead;
   uint64_t win_end; /* the window in progress ends before this cycle */
-  int applying;     /* the crew's phase: 1 apply the last window's words and records, 0 step */
+  unsigned phase;   /* the crew's phase: PHASE_APPLY, PHASE_STEP or both (run_parallel) */
+  uint32_t par;     /* the parity of the outboxes the next window writes; the last wrote par ^ 1 */
   crew_t crew;
   /* packets in flight, by tag: per source endpoint */
   pool_t *pool;
@@ -852,7 +860,7 @@ static void post(sim_t *s, lane_t *ln, const msg_t *m) {
     return;
   }
   uint32_t e = m->tag & ((1u << s->tag_bits) - 1u);
-  mbox_t *x = &ln->mout[e < s->topo.nendpoints ? s->dev[s->topo.nsw + e].lane : 0u];
+  mbox_t *x = &ln->mout[s->par][e < s->topo.nendpoints ? s->dev[s->topo.nsw + e].lane : 0u];
   if (x->n == x->cap) {
     uint32_t cap = x->cap ? x->cap * 2u : 256u;
     msg_t *nm = realloc(x->v, (size_t)cap * sizeof *nm);
@@ -1170,7 +1178,7 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
     if (w->xlane == 0) {
       ring_push(s, ln, w, T + w->delay, out);
     } else {
-      xbox_t *x = &ln->xout[w->xlane - 1u];
+      xbox_t *x = &ln->xout[s->par][w->xlane - 1u];
       if (x->n == x->cap) {
         uint32_t cap = x->cap ? x->cap * 2u : 256u;
         xword_t *nv = realloc(x->v, (size_t)cap * sizeof *nv);
@@ -1184,6 +1192,7 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
         x->cap = cap;
       }
       x->v[x->n++] = (xword_t){T + w->delay, wi, *out};
+      if (T + w->delay < ln->xmin) ln->xmin = T + w->delay;
     }
     if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
     if (s->tap != NULL && s->tap[wi] != NULL && tap_push(s->tap[wi], T, out) != 0) {
@@ -1476,10 +1485,13 @@ static int build_lanes(sim_t *s, char *err, size_t errlen) {
     ln->q.cal = calloc((size_t)SIM_CAL_SLOTS * ln->q.cal_words, sizeof *ln->q.cal);
     ln->q.cal_n = calloc(SIM_CAL_SLOTS, sizeof *ln->q.cal_n);
     ln->q.cal_lo = calloc(SIM_CAL_SLOTS, sizeof *ln->q.cal_lo);
-    ln->xout = calloc(s->nlanes, sizeof *ln->xout);
-    ln->mout = calloc(s->nlanes, sizeof *ln->mout);
-    if (!ln->q.heap || !ln->q.cal || !ln->q.cal_n || !ln->q.cal_lo || !ln->xout || !ln->mout)
-      CERR("out of memory");
+    /* each set in lines of its own: a lane writes one while the others read and empty the other */
+    for (uint32_t par = 0; par < 2u; par++) {
+      ln->xout[par] = calloc_lines(s->nlanes, sizeof *ln->xout[par]);
+      ln->mout[par] = calloc_lines(s->nlanes, sizeof *ln->mout[par]);
+      if (!ln->xout[par] || !ln->mout[par]) CERR("out of memory");
+    }
+    if (!ln->q.heap || !ln->q.cal || !ln->q.cal_n || !ln->q.cal_lo) CERR("out of memory");
   }
   if (s->nlanes > 1u) {
     uint32_t *lane_of = calloc(s->ndev, sizeof *lane_of);
@@ -1667,12 +1679,14 @@ static void teardown(sim_t *s) {
       free(ln->q.cal);
       free(ln->q.cal_n);
       free(ln->q.cal_lo);
-      for (uint32_t k = 0; k < s->nlanes; k++) {
-        if (ln->xout) free(ln->xout[k].v);
-        if (ln->mout) free(ln->mout[k].v);
+      for (uint32_t par = 0; par < 2u; par++) {
+        for (uint32_t k = 0; k < s->nlanes; k++) {
+          if (ln->xout[par]) free(ln->xout[par][k].v);
+          if (ln->mout[par]) free(ln->mout[par][k].v);
+        }
+        free(ln->xout[par]);
+        free(ln->mout[par]);
       }
-      free(ln->xout);
-      free(ln->mout);
       free(ln->done);
     }
   }
@@ -1773,51 +1787,65 @@ static int msg_before(const msg_t *a, const msg_t *b) {
 }
 
 /*
- * Apply what the last window's steps sent to lane ln: the words on the links into its devices,
- * then the records of the packets and flows of its hosts, in (cycle, device) order (the order
- * of one thread: each lane stepped its devices in that order, and no two lanes share a device).
+ * Apply what the last window's steps sent to lane ln (the outboxes of parity par ^ 1; the window
+ * being stepped writes par's): the words on the links into its devices, then the records
+ * of the packets and flows of its hosts, in (cycle, device) order (the order of one thread: each
+ * lane stepped its devices in that order, and no two lanes share a device). The boxes are
+ * emptied here, by their one reader, so that the window after next finds them empty.
  */
 static void lane_apply(sim_t *s, lane_t *ln) {
+  const uint32_t par = s->par ^ 1u;
   for (uint32_t l = 0; l < s->nlanes; l++) {
-    const xbox_t *x = &s->lane[l].xout[ln->id];
+    xbox_t *x = &s->lane[l].xout[par][ln->id];
     for (uint32_t i = 0; i < x->n; i++)
       ring_push(s, ln, &s->wire[x->v[i].wire], x->v[i].t, &x->v[i].w);
+    x->n = 0;
   }
-  uint32_t pos[SC_MAX_THREADS * SIM_LANES_PER_THREAD] = {0};
+  /* The non-empty boxes' next records and ends, read once (apply_msg changes neither). Each
+     box is in (cycle, device) order and no two hold a device's, so the least of their heads
+     comes next; the last box left needs no comparison. */
+  const msg_t *next[SC_MAX_THREADS * SIM_LANES_PER_THREAD], *end[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
+  uint32_t n = 0;
+  for (uint32_t l = 0; l < s->nlanes; l++) {
+    mbox_t *x = &s->lane[l].mout[par][ln->id];
+    if (x->n > 0) {
+      next[n] = x->v;
+      end[n++] = x->v + x->n;
+    }
+    x->n = 0; /* read: its sender writes it again two windows on, after this phase */
+  }
   ln->ndone = 0;
-  for (;;) {
-    const msg_t *best = NULL;
-    uint32_t bl = 0;
-    for (uint32_t l = 0; l < s->nlanes; l++) {
-      const mbox_t *x = &s->lane[l].mout[ln->id];
-      if (pos[l] < x->n && (best == NULL || msg_before(&x->v[pos[l]], best))) {
-        best = &x->v[pos[l]];
-        bl = l;
+  while (n > 1u) {
+    uint32_t b = 0;
+    for (uint32_t i = 1; i < n; i++)
+      if (msg_before(next[i], next[b])) b = i;
+    apply_msg(s, ln, next[b]++);
+    if (next[b] == end[b]) {
+      n--;
+      for (uint32_t i = b; i < n; i++) {
+        next[i] = next[i + 1u];
+        end[i] = end[i + 1u];
       }
     }
-    if (best == NULL) return;
-    pos[bl]++;
-    apply_msg(s, ln, best);
   }
+  for (; n == 1u && next[0] < end[0]; next[0]++) apply_msg(s, ln, next[0]);
 }
 
 /* Step lane ln's devices in (cycle, device) order up to the window's end (s->win_end). */
 static void lane_step(sim_t *s, lane_t *ln) {
   uint32_t d = NONE;
-  for (uint32_t l = 0; l < s->nlanes; l++) {
-    ln->xout[l].n = 0;
-    ln->mout[l].n = 0;
-  }
+  ln->xmin = SIM_NEVER;
   for (uint64_t T; (T = queue_pop(s, &ln->q, s->win_end, &d)) < s->win_end;)
     process(s, ln, d, T);
 }
 
-/* The crew's unit: one lane, in the phase run_parallel set. Reads no other lane's state but
- * the outboxes of the last window, which no lane writes in an apply phase. */
+/* The crew's unit: one lane, in the phase run_parallel set (its apply first). Of the other
+ * lanes' state it touches only its own boxes of their last window's outboxes, which no other
+ * lane touches in this phase. */
 static void lane_job(void *ctx, uint32_t unit) {
   sim_t *s = ctx;
-  if (s->applying) lane_apply(s, &s->lane[unit]);
-  else lane_step(s, &s->lane[unit]);
+  if (s->phase & PHASE_APPLY) lane_apply(s, &s->lane[unit]);
+  if (s->phase & PHASE_STEP) lane_step(s, &s->lane[unit]);
 }
 
 /* The flows that completed in the lanes' merges start their successors, in (cycle, device)
@@ -1841,12 +1869,32 @@ static void start_done(sim_t *s) {
   }
 }
 
+/* The first cycle any device wakes: in its lane's queue, or, with the last window's outboxes
+ * not applied (`pending`), at the arrival of a word waiting there. */
+static uint64_t lanes_next(const sim_t *s, int pending) {
+  uint64_t g = SIM_NEVER;
+  for (uint32_t l = 0; l < s->nlanes; l++) {
+    uint64_t t = queue_next(&s->lane[l].q);
+    if (pending && s->lane[l].xmin < t) t = s->lane[l].xmin;
+    if (t < g) g = t;
+  }
+  return g;
+}
+
+static void crew_phase(sim_t *s, unsigned phase) {
+  s->phase = phase;
+  crew_run(&s->crew);
+}
+
 /*
- * Skip-ahead on several threads, led by this one. Each window: the crew applies the last
- * window's words and records, lane by lane (lane_apply); here, completed flows start their
- * successors, g is the next cycle any device wakes, the samples due before it are taken, and
- * the window is [g, b), b at most g + lookahead, the next sample or the end; then the crew
- * steps the lanes (lane_step).
+ * Skip-ahead on several threads, led by this one, window by window: the window is [g, b), g the
+ * next cycle any device wakes, b at most g + lookahead, the next sample or the end, and the crew
+ * steps the lanes in it (lane_step). Each lane first applies the last window's words and
+ * records (lane_apply) in the same phase: they change only its own devices and records, and no
+ * lane reads them in this window. The words are in g already (lanes_next: a word's arrival is
+ * after the window that sent it, not before the next). An apply of its own comes first where
+ * the leader reads what the records change: a sample, the end, a stop, and the successors of
+ * completed flows (start_done), which start from the next cycle and so may wake in [g, b).
  */
 static void run_parallel(sim_t *s) {
   int rc = crew_start(&s->crew, s->nthreads, s->nlanes, lane_job, s);
@@ -1858,21 +1906,24 @@ static void run_parallel(sim_t *s) {
     s->lane[0].oom = 1;
     return;
   }
+  int succ = 0; /* a flow has successors: completions are started between windows */
+  for (uint32_t i = 0; i < s->flows.n; i++) succ |= s->flows.f[i].nsucc > 0;
   uint64_t next_sample = s->sample_every;
+  int pending = 0; /* the last window's outboxes are not applied yet */
   for (;;) {
-    s->applying = 1;
-    crew_run(&s->crew);
-    start_done(s);
-    uint64_t g = SIM_NEVER;
-    for (uint32_t l = 0; l < s->nlanes; l++) {
-      uint64_t t = queue_next(&s->lane[l].q);
-      if (t < g) g = t;
+    uint64_t g = lanes_next(s, pending);
+    if (pending && (succ || any_stop(s) || g >= s->end || (s->sample_fn && next_sample <= g))) {
+      crew_phase(s, PHASE_APPLY);
+      start_done(s);
+      pending = 0;
+      g = lanes_next(s, 0);
     }
     uint64_t b = sample_until(s, g, &next_sample);
     if (any_stop(s) || g >= s->end) break;
     s->win_end = s->lookahead < b - g ? g + s->lookahead : b;
-    s->applying = 0;
-    crew_run(&s->crew);
+    crew_phase(s, pending ? PHASE_APPLY | PHASE_STEP : PHASE_STEP);
+    s->par ^= 1u;
+    pending = 1;
   }
   crew_stop(&s->crew);
 }

@@ -61,6 +61,18 @@ for t in 2 3 8; do
   [ -n "$d1" ] && [ "$d1" = "$dt" ] && ok "fat tree k=8: 1 thread == $t threads (digest $d1)" ||
     bad "fat tree k=8: digests differ: 1 thread $d1, $t threads $dt"
 done
+# ... and its time series (--csv), sampled every 0.25 us between windows: the flows'
+# throughput reads their records, which the lanes must all have applied before a sample.
+for t in 1 2; do
+  rm -rf "$OUT/k8_csv$t"
+  "$SIM" "$k8" --no-progress --threads $t --csv "$OUT/k8_csv$t" --set sim.sample_us=0.25 \
+    >/dev/null 2>&1 || bad "fat tree k=8 --csv --threads $t: exit $?"
+done
+for f in flows.csv queues.csv; do
+  if [ -s "$OUT/k8_csv1/$f" ] && cmp -s "$OUT/k8_csv1/$f" "$OUT/k8_csv2/$f"; then
+    ok "fat tree k=8: $f of 1 thread == of 2 threads ($(wc -l < "$OUT/k8_csv1/$f") lines)"
+  else bad "fat tree k=8: $f differs between 1 and 2 threads (or is missing)"; fi
+done
 # Different seeds must give a different digest (the digest sees what changes).
 d1=$("$SIM" "$DIR/fat_tree_mix.ini" --no-progress --digest | sed -n 's/^digest //p')
 d2=$("$SIM" "$DIR/fat_tree_mix.ini" --no-progress --digest --seed 7 | sed -n 's/^digest //p')
