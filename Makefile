@@ -422,7 +422,7 @@ clean:
 ##   make test-sim-outputs    output files whole or none, no shell, bounded memory
 ##   make test-sim-dcqcn      DCQCN rules (cmocka) and N flows sharing one bottleneck fairly
 ##   make test-sim-deadlock   no deadlock reported on fabrics that cannot deadlock; real ones found
-##   make test-sim-unit       cmocka unit tests of topology, routing, partition, deadlock detection, latency series and percentiles
+##   make test-sim-unit       cmocka unit tests of topology, routing, partition, deadlock detection, latency series and percentiles, the threads' crew
 ##   make test-sim-defaults   defaults that follow the scenario: idle paths, jumbo frames, INA; warnings
 ##   make test-sim-pcap       --pcap: bad arguments, results unchanged, tshark decodes every frame
 ##   make test-sim-lfc-check  lfc-check on every scenario's captures: clean; misbehaviour named

@@ -116,6 +116,10 @@ int crew_start(crew_t *c, uint32_t nthreads, uint32_t nunits, crew_job_fn job, v
   atomic_init(&c->sleepers, 0u);
   atomic_init(&c->leader_waits, 0);
   atomic_init(&c->quit, 0);
+  crew_pick_init(&c->pick);
+  c->epoch_len = CREW_EPOCH_PHASES;
+  c->epoch_phases = 0;
+  c->phases = c->phases_alone = 0;
   c->th = calloc(nthreads, sizeof *c->th);
   c->arg = calloc(nthreads, sizeof *c->arg);
   c->claim = calloc(nunits, sizeof *c->claim);
@@ -149,7 +153,41 @@ int crew_start(crew_t *c, uint32_t nthreads, uint32_t nunits, crew_job_fn job, v
   return 0;
 }
 
-void crew_run(crew_t *c) {
+void crew_pick_init(crew_pick_t *p) {
+  *p = (crew_pick_t){.alone = 0, .trying = 0, .left = CREW_TRY_EPOCHS_TOGETHER,
+                     .wait = CREW_WAIT_MIN, .pace = {0.0, 0.0}};
+}
+
+void crew_pick_epoch(crew_pick_t *p, uint64_t wall_ns, uint64_t phases) {
+  p->wall_ns += wall_ns;
+  p->phases += phases;
+  /* together, an epoch at CREW_TRY_ABORT times alone's pace ends its run or try now */
+  int held_up = !p->alone && p->pace[1] > 0.0 &&
+                (double)wall_ns > CREW_TRY_ABORT * p->pace[1] * (double)phases;
+  if (--p->left > 0 && !held_up) return;
+  p->pace[p->alone] = p->phases > 0 ? (double)p->wall_ns / (double)p->phases : 0.0;
+  p->wall_ns = p->phases = 0;
+  if (!p->trying) { /* the run ended: try the other mode */
+    p->alone = !p->alone;
+    p->trying = 1;
+    p->left = p->alone ? CREW_TRY_EPOCHS_ALONE : CREW_TRY_EPOCHS_TOGETHER;
+    return;
+  }
+  p->trying = 0;
+  /* together must beat alone by CREW_TOGETHER_GAIN: at a pace no better it gains nothing and
+     risks a hold-up */
+  double alone = p->pace[1], together = p->pace[0] / CREW_TOGETHER_GAIN;
+  if (p->alone ? alone <= together : together < alone) { /* the try won: run its mode */
+    p->wait = CREW_WAIT_MIN;
+  } else { /* it lost: back, and try again after twice the wait */
+    p->alone = !p->alone;
+    p->wait = p->wait * 2u > CREW_WAIT_MAX ? CREW_WAIT_MAX : p->wait * 2u;
+  }
+  p->left = p->wait;
+}
+
+/* One phase together: published to the helpers, the leader claiming units with them. */
+static void run_together(crew_t *c) {
   atomic_store_explicit(&c->done, 0u, memory_order_relaxed);
   uint64_t ph = phase_of(c) + 1u;
   atomic_store(&c->phase, ph); /* sequentially consistent */
@@ -165,6 +203,27 @@ void crew_run(crew_t *c) {
     while (atomic_load(&c->done) != c->nunits) pthread_cond_wait(&c->done_cv, &c->mu);
     atomic_store(&c->leader_waits, 0);
     pthread_mutex_unlock(&c->mu);
+  }
+}
+
+void crew_run(crew_t *c) {
+  if (c->nthreads == 1u) { /* no helper: nothing to choose */
+    for (uint32_t u = 0; u < c->nunits; u++) c->job(c->ctx, u);
+    c->phases++;
+    c->phases_alone++;
+    return;
+  }
+  if (c->epoch_phases == 0) c->epoch_start_ns = now_ns();
+  if (c->pick.alone) { /* the helpers stay where they wait: no phase is published */
+    for (uint32_t u = 0; u < c->nunits; u++) c->job(c->ctx, u);
+    c->phases_alone++;
+  } else {
+    run_together(c);
+  }
+  c->phases++;
+  if (++c->epoch_phases >= c->epoch_len) {
+    crew_pick_epoch(&c->pick, now_ns() - c->epoch_start_ns, c->epoch_phases);
+    c->epoch_phases = 0;
   }
 }
 

@@ -2126,6 +2126,11 @@ double sim_cycle_ns(const sim_t *s) { return s->cycle_ns; }
 uint32_t sim_wires(const sim_t *s) { return s->nwire; }
 uint64_t sim_delivered_bytes(const sim_t *s) { return s->deliv_bytes; }
 uint64_t sim_steps(const sim_t *s) { return s->steps; }
+uint32_t sim_threads(const sim_t *s, uint64_t *phases, uint64_t *alone) {
+  *phases = s->nthreads > 1u ? s->crew.phases : 0u;
+  *alone = s->nthreads > 1u ? s->crew.phases_alone : 0u;
+  return s->nthreads;
+}
 uint64_t sim_errors(const sim_t *s) { return s->errors; }
 const char *sim_error(const sim_t *s) { return s->error; }
 uint64_t sim_link_mismatch(const sim_t *s) { return s->link_mismatch; }

@@ -116,6 +116,10 @@ uint32_t sim_wires(const sim_t *sim);
 /* Bytes delivered to the hosts; device steps taken (docs/sim.md "Speed"). */
 uint64_t sim_delivered_bytes(const sim_t *sim);
 uint64_t sim_steps(const sim_t *sim);
+/* The threads the run had (--threads, at most one a lane); with more than one, the phases they
+ * shared out (a window's, and an apply of its own before a sample or the end) in *phases, and
+ * in *alone those the leading thread ran by itself because sharing did not pay (crew.h). */
+uint32_t sim_threads(const sim_t *sim, uint64_t *phases, uint64_t *alone);
 /* Scoreboard errors, and the first one's message ("" without); step_all's rebuilt words that
  * differ from lfc_link (0 unless the engine is wrong). */
 uint64_t sim_errors(const sim_t *sim);
