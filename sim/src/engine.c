@@ -238,10 +238,12 @@ typedef struct {
   uint32_t flow;
 } done_t;
 
-/* Lanes per thread with more than one thread: small lanes let a thread that is ahead (or
- * alone, while the machine's other work holds the other core) take over more of a window
- * (crew.h); more lanes mean more words between lanes. */
-#define SIM_LANES_PER_THREAD 2u
+/* Lanes per thread with more than one thread. More, smaller lanes would let a thread that is
+ * ahead take over more of a window (crew.h), but they cost more words and records between
+ * lanes than they save: on the bench's fat tree on two free cores one lane a thread took 7 %
+ * less wall and CPU time than two (docs/perf-log.md, 2026-12-05 afternoon). A core taken by
+ * other work is met by the crew running windows alone. */
+#define SIM_LANES_PER_THREAD 1u
 
 /* The phases of the crew (run_parallel): a lane's apply, then its step, in one phase or apart. */
 enum { PHASE_APPLY = 1u, PHASE_STEP = 2u };

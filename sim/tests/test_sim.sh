@@ -52,7 +52,7 @@ for f in "$DIR"/*.ini; do
   if [ -n "$da" ] && [ "$da" = "$db" ] && [ "$da" = "$dc" ]; then ok "$n: skip-ahead == every cycle (digest $da; $sa vs $sb device steps)"
   else bad "$n: digests differ: skip-ahead $da, every cycle $db, checked skip-ahead $dc"; fi
 done
-# Threads on a larger fabric: a k = 8 fat tree (208 devices, 16 lanes with 8 threads) under
+# Threads on a larger fabric: a k = 8 fat tree (208 devices, 8 lanes with 8 threads) under
 # permutation and uniform traffic, whose flows are delivered and sampled in many lanes at once.
 k8="$(dirname "$0")/fat_tree_k8.ini"
 d1=$("$SIM" "$k8" --no-progress --digest | sed -n 's/^digest //p')
