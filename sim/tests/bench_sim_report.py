@@ -43,7 +43,7 @@ THREAD_INDEPENDENT = ("sim_cycles", "delivered_bytes", "drops", "pause_frames")
 
 def run_entry(tmp, name, label, tunables):
     d = json.load(open(os.path.join(tmp, name + ".json")))
-    rss_kb, cpu, load, threads = open(os.path.join(tmp, name + ".run")).read().split()
+    rss_kb, cpu, load, threads, alone, phases = open(os.path.join(tmp, name + ".run")).read().split()
     s, sc = d["summary"], d["scenario"]
     w = s["wall_seconds"]
     return d, {"name": label, "hosts": sc["hosts"], "links": sc["links"],
@@ -52,6 +52,7 @@ def run_entry(tmp, name, label, tunables):
                "eq_port_cycles_per_s": round(sc["links"] * s["sim_cycles"] / w) if w > 0 else None,
                "cpu_seconds": float(cpu), "load_average_1min": float(load),
                "glibc_tunables": tunables, "threads": int(threads),
+               "phases_alone_pct": round(100.0 * int(alone) / int(phases), 1) if int(phases) else None,
                "delivered_bytes": s["delivered_bytes"], "drops": s["drops"],
                "pause_frames": s["pause_frames"]}
 
@@ -184,14 +185,15 @@ def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
     ft = dict(pairs[mid][threads - 1] if threads in (1, 2) else runs[-1])
     ft["peak_rss_mb"] = max(e["peak_rss_mb"] for e in runs if e["threads"] == threads)
     ft["scaling"] = [{"threads": e["threads"], "wall_seconds": e["wall_seconds"],
-                      "cpu_seconds": e["cpu_seconds"], "load_average_1min": e["load_average_1min"]}
-                     for e in pairs[mid]]
+                      "cpu_seconds": e["cpu_seconds"], "load_average_1min": e["load_average_1min"],
+                      "phases_alone_pct": e["phases_alone_pct"]} for e in pairs[mid]]
     ft["speedup_2_threads"] = round(speedup(pairs[mid]), 3)
     ft["cpu_seconds_1_thread"] = statistics.median_low([p[0]["cpu_seconds"] for p in pairs])
     ft["pairs"] = [{"wall_seconds_1": p[0]["wall_seconds"], "wall_seconds_2": p[1]["wall_seconds"],
                     "cpu_seconds_1": p[0]["cpu_seconds"], "cpu_seconds_2": p[1]["cpu_seconds"],
                     "peak_rss_mb_2": p[1]["peak_rss_mb"],
                     "load_average_1min": p[1]["load_average_1min"],
+                    "phases_alone_pct_2": p[1]["phases_alone_pct"],
                     "speedup": round(speedup(p), 3)} for p in pairs]
     baseline(tmp, tunables, pairs, ft)
     _, incast = run_entry(tmp, "incast", "incast_127_to_1", tunables)
@@ -251,6 +253,10 @@ def table(path):
         rows.append(("CPU s of today's code (%s) / this, 1 thread, same run%s"
                      % (base["rev"], of), "%.2f" % base["cpu_ratio"],
                      ">= %.0f (a fifth)" % (1.0 / CPU_GOAL_FRACTION), "1"))
+    two = ft["scaling"][1]
+    # the share of the two-thread run's phases one thread ran alone (crew.h; none before it)
+    alone = ("" if two.get("phases_alone_pct") is None
+             else ", %.1f %% of its phases alone" % two["phases_alone_pct"])
     rows += [
         ("instructions per packet-hop (k=8, %.0f us)" % cg["sim_us"],
          fmt(cg["instructions_per_packet_hop"], ","), "<= %d" % GOAL_INSTR_PER_HOP,
@@ -259,7 +265,7 @@ def table(path):
          fmt(ft["peak_rss_mb"], ".1f"),
          "<= %.0f (%d KB a host)" % (GOAL_PEAK_RSS_KIB_PER_HOST * ft["hosts"] / KB_PER_MB,
                                      GOAL_PEAK_RSS_KIB_PER_HOST), TODAY_PEAK_RSS_MB),
-        ("speed-up wall(1)/wall(2)%s, load %.1f" % (of, ft["scaling"][1]["load_average_1min"]),
+        ("speed-up wall(1)/wall(2)%s, load %.1f%s" % (of, two["load_average_1min"], alone),
          fmt(ft["speedup_2_threads"], ".2f"), ">= %.1f on two free cores" % GOAL_SPEEDUP_2_THREADS,
          TODAY_SPEEDUP_2_THREADS),
     ]

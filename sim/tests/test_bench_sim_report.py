@@ -85,11 +85,12 @@ def run_files(tmp, hops_flows):
     os.makedirs(tmp, exist_ok=True)
     summary = {"sim_cycles": 1000, "sim_us": 5.12, "wall_seconds": 1.0, "delivered_bytes": 7,
                "drops": 0, "pause_frames": 3}
-    for name, threads in (("ft_t1_1", 1), ("ft_t2_1", 2), ("incast", 2)):
+    for name, threads, alone in (("ft_t1_1", 1, "0 0"), ("ft_t2_1", 2, "1536 97415"),
+                                 ("incast", 2, "0 512")):
         with open(os.path.join(tmp, name + ".json"), "w") as f:
             json.dump({"summary": summary, "scenario": {"hosts": 1024, "links": 3072}}, f)
         with open(os.path.join(tmp, name + ".run"), "w") as f:
-            f.write("70000 10.5 0.3 %d\n" % threads)
+            f.write("70000 10.5 0.3 %d %s\n" % (threads, alone))
     with open(os.path.join(tmp, "ft8.json"), "w") as f:
         json.dump({"summary": summary, "scenario": {"hosts": 128, "switches": 80, "links": 768},
                    "flows": [{"delivered_packets": n, "hops": [0] * h} for n, h in hops_flows]},
@@ -131,6 +132,13 @@ ok(t.returncode == 0 and rows == {k: format(round(v / 510), ",") for k, v in WAN
    "the table's parts per packet-hop: %s" % rows)
 ok("instructions per packet-hop (k=8" in t.stdout and "<= 3000" in t.stdout,
    "the goals table still comes first")
+ft = json.load(open(out))[0]
+row = [line for line in t.stdout.splitlines() if line.startswith("speed-up")]
+ok(ft["scaling"][1]["phases_alone_pct"] == 1.6 and ft["scaling"][0]["phases_alone_pct"] is None
+   and ft["pairs"][0]["phases_alone_pct_2"] == 1.6 and len(row) == 1
+   and "1.6 % of its phases alone" in row[0],
+   "the two-thread run's phases run alone (1536 of 97415): %s, %s"
+   % (ft["scaling"], row))
 ok(cg.get("device_steps") == STEPS and cg.get("device_steps_per_packet_hop") == 3.0
    and cg.get("devices") == 208, "the JSON's device steps: %s, %s a packet-hop, %s devices"
    % (cg.get("device_steps"), cg.get("device_steps_per_packet_hop"), cg.get("devices")))
@@ -164,7 +172,7 @@ with open(os.path.join(base_tmp, "base_1.json"), "w") as f:
                            "delivered_bytes": 6, "drops": 1, "pause_frames": 9},
                "scenario": {"hosts": 1024, "links": 3072}}, f)
 with open(os.path.join(base_tmp, "base_1.run"), "w") as f:
-    f.write("230000 31.5 0.3 1\n")
+    f.write("230000 31.5 0.3 1 0 0\n")
 out4 = os.path.join(WORK, "sim-baseline.json")
 p = assemble(base_tmp, out4)
 ft = json.load(open(out4))[0] if p.returncode == 0 else {}
