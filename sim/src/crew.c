@@ -207,21 +207,16 @@ static void run_together(crew_t *c) {
 }
 
 void crew_run(crew_t *c) {
-  if (c->nthreads == 1u) { /* no helper: nothing to choose */
-    for (uint32_t u = 0; u < c->nunits; u++) c->job(c->ctx, u);
-    c->phases++;
-    c->phases_alone++;
-    return;
-  }
-  if (c->epoch_phases == 0) c->epoch_start_ns = now_ns();
-  if (c->pick.alone) { /* the helpers stay where they wait: no phase is published */
+  const int choose = c->nthreads > 1u; /* with no helper, nothing to choose */
+  if (choose && c->epoch_phases == 0) c->epoch_start_ns = now_ns();
+  if (!choose || c->pick.alone) { /* the helpers stay where they wait: no phase is published */
     for (uint32_t u = 0; u < c->nunits; u++) c->job(c->ctx, u);
     c->phases_alone++;
   } else {
     run_together(c);
   }
   c->phases++;
-  if (++c->epoch_phases >= c->epoch_len) {
+  if (choose && ++c->epoch_phases >= c->epoch_len) {
     crew_pick_epoch(&c->pick, now_ns() - c->epoch_start_ns, c->epoch_phases);
     c->epoch_phases = 0;
   }

@@ -1806,7 +1806,8 @@ static void lane_apply(sim_t *s, lane_t *ln) {
   /* The non-empty boxes' next records and ends, read once (apply_msg changes neither). Each
      box is in (cycle, device) order and no two hold a device's, so the least of their heads
      comes next; the last box left needs no comparison. */
-  const msg_t *next[SC_MAX_THREADS * SIM_LANES_PER_THREAD], *end[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
+  const msg_t *next[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
+  const msg_t *end[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
   uint32_t n = 0;
   for (uint32_t l = 0; l < s->nlanes; l++) {
     mbox_t *x = &s->lane[l].mout[par][ln->id];
