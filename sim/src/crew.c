@@ -179,9 +179,10 @@ void crew_pick_epoch(crew_pick_t *p, uint64_t wall_ns, uint64_t phases) {
   double alone = p->pace[1], together = p->pace[0] / CREW_TOGETHER_GAIN;
   if (p->alone ? alone <= together : together < alone) { /* the try won: run its mode */
     p->wait = CREW_WAIT_MIN;
-  } else { /* it lost: back, and try again after twice the wait */
+  } else { /* it lost: back, and try again after CREW_WAIT_GROWTH times the wait */
     p->alone = !p->alone;
-    p->wait = p->wait * 2u > CREW_WAIT_MAX ? CREW_WAIT_MAX : p->wait * 2u;
+    p->wait = p->wait > CREW_WAIT_MAX / CREW_WAIT_GROWTH ? CREW_WAIT_MAX
+                                                         : p->wait * CREW_WAIT_GROWTH;
   }
   p->left = p->wait;
 }

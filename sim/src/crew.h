@@ -20,8 +20,9 @@
  * and then it tries the other mode: alone for CREW_TRY_EPOCHS_ALONE epochs, together for
  * CREW_TRY_EPOCHS_TOGETHER (its hold-ups come every few milliseconds, not in every epoch), a
  * try or run together ending at once with an epoch at CREW_TRY_ABORT times alone's pace. After
- * a try that lost it waits twice as long before the next (from CREW_WAIT_MIN up to
- * CREW_WAIT_MAX epochs), so that tries cost little while the machine's load stays as it is.
+ * a try that lost it waits CREW_WAIT_GROWTH times as long before the next (from CREW_WAIT_MIN
+ * up to CREW_WAIT_MAX epochs), so that tries cost little while the machine's load stays as it
+ * is.
  * Which thread runs a unit changes nothing a unit computes.
  * C11 atomics + POSIX threads.
  */
@@ -38,12 +39,14 @@ typedef void (*crew_job_fn)(void *ctx, uint32_t unit);
 typedef struct crew crew_t;
 
 /* Phases an epoch; a try's epochs, alone and together; the epochs before the next try, at
- * first and at most (an epoch is some 10 ms in the bench's fat tree on two free cores). */
+ * first and at most (an epoch is some 10 ms in the bench's fat tree on two free cores), and
+ * their growth after a try that lost. */
 #define CREW_EPOCH_PHASES 256u
 #define CREW_TRY_EPOCHS_ALONE 1u
 #define CREW_TRY_EPOCHS_TOGETHER 4u
 #define CREW_WAIT_MIN 4u
 #define CREW_WAIT_MAX 256u
+#define CREW_WAIT_GROWTH 4u
 /* Together is kept only at a pace at most this fraction of alone's; a run or try of it ends
  * at once with an epoch at this many times alone's pace (crew_pick_epoch). */
 #define CREW_TOGETHER_GAIN 0.9

@@ -68,8 +68,8 @@ static void free_cores_stay_together(void **state) {
   crew_pick_t p;
   crew_pick_init(&p);
   uint32_t alone = feed(&p, two_free, 0, EPOCHS);
-  /* it does try alone (the first after CREW_TRY_EPOCHS_TOGETHER), but the waits double up to
-     CREW_WAIT_MAX: at most EPOCHS / CREW_WAIT_MAX tries after the doubling ones */
+  /* it does try alone (the first after CREW_TRY_EPOCHS_TOGETHER), but the waits grow to
+     CREW_WAIT_MAX: at most EPOCHS / CREW_WAIT_MAX tries after the growing ones */
   assert_true(alone >= 1u);
   assert_true(alone <= 8u + EPOCHS / CREW_WAIT_MAX);
   assert_int_equal(p.alone, 0);
