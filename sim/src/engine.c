@@ -297,6 +297,8 @@ struct sim {
   crew_t crew;
   /* packets in flight, by tag: per source endpoint */
   pool_t *pool;
+  uint8_t *ep_lane; /* with lanes: per source endpoint, its lane, the owner of its records (post;
+                       a small array that stays in cache, where its device_t would not) */
   uint32_t tag_bits;
   /* scratch */
   lfc_word_t *outs_all; /* step_all, per device port (device_t.port_base) */
@@ -862,7 +864,7 @@ static void post(sim_t *s, lane_t *ln, const msg_t *m) {
     return;
   }
   uint32_t e = m->tag & ((1u << s->tag_bits) - 1u);
-  mbox_t *x = &ln->mout[s->par][e < s->topo.nendpoints ? s->dev[s->topo.nsw + e].lane : 0u];
+  mbox_t *x = &ln->mout[s->par][e < s->topo.nendpoints ? s->ep_lane[e] : 0u];
   if (x->n == x->cap) {
     uint32_t cap = x->cap ? x->cap * 2u : 256u;
     msg_t *nm = realloc(x->v, (size_t)cap * sizeof *nm);
@@ -1413,6 +1415,7 @@ static void process(sim_t *s, lane_t *ln, uint32_t d, uint64_t T) {
 
 /* The heap's keys hold a device id in HEAP_ID_BITS: every fabric topology.c builds fits. */
 _Static_assert(TOPO_MAX_NODES <= HEAP_ID_MASK, "device ids must fit the wake-up heap's keys");
+_Static_assert(SC_MAX_THREADS * SIM_LANES_PER_THREAD <= UINT8_MAX + 1u, "lanes must fit ep_lane");
 
 /* calloc aligned to SIM_CACHE_LINE: n >= 1 elements of size bytes, zeroed, in whole cache
  * lines (aligned_alloc takes a multiple of the alignment); NULL if out of memory. */
@@ -1503,6 +1506,9 @@ static int build_lanes(sim_t *s, char *err, size_t errlen) {
     }
     for (uint32_t d = 0; d < s->ndev; d++) s->dev[d].lane = lane_of[d];
     free(lane_of);
+    s->ep_lane = malloc(t->nendpoints ? t->nendpoints : 1u);
+    if (!s->ep_lane) CERR("out of memory");
+    for (uint32_t e = 0; e < t->nendpoints; e++) s->ep_lane[e] = (uint8_t)s->dev[t->nsw + e].lane;
   }
   return 0;
 }
@@ -1702,6 +1708,7 @@ static void teardown(sim_t *s) {
   routes_free(&s->routes, s->topo.nsw);
   topo_free(&s->topo);
   free(s->lane);
+  free(s->ep_lane);
   free(s->pool);
   free(s->outs_all);
   free(s->rx_ctx);
