@@ -75,20 +75,21 @@ static void free_cores_stay_together(void **state) {
   assert_int_equal(p.alone, 0);
 }
 
-static void busy_core_runs_alone(void **state) {
-  (void)state;
+/* Of EPOCHS epochs from the start under `load`, those alone. */
+static uint32_t alone_from_start(load_fn load) {
   crew_pick_t p;
   crew_pick_init(&p);
-  uint32_t alone = feed(&p, one_busy, 0, EPOCHS);
-  assert_true(alone >= EPOCHS * 95u / 100u);
+  return feed(&p, load, 0, EPOCHS);
+}
+
+static void busy_core_runs_alone(void **state) {
+  (void)state;
+  assert_true(alone_from_start(one_busy) >= EPOCHS * 95u / 100u);
 }
 
 static void no_gain_no_risk(void **state) {
   (void)state;
-  crew_pick_t p;
-  crew_pick_init(&p);
-  uint32_t alone = feed(&p, marginal, 0, EPOCHS);
-  assert_true(alone >= EPOCHS * 95u / 100u);
+  assert_true(alone_from_start(marginal) >= EPOCHS * 95u / 100u);
 }
 
 /* A try of together held up in its first epoch ends there: after the first try of alone,
