@@ -43,7 +43,8 @@ THREAD_INDEPENDENT = ("sim_cycles", "delivered_bytes", "drops", "pause_frames")
 
 def run_entry(tmp, name, label, tunables):
     d = json.load(open(os.path.join(tmp, name + ".json")))
-    rss_kb, cpu, load, threads, alone, phases = open(os.path.join(tmp, name + ".run")).read().split()
+    run = open(os.path.join(tmp, name + ".run")).read().split()
+    rss_kb, cpu, load, threads, alone, phases = run
     s, sc = d["summary"], d["scenario"]
     w = s["wall_seconds"]
     return d, {"name": label, "hosts": sc["hosts"], "links": sc["links"],
@@ -52,7 +53,8 @@ def run_entry(tmp, name, label, tunables):
                "eq_port_cycles_per_s": round(sc["links"] * s["sim_cycles"] / w) if w > 0 else None,
                "cpu_seconds": float(cpu), "load_average_1min": float(load),
                "glibc_tunables": tunables, "threads": int(threads),
-               "phases_alone_pct": round(100.0 * int(alone) / int(phases), 1) if int(phases) else None,
+               "phases_alone_pct": (round(100.0 * int(alone) / int(phases), 1) if int(phases)
+                                    else None),
                "delivered_bytes": s["delivered_bytes"], "drops": s["drops"],
                "pause_frames": s["pause_frames"]}
 
