@@ -59,9 +59,10 @@ $(BUILD)/lfc-sim-tsan: $(SIM_TSAN_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SIM_TSAN_FLAGS) $(LDFLAGS) -o $@ $^ $(SIM_LIBS) $(LDLIBS)
 
-# test_crew under ThreadSanitizer: the crew switching between together and alone (crew.h), which
-# the short runs of test_sim_tsan.sh do not reach (an epoch is 256 phases).
-$(BUILD)/sim/tsan/test_crew: sim/tests/test_crew.c $(BUILD)/sim/tsan/sim/crew.o | deps-minimal
+# test_crew and test_chan under ThreadSanitizer: the crew switching between together and alone
+# (crew.h), which the short runs of test_sim_tsan.sh do not reach (an epoch is 512 cycles), and
+# a channel's writer and reader at once over many chunks (chan.h).
+$(BUILD)/sim/tsan/test_%: sim/tests/test_%.c $(BUILD)/sim/tsan/sim/%.o | deps-minimal
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isim/src $(CFLAGS) $(SIM_TSAN_FLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) \
 	  -pthread $(LDLIBS)
@@ -80,10 +81,11 @@ test-sim: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
 	@sim/tests/test_sim.sh $(BUILD)/lfc-sim $(BUILD)/sim-test $(BUILD)/lfc-sim-check
 
 TEST_STEPS += test-sim-tsan
-test-sim-tsan: $(BUILD)/lfc-sim-tsan $(BUILD)/sim/tsan/test_crew
+test-sim-tsan: $(BUILD)/lfc-sim-tsan $(BUILD)/sim/tsan/test_crew $(BUILD)/sim/tsan/test_chan
 	@echo "== lfc-sim on 2 and 3 threads under ThreadSanitizer"
 	@sim/tests/test_sim_tsan.sh $(BUILD)/lfc-sim-tsan $(BUILD)/sim-tsan
-	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/sim-tsan $(BUILD)/sim/tsan/test_crew
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/sim-tsan \
+	  $(BUILD)/sim/tsan/test_crew $(BUILD)/sim/tsan/test_chan
 
 study: $(BUILD)/lfc-sim
 	@sim/tests/study.sh $(BUILD)/lfc-sim $(BUILD)/study docs/study

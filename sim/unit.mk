@@ -2,8 +2,8 @@
 # sim/src (docs/sim.md "Tests"). Included by the top-level Makefile; every rule honours BUILD.
 #
 #   make test-sim-unit   topology, routing, partition, deadlock detection, latency series and
-#                        percentiles, the threads' crew, plain and ASan+UBSan; in TEST_STEPS and
-#                        CHECK_STEPS (a few seconds once built)
+#                        percentiles, the threads' crew and channels, plain and ASan+UBSan; in
+#                        TEST_STEPS and CHECK_STEPS (a few seconds once built)
 #
 # Each test is built from its unit's sources and those it calls, not from lfc-sim: the
 # scenario is read from text (scenario.c, which needs calc.c and liblfc), the fabric built by
@@ -14,7 +14,8 @@
 .PHONY: test-sim-unit
 
 SIM_UNIT_DIR   = $(BUILD)/sim/unit
-SIM_UNIT_TESTS = test_topology test_routing test_partition test_deadlock test_latsum test_crew
+SIM_UNIT_TESTS = test_topology test_routing test_partition test_deadlock test_latsum test_crew \
+                 test_chan
 SIM_UNIT_BASE  = sim/src/scenario.c sim/src/calc.c sim/src/topology.c
 SIM_UNIT_LIBS  = $(CMOCKA_LIBS) -linih -pthread $(LDLIBS)
 
@@ -26,6 +27,7 @@ SIM_UNIT_SRCS_test_deadlock  = $(SIM_UNIT_BASE) sim/src/routing.c sim/src/deadlo
                                sim/src/outfile.c
 SIM_UNIT_SRCS_test_latsum    = sim/src/latsum.c
 SIM_UNIT_SRCS_test_crew      = sim/src/crew.c
+SIM_UNIT_SRCS_test_chan      = sim/src/chan.c
 
 SIM_UNIT_BINS      = $(addprefix $(SIM_UNIT_DIR)/,$(SIM_UNIT_TESTS))
 SIM_UNIT_ASAN_BINS = $(addprefix $(SIM_UNIT_DIR)/asan/,$(SIM_UNIT_TESTS))
@@ -70,6 +72,6 @@ $(foreach t,$(SIM_UNIT_TESTS),$(eval $(call sim_unit_rules,$(t))))
 
 TEST_STEPS += test-sim-unit
 test-sim-unit: deps-minimal $(SIM_UNIT_BINS) $(SIM_UNIT_ASAN_BINS)
-	@echo "== lfc-sim units: topology, routing, partition, deadlock detection, latency series and percentiles, the threads' crew (cmocka, plain and ASan+UBSan)"
+	@echo "== lfc-sim units: topology, routing, partition, deadlock detection, latency series and percentiles, the threads' crew and channels (cmocka, plain and ASan+UBSan)"
 	@scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/sim-unit $(SIM_UNIT_BINS)
 	@$(ASAN_ENV) scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/sim-unit-asan $(SIM_UNIT_ASAN_BINS)

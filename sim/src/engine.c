@@ -9,21 +9,22 @@
  * in every cycle (link_mismatch must stay 0).
  *
  * Lanes (docs/sim.md "Threads"). With more than one thread the devices are split into lanes
- * (partition.c) that the threads share out window by window (crew.c). A device's step reads
- * only its own state and the words its links delivered, and a word sent at cycle T arrives at
- * T + delay >= T + lookahead, so within a window of `lookahead` cycles the lanes' steps are
- * independent. What one step does to another lane's device (a word on a link into it, its
- * wake-up) waits in the lane's outbox for that lane; what it does to a packet record or a flow
- * (delivery, drop, per-hop latency) waits in the outbox for the lane of the packet's source host,
- * which owns both. Each lane applies its words and its records before its steps of the next
- * window, the records in (cycle, device) order, the order of one thread; before a sample, the
- * end, and where completed flows start their successors (in the same order), all lanes apply
- * first. With one lane all of this is applied in the step. Both give the same results because
- * nothing a record changes is read by a device within `lookahead` cycles: a flow's counters and
- * samples are read only by the results and the samples (between windows, all applied); a
- * released tag is used again only `lookahead` cycles after its release (pool_t); a CNP
- * (dcqcn.c) reaches its source cnp_delay >= lookahead later; a flow whose predecessors completed
- * starts one cycle later at the earliest (lookahead 1 then).
+ * (partition.c), each stepped by one thread at a time (crew.c). A device's step reads only its
+ * own state and the words its links delivered, and a word sent at cycle T arrives at
+ * T + delay >= T + lookahead, so a lane may step cycle T once every other lane has stepped the
+ * cycles up to T - lookahead: the lanes step on by themselves, each at most a lookahead ahead of
+ * the others (lane_run). What one step does to another lane's device (a word on a link into it,
+ * its wake-up) goes through the channel (chan.h) to that lane; what it does to a packet record
+ * or a flow (delivery, drop, per-hop latency) through the channel to the lane of the packet's
+ * source host, which owns both. Each lane takes its words as they come, and its records before
+ * it steps a later cycle, in (cycle, device) order, the order of one thread; before a sample,
+ * the end, and where completed flows start their successors (in the same order), every lane
+ * stops at the fence and takes all. With one lane all of this is applied in the step. Both give
+ * the same results because nothing a record changes is read by a device within `lookahead`
+ * cycles: a flow's counters and samples are read only by the results and the samples (at the
+ * fences, all applied); a released tag is used again only `lookahead` cycles after its release
+ * (pool_t); a CNP (dcqcn.c) reaches its source cnp_delay >= lookahead later; a flow whose
+ * predecessors completed starts one cycle later at the earliest (lookahead 1 then).
  */
 #include "engine.h"
 
@@ -34,6 +35,7 @@
 #include <string.h>
 
 #include "lfc/link.h"
+#include "chan.h"
 #include "crew.h"
 #include "dcqcn.h"
 #include "partition.h"
@@ -83,8 +85,9 @@ typedef struct {
   /* ---- receiver (take_input), and the ring that both ends use ---- */
   _Alignas(SIM_CACHE_LINE) track_t rx;
   uint32_t head, n; /* ring: the oldest unpredicted word in flight, how many */
-  uint32_t delay;   /* cycles; the ring holds delay + 1 */
-  sig_t *ring;      /* words the tracker does not predict, in flight: at most delay + 1 */
+  uint32_t delay;   /* cycles */
+  uint32_t cap;     /* the ring's words: delay + 1, or 2 x delay from another lane (build_wires) */
+  sig_t *ring;      /* words the tracker does not predict, in flight: at most cap */
   uint8_t cmap[LFC_MAX_CLASSES];
   /* ---- sender (give_output) ---- */
   _Alignas(SIM_CACHE_LINE) track_t tx;
@@ -199,7 +202,7 @@ typedef struct {
   int draining;     /* cal_now's slot is being drained and is not empty (queue_pop) */
 } wakeq_t;
 
-/* A word for a device of another lane, applied to its link at the window's end. */
+/* A word for a device of another lane, put on its link by that lane (take_words). */
 typedef struct {
   uint64_t t;    /* arrival cycle */
   uint32_t wire;
@@ -219,17 +222,8 @@ typedef struct {
   uint32_t wire;  /* HOP: the wire it went on */
 } msg_t;
 
-typedef struct {
-  xword_t *v;
-  uint32_t n, cap;
-} xbox_t;
 
-typedef struct {
-  msg_t *v;
-  uint32_t n, cap;
-} mbox_t;
-
-/* A flow completed in a lane's merge, for the flows waiting for it (applied between windows,
+/* A flow completed in a lane's merge, for the flows waiting for it (applied at the next fence,
  * in (t, dev) order: engine.c "Lanes"). */
 typedef struct {
   uint64_t t;     /* the cycle of the step that delivered its last packet */
@@ -238,15 +232,15 @@ typedef struct {
   uint32_t flow;
 } done_t;
 
-/* Lanes per thread with more than one thread. More, smaller lanes would let a thread that is
- * ahead take over more of a window (crew.h), but they cost more words and records between
- * lanes than they save: on the bench's fat tree on two free cores one lane a thread took 7 %
- * less wall and CPU time than two (docs/perf-log.md, 2026-12-05 afternoon). A core taken by
- * other work is met by the crew running windows alone. */
+/* Lanes per thread with more than one thread. More, smaller lanes cost more words and records
+ * between lanes than they save: on the bench's fat tree on two free cores one lane a thread
+ * took 7 % less wall and CPU time than two (docs/perf-log.md, 2026-12-05 afternoon, when the
+ * lanes met at every window). A core taken by other work is met by the crew stepping every
+ * lane alone (crew.h). */
 #define SIM_LANES_PER_THREAD 1u
 
-/* The phases of the crew (run_parallel): a lane's apply, then its step, in one phase or apart. */
-enum { PHASE_APPLY = 1u, PHASE_STEP = 2u };
+/* The phases of the crew (run_parallel): the lanes step to the fence, then apply what is left. */
+enum { PHASE_RUN, PHASE_APPLY };
 
 /* One lane: a share of the devices, stepped by one thread at a time (engine.c "Lanes"). */
 typedef struct {
@@ -256,11 +250,8 @@ typedef struct {
   uint32_t id;
   wakeq_t q;
   uint64_t now;  /* the cycle of the step in progress */
-  /* Outboxes by window parity (sim_t.par), a box per lane in each: the window being stepped
-     writes one set while their receivers apply and empty the other (run_parallel). */
-  xbox_t *xout[2]; /* [par][lane]: words for the lane's devices */
-  mbox_t *mout[2]; /* [par][lane]: records for the packets and flows its hosts send */
-  uint64_t xmin;   /* the first arrival among the words it put in xout this window */
+  chan_t *xch;   /* [lane]: words for the lane's devices */
+  chan_t *mch;   /* [lane]: records for the packets and flows its hosts send (itself too) */
   done_t *done;  /* flows that completed in this lane's last merge */
   uint32_t ndone, capdone;
   uint64_t steps, drops_sw, drops_nic, errors, deliv_bytes;
@@ -269,6 +260,11 @@ typedef struct {
   char error[256];
   int stop;       /* out of memory: end the run */
   int oom;        /* ... and that was why (exit status 2, not a finding) */
+  /* Every cycle before it is stepped, and what the steps sent is in the channels: written by
+     the thread stepping the lane, read by the others (run_parallel). */
+  _Alignas(SIM_CACHE_LINE) _Atomic uint64_t upto;
+  _Alignas(SIM_CACHE_LINE) uint64_t seen[SC_MAX_THREADS * SIM_LANES_PER_THREAD]; /* others' upto
+                             when it last took their words (others_upto) */
 } lane_t;
 
 struct sim {
@@ -285,15 +281,15 @@ struct sim {
   uint32_t *wire_order; /* their indices in the order of the topology's links (digest) */
   uint64_t now, end;
   int step_all;
-  /* lanes: one with one thread, SIM_LANES_PER_THREAD per thread with more; a window is at
-   * most `lookahead` cycles, the shortest time in which one device's step can matter to
-   * another (engine.c "Lanes") */
+  /* lanes: one with one thread, SIM_LANES_PER_THREAD per thread with more; a lane steps at
+   * most `lookahead` cycles ahead of the others, the shortest time in which one device's step
+   * can matter to another (engine.c "Lanes") */
   lane_t *lane;
   uint32_t nlanes, nthreads;
   uint64_t lookahead;
-  uint64_t win_end; /* the window in progress ends before this cycle */
-  unsigned phase;   /* the crew's phase: PHASE_APPLY, PHASE_STEP or both (run_parallel) */
-  uint32_t par;     /* the parity of the outboxes the next window writes; the last wrote par ^ 1 */
+  uint64_t fence;   /* the lanes step no cycle from this one in the phase (run_parallel) */
+  unsigned phase;   /* the crew's phase: PHASE_RUN or PHASE_APPLY */
+  atomic_int halt;  /* a lane stopped (out of memory): the others end the phase */
   crew_t crew;
   /* packets in flight, by tag: per source endpoint */
   pool_t *pool;
@@ -736,7 +732,7 @@ static void start_succ(sim_t *s, const flow_t *f, uint64_t cycle, uint64_t T) {
 }
 
 /* Flow f completed (its owner's lane ln merges its records). Its successors belong to other
- * hosts: with several lanes they start between windows (run_parallel). */
+ * hosts: with several lanes they start at the next fence (run_parallel). */
 static void flow_done(sim_t *s, lane_t *ln, flow_t *f, uint64_t cycle, uint64_t T, uint32_t dev) {
   f->done_cycle = cycle;
   if (f->nsucc == 0) return;
@@ -864,20 +860,14 @@ static void post(sim_t *s, lane_t *ln, const msg_t *m) {
     return;
   }
   uint32_t e = m->tag & ((1u << s->tag_bits) - 1u);
-  mbox_t *x = &ln->mout[s->par][e < s->topo.nendpoints ? s->ep_lane[e] : 0u];
-  if (x->n == x->cap) {
-    uint32_t cap = x->cap ? x->cap * 2u : 256u;
-    msg_t *nm = realloc(x->v, (size_t)cap * sizeof *nm);
-    if (nm == NULL) {
-      lane_error(ln, m->t, m->dev, "out of memory for the records of a window", m->tag);
-      ln->stop = 1;
-      ln->oom = 1;
-      return;
-    }
-    x->v = nm;
-    x->cap = cap;
+  msg_t *x = chan_put(&ln->mch[e < s->topo.nendpoints ? s->ep_lane[e] : 0u]);
+  if (x == NULL) {
+    lane_error(ln, m->t, m->dev, "out of memory for the records between lanes", m->tag);
+    ln->stop = 1;
+    ln->oom = 1;
+    return;
   }
-  x->v[x->n++] = *m;
+  *x = *m;
 }
 
 /* The node's delivery callback (lfc_nic_set_rx_callback), inside the host's step. */
@@ -1103,7 +1093,7 @@ static void __attribute__((noinline)) take_input_slow(sim_t *s, device_t *dv, ui
                                                       uint64_t T, wire_t *w, lfc_word_t *in) {
   if (w->n > 0 && w->ring[w->head].t == T) {
     *in = w->ring[w->head].w;
-    w->head = w->head + 1u == w->delay + 1u ? 0u : w->head + 1u;
+    w->head = w->head + 1u == w->cap ? 0u : w->head + 1u;
     if (--w->n == 0) dv->rx_queued &= ~(1ull << p);
   } else {
     track_expect(&w->rx, T, in);
@@ -1138,7 +1128,7 @@ static inline int take_input(sim_t *s, device_t *dv, uint32_t p, uint64_t T, lfc
 
 /* Queue a word the receiver's tracker does not predict on wire w, arriving at t. */
 static void ring_push(sim_t *s, lane_t *ln, wire_t *w, uint64_t t, const lfc_word_t *word) {
-  uint32_t cap = w->delay + 1u;
+  uint32_t cap = w->cap;
   if (w->n == cap) {
     lane_error(ln, t - w->delay, w->from,
                "internal: more unpredicted words in flight than the link delay", 0);
@@ -1167,7 +1157,7 @@ static int tap_push(sim_tap_t *tap, uint64_t T, const lfc_word_t *w) {
 }
 
 /* Port p put out `out` at T: queue it on the link unless the receiver's tracker predicts it;
- * a word for another lane's device goes to the outbox for that lane (lane_apply). */
+ * a word for another lane's device goes to the channel to that lane (take_words). */
 static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t T,
                         const lfc_word_t *out) {
   const uint32_t wi = out_wire(s, dv, p);
@@ -1182,21 +1172,14 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
     if (w->xlane == 0) {
       ring_push(s, ln, w, T + w->delay, out);
     } else {
-      xbox_t *x = &ln->xout[s->par][w->xlane - 1u];
-      if (x->n == x->cap) {
-        uint32_t cap = x->cap ? x->cap * 2u : 256u;
-        xword_t *nv = realloc(x->v, (size_t)cap * sizeof *nv);
-        if (nv == NULL) {
-          lane_error(ln, T, w->from, "out of memory for the words of a window", 0);
-          ln->stop = 1;
-          ln->oom = 1;
-          return;
-        }
-        x->v = nv;
-        x->cap = cap;
+      xword_t *x = chan_put(&ln->xch[w->xlane - 1u]);
+      if (x == NULL) {
+        lane_error(ln, T, w->from, "out of memory for the words between lanes", 0);
+        ln->stop = 1;
+        ln->oom = 1;
+        return;
       }
-      x->v[x->n++] = (xword_t){T + w->delay, wi, *out};
-      if (T + w->delay < ln->xmin) ln->xmin = T + w->delay;
+      *x = (xword_t){T + w->delay, wi, *out};
     }
     if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
     if (s->tap != NULL && s->tap[wi] != NULL && tap_push(s->tap[wi], T, out) != 0) {
@@ -1429,7 +1412,7 @@ static void *calloc_lines(size_t n, size_t size) {
 }
 
 /*
- * The window of the lanes: the fewest cycles between a step and its first effect on another
+ * The lanes' lookahead: the fewest cycles between a step and its first effect on another
  * device. A word arrives a link delay later (>= 1, SPEC §12.1); a CNP cnp_delay later
  * (dcqcn.h); a flow whose predecessors completed may start in the next cycle (flow_done).
  * Computed the same for any number of lanes: tag reuse depends on it (pool_t).
@@ -1490,11 +1473,15 @@ static int build_lanes(sim_t *s, char *err, size_t errlen) {
     ln->q.cal = calloc((size_t)SIM_CAL_SLOTS * ln->q.cal_words, sizeof *ln->q.cal);
     ln->q.cal_n = calloc(SIM_CAL_SLOTS, sizeof *ln->q.cal_n);
     ln->q.cal_lo = calloc(SIM_CAL_SLOTS, sizeof *ln->q.cal_lo);
-    /* each set in lines of its own: a lane writes one while the others read and empty the other */
-    for (uint32_t par = 0; par < 2u; par++) {
-      ln->xout[par] = calloc_lines(s->nlanes, sizeof *ln->xout[par]);
-      ln->mout[par] = calloc_lines(s->nlanes, sizeof *ln->mout[par]);
-      if (!ln->xout[par] || !ln->mout[par]) CERR("out of memory");
+    atomic_init(&ln->upto, 0u);
+    if (s->nlanes > 1u) { /* a lane's channels, each in lines of its own (chan_t) */
+      ln->xch = calloc_lines(s->nlanes, sizeof *ln->xch);
+      ln->mch = calloc_lines(s->nlanes, sizeof *ln->mch);
+      if (!ln->xch || !ln->mch) CERR("out of memory");
+      for (uint32_t m = 0; m < s->nlanes; m++)
+        if (chan_init(&ln->xch[m], sizeof(xword_t)) != 0 ||
+            chan_init(&ln->mch[m], sizeof(msg_t)) != 0)
+          CERR("out of memory");
     }
     if (!ln->q.heap || !ln->q.cal || !ln->q.cal_n || !ln->q.cal_lo) CERR("out of memory");
   }
@@ -1553,9 +1540,12 @@ static int build_wires(sim_t *s, char *err, size_t errlen) {
          at most LFC_LINK_MAX_DELAY: lfc_scenario_finish checked every cable's delay */
       w->delay = lk->delay;
       w->tx.k = w->rx.k = (uint8_t)lk->speed_div;
-      w->ring = calloc((size_t)w->delay + 1u, sizeof *w->ring);
-      if (!w->ring) CERR("out of memory");
       w->xlane = s->dev[to].lane != s->dev[w->from].lane ? s->dev[to].lane + 1u : 0u;
+      /* From another lane, words sent up to a lookahead (<= delay) after the receiver's
+         cycle may be in flight (run_parallel): delay + lookahead at most */
+      w->cap = w->xlane ? 2u * w->delay : w->delay + 1u;
+      w->ring = calloc(w->cap, sizeof *w->ring);
+      if (!w->ring) CERR("out of memory");
       if (s->step_all) {
         w->link = lfc_link_create(lk->delay);
         if (!w->link) CERR("out of memory");
@@ -1687,14 +1677,12 @@ static void teardown(sim_t *s) {
       free(ln->q.cal);
       free(ln->q.cal_n);
       free(ln->q.cal_lo);
-      for (uint32_t par = 0; par < 2u; par++) {
-        for (uint32_t k = 0; k < s->nlanes; k++) {
-          if (ln->xout[par]) free(ln->xout[par][k].v);
-          if (ln->mout[par]) free(ln->mout[par][k].v);
-        }
-        free(ln->xout[par]);
-        free(ln->mout[par]);
+      for (uint32_t k = 0; k < s->nlanes; k++) {
+        if (ln->xch) chan_free(&ln->xch[k]);
+        if (ln->mch) chan_free(&ln->mch[k]);
       }
+      free(ln->xch);
+      free(ln->mch);
       free(ln->done);
     }
   }
@@ -1734,7 +1722,7 @@ static void sample(sim_t *s, uint64_t t) {
   if (s->sample_fn) s->sample_fn(s, t, s->sample_ctx);
 }
 
-/* The lanes' counters and first error into the run's (between windows, or at the end). */
+/* The lanes' counters and first error into the run's (at a fence, or at the end). */
 static void fold_lanes(sim_t *s) {
   s->steps = s->drops_sw = s->drops_nic = s->errors = s->deliv_bytes = 0;
   const lane_t *first = NULL;
@@ -1767,7 +1755,7 @@ static int any_stop(const sim_t *s) {
 }
 
 /* Take the samples due at or before g, the next event (each sees every lane folded in), and
-   return the end of the next window: the next sample, or the end of the run. */
+   return the next fence: the next sample, or the end of the run. */
 static uint64_t sample_until(sim_t *s, uint64_t g, uint64_t *next_sample) {
   while (!any_stop(s) && s->sample_fn && *next_sample < s->end && *next_sample <= g) {
     sync_all(s, *next_sample); /* before folding: its offers (replay_offers) may meet an error */
@@ -1778,7 +1766,8 @@ static uint64_t sample_until(sim_t *s, uint64_t g, uint64_t *next_sample) {
   return s->sample_fn && *next_sample < s->end ? *next_sample : s->end;
 }
 
-/* Skip-ahead on one lane: every effect is applied in the step; a sample ends a window. */
+/* Skip-ahead on one lane: every effect is applied in the step; the samples are taken between
+   the steps of their cycle and the cycle before. */
 static void run_serial(sim_t *s) {
   lane_t *ln = &s->lane[0];
   uint64_t next_sample = s->sample_every;
@@ -1795,67 +1784,118 @@ static int msg_before(const msg_t *a, const msg_t *b) {
   return a->t < b->t || (a->t == b->t && a->dev < b->dev);
 }
 
-/*
- * Apply what the last window's steps sent to lane ln (the outboxes of parity par ^ 1; the window
- * being stepped writes par's): the words on the links into its devices, then the records
- * of the packets and flows of its hosts, in (cycle, device) order (the order of one thread: each
- * lane stepped its devices in that order, and no two lanes share a device). The boxes are
- * emptied here, by their one reader, so that the window after next finds them empty.
- */
-static void lane_apply(sim_t *s, lane_t *ln) {
-  const uint32_t par = s->par ^ 1u;
-  for (uint32_t l = 0; l < s->nlanes; l++) {
-    xbox_t *x = &s->lane[l].xout[par][ln->id];
-    for (uint32_t i = 0; i < x->n; i++)
-      ring_push(s, ln, &s->wire[x->v[i].wire], x->v[i].t, &x->v[i].w);
-    x->n = 0;
-  }
-  /* The non-empty boxes' next records and ends, read once (apply_msg changes neither). Each
-     box is in (cycle, device) order and no two hold a device's, so the least of their heads
-     comes next; the last box left needs no comparison. */
+/* The words the other lanes sent lane ln's devices, all those visible: onto their links, in
+ * the order each lane sent them (a link's words come from one lane, in the order of its
+ * cycles). */
+static void take_words(sim_t *s, lane_t *ln, uint32_t l) {
+  chan_t *c = &s->lane[l].xch[ln->id];
+  uint32_t n;
+  for (const xword_t *x; (x = chan_peek(c, &n)) != NULL; chan_pop(c, n))
+    for (uint32_t i = 0; i < n; i++) ring_push(s, ln, &s->wire[x[i].wire], x[i].t, &x[i].w);
+}
+
+/* The records of steps before cycle r for the packets and flows of lane ln's hosts, from every
+ * lane (itself too), in (cycle, device) order: the order of one thread. Each channel is in
+ * that order, no two hold a device's, and every lane has stepped every cycle before r. */
+static void take_records(sim_t *s, lane_t *ln, uint64_t r) {
   const msg_t *next[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
-  const msg_t *end[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
-  uint32_t n = 0;
+  uint32_t left[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
   for (uint32_t l = 0; l < s->nlanes; l++) {
-    mbox_t *x = &s->lane[l].mout[par][ln->id];
-    if (x->n > 0) {
-      next[n] = x->v;
-      end[n++] = x->v + x->n;
-    }
-    x->n = 0; /* read: its sender writes it again two windows on, after this phase */
+    next[l] = chan_peek(&s->lane[l].mch[ln->id], &left[l]);
+    if (next[l] == NULL) left[l] = 0;
   }
-  ln->ndone = 0;
-  while (n > 1u) {
-    uint32_t b = 0;
-    for (uint32_t i = 1; i < n; i++)
-      if (msg_before(next[i], next[b])) b = i;
-    apply_msg(s, ln, next[b]++);
-    if (next[b] == end[b]) {
-      n--;
-      for (uint32_t i = b; i < n; i++) {
-        next[i] = next[i + 1u];
-        end[i] = end[i + 1u];
-      }
-    }
+  for (;;) {
+    uint32_t b = NONE;
+    for (uint32_t l = 0; l < s->nlanes; l++)
+      if (left[l] > 0 && next[l]->t < r && (b == NONE || msg_before(next[l], next[b]))) b = l;
+    if (b == NONE) return;
+    apply_msg(s, ln, next[b]);
+    chan_t *c = &s->lane[b].mch[ln->id];
+    chan_pop(c, 1u);
+    if (--left[b] > 0) next[b]++;
+    else if ((next[b] = chan_peek(c, &left[b])) == NULL) left[b] = 0;
   }
-  for (; n == 1u && next[0] < end[0]; next[0]++) apply_msg(s, ln, next[0]);
 }
 
-/* Step lane ln's devices in (cycle, device) order up to the window's end (s->win_end). */
-static void lane_step(sim_t *s, lane_t *ln) {
-  uint32_t d = NONE;
-  ln->xmin = SIM_NEVER;
-  for (uint64_t T; (T = queue_pop(s, &ln->q, s->win_end, &d)) < s->win_end;)
-    process(s, ln, d, T);
+/* How far the lanes other than ln have stepped (lane_t.upto): the least, and, for each, its
+ * words taken if it moved since ln last looked (what it sent before that is in its channels). */
+static uint64_t others_upto(sim_t *s, lane_t *ln) {
+  uint64_t lo = SIM_NEVER;
+  for (uint32_t l = 0; l < s->nlanes; l++) {
+    if (l == ln->id) continue;
+    uint64_t u = atomic_load_explicit(&s->lane[l].upto, memory_order_acquire);
+    if (u != ln->seen[l]) {
+      ln->seen[l] = u;
+      take_words(s, ln, l);
+    }
+    if (u < lo) lo = u;
+  }
+  return lo;
 }
 
-/* The crew's unit: one lane, in the phase run_parallel set (its apply first). Of the other
- * lanes' state it touches only its own boxes of their last window's outboxes, which no other
- * lane touches in this phase. */
-static void lane_job(void *ctx, uint32_t unit) {
+/* Cycles a lane steps in one call of its job at most, so that the crew sees its pace. */
+#define LANE_RUN_CYCLES 64u
+
+/*
+ * Step lane ln on, cycle by cycle, as far as the other lanes let it: a word sent at cycle t
+ * arrives at t + delay >= t + lookahead, so with every other lane stepped up to lo, every word
+ * for a cycle before lo + lookahead is in the channels. Before each cycle T the lane takes the
+ * words that have come and the records of the cycles before min(lo, T) (those of the cycles up
+ * to T - lookahead are all there, and a record changes nothing a step reads within lookahead
+ * cycles: see the top of this file). After it, it publishes what it sent, then how far it has
+ * stepped: the next cycle it has to step, or lo + lookahead if that is sooner (the others then
+ * move on even when it has nothing to do). CREW_DONE at the fence; CREW_WAIT when it could not
+ * step a cycle.
+ */
+static int lane_run(sim_t *s, lane_t *ln) {
+  const uint64_t fence = s->fence;
+  int moved = 0;
+  for (uint32_t i = 0; i < LANE_RUN_CYCLES; i++) {
+    uint64_t upto = atomic_load_explicit(&ln->upto, memory_order_relaxed);
+    if (upto >= fence || ln->stop || atomic_load_explicit(&s->halt, memory_order_relaxed))
+      return CREW_DONE;
+    uint64_t lo = others_upto(s, ln);
+    uint64_t T = queue_next(&ln->q);
+    uint64_t lim = lo < fence && fence - lo > s->lookahead ? lo + s->lookahead : fence;
+    if (T >= lim) {
+      if (lim > upto) atomic_store_explicit(&ln->upto, lim, memory_order_release);
+      return lim >= fence ? CREW_DONE : moved ? CREW_MOVED : CREW_WAIT;
+    }
+    take_records(s, ln, lo < T ? lo : T);
+    uint32_t d = NONE;
+    for (uint64_t t; (t = queue_pop(s, &ln->q, T + 1u, &d)) <= T;) process(s, ln, d, t);
+    for (uint32_t m = 0; m < s->nlanes; m++) {
+      chan_publish(&ln->xch[m]);
+      chan_publish(&ln->mch[m]);
+    }
+    if (ln->stop) atomic_store_explicit(&s->halt, 1, memory_order_relaxed);
+    uint64_t next = queue_next(&ln->q);
+    atomic_store_explicit(&ln->upto, next < lim ? next : lim, memory_order_release);
+    moved = 1;
+  }
+  return CREW_MOVED;
+}
+
+/* The crew's unit: one lane, in the phase run_parallel set. */
+static int lane_job(void *ctx, uint32_t unit) {
   sim_t *s = ctx;
-  if (s->phase & PHASE_APPLY) lane_apply(s, &s->lane[unit]);
-  if (s->phase & PHASE_STEP) lane_step(s, &s->lane[unit]);
+  lane_t *ln = &s->lane[unit];
+  if (s->phase == PHASE_RUN) return lane_run(s, ln);
+  for (uint32_t l = 0; l < s->nlanes; l++) /* PHASE_APPLY: every lane is at the fence */
+    if (l != ln->id) take_words(s, ln, l);
+  take_records(s, ln, s->fence);
+  return CREW_DONE;
+}
+
+/* The crew's measure of progress: the cycle every lane has stepped to. */
+static uint64_t lanes_clock(void *ctx) {
+  const sim_t *s = ctx;
+  uint64_t lo = SIM_NEVER;
+  for (uint32_t l = 0; l < s->nlanes; l++) {
+    uint64_t u = atomic_load_explicit(&s->lane[l].upto, memory_order_acquire);
+    if (u < lo) lo = u;
+  }
+  return lo;
 }
 
 /* The flows that completed in the lanes' merges start their successors, in (cycle, device)
@@ -1873,19 +1913,18 @@ static void start_done(sim_t *s) {
         bl = l;
       }
     }
-    if (best == NULL) return;
+    if (best == NULL) break;
     pos[bl]++;
     start_succ(s, &s->flows.f[best->flow], best->cycle, best->t);
   }
+  for (uint32_t l = 0; l < s->nlanes; l++) s->lane[l].ndone = 0;
 }
 
-/* The first cycle any device wakes: in its lane's queue, or, with the last window's outboxes
- * not applied (`pending`), at the arrival of a word waiting there. */
-static uint64_t lanes_next(const sim_t *s, int pending) {
+/* The first cycle any device wakes (every word applied). */
+static uint64_t lanes_next(const sim_t *s) {
   uint64_t g = SIM_NEVER;
   for (uint32_t l = 0; l < s->nlanes; l++) {
     uint64_t t = queue_next(&s->lane[l].q);
-    if (pending && s->lane[l].xmin < t) t = s->lane[l].xmin;
     if (t < g) g = t;
   }
   return g;
@@ -1897,17 +1936,15 @@ static void crew_phase(sim_t *s, unsigned phase) {
 }
 
 /*
- * Skip-ahead on several threads, led by this one, window by window: the window is [g, b), g the
- * next cycle any device wakes, b at most g + lookahead, the next sample or the end, and the crew
- * steps the lanes in it (lane_step). Each lane first applies the last window's words and
- * records (lane_apply) in the same phase: they change only its own devices and records, and no
- * lane reads them in this window. The words are in g already (lanes_next: a word's arrival is
- * after the window that sent it, not before the next). An apply of its own comes first where
- * the leader reads what the records change: a sample, the end, a stop, and the successors of
- * completed flows (start_done), which start from the next cycle and so may wake in [g, b).
+ * Skip-ahead on several threads, led by this one, fence by fence: the next sample or the end,
+ * or, where flows wait for others, the next window of `lookahead` cycles. Up to a fence the
+ * lanes step on by themselves (lane_run: each waits only for a lane that is a lookahead
+ * behind), then each applies what is left for it, and the leader takes the samples and starts
+ * the successors of completed flows (start_done: they start from the next cycle, so may wake
+ * in the next window).
  */
 static void run_parallel(sim_t *s) {
-  int rc = crew_start(&s->crew, s->nthreads, s->nlanes, lane_job, s);
+  int rc = crew_start(&s->crew, s->nthreads, s->nlanes, lane_job, lanes_clock, s);
   if (rc != 0) {
     char msg[128];
     snprintf(msg, sizeof msg, "cannot start %u threads: %s", s->nthreads, strerror(rc));
@@ -1916,24 +1953,19 @@ static void run_parallel(sim_t *s) {
     s->lane[0].oom = 1;
     return;
   }
-  int succ = 0; /* a flow has successors: completions are started between windows */
+  int succ = 0; /* a flow has successors: completions are started at fences a window apart */
   for (uint32_t i = 0; i < s->flows.n; i++) succ |= s->flows.f[i].nsucc > 0;
   uint64_t next_sample = s->sample_every;
-  int pending = 0; /* the last window's outboxes are not applied yet */
   for (;;) {
-    uint64_t g = lanes_next(s, pending);
-    if (pending && (succ || any_stop(s) || g >= s->end || (s->sample_fn && next_sample <= g))) {
-      crew_phase(s, PHASE_APPLY);
-      start_done(s);
-      pending = 0;
-      g = lanes_next(s, 0);
-    }
+    if (succ) start_done(s);
+    uint64_t g = lanes_next(s);
     uint64_t b = sample_until(s, g, &next_sample);
     if (any_stop(s) || g >= s->end) break;
-    s->win_end = s->lookahead < b - g ? g + s->lookahead : b;
-    crew_phase(s, pending ? PHASE_APPLY | PHASE_STEP : PHASE_STEP);
-    s->par ^= 1u;
-    pending = 1;
+    s->fence = succ && s->lookahead < b - g ? g + s->lookahead : b;
+    for (uint32_t l = 0; l < s->nlanes; l++) /* no lane has a step before g */
+      atomic_store_explicit(&s->lane[l].upto, g, memory_order_relaxed);
+    crew_phase(s, PHASE_RUN);
+    crew_phase(s, PHASE_APPLY);
   }
   crew_stop(&s->crew);
 }
@@ -2136,9 +2168,9 @@ double sim_cycle_ns(const sim_t *s) { return s->cycle_ns; }
 uint32_t sim_wires(const sim_t *s) { return s->nwire; }
 uint64_t sim_delivered_bytes(const sim_t *s) { return s->deliv_bytes; }
 uint64_t sim_steps(const sim_t *s) { return s->steps; }
-uint32_t sim_threads(const sim_t *s, uint64_t *phases, uint64_t *alone) {
-  *phases = s->nthreads > 1u ? s->crew.phases : 0u;
-  *alone = s->nthreads > 1u ? s->crew.phases_alone : 0u;
+uint32_t sim_threads(const sim_t *s, uint64_t *cycles, uint64_t *alone) {
+  *cycles = s->nthreads > 1u ? s->crew.progress : 0u;
+  *alone = s->nthreads > 1u ? s->crew.progress_alone : 0u;
   return s->nthreads;
 }
 uint64_t sim_errors(const sim_t *s) { return s->errors; }

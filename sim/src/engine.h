@@ -11,10 +11,10 @@
  *    with the link delay (>= 1, SPEC §12.1) as lookahead.
  *
  * Skip-ahead runs on one or more threads (sc->threads, docs/sim.md "Threads"): with more than
- * one, the devices are split into lanes that the threads share out, window after window of at
- * most `lookahead` cycles; what crosses to another lane's device, or touches a flow or a packet
- * record, waits in outboxes applied in (cycle, device) order at the window's end. Results are
- * bit-identical for any number of threads.
+ * one, the devices are split into lanes that the threads step, each lane at most `lookahead`
+ * cycles ahead of the others; what crosses to another lane's device, or touches a flow or a
+ * packet record, goes through channels between the lanes, records applied in (cycle, device)
+ * order. Results are bit-identical for any number of threads.
  *
  * The simulation is an opaque object (engine.c): its observers and reports read it through
  * the functions below and the observer interface (observer.h), never its wires and devices.
@@ -37,8 +37,8 @@ typedef struct sim sim_t;
 /*
  * The capture of one direction of a link (--pcap, pcapout.h): every word its sender put out that
  * was not IDLE or a packet's later block (those the receiver's tracker predicts), with the cycle
- * it left, in the order sent. Only the sender's lane appends; pcapout empties it between windows
- * (at the samples) and at the end.
+ * it left, in the order sent. Only the sender's lane appends; pcapout empties it at the samples
+ * (with every lane stopped there) and at the end.
  */
 typedef struct {
   uint64_t t;
@@ -61,8 +61,9 @@ void sim_destroy(sim_t *sim);
 
 /* ---- Before the run ---- */
 
-/* Call fn(sim, cycle, ctx) at every sample cycle ([sim] sample_us), between windows, after every
- * device reached it: the observers of the run (time series, deadlock detection, captures). */
+/* Call fn(sim, cycle, ctx) at every sample cycle ([sim] sample_us), with every lane stopped there
+ * and every device brought to it: the observers of the run (time series, deadlock detection,
+ * captures). */
 void sim_observe(sim_t *sim, sim_sample_fn fn, void *ctx);
 /* Hash the unpredicted link words for sim_digest (costs time: only when it is wanted). */
 void sim_want_digest(sim_t *sim);
@@ -81,8 +82,8 @@ void sim_stop(sim_t *sim);
 /*
  * The observer interface of sim (observer.h), for the observers of its samples (the deadlock
  * detector). Its each_held calls fn for every packet a switch holds at cycle `at` (its first
- * block reached the switch in a cycle before `at`, and has not left it), between windows (at a
- * sample), when every record of the steps before `at` is applied: it reads the packet records
+ * block reached the switch in a cycle before `at`, and has not left it), at a sample, when
+ * every record of the steps before `at` is applied: it reads the packet records
  * only, in the order of source endpoint and tag index. Its stop is sim_stop.
  */
 void sim_view(sim_t *sim, sim_view_t *view);
@@ -116,10 +117,10 @@ uint32_t sim_wires(const sim_t *sim);
 /* Bytes delivered to the hosts; device steps taken (docs/sim.md "Speed"). */
 uint64_t sim_delivered_bytes(const sim_t *sim);
 uint64_t sim_steps(const sim_t *sim);
-/* The threads the run had (--threads, at most one a lane); with more than one, the phases they
- * shared out (a window's, and an apply of its own before a sample or the end) in *phases, and
- * in *alone those the leading thread ran by itself because sharing did not pay (crew.h). */
-uint32_t sim_threads(const sim_t *sim, uint64_t *phases, uint64_t *alone);
+/* The threads the run had (--threads, at most one a lane); with more than one, the cycles the
+ * lanes stepped on together in *cycles, and in *alone those the leading thread stepped by
+ * itself because sharing did not pay (crew.h). */
+uint32_t sim_threads(const sim_t *sim, uint64_t *cycles, uint64_t *alone);
 /* Scoreboard errors, and the first one's message ("" without); step_all's rebuilt words that
  * differ from lfc_link (0 unless the engine is wrong). */
 uint64_t sim_errors(const sim_t *sim);

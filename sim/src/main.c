@@ -384,13 +384,13 @@ int main(int argc, char **argv) {
   fprintf(stdout, "  peak_rss_mb %.1f, device steps %llu, eq_port_cycles_per_s %.0f\n",
           (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim_steps(sim),
           wall > 0 ? (double)sim_wires(sim) * (double)sim_end(sim) / wall : 0.0);
-  uint64_t phases, alone;
-  uint32_t threads = sim_threads(sim, &phases, &alone);
-  if (threads > 1u && phases > 0)
-    fprintf(stdout, "  threads %u: %llu of %llu phases run by one thread alone (%.0f %%): where "
+  uint64_t cycles, alone;
+  uint32_t threads = sim_threads(sim, &cycles, &alone);
+  if (threads > 1u && cycles > 0)
+    fprintf(stdout, "  threads %u: %llu of %llu cycles run by one thread alone (%.0f %%): where "
             "sharing them did not pay, or to measure if it would (docs/sim.md \"Threads\")\n",
-            threads, (unsigned long long)alone, (unsigned long long)phases,
-            100.0 * (double)alone / (double)phases);
+            threads, (unsigned long long)alone, (unsigned long long)cycles,
+            100.0 * (double)alone / (double)cycles);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "lfc-sim: standard output: write failed: %s\n", strerror(errno));
     rc = EXIT_BAD_INPUT;

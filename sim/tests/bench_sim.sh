@@ -115,8 +115,9 @@ dst = 0
 packet_bytes = 4096
 INI
 # run NAME INI THREADS [LFC_SIM]: $TMP/NAME.json (lfc-sim's --json) and $TMP/NAME.run (peak RSS
-# in KB, CPU seconds, load average of the minute before, threads, and of the crew's phases those
-# run by one thread alone and all, from the report's "threads" line: 0 0 without one); LFC_SIM
+# in KB, CPU seconds, load average of the minute before, threads, and of the cycles the lanes
+# stepped those one thread stepped alone and all, from the report's "threads" line: 0 0 without
+# one); LFC_SIM
 # defaults to $SIM.
 run() {
   load=$(cut -d' ' -f1 /proc/loadavg)
@@ -124,7 +125,7 @@ run() {
         "${4:-$SIM}" "$2" --no-progress --threads "$3" --json "$TMP/$1.json" 2>&1)
   rss=$(echo "$out" | sed -n 's/^rss_kb \([0-9]*\) .*/\1/p')
   cpu=$(echo "$out" | sed -n 's/^rss_kb [0-9]* cpu \([0-9.]*\) \([0-9.]*\)/\1 + \2/p' | bc)
-  alone=$(echo "$out" | sed -n 's/^  threads [0-9]*: \([0-9]*\) of \([0-9]*\) phases .*/\1 \2/p')
+  alone=$(echo "$out" | sed -n 's/^  threads [0-9]*: \([0-9]*\) of \([0-9]*\) cycles .*/\1 \2/p')
   echo "$rss $cpu $load $3 ${alone:-0 0}" > "$TMP/$1.run"
 }
 [ -z "$BASE_SIM" ] || echo "$BASELINE" > "$TMP/baseline.rev"

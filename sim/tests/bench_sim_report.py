@@ -44,7 +44,7 @@ THREAD_INDEPENDENT = ("sim_cycles", "delivered_bytes", "drops", "pause_frames")
 def run_entry(tmp, name, label, tunables):
     d = json.load(open(os.path.join(tmp, name + ".json")))
     run = open(os.path.join(tmp, name + ".run")).read().split()
-    rss_kb, cpu, load, threads, alone, phases = run
+    rss_kb, cpu, load, threads, alone, cycles = run
     s, sc = d["summary"], d["scenario"]
     w = s["wall_seconds"]
     return d, {"name": label, "hosts": sc["hosts"], "links": sc["links"],
@@ -53,7 +53,7 @@ def run_entry(tmp, name, label, tunables):
                "eq_port_cycles_per_s": round(sc["links"] * s["sim_cycles"] / w) if w > 0 else None,
                "cpu_seconds": float(cpu), "load_average_1min": float(load),
                "glibc_tunables": tunables, "threads": int(threads),
-               "phases_alone_pct": (round(100.0 * int(alone) / int(phases), 1) if int(phases)
+               "cycles_alone_pct": (round(100.0 * int(alone) / int(cycles), 1) if int(cycles)
                                     else None),
                "delivered_bytes": s["delivered_bytes"], "drops": s["drops"],
                "pause_frames": s["pause_frames"]}
@@ -188,14 +188,14 @@ def assemble(tmp, us, cg_us, tunables, npairs, threads, out):
     ft["peak_rss_mb"] = max(e["peak_rss_mb"] for e in runs if e["threads"] == threads)
     ft["scaling"] = [{"threads": e["threads"], "wall_seconds": e["wall_seconds"],
                       "cpu_seconds": e["cpu_seconds"], "load_average_1min": e["load_average_1min"],
-                      "phases_alone_pct": e["phases_alone_pct"]} for e in pairs[mid]]
+                      "cycles_alone_pct": e["cycles_alone_pct"]} for e in pairs[mid]]
     ft["speedup_2_threads"] = round(speedup(pairs[mid]), 3)
     ft["cpu_seconds_1_thread"] = statistics.median_low([p[0]["cpu_seconds"] for p in pairs])
     ft["pairs"] = [{"wall_seconds_1": p[0]["wall_seconds"], "wall_seconds_2": p[1]["wall_seconds"],
                     "cpu_seconds_1": p[0]["cpu_seconds"], "cpu_seconds_2": p[1]["cpu_seconds"],
                     "peak_rss_mb_2": p[1]["peak_rss_mb"],
                     "load_average_1min": p[1]["load_average_1min"],
-                    "phases_alone_pct_2": p[1]["phases_alone_pct"],
+                    "cycles_alone_pct_2": p[1]["cycles_alone_pct"],
                     "speedup": round(speedup(p), 3)} for p in pairs]
     baseline(tmp, tunables, pairs, ft)
     _, incast = run_entry(tmp, "incast", "incast_127_to_1", tunables)
@@ -256,9 +256,9 @@ def table(path):
                      % (base["rev"], of), "%.2f" % base["cpu_ratio"],
                      ">= %.0f (a fifth)" % (1.0 / CPU_GOAL_FRACTION), "1"))
     two = ft["scaling"][1]
-    # the share of the two-thread run's phases one thread ran alone (crew.h; none before it)
-    alone = ("" if two.get("phases_alone_pct") is None
-             else ", %.1f %% of its phases alone" % two["phases_alone_pct"])
+    # the share of the two-thread run's cycles one thread stepped alone (crew.h; none before it)
+    alone = ("" if two.get("cycles_alone_pct") is None
+             else ", %.1f %% of its cycles alone" % two["cycles_alone_pct"])
     rows += [
         ("instructions per packet-hop (k=8, %.0f us)" % cg["sim_us"],
          fmt(cg["instructions_per_packet_hop"], ","), "<= %d" % GOAL_INSTR_PER_HOP,

@@ -134,10 +134,10 @@ ok("instructions per packet-hop (k=8" in t.stdout and "<= 3000" in t.stdout,
    "the goals table still comes first")
 ft = json.load(open(out))[0]
 row = [line for line in t.stdout.splitlines() if line.startswith("speed-up")]
-ok(ft["scaling"][1]["phases_alone_pct"] == 1.6 and ft["scaling"][0]["phases_alone_pct"] is None
-   and ft["pairs"][0]["phases_alone_pct_2"] == 1.6 and len(row) == 1
-   and "1.6 % of its phases alone" in row[0],
-   "the two-thread run's phases run alone (1536 of 97415): %s, %s"
+ok(ft["scaling"][1]["cycles_alone_pct"] == 1.6 and ft["scaling"][0]["cycles_alone_pct"] is None
+   and ft["pairs"][0]["cycles_alone_pct_2"] == 1.6 and len(row) == 1
+   and "1.6 % of its cycles alone" in row[0],
+   "the two-thread run's cycles stepped alone (1536 of 97415): %s, %s"
    % (ft["scaling"], row))
 ok(cg.get("device_steps") == STEPS and cg.get("device_steps_per_packet_hop") == 3.0
    and cg.get("devices") == 208, "the JSON's device steps: %s, %s a packet-hop, %s devices"
