@@ -14,12 +14,13 @@ static chan_chunk_t *chunk_new(uint32_t esz) {
   return k;
 }
 
-int chan_init(chan_t *c, uint32_t esz) {
+void chan_init(chan_t *c, uint32_t esz) {
+  atomic_init(&c->first, NULL);
+  c->wcur = c->oldest = c->rcur = NULL;
   c->esz = esz;
-  c->wn = c->pub = c->rn = 0;
+  c->wn = c->pub = CHAN_CHUNK_ENTRIES; /* full: the first entry makes the first chunk */
+  c->rn = 0;
   c->oom = 0;
-  c->wcur = c->oldest = c->rcur = chunk_new(esz);
-  return c->wcur != NULL ? 0 : -1;
 }
 
 void chan_free(chan_t *c) {
@@ -31,10 +32,10 @@ void chan_free(chan_t *c) {
 }
 
 /* The oldest chunk if the reader has left it (it then only writes chunks after it), else a
- * new one; linked after wcur once its entries are published. */
+ * new one; linked after wcur once its entries are published, or, the first, as `first`. */
 int chan_grow(chan_t *c) {
   chan_chunk_t *k = c->oldest;
-  if (k != c->wcur && atomic_load_explicit(&k->read, memory_order_acquire)) {
+  if (k != NULL && k != c->wcur && atomic_load_explicit(&k->read, memory_order_acquire)) {
     c->oldest = atomic_load_explicit(&k->next, memory_order_relaxed);
     atomic_store_explicit(&k->n, 0u, memory_order_relaxed);
     atomic_store_explicit(&k->next, NULL, memory_order_relaxed);
@@ -43,8 +44,13 @@ int chan_grow(chan_t *c) {
     c->oom = 1;
     return -1;
   }
-  chan_publish(c);
-  atomic_store_explicit(&c->wcur->next, k, memory_order_release);
+  if (c->wcur == NULL) {
+    c->oldest = k;
+    atomic_store_explicit(&c->first, k, memory_order_release);
+  } else {
+    chan_publish(c);
+    atomic_store_explicit(&c->wcur->next, k, memory_order_release);
+  }
   c->wcur = k;
   c->wn = c->pub = 0;
   return 0;

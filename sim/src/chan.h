@@ -7,7 +7,9 @@
  * chan_publish (one release store, at the end of a cycle's steps, before the lane publishes how
  * far it has stepped); the reader sees them with an acquire load. A chunk the reader has left is
  * marked read, and the writer takes it again for a new chunk, so that a channel holds about
- * what is in flight between the lanes, not a run's worth. C11 atomics.
+ * what is in flight between the lanes, not a run's worth. A channel makes its first chunk at its
+ * first entry: of a run's lanes x lanes channels, those between lanes that share no link and no
+ * flow stay empty. C11 atomics.
  */
 #ifndef LFC_SIM_CHAN_H
 #define LFC_SIM_CHAN_H
@@ -27,8 +29,9 @@ typedef struct chan_chunk {
 } chan_chunk_t;
 
 typedef struct {
+  _Alignas(64) _Atomic(chan_chunk_t *) first; /* the first chunk: NULL before the first entry */
   /* ---- the writer's ---- */
-  _Alignas(64) chan_chunk_t *wcur; /* the chunk being written */
+  _Alignas(64) chan_chunk_t *wcur; /* the chunk being written (NULL before the first entry) */
   chan_chunk_t *oldest;            /* the oldest chunk not yet taken again */
   uint32_t wn;                     /* entries written in wcur */
   uint32_t pub;                    /* of them published (wcur->n) */
@@ -39,11 +42,11 @@ typedef struct {
   uint32_t rn;                     /* entries read in it */
 } chan_t;
 
-/* An empty channel of entries of esz bytes; 0, or -1 out of memory. */
-int chan_init(chan_t *c, uint32_t esz);
+/* An empty channel of entries of esz bytes. */
+void chan_init(chan_t *c, uint32_t esz);
 /* Free its chunks (no thread uses it any more). */
 void chan_free(chan_t *c);
-/* The writer's next chunk, wcur full (chan.c). */
+/* The writer's next chunk, wcur full or none yet (chan.c). */
 int chan_grow(chan_t *c);
 
 /* The writer: a place for the next entry, NULL out of memory (c->oom set). */
@@ -54,7 +57,7 @@ static inline void *chan_put(chan_t *c) {
 
 /* The writer: make the entries written so far visible to the reader. */
 static inline void chan_publish(chan_t *c) {
-  if (c->pub == c->wn) return; /* no store: the reader's line stays as it is */
+  if (c->pub == c->wn) return; /* no store: the reader's line stays as it is (and none yet) */
   c->pub = c->wn;
   atomic_store_explicit(&c->wcur->n, c->wn, memory_order_release);
 }
@@ -62,6 +65,8 @@ static inline void chan_publish(chan_t *c) {
 /* The reader: the visible entries that follow in one chunk, *n of them from the returned one
  * (NULL: none yet). */
 static inline const void *chan_peek(chan_t *c, uint32_t *n) {
+  if (c->rcur == NULL && (c->rcur = atomic_load_explicit(&c->first, memory_order_acquire)) == NULL)
+    return NULL;
   for (;;) {
     chan_chunk_t *k = c->rcur;
     uint32_t kn = atomic_load_explicit(&k->n, memory_order_acquire);

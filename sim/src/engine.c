@@ -1478,10 +1478,10 @@ static int build_lanes(sim_t *s, char *err, size_t errlen) {
       ln->xch = calloc_lines(s->nlanes, sizeof *ln->xch);
       ln->mch = calloc_lines(s->nlanes, sizeof *ln->mch);
       if (!ln->xch || !ln->mch) CERR("out of memory");
-      for (uint32_t m = 0; m < s->nlanes; m++)
-        if (chan_init(&ln->xch[m], sizeof(xword_t)) != 0 ||
-            chan_init(&ln->mch[m], sizeof(msg_t)) != 0)
-          CERR("out of memory");
+      for (uint32_t m = 0; m < s->nlanes; m++) {
+        chan_init(&ln->xch[m], sizeof(xword_t));
+        chan_init(&ln->mch[m], sizeof(msg_t));
+      }
     }
     if (!ln->q.heap || !ln->q.cal || !ln->q.cal_n || !ln->q.cal_lo) CERR("out of memory");
   }

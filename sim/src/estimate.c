@@ -63,9 +63,12 @@ int sim_estimate(const lfc_scenario_t *sc, sim_estimate_t *e, char *err, size_t 
   e->endpoints = t.nendpoints;
   double ports = 0, ring = 0, wires = 0;
   for (uint32_t s = 0; s < t.nsw; s++) ports += t.nports[s];
+  const int lanes_apart = !sc->step_all && sc->threads > 1u; /* some links cross lanes */
   for (uint32_t l = 0; l < t.nlinks; l++)
-    if (!t.links[l].failed) { /* a ring of delay + 1 words each way (engine.c wire_t) */
-      ring += 2.0 * ((double)t.links[l].delay + 1.0) * (double)sim_ring_word_bytes();
+    if (!t.links[l].failed) { /* a ring of delay + 1 words each way, 2 x delay from another
+                                 lane (engine.c wire_t): at most that */
+      double d = (double)t.links[l].delay, words = lanes_apart && d > 1.0 ? 2.0 * d : d + 1.0;
+      ring += 2.0 * words * (double)sim_ring_word_bytes();
       wires += 2.0;
     }
   e->switch_ports = (uint64_t)ports;
