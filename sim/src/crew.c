@@ -1,15 +1,16 @@
 /*
  * crew.c - phases of units run to their end (crew.h).
  *
- * A thread runs a unit only while it holds it (`held`, taken by a compare-and-swap): a helper
- * holds its own units from its first call in a phase until they are done or the leader goes
- * alone; the leader holds its own likewise and a helper's only for a call, when the helper is
- * not holding it. A unit done is marked with its phase (`done`, release) and counted (`ndone`),
- * and the phase ends when all are; a helper that is late finds its units done in that phase or
- * a later one and calls none. The leader publishes a phase, and a change of mode, by storing
- * it and waking sleeping helpers; a helper sleeps only after announcing itself (sleepers) and
- * re-checking, under the mutex, that it has nothing to do, and the leader reads the
- * announcement after its own store (both sequentially consistent), so no wake-up is lost.
+ * A thread runs a helper's unit only while it holds it (`held`, taken by a compare-and-swap): a
+ * helper keeps its own units from its first call in a phase until they are done or the leader
+ * goes alone; the leader holds a helper's for a call, when the helper is not holding it. The
+ * leader's own units no other thread runs. A unit done is marked with its phase (`done`,
+ * release) and counted (`ndone`), and the phase ends when all are; a helper that is late finds
+ * its units done in that phase or a later one and calls none. The leader publishes a phase,
+ * and a change of mode, by storing it and waking sleeping helpers; a helper sleeps only after
+ * announcing itself (sleepers) and re-checking, under the mutex, that it has nothing to do, and
+ * the leader reads the announcement after its own store (both sequentially consistent), so no
+ * wake-up is lost.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "crew.h"
@@ -77,6 +78,17 @@ static void let_go(crew_t *c, uint32_t u) {
   atomic_store_explicit(&c->held[u], UNIT_FREE, memory_order_release);
 }
 
+/* Take unit u of phase ph for a call: 0 if another thread holds it, or if it was done in the
+ * meantime (by the thread that held it: its job must not be called again in the phase). */
+static int take(crew_t *c, uint32_t u, uint64_t ph) {
+  if (!try_hold(c, u)) return 0;
+  if (is_done(c, u, ph)) {
+    let_go(c, u);
+    return 0;
+  }
+  return 1;
+}
+
 /* One call of unit u's job (held by the caller) in phase ph; its result. Done: marked, counted
  * and let go. */
 static int call(crew_t *c, uint32_t u, uint64_t ph) {
@@ -126,11 +138,7 @@ static void run_share(crew_t *c, uint32_t self) {
       if (is_done(c, u, ph)) continue;
       pending = 1;
       if (!kept(c, u)) {
-        if (!try_hold(c, u)) continue; /* the leader is running it for a call */
-        if (is_done(c, u, ph)) { /* in that call */
-          let_go(c, u);
-          continue;
-        }
+        if (!take(c, u, ph)) continue; /* the leader runs it for a call, or ran it to its end */
         keep(c, u);
       }
       moved |= call(c, u, ph) == CREW_MOVED;
@@ -296,14 +304,9 @@ void crew_run(crew_t *c) {
     int moved = 0;
     for (uint32_t u = 0; u < c->nunits; u++) {
       if (is_done(c, u, ph)) continue;
-      /* its own units it holds for the phase; a helper's for a call, if the helper is not
+      /* its own units no other thread runs; a helper's for a call, if the helper is not
          running them */
-      if (u >= own && !try_hold(c, u)) continue;
-      if (u >= own && is_done(c, u, ph)) { /* its helper did it before letting go */
-        let_go(c, u);
-        continue;
-      }
-      if (u < own) keep(c, u);
+      if (u >= own && !take(c, u, ph)) continue;
       int r = call(c, u, ph);
       moved |= r == CREW_MOVED;
       if (u >= own && r != CREW_DONE) let_go(c, u);

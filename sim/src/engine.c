@@ -1131,7 +1131,7 @@ static void ring_push(sim_t *s, lane_t *ln, wire_t *w, uint64_t t, const lfc_wor
   uint32_t cap = w->cap;
   if (w->n == cap) {
     lane_error(ln, t - w->delay, w->from,
-               "internal: more unpredicted words in flight than the link delay", 0);
+               "internal: more unpredicted words in flight than the link's ring holds", 0);
     return;
   }
   uint32_t tail = w->head + w->n < cap ? w->head + w->n : w->head + w->n - cap;

@@ -239,7 +239,8 @@ static void units_that_wait_finish(void **state) {
     c.epoch_len = EPOCH_LEN;
     run_phases(&c, x);
     crew_stop(&c);
-    for (uint32_t u = 0; u < UNITS; u++) assert_int_equal(atomic_load(&x->total[u]), PHASES * STEPS);
+    for (uint32_t u = 0; u < UNITS; u++)
+      assert_int_equal(atomic_load(&x->total[u]), PHASES * STEPS);
   }
 }
 
@@ -264,7 +265,7 @@ static void descheduled_helper(void **state) {
   crew_stop(&c);
   for (uint32_t u = 0; u < UNITS; u++) assert_int_equal(atomic_load(&x->total[u]), PHASES * STEPS);
   assert_true(c.progress_alone >= c.progress * 80u / 100u); /* alone, but for the tries together */
-  assert_true(atomic_load(&x->by_helper) > 0u);             /* ... in which the helper moved units */
+  assert_true(atomic_load(&x->by_helper) > 0u); /* ... in which the helper moved units */
 }
 
 int main(void) {
