@@ -1542,7 +1542,7 @@ static int build_wires(sim_t *s, char *err, size_t errlen) {
       w->tx.k = w->rx.k = (uint8_t)lk->speed_div;
       w->xlane = s->dev[to].lane != s->dev[w->from].lane ? s->dev[to].lane + 1u : 0u;
       /* From another lane, words sent up to a lookahead (<= delay) after the receiver's
-         cycle may be in flight (run_parallel): delay + lookahead at most */
+         cycle may be in flight (lane_run): delay + lookahead at most */
       w->cap = w->xlane ? 2u * w->delay : w->delay + 1u;
       w->ring = calloc(w->cap, sizeof *w->ring);
       if (!w->ring) CERR("out of memory");
@@ -1784,9 +1784,8 @@ static int msg_before(const msg_t *a, const msg_t *b) {
   return a->t < b->t || (a->t == b->t && a->dev < b->dev);
 }
 
-/* The words the other lanes sent lane ln's devices, all those visible: onto their links, in
- * the order each lane sent them (a link's words come from one lane, in the order of its
- * cycles). */
+/* The words lane l sent lane ln's devices, all those visible: onto their links, in the order
+ * sent (a link's words come from one lane, in the order of its cycles). */
 static void take_words(sim_t *s, lane_t *ln, uint32_t l) {
   chan_t *c = &s->lane[l].xch[ln->id];
   uint32_t n;
