@@ -265,7 +265,22 @@ typedef struct {
   _Alignas(SIM_CACHE_LINE) _Atomic uint64_t upto;
   _Alignas(SIM_CACHE_LINE) uint64_t seen[SC_MAX_THREADS * SIM_LANES_PER_THREAD]; /* others' upto
                              when it last took their words (others_upto) */
+  /* The lanes that have sent it words, and records (a bit a lane, set by the sender before
+     its first entry is published): of a run's lanes, those that share a link or a flow with
+     it, often a few; it looks only at their channels. */
+  _Atomic uint64_t xfrom, mfrom;
+  uint64_t xto, mto; /* the lanes it has sent words, and records (its bits in their xfrom, mfrom) */
 } lane_t;
+_Static_assert(SC_MAX_THREADS * SIM_LANES_PER_THREAD <= 64, "lane_t.xfrom: a bit a lane");
+
+/* Lane ln is about to send lane `to` its first word (x) or record (m): set its bit there. */
+static inline void sends_to(lane_t *ln, uint64_t *to_mask, _Atomic uint64_t *from_mask,
+                            uint32_t to) {
+  if ((*to_mask >> to & 1u) == 0) {
+    *to_mask |= 1ull << to;
+    atomic_fetch_or_explicit(from_mask, 1ull << ln->id, memory_order_release);
+  }
+}
 
 struct sim {
   const lfc_scenario_t *sc;
@@ -860,7 +875,9 @@ static void post(sim_t *s, lane_t *ln, const msg_t *m) {
     return;
   }
   uint32_t e = m->tag & ((1u << s->tag_bits) - 1u);
-  msg_t *x = chan_put(&ln->mch[e < s->topo.nendpoints ? s->ep_lane[e] : 0u]);
+  uint32_t to = e < s->topo.nendpoints ? s->ep_lane[e] : 0u;
+  sends_to(ln, &ln->mto, &s->lane[to].mfrom, to);
+  msg_t *x = chan_put(&ln->mch[to]);
   if (x == NULL) {
     lane_error(ln, m->t, m->dev, "out of memory for the records between lanes", m->tag);
     ln->stop = 1;
@@ -1172,6 +1189,7 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
     if (w->xlane == 0) {
       ring_push(s, ln, w, T + w->delay, out);
     } else {
+      sends_to(ln, &ln->xto, &s->lane[w->xlane - 1u].xfrom, w->xlane - 1u);
       xword_t *x = chan_put(&ln->xch[w->xlane - 1u]);
       if (x == NULL) {
         lane_error(ln, T, w->from, "out of memory for the words between lanes", 0);
@@ -1474,6 +1492,8 @@ static int build_lanes(sim_t *s, char *err, size_t errlen) {
     ln->q.cal_n = calloc(SIM_CAL_SLOTS, sizeof *ln->q.cal_n);
     ln->q.cal_lo = calloc(SIM_CAL_SLOTS, sizeof *ln->q.cal_lo);
     atomic_init(&ln->upto, 0u);
+    atomic_init(&ln->xfrom, 0u);
+    atomic_init(&ln->mfrom, 0u);
     if (s->nlanes > 1u) { /* a lane's channels, each in lines of its own (chan_t) */
       ln->xch = calloc_lines(s->nlanes, sizeof *ln->xch);
       ln->mch = calloc_lines(s->nlanes, sizeof *ln->mch);
@@ -1799,35 +1819,40 @@ static void take_words(sim_t *s, lane_t *ln, uint32_t l) {
 static void take_records(sim_t *s, lane_t *ln, uint64_t r) {
   const msg_t *next[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
   uint32_t left[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
-  for (uint32_t l = 0; l < s->nlanes; l++) {
-    next[l] = chan_peek(&s->lane[l].mch[ln->id], &left[l]);
-    if (next[l] == NULL) left[l] = 0;
+  chan_t *from[SC_MAX_THREADS * SIM_LANES_PER_THREAD];
+  uint32_t n = 0;
+  for (uint64_t m = atomic_load_explicit(&ln->mfrom, memory_order_acquire); m != 0; m &= m - 1u) {
+    from[n] = &s->lane[__builtin_ctzll(m)].mch[ln->id];
+    if ((next[n] = chan_peek(from[n], &left[n])) != NULL) n++;
   }
   for (;;) {
     uint32_t b = NONE;
-    for (uint32_t l = 0; l < s->nlanes; l++)
-      if (left[l] > 0 && next[l]->t < r && (b == NONE || msg_before(next[l], next[b]))) b = l;
+    for (uint32_t i = 0; i < n; i++)
+      if (left[i] > 0 && next[i]->t < r && (b == NONE || msg_before(next[i], next[b]))) b = i;
     if (b == NONE) return;
     apply_msg(s, ln, next[b]);
-    chan_t *c = &s->lane[b].mch[ln->id];
-    chan_pop(c, 1u);
+    chan_pop(from[b], 1u);
     if (--left[b] > 0) next[b]++;
-    else if ((next[b] = chan_peek(c, &left[b])) == NULL) left[b] = 0;
+    else if ((next[b] = chan_peek(from[b], &left[b])) == NULL) left[b] = 0;
   }
 }
 
-/* How far the lanes other than ln have stepped (lane_t.upto): the least, and, for each, its
- * words taken if it moved since ln last looked (what it sent before that is in its channels). */
+/* How far the lanes other than ln have stepped (lane_t.upto): the least; and the words of
+ * each that has sent ln words and moved since ln last looked (what it sent before that is in
+ * its channel, and its bit in xfrom was set before). */
 static uint64_t others_upto(sim_t *s, lane_t *ln) {
   uint64_t lo = SIM_NEVER;
   for (uint32_t l = 0; l < s->nlanes; l++) {
-    if (l == ln->id) continue;
+    uint64_t u = atomic_load_explicit(&s->lane[l].upto, memory_order_acquire);
+    if (l != ln->id && u < lo) lo = u;
+  }
+  for (uint64_t m = atomic_load_explicit(&ln->xfrom, memory_order_acquire); m != 0; m &= m - 1u) {
+    uint32_t l = (uint32_t)__builtin_ctzll(m);
     uint64_t u = atomic_load_explicit(&s->lane[l].upto, memory_order_acquire);
     if (u != ln->seen[l]) {
       ln->seen[l] = u;
       take_words(s, ln, l);
     }
-    if (u < lo) lo = u;
   }
   return lo;
 }
