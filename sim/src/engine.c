@@ -700,19 +700,22 @@ static inline fly_t *fly_of(sim_t *s, uint32_t tag, slot_t *sl) {
   return sl->fly != NONE ? &p->fly[sl->fly] : fly_make(p, sl);
 }
 
-/* The packet's records could not be kept: the run ends, exit status 2 (docs/sim.md "Memory"). */
-static void fly_lost(lane_t *ln, uint64_t t, uint32_t d, uint32_t tag) {
-  lane_error(ln, t, d, "out of memory for packets in flight", tag);
+/* Memory ran short for what msg says: the run ends, exit status 2 (docs/sim.md "Memory"). */
+static void lane_oom(lane_t *ln, uint64_t t, uint32_t d, const char *msg, uint32_t tag) {
+  lane_error(ln, t, d, msg, tag);
   ln->stop = 1;
   ln->oom = 1;
+}
+
+/* The packet's records could not be kept. */
+static void fly_lost(lane_t *ln, uint64_t t, uint32_t d, uint32_t tag) {
+  lane_oom(ln, t, d, "out of memory for packets in flight", tag);
 }
 
 /* Keep one sample in a growing array; memory short: the sample is lost, nothing else. */
 /* A latency sample could not be kept: the run ends, exit status 2 (docs/sim.md "Memory"). */
 static void sample_lost(lane_t *ln, uint64_t t, uint32_t d, uint32_t tag) {
-  lane_error(ln, t, d, "out of memory for the latency samples", tag);
-  ln->stop = 1;
-  ln->oom = 1;
+  lane_oom(ln, t, d, "out of memory for the latency samples", tag);
 }
 
 /* Successor `id` of a flow or gate (a flow, or FLOW_GATE | gate) may start from cycle t as far
@@ -759,9 +762,7 @@ static void flow_done(sim_t *s, lane_t *ln, flow_t *f, uint64_t cycle, uint64_t 
     uint32_t cap = ln->capdone ? ln->capdone * 2u : 64u;
     done_t *nd = realloc(ln->done, (size_t)cap * sizeof *nd);
     if (nd == NULL) {
-      lane_error(ln, T, dev, "out of memory for completed flows", 0);
-      ln->stop = 1;
-      ln->oom = 1;
+      lane_oom(ln, T, dev, "out of memory for completed flows", 0);
       return;
     }
     ln->done = nd;
@@ -885,9 +886,7 @@ static void post_lane(sim_t *s, lane_t *ln, const msg_t *m) {
   sends_to(ln, &ln->mto, &s->lane[to].mfrom, to);
   msg_t *x = chan_put(&ln->mch[to]);
   if (x == NULL) {
-    lane_error(ln, m->t, m->dev, "out of memory for the records between lanes", m->tag);
-    ln->stop = 1;
-    ln->oom = 1;
+    lane_oom(ln, m->t, m->dev, "out of memory for the records between lanes", m->tag);
     return;
   }
   *x = *m;
@@ -1188,9 +1187,7 @@ static int __attribute__((noinline)) send_lane(sim_t *s, lane_t *ln, uint32_t wi
   sends_to(ln, &ln->xto, &s->lane[w->xlane - 1u].xfrom, w->xlane - 1u);
   xword_t *x = chan_put(&ln->xch[w->xlane - 1u]);
   if (x == NULL) {
-    lane_error(ln, T, w->from, "out of memory for the words between lanes", 0);
-    ln->stop = 1;
-    ln->oom = 1;
+    lane_oom(ln, T, w->from, "out of memory for the words between lanes", 0);
     return -1;
   }
   *x = (xword_t){T + w->delay, wi, *out};
@@ -1215,11 +1212,8 @@ static void give_output(sim_t *s, lane_t *ln, device_t *dv, uint32_t p, uint64_t
     else if (send_lane(s, ln, wi, T, out) != 0)
       return;
     if (s->want_digest) w->digest = word_hash(mix64(w->digest, T), out);
-    if (s->tap != NULL && s->tap[wi] != NULL && tap_push(s->tap[wi], T, out) != 0) {
-      lane_error(ln, T, w->from, "out of memory for the --pcap capture", 0);
-      ln->stop = 1;
-      ln->oom = 1;
-    }
+    if (s->tap != NULL && s->tap[wi] != NULL && tap_push(s->tap[wi], T, out) != 0)
+      lane_oom(ln, T, w->from, "out of memory for the --pcap capture", 0);
     if (out->kind == LFC_DATA && out->sop) {
       msg_t m = {T, T + w->delay, w->from, out->tag, 0, out->dst, MSG_HOP, 0, 0, 0, out->cls, wi};
       post(s, ln, &m);
@@ -1920,8 +1914,9 @@ static int lane_job(void *ctx, uint32_t unit) {
   sim_t *s = ctx;
   lane_t *ln = &s->lane[unit];
   if (s->phase == PHASE_RUN) return lane_run(s, ln);
-  for (uint32_t l = 0; l < s->nlanes; l++) /* PHASE_APPLY: every lane is at the fence */
-    if (l != ln->id) take_words(s, ln, l);
+  /* PHASE_APPLY: every lane is at the fence */
+  for (uint64_t m = atomic_load_explicit(&ln->xfrom, memory_order_acquire); m != 0; m &= m - 1u)
+    take_words(s, ln, (uint32_t)__builtin_ctzll(m));
   take_records(s, ln, s->fence);
   return CREW_DONE;
 }
@@ -1987,9 +1982,7 @@ static void run_parallel(sim_t *s) {
   if (rc != 0) {
     char msg[128];
     snprintf(msg, sizeof msg, "cannot start %u threads: %s", s->nthreads, strerror(rc));
-    lane_error(&s->lane[0], 0, 0, msg, 0);
-    s->lane[0].stop = 1;
-    s->lane[0].oom = 1;
+    lane_oom(&s->lane[0], 0, 0, msg, 0);
     return;
   }
   int succ = 0; /* a flow has successors: completions are started at fences a window apart */
