@@ -74,28 +74,8 @@ for tool in valgrind callgrind_annotate; do
 done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP" "$OUT.tmp"' EXIT # a report that failed half-way leaves no OUT.tmp
-fat_tree() { # fat_tree K HOSTS DURATION_US
-  cat <<INI
-[sim]
-duration_us = $3
-sample_us = 1000000
-[topology]
-kind = fat_tree
-k = $1
-[link]
-speed_gbps = 100
-cable_m = 2
-[switch]
-mode = pfc
-classes = 1
-[traffic.perm]
-pattern = permutation
-src = 0-$(($2 - 1))
-packet_bytes = 4096
-INI
-}
-fat_tree 16 1024 "$US" > "$TMP/ft.ini"
-fat_tree 8 128 "$CG_US" > "$TMP/ft8.ini"
+"$HERE/bench_fat_tree.sh" 16 "$US" > "$TMP/ft.ini"
+"$HERE/bench_fat_tree.sh" 8 "$CG_US" > "$TMP/ft8.ini"
 cat > "$TMP/incast.ini" <<INI
 [sim]
 duration_us = $US
