@@ -42,7 +42,7 @@ VALGRIND = valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds
 
 # The groups of Debian packages in scripts/deps.sh. Each rule asks for the groups it needs
 # (deps-minimal, deps-hdl, ...); `make deps` installs the groups in DEPS (default all).
-DEPS_GROUPS = minimal hdl sim verify sweep packaging waves
+DEPS_GROUPS = minimal hdl sim verify sweep packaging waves compare
 DEPS ?= all
 export DEPS
 
@@ -320,6 +320,7 @@ clean:
 ##   make deps-sweep          GNU parallel, Slurm, munge
 ##   make deps-packaging      help2man, groff, Python venv and pip, libpython
 ##   make deps-waves          GTKWave, the waveform viewer (make run installs it)
+##   make deps-compare        ns-3 (libns3-dev) and g++, for make bench-sim-ns3
 ##
 ## The C model
 ##   make test-unit           cmocka unit and property tests
@@ -411,6 +412,7 @@ clean:
 ##   make validate            lfc-sim against theory and published results: docs/validation/README.md
 ##   make test-validate       a short make validate under build/ (known deviations listed)
 ##   make bench-sim           simulator speed: build/bench/sim.json
+##   make bench-sim-ns3       lfc-sim beside ns-3 on the same fat tree: build/bench/sim_ns3.json
 ##   make test-calc           the headroom and credits calculators
 ##   make test-sweep          scripts/sweep on GNU parallel
 ##   make test-sweep-slurm    scripts/sweep as a Slurm job array (needs root)
@@ -428,6 +430,7 @@ clean:
 ##   make test-sim-lfc-check  lfc-check on every scenario's captures: clean; misbehaviour named
 ##   make test-sim-report     the stdout report (receivers, fairness, groups, flows) = --json
 ##   make test-bench-sim-report  bench-sim's callgrind run by part and its steps, its table
+##   make test-bench-ns3      bench-sim-ns3 on a small tree; a misrouting ns-3 fabric refused
 ##   make test-sim-ar         adaptive routing vs ECMP: throughput, out of order, threads, off = as before
 ##   make test-ddp            training steps with overlap (ring/tree/INA MFU), noisy neighbours
 ##   make fuzz                every libFuzzer target for FUZZ_SECONDS each

@@ -12,6 +12,7 @@
 #   sweep      scripts/sweep on GNU parallel or a single-node Slurm
 #   packaging  make install's man pages, the Python environments of FuseSoC and cocotb
 #   waves      GTKWave, to open the waves a co-simulation writes (README.md); make run installs it
+#   compare    ns-3, the packet-level simulator that make bench-sim-ns3 runs beside lfc-sim
 #   all        every group above (what `make test` needs)
 #
 # A machine may come without these, so the make targets and CI call this first. Runs of this
@@ -31,8 +32,9 @@ PKGS_MINIMAL="libcmocka-dev valgrind pkg-config zstd gzip python3"
 PKGS_HDL="verilator iverilog yosys ccache libinih-dev"
 # For the simulator. gnuplot-nox is gnuplot without the Qt/X11 front ends: the plain
 # "gnuplot" package pulls in about 30 Qt packages on a headless machine. python3: lfc-sim's
-# tests, scripts/sweep and scripts/plot-sweep are Python (it is in minimal too).
-PKGS_SIM="libinih-dev gnuplot-nox graphviz python3"
+# tests, scripts/sweep and scripts/plot-sweep are Python (it is in minimal too). GNU time: the
+# speed benches read each run's peak RSS and CPU seconds from it.
+PKGS_SIM="libinih-dev gnuplot-nox graphviz python3 time"
 # Coverage reports (make coverage), fuzzing (make fuzz, make fuzz-cosim), formal (make formal),
 # C-model mutants (make mutants-c links the tests with LeakSanitizer: liblsan0), the wire-format
 # cross-check (make test-wire-tshark: tshark).
@@ -46,8 +48,11 @@ PKGS_PACKAGING="help2man groff-base bsdextrautils python3-venv python3-pip libpy
 # The waveform viewer for the FST and VCD files of `make cosim WAVES=1` (README.md, "Open waves
 # in GTKWave"): the one program a user runs by hand, so `make run` installs it with the demo.
 PKGS_WAVES="gtkwave"
+# ns-3's libraries and headers, and the C++ compiler they need, for the same fat tree written
+# for ns-3 (sim/tests/bench_ns3.cc, docs/sim.md "Beside ns-3").
+PKGS_COMPARE="libns3-dev g++"
 
-GROUPS_ALL="minimal hdl sim verify sweep packaging waves"
+GROUPS_ALL="minimal hdl sim verify sweep packaging waves compare"
 
 if [ $# -gt 0 ]; then
   groups=("$@")
@@ -68,6 +73,7 @@ add_group() {
     sweep)     list="$PKGS_SWEEP" ;;
     packaging) list="$PKGS_PACKAGING" ;;
     waves)     list="$PKGS_WAVES" ;;
+    compare)   list="$PKGS_COMPARE" ;;
     *)
       echo "deps.sh: unknown group '$1'; allowed: $GROUPS_ALL all (arguments or DEPS)" >&2
       exit $EXIT_REFUSED ;;

@@ -115,6 +115,27 @@ bench-sim: $(BUILD)/lfc-sim | deps-minimal deps-sim
 	@mkdir -p $(BUILD)/bench
 	@sim/tests/bench_sim.sh $(BUILD)/lfc-sim $(BUILD)/bench/sim.json
 
+# lfc-sim beside ns-3 (docs/sim.md "Beside ns-3"): the bench's fat tree written for ns-3 with
+# its stock parts (sim/tests/bench_ns3.cc), built against Debian's ns-3. Its headers are in
+# /usr/include/ns3, on the compiler's own path; Debian 12's ns3-*.pc files give a broken -I, so
+# pkg-config is not asked. A benchmark (some minutes), not a test.
+NS3_LIBS = -lns3-point-to-point -lns3-network -lns3-core
+$(BUILD)/bench_ns3: sim/tests/bench_ns3.cc | deps-compare
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -Wall -Wextra -Werror -o $@ $< $(NS3_LIBS)
+
+.PHONY: bench-sim-ns3 test-bench-ns3
+bench-sim-ns3: $(BUILD)/lfc-sim $(BUILD)/bench_ns3 | deps-minimal deps-sim
+	@mkdir -p $(BUILD)/bench
+	@python3 sim/tests/bench_ns3.py $(BUILD)/lfc-sim $(BUILD)/bench_ns3 $(BUILD)/bench/sim_ns3.json
+
+# The comparison on a k = 4 tree for a few microseconds (its JSON, its arithmetic), bad
+# arguments refused, and an ns-3 fabric built to deliver to the wrong host refused (about 20 s).
+TEST_STEPS += test-bench-ns3
+test-bench-ns3: $(BUILD)/lfc-sim $(BUILD)/bench_ns3 | deps-minimal deps-sim
+	@echo "== bench-sim-ns3: lfc-sim beside ns-3 on a small tree; a misrouting fabric refused"
+	@python3 sim/tests/test_bench_ns3.py $(BUILD)/lfc-sim $(BUILD)/bench_ns3 $(BUILD)/bench-ns3-test
+
 # bench-sim's report on made-up runs: the callgrind run's instructions by part, their sum
 # checked against its total, its device steps, the table per packet-hop, a missing listing or
 # step count refused, today's code beside this one; and today's code built from git as the
