@@ -72,18 +72,33 @@ def timed(cmd, env, what, work):
         raise Failed(f"{what}: GNU time's figures not readable: {e}")
 
 
+NS3_FIELDS = ("sent_packets", "delivered_packets", "dropped_packets", "misrouted_packets",
+              "packet_hops", "switch_forwards")
+
+
 def ns3_json(text, what):
     try:
-        return json.loads(text)
+        d = json.loads(text)
     except ValueError:
         raise Failed(f"{what}: its output is not one JSON object: {text.strip()[:200]}")
+    missing = [k for k in NS3_FIELDS if not isinstance(d.get(k), int)]
+    if missing:
+        raise Failed(f"{what}: its output lacks {', '.join(missing)}")
+    return d
 
 
 def lfc_json(path, what):
+    """lfc-sim's --json (docs/sim-json.md), with the fields read here present."""
     try:
-        return json.load(open(path))
-    except (OSError, ValueError) as e:
-        raise Failed(f"{what}: its --json {path} is not readable: {e}")
+        d = json.load(open(path))
+        ok = (all(k in d["summary"] for k in ("pause_frames", "drops")) and
+              all("delivered_packets" in f and "hops" in f for f in d["flows"]))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise Failed(f"{what}: its --json {path} is not readable: {e!r}")
+    if not ok:
+        raise Failed(f"{what}: its --json {path} lacks summary.pause_frames, summary.drops or "
+                     "a flow's delivered_packets or hops")
+    return d
 
 
 def pair(lfc_sim, ns3, s, ini, work, env, i):
@@ -94,8 +109,7 @@ def pair(lfc_sim, ns3, s, ini, work, env, i):
     if n["misrouted_packets"] != 0:
         raise Failed(f"{what}: {n['misrouted_packets']} packets reached the wrong host")
     ns = {"cpu_seconds": round(cpu, 2), "peak_rss_mb": rss}
-    ns.update({k: n[k] for k in ("sent_packets", "delivered_packets", "dropped_packets",
-                                 "packet_hops", "switch_forwards")})
+    ns.update({k: n[k] for k in NS3_FIELDS if k != "misrouted_packets"})
     what = f"lfc-sim (pair {i})"
     js = os.path.join(work, f"lfc_{i}.json")
     _, cpu, rss = timed([lfc_sim, ini, "--no-progress", "--threads", "1", "--json", js], env, what, work)

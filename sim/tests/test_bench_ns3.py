@@ -6,8 +6,8 @@ k = 4 fat tree for a few microseconds.
 
 Checks: bench_ns3 refuses bad arguments with one line; its run accounts for its packets
 (none misrouted, hops between one and five a delivered packet, forwards at least the hops) and
-is the same from the same seed; an ns-3 fabric changed to deliver to the wrong host is
-refused by bench_ns3.py; bench_ns3.py's JSON carries each figure and its ratios as computed from
+is the same from the same seed; an ns-3 fabric changed to deliver to the wrong host, and an
+output without the figures, are refused by bench_ns3.py; bench_ns3.py's JSON carries each figure and its ratios as computed from
 the runs; bad settings are refused with one line and no file. Exit 0 every check held, 1 one
 failed, 2 bad arguments.
 """
@@ -89,6 +89,17 @@ def main(argv):
         p = run([sys.executable, os.path.join(HERE, "bench_ns3.py"), lfc_sim, mutant, out], env)
         check(p.returncode == 2 and "wrong host" in p.stderr and not os.path.exists(out),
               f"a misrouting ns-3 fabric: exit {p.returncode}, {p.stderr!r}; want 2, refused")
+
+    # an ns-3 program whose output lacks the figures, or is not JSON
+    for name, text in (("lacks", '{"k": 4}'), ("garbled", "not json")):
+        fake = os.path.join(work, f"ns3_{name}")
+        with open(fake, "w") as f:
+            f.write(f"#!/bin/sh\necho '{text}'\n")
+        os.chmod(fake, 0o755)
+        out = os.path.join(work, f"{name}.json")
+        p = run([sys.executable, os.path.join(HERE, "bench_ns3.py"), lfc_sim, fake, out], env)
+        check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and not os.path.exists(out),
+              f"an ns-3 output that {name}: exit {p.returncode}, {p.stderr!r}; want 2, one line")
 
     # the comparison itself, small
     out = os.path.join(work, "sim_ns3.json")
