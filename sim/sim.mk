@@ -134,7 +134,8 @@ bench-sim-ns3: $(BUILD)/lfc-sim $(BUILD)/bench_ns3 | deps-minimal deps-sim
 TEST_STEPS += test-bench-ns3
 test-bench-ns3: $(BUILD)/lfc-sim $(BUILD)/bench_ns3 | deps-minimal deps-sim
 	@echo "== bench-sim-ns3: lfc-sim beside ns-3 on a small tree; a misrouting fabric refused"
-	@python3 sim/tests/test_bench_ns3.py $(BUILD)/lfc-sim $(BUILD)/bench_ns3 $(BUILD)/bench-ns3-test
+	@CXX='$(CXX)' NS3_LIBS='$(NS3_LIBS)' \
+	  python3 sim/tests/test_bench_ns3.py $(BUILD)/lfc-sim $(BUILD)/bench_ns3 $(BUILD)/bench-ns3-test
 
 # bench-sim's report on made-up runs: the callgrind run's instructions by part, their sum
 # checked against its total, its device steps, the table per packet-hop, a missing listing or

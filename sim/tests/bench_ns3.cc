@@ -172,21 +172,20 @@ int main(int argc, char **argv) {
     sw[s].index = s < nedge ? s : s < 2 * nedge ? s - nedge : s - 2 * nedge;
     sw[s].port.resize(K);
   }
-  auto edge_of = [&](uint32_t e) { return e; };
-  auto agg_of = [&](uint32_t a) { return nedge + a; };
+  auto agg_of = [&](uint32_t a) { return nedge + a; }; // switches: edges, aggregations, cores
   // hosts to edges
   for (uint32_t h = 0; h < nhost; h++) {
-    NetDeviceContainer d = link.Install(hn.Get(h), sn.Get(edge_of(h / HALF)));
+    NetDeviceContainer d = link.Install(hn.Get(h), sn.Get(h / HALF));
     host[h].id = h;
     host[h].dev = d.Get(0);
-    sw[edge_of(h / HALF)].port[h % HALF] = d.Get(1);
+    sw[h / HALF].port[h % HALF] = d.Get(1);
   }
   // edges to aggregations of their pod: edge position i's up port HALF + j to aggregation j,
   // whose down port i it is
   for (uint32_t pod = 0; pod < K; pod++)
     for (uint32_t i = 0; i < HALF; i++)
       for (uint32_t j = 0; j < HALF; j++) {
-        uint32_t e = edge_of(pod * HALF + i), a = agg_of(pod * HALF + j);
+        uint32_t e = pod * HALF + i, a = agg_of(pod * HALF + j);
         NetDeviceContainer d = link.Install(sn.Get(e), sn.Get(a));
         sw[e].port[HALF + j] = d.Get(0);
         sw[a].port[i] = d.Get(1);
@@ -210,16 +209,17 @@ int main(int argc, char **argv) {
                                          sw[s].port[p], false);
 
   // a random permutation with no fixed point (Sattolo's algorithm: one cycle)
-  std::vector<uint32_t> to(nhost);
-  for (uint32_t h = 0; h < nhost; h++) to[h] = h;
+  std::vector<uint32_t> partner(nhost);
+  for (uint32_t h = 0; h < nhost; h++) partner[h] = h;
   std::mt19937 rng((uint32_t)seed);
-  for (uint32_t i = nhost - 1; i > 0; i--) std::swap(to[i], to[std::uniform_int_distribution<uint32_t>(0, i - 1)(rng)]);
+  for (uint32_t i = nhost - 1; i > 0; i--)
+    std::swap(partner[i], partner[std::uniform_int_distribution<uint32_t>(0, i - 1)(rng)]);
 
   // line rate: the packet's bytes on the wire (payload, header, the device's 2-byte PPP header)
   const double bits = 8.0 * (kPayloadBytes + kHeaderBytes + kPppBytes);
   const Time gap = PicoSeconds((uint64_t)(bits / kRateBitsPerPs + 0.5));
   for (uint32_t h = 0; h < nhost; h++) {
-    host[h].dst = to[h];
+    host[h].dst = partner[h];
     host[h].gap = gap;
     host[h].to = anywhere;
     hn.Get(h)->RegisterProtocolHandler(MakeCallback(&Host::receive, &host[h]), kProtocol,
