@@ -14,11 +14,11 @@
 // (stock ns-3 has no PFC; its RDMA forks add it to the device) and no line time, and a
 // congested queue drops, so it does less work a packet-hop: the comparison favours it.
 //
-// Prints one JSON object: the run's packets (sent, delivered, dropped at a queue, delivered to
-// the wrong host: none unless the routing is wrong), its packet-hops (each delivered packet
-// counts the switches on its path: 1, 3 or 5), the packets the switches sent on (also those
-// dropped further on) and the CPU seconds of the set-up and of Simulator::Run. Exit 2 on bad
-// arguments.
+// Prints one JSON object: the run's packets (sent, delivered, dropped at a queue and of those
+// at a host's own, delivered to the wrong host: none unless the routing is wrong), its
+// packet-hops (each delivered packet counts the switches on its path: 1, 3 or 5), the packets
+// that reached a switch and those it sent on (also packets dropped further on) and the CPU
+// seconds of the set-up and of Simulator::Run. Exit 2 on bad arguments.
 #include <ns3/core-module.h>
 #include <ns3/network-module.h>
 #include <ns3/point-to-point-module.h>
@@ -68,7 +68,8 @@ public:
 };
 
 struct Counts {
-  uint64_t sent = 0, delivered = 0, dropped = 0, hops = 0, forwarded = 0, misrouted = 0;
+  uint64_t sent = 0, delivered = 0, misrouted = 0, hops = 0;
+  uint64_t forwarded = 0, dropped_at_switch = 0, dropped_at_host = 0;
 };
 Counts counts;
 uint32_t K, HALF;
@@ -104,7 +105,7 @@ struct Switch {
     if (out->Send(p->Copy(), to, kProtocol))
       counts.forwarded++;
     else
-      counts.dropped++;
+      counts.dropped_at_switch++;
   }
 };
 
@@ -120,7 +121,7 @@ struct Host {
     h.dst = dst;
     p->AddHeader(h);
     counts.sent++;
-    if (!dev->Send(p, to, kProtocol)) counts.dropped++;
+    if (!dev->Send(p, to, kProtocol)) counts.dropped_at_host++;
     Simulator::Schedule(gap, &Host::send, this);
   }
   void receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address &, const Address &,
@@ -235,8 +236,12 @@ int main(int argc, char **argv) {
               sw.size(), us);
   const std::pair<const char *, uint64_t> field[] = {
       {"sent_packets", counts.sent},         {"delivered_packets", counts.delivered},
-      {"dropped_packets", counts.dropped},   {"misrouted_packets", counts.misrouted},
-      {"packet_hops", counts.hops},          {"switch_forwards", counts.forwarded}};
+      {"dropped_packets", counts.dropped_at_switch + counts.dropped_at_host},
+      {"dropped_at_hosts", counts.dropped_at_host},
+      {"misrouted_packets", counts.misrouted},
+      {"packet_hops", counts.hops},
+      {"switch_forwards", counts.forwarded},
+      {"switch_arrivals", counts.forwarded + counts.dropped_at_switch}};
   for (const auto &f : field) std::printf(", \"%s\": %" PRIu64, f.first, f.second);
   std::printf(", \"cpu_seconds_setup\": %.3f, \"cpu_seconds_run\": %.3f}\n", setup, run);
   Simulator::Destroy();

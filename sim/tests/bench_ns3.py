@@ -9,8 +9,8 @@ of bench_fat_tree.sh (BENCH_NS3_K, default 16, for BENCH_NS3_US microseconds, de
 BENCH_NS3_PAIRS pairs (default 3), ns-3 first, then lfc-sim on one thread, with the same heap
 settings (BENCH_SIM_TUNABLES, as `make bench-sim`), so that the machine's load falls on both
 runs of a pair. Each pair's figure is the ratio of their CPU time a packet crossing a switch:
-lfc-sim's delivered packet-hops (bench_sim_report.packet_hops), ns-3's packets that a switch
-sent on (`switch_forwards`: every forward counts, also of a packet dropped further on, which
+lfc-sim's delivered packet-hops (bench_sim_report.packet_hops), ns-3's packets that reached a
+switch (`switch_arrivals`: forwarded or dropped there, also those dropped further on, which
 favours ns-3). Then callgrind counts both programs' instructions (the whole program) on a
 smaller tree (BENCH_NS3_CALLGRIND_K, default 8, for BENCH_NS3_CALLGRIND_US, default 200): a
 figure this shared machine's load does not move. OUT.json gets every run and the medians; a
@@ -72,8 +72,8 @@ def timed(cmd, env, what, work):
         raise Failed(f"{what}: GNU time's figures not readable: {e}")
 
 
-NS3_FIELDS = ("sent_packets", "delivered_packets", "dropped_packets", "misrouted_packets",
-              "packet_hops", "switch_forwards")
+NS3_FIELDS = ("sent_packets", "delivered_packets", "dropped_packets", "dropped_at_hosts",
+              "misrouted_packets", "packet_hops", "switch_forwards", "switch_arrivals")
 
 
 def ns3_json(text, what):
@@ -118,7 +118,7 @@ def pair(lfc_sim, ns3, s, ini, work, env, i):
           "delivered_packets": sum(f["delivered_packets"] for f in d["flows"]),
           "packet_hops": packet_hops(d), "pause_frames": d["summary"]["pause_frames"],
           "drops": d["summary"]["drops"]}
-    for r, hops, who in ((ns, ns["switch_forwards"], "ns-3"), (lf, lf["packet_hops"], "lfc-sim")):
+    for r, hops, who in ((ns, ns["switch_arrivals"], "ns-3"), (lf, lf["packet_hops"], "lfc-sim")):
         if hops == 0 or r["cpu_seconds"] == 0:
             raise Failed(f"pair {i}: {who}'s run too short to compare ({hops} packets crossed a "
                          f"switch in {r['cpu_seconds']} CPU-s): raise BENCH_NS3_US")
@@ -148,11 +148,11 @@ def instructions(lfc_sim, ns3, s, work, env):
         i_n, i_l = callgrind_total(cg_n), callgrind_total(cg_l)
     except (OSError, ValueError) as e:
         raise Failed(f"the callgrind runs: {e}")
-    if hops_l == 0 or n["switch_forwards"] == 0:
+    if hops_l == 0 or n["switch_arrivals"] == 0:
         raise Failed("the callgrind runs: no packet crossed a switch")
-    per_n, per_l = i_n / n["switch_forwards"], i_l / hops_l
+    per_n, per_l = i_n / n["switch_arrivals"], i_l / hops_l
     return {"k": k, "sim_us": us,
-            "ns3": {"instructions": i_n, "switch_forwards": n["switch_forwards"],
+            "ns3": {"instructions": i_n, "switch_arrivals": n["switch_arrivals"],
                     "per_hop": round(per_n)},
             "lfc_sim": {"instructions": i_l, "packet_hops": hops_l, "per_hop": round(per_l)},
             "ratio": round(per_n / per_l, 3)}

@@ -67,6 +67,8 @@ def main(argv):
         check(n["delivered_packets"] <= n["packet_hops"] <= 5 * n["delivered_packets"],
               f"hops not 1 to 5 a delivered packet: {n}")
         check(n["switch_forwards"] >= n["packet_hops"], f"fewer forwards than hops: {n}")
+        check(n["switch_arrivals"] == n["switch_forwards"] + n["dropped_packets"]
+              - n["dropped_at_hosts"], f"arrivals not forwards and drops at switches: {n}")
         check(n["sent_packets"] >= n["delivered_packets"] + n["dropped_packets"],
               f"more packets delivered and dropped than sent: {n}")
         same = [{k: v for k, v in o.items() if k not in CPU_FIELDS} for o in outs]
@@ -110,7 +112,7 @@ def main(argv):
         pr = r["pairs"][0]
         ns, lf = pr["ns3"], pr["lfc_sim"]
         check(len(r["pairs"]) == 1 and r["cpu_ratio"] == pr["ratio"], f"the median pair: {r}")
-        check(abs(ns["cpu_us_per_hop"] - ns["cpu_seconds"] * 1e6 / ns["switch_forwards"]) < 1e-2
+        check(abs(ns["cpu_us_per_hop"] - ns["cpu_seconds"] * 1e6 / ns["switch_arrivals"]) < 1e-2
               and abs(lf["cpu_us_per_hop"] - lf["cpu_seconds"] * 1e6 / lf["packet_hops"]) < 1e-2,
               f"CPU a packet-hop not the run's CPU over its hops: {pr}")
         check(abs(pr["ratio"] - ns["cpu_us_per_hop"] / lf["cpu_us_per_hop"]) < 1e-2,
@@ -118,7 +120,7 @@ def main(argv):
         check(lf["packet_hops"] > 0 and lf["drops"] == 0 and lf["pause_frames"] >= 0,
               f"lfc-sim's run: hops, and no drop under PFC: {lf}")
         cg = r["instructions"]
-        check(cg["ns3"]["per_hop"] == round(cg["ns3"]["instructions"] / cg["ns3"]["switch_forwards"])
+        check(cg["ns3"]["per_hop"] == round(cg["ns3"]["instructions"] / cg["ns3"]["switch_arrivals"])
               and cg["lfc_sim"]["per_hop"] == round(cg["lfc_sim"]["instructions"]
                                                     / cg["lfc_sim"]["packet_hops"]),
               f"instructions a packet-hop: {cg}")
