@@ -712,7 +712,6 @@ static void fly_lost(lane_t *ln, uint64_t t, uint32_t d, uint32_t tag) {
   lane_oom(ln, t, d, "out of memory for packets in flight", tag);
 }
 
-/* Keep one sample in a growing array; memory short: the sample is lost, nothing else. */
 /* A latency sample could not be kept: the run ends, exit status 2 (docs/sim.md "Memory"). */
 static void sample_lost(lane_t *ln, uint64_t t, uint32_t d, uint32_t tag) {
   lane_oom(ln, t, d, "out of memory for the latency samples", tag);
@@ -1846,15 +1845,21 @@ static void take_records(sim_t *s, lane_t *ln, uint64_t r) {
   }
 }
 
+/* How far every lane but `except` (NONE: none) has stepped (lane_t.upto): the least. */
+static uint64_t min_upto(const sim_t *s, uint32_t except) {
+  uint64_t lo = SIM_NEVER;
+  for (uint32_t l = 0; l < s->nlanes; l++) {
+    uint64_t u = atomic_load_explicit(&s->lane[l].upto, memory_order_acquire);
+    if (l != except && u < lo) lo = u;
+  }
+  return lo;
+}
+
 /* How far the lanes other than ln have stepped (lane_t.upto): the least; and the words of
  * each that has sent ln words and moved since ln last looked (what it sent before that is in
  * its channel, and its bit in xfrom was set before). */
 static uint64_t others_upto(sim_t *s, lane_t *ln) {
-  uint64_t lo = SIM_NEVER;
-  for (uint32_t l = 0; l < s->nlanes; l++) {
-    uint64_t u = atomic_load_explicit(&s->lane[l].upto, memory_order_acquire);
-    if (l != ln->id && u < lo) lo = u;
-  }
+  uint64_t lo = min_upto(s, ln->id);
   for (uint64_t m = atomic_load_explicit(&ln->xfrom, memory_order_acquire); m != 0; m &= m - 1u) {
     uint32_t l = (uint32_t)__builtin_ctzll(m);
     uint64_t u = atomic_load_explicit(&s->lane[l].upto, memory_order_acquire);
@@ -1897,10 +1902,9 @@ static int lane_run(sim_t *s, lane_t *ln) {
     take_records(s, ln, lo < T ? lo : T);
     uint32_t d = NONE;
     for (uint64_t t; (t = queue_pop(s, &ln->q, T + 1u, &d)) <= T;) process(s, ln, d, t);
-    for (uint32_t m = 0; m < s->nlanes; m++) {
-      chan_publish(&ln->xch[m]);
-      chan_publish(&ln->mch[m]);
-    }
+    /* only the channels it has written (sends_to marks them before their first entry) */
+    for (uint64_t m = ln->xto; m != 0; m &= m - 1u) chan_publish(&ln->xch[__builtin_ctzll(m)]);
+    for (uint64_t m = ln->mto; m != 0; m &= m - 1u) chan_publish(&ln->mch[__builtin_ctzll(m)]);
     if (ln->stop) atomic_store_explicit(&s->halt, 1, memory_order_relaxed);
     uint64_t next = queue_next(&ln->q);
     atomic_store_explicit(&ln->upto, next < lim ? next : lim, memory_order_release);
@@ -1922,15 +1926,7 @@ static int lane_job(void *ctx, uint32_t unit) {
 }
 
 /* The crew's measure of progress: the cycle every lane has stepped to. */
-static uint64_t lanes_clock(void *ctx) {
-  const sim_t *s = ctx;
-  uint64_t lo = SIM_NEVER;
-  for (uint32_t l = 0; l < s->nlanes; l++) {
-    uint64_t u = atomic_load_explicit(&s->lane[l].upto, memory_order_acquire);
-    if (u < lo) lo = u;
-  }
-  return lo;
-}
+static uint64_t lanes_clock(void *ctx) { return min_upto(ctx, NONE); }
 
 /* The flows that completed in the lanes' merges start their successors, in (cycle, device)
  * order as with one lane (the last predecessor sets the start). */
