@@ -408,6 +408,8 @@ clean:
 ##   make test-sim            every scenario: skip-ahead == stepping, claims, bad input
 ##   make test-sim-quick      a few scenarios of test-sim (part of make check)
 ##   make test-sim-tsan       lfc-sim on 2 and 3 threads under ThreadSanitizer
+##   make test-sim-random     random scenarios: skip-ahead == stepping == threads; mutants caught
+##   make soak-sim            the same for SOAK_SIM_SECONDS from SOAK_SIM_SEED
 ##   make study               the IB vs RoCEv2 study: docs/study/README.md
 ##   make validate            lfc-sim against theory and published results: docs/validation/README.md
 ##   make test-validate       a short make validate under build/ (known deviations listed)

@@ -87,6 +87,25 @@ test-sim-tsan: $(BUILD)/lfc-sim-tsan $(BUILD)/sim/tsan/test_crew $(BUILD)/sim/ts
 	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" scripts/run-cmocka.sh run $(CMOCKA_LOG_DIR)/sim-tsan \
 	  $(BUILD)/sim/tsan/test_crew $(BUILD)/sim/tsan/test_chan
 
+# Random scenarios, each run five ways (sim/tests/sim_random.py): stepped and checked
+# skip-ahead (the model's assertions on), fast, 2 and 3 threads, one digest; bad arguments
+# refused; two skip-ahead mutants that no fixed scenario catches caught (about a minute).
+# SIM_RANDOM_SEED and SIM_RANDOM_CASES choose the scenarios.
+.PHONY: test-sim-random soak-sim
+TEST_STEPS += test-sim-random
+test-sim-random: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
+	@echo "== lfc-sim: random scenarios, skip-ahead == stepping == 2 and 3 threads; mutants caught"
+	@CC='$(CC)' CPPFLAGS='$(CPPFLAGS)' LDLIBS='$(LDLIBS)' \
+	  sim/tests/test_sim_random.sh $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check $(BUILD)/sim-random
+
+# The same for SOAK_SIM_SECONDS (default 600) from SOAK_SIM_SEED (default: the time now, which it
+# prints); a failing scenario is kept in $(BUILD)/soak-sim with the line to run it again.
+SOAK_SIM_SECONDS ?= 600
+SOAK_SIM_SEED ?= $(shell date +%s)
+soak-sim: $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check
+	@python3 sim/tests/sim_random.py $(BUILD)/lfc-sim $(BUILD)/lfc-sim-check $(BUILD)/soak-sim \
+	  --seed $(SOAK_SIM_SEED) --seconds $(SOAK_SIM_SECONDS)
+
 study: $(BUILD)/lfc-sim
 	@sim/tests/study.sh $(BUILD)/lfc-sim $(BUILD)/study docs/study
 
