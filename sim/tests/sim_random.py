@@ -157,7 +157,7 @@ def scenario(r, seed):
     if pfc:
         shared = r.choice((40, 64, 200, 1000, 4000))
         every = (1 << classes) - 1  # the masks name classes 0..classes-1
-        quanta = r.choice((2, 50, 1000, 65535))  # a refresh comes within one pause time
+        quanta = r.choice((2, 30, 50, 1000, 65535))  # a refresh comes within one pause time
         p = {"shared_blocks": shared, "headroom_blocks": r.choice((0, 20, 100, 400)),
              "reserve_blocks": r.choice((0, 8, 70)), "xon_offset": r.choice((1, 8, 40)),
              "pause_quanta": quanta, "refresh_cycles": r.randint(1, quanta - 1),

@@ -5,12 +5,12 @@
 #     run five ways by sim_random.py (stepped, checked skip-ahead, fast, 2 and 3 threads): one
 #     digest each;
 #  2. bad arguments: one line, exit status 2, nothing written;
-#  3. it finds what the fixed scenarios of test-sim do not: two mutants of the skip-ahead, each
-#     one cycle off in a next event (a watchdog storm's discard, a parked port's wake-up), which
-#     change no fixed scenario's digest (the count is printed), must each fail here. A mutant
-#     is the fast lfc-sim compiled (CC, CPPFLAGS, LDLIBS from make; -O1 for a quick build) with
-#     one source file edited, run against the unedited LFC_SIM_CHECK; the first scenario it
-#     fails on, as kept, fails again.
+#  3. it finds what the fixed scenarios of test-sim do not: three mutants of the skip-ahead,
+#     each one cycle off in a next event (a watchdog storm's discard, a parked port's wake-up,
+#     the end of a pause that was not refreshed in time), which change no fixed scenario's
+#     digest (the count is printed), must each fail here. A mutant is the fast lfc-sim compiled
+#     (CC, CPPFLAGS, LDLIBS from make; -O1 for a quick build) with one source file edited, run
+#     against the unedited LFC_SIM_CHECK; the first scenario it fails on, as kept, fails again.
 #
 # Exit status: 0 every check held, 1 one failed, 2 bad arguments.
 set -u
@@ -120,6 +120,12 @@ if mutant unpark port_tx.c "if (sw->tx_wake[p] <= sw->now) {" "if (sw->tx_wake[p
   caught unpark
 else
   bad "mutant unpark could not be made"
+fi
+if mutant pause_lapse sched.c "m = lfc_min_u64(m, pp->pc[c].pause_until);" \
+  "m = lfc_min_u64(m, pp->pc[c].pause_until + 1u);"; then
+  caught pause_lapse
+else
+  bad "mutant pause_lapse could not be made"
 fi
 
 [ $fail -eq 0 ] && echo "test_sim_random: all checks passed" || echo "test_sim_random: FAILED"
