@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 
+SIM_SEEDS = 1 << 32  # a scenario's [sim] seed is below this
 RUN_LIMIT_S = 120  # one run's time limit: some hundred times a case's usual time here
 SPEEDS_GBPS = (25, 50, 100, 200, 400)  # every ratio of two of them is a whole speed_div
 PATTERNS = ("flow", "uniform", "permutation", "incast", "all_to_all", "ring_allreduce",
@@ -278,7 +279,7 @@ def main(argv):
         ini = os.path.join(out, f"case-{seed}-{done}.ini")
         with open(ini, "w") as f:
             f.write(f"; sim_random.py --seed {seed}: case {done}\n")
-            f.write(scenario(r, seed * 1000 + done + 1))
+            f.write(scenario(r, (seed * 1000 + done + 1) % SIM_SEEDS))
         why = check_case(sim, chk, ini)
         if why is None:
             os.remove(ini)

@@ -4,6 +4,7 @@
 #  1. SIM_RANDOM_CASES (default 300) random scenarios from SIM_RANDOM_SEED (default 1), each
 #     run five ways by sim_random.py (stepped, checked skip-ahead, fast, 2 and 3 threads): one
 #     digest each;
+#     and 3 from a seed as large as make soak-sim's default (the time in seconds);
 #  2. bad arguments: one line, exit status 2, nothing written;
 #  3. it finds what the fixed scenarios of test-sim do not: three mutants of the skip-ahead,
 #     each one cycle off in a next event (a watchdog storm's discard, a parked port's wake-up,
@@ -37,6 +38,14 @@ if r=$(python3 "$HERE/sim_random.py" "$SIM" "$CHK" "$OUT/cases" --seed "$SEED" -
   ok "$(echo "$r" | summary)"
 else
   bad "random scenarios: $(echo "$r" | tail -4)"
+fi
+
+# ... and from a seed as large as make soak-sim's default (the time in seconds), fixed here
+big=1800000000
+if r=$(python3 "$HERE/sim_random.py" "$SIM" "$CHK" "$OUT/big" --seed "$big" --cases 3); then
+  ok "$(echo "$r" | summary)"
+else
+  bad "random scenarios from seed $big: $(echo "$r" | tail -4)"
 fi
 
 # --- 2. bad arguments --------------------------------------------------------------------
