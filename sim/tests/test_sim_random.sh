@@ -3,8 +3,7 @@
 # (docs/sim.md "Tests"):
 #  1. SIM_RANDOM_CASES (default 300) random scenarios from SIM_RANDOM_SEED (default 1), each
 #     run five ways by sim_random.py (stepped, checked skip-ahead, fast, 2 and 3 threads): one
-#     digest each;
-#     and 3 from a seed as large as make soak-sim's default (the time in seconds);
+#     digest each; and 3 from a seed as large as make soak-sim's default (the time in seconds);
 #  2. bad arguments: one line, exit status 2, nothing written;
 #  3. it finds what the fixed scenarios of test-sim do not: three mutants of the skip-ahead,
 #     each one cycle off in a next event (a watchdog storm's discard, a parked port's wake-up,
