@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sim_random.py: random scenarios, each run five ways, whose digests must all be equal.
+"""sim_random.py: random scenarios, each run five ways, whose digests and time series must agree.
 
 lfc-sim's speed rests on two claims that the fixed scenarios of `make test-sim` check on
 nineteen fabrics: skipping the cycles without an event gives the same run as stepping every
@@ -12,8 +12,9 @@ periods and start and stop times (docs/sim.md "Tests").
 
 Each scenario is run by LFC_SIM_CHECK (the model with its assertions) with --step-all and
 without, and by LFC_SIM (built for speed) on 1, 2 and 3 threads. A case fails when a run fails
-(exit status, assertion, time limit) or when the five digests are not all equal; the scenario
-is kept in OUT as case-SEED-I.ini with a line to rerun it. Exit status: 0 when every case
+(exit status, assertion, time limit), when the five digests are not all equal, or when the
+five runs' time series (--csv) are not the same bytes; the scenario is kept in OUT as
+case-SEED-I.ini with a line to rerun it. Exit status: 0 when every case
 passed, 1 when one failed, 2 for bad arguments.
 
   sim_random.py LFC_SIM LFC_SIM_CHECK OUT [--seed S] [--cases N] [--seconds T]
@@ -22,6 +23,7 @@ passed, 1 when one failed, 2 for bad arguments.
 """
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -231,9 +233,9 @@ def scenario(r, seed):
 
 # ---- The runs ------------------------------------------------------------------------------
 
-def run(binary, ini, extra):
-    """The digest of one run, or an error text."""
-    cmd = [binary, ini, "--no-progress", "--digest"] + extra
+def run(binary, ini, extra, csv):
+    """The digest of one run, its time series written into the directory csv; or an error text."""
+    cmd = [binary, ini, "--no-progress", "--digest", "--csv", csv] + extra
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_LIMIT_S)
     except subprocess.TimeoutExpired:
@@ -245,18 +247,38 @@ def run(binary, ini, extra):
     return digest[0], None
 
 
-def check_case(sim, chk, ini):
-    """None if the five runs agree, else what went wrong (one line)."""
+def series(csv):
+    """The time series files of a run (--csv): {name: bytes}."""
+    out = {}
+    for name in sorted(os.listdir(csv)):
+        with open(os.path.join(csv, name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+def check_case(sim, chk, ini, work):
+    """None if the five runs agree, else what went wrong (one line). The runs' time series are
+    written under `work` (removed after) and must be the same bytes too: the digest covers the
+    counters, flows and link words at the end, the series what was sampled on the way."""
     ways = (("stepped", chk, ["--step-all"]), ("checked", chk, []), ("fast", sim, []),
             ("2 threads", sim, ["--threads", "2"]), ("3 threads", sim, ["--threads", "3"]))
     got = []
-    for name, binary, extra in ways:
-        d, err = run(binary, ini, extra)
-        if err is not None:
-            return f"{name} run: {err}"
-        got.append((name, d))
-    if len({d for _, d in got}) != 1:
-        return "digests differ: " + ", ".join(f"{n} {d}" for n, d in got)
+    os.makedirs(work, exist_ok=True)
+    try:
+        for i, (name, binary, extra) in enumerate(ways):
+            csv = os.path.join(work, str(i))
+            d, err = run(binary, ini, extra, csv)
+            if err is not None:
+                return f"{name} run: {err}"
+            got.append((name, d, series(csv)))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if len({d for _, d, _ in got}) != 1:
+        return "digests differ: " + ", ".join(f"{n} {d}" for n, d, _ in got)
+    for name, _, files in got[1:]:
+        if files != got[0][2]:
+            diff = sorted(f for f in set(files) | set(got[0][2]) if files.get(f) != got[0][2].get(f))
+            return f"time series differ: {', '.join(diff)} of the {name} run against the stepped one"
     return None
 
 
@@ -280,7 +302,7 @@ def main(argv):
         with open(ini, "w") as f:
             f.write(f"; sim_random.py --seed {seed}: case {done}\n")
             f.write(scenario(r, (seed * 1000 + done + 1) % SIM_SEEDS))
-        why = check_case(sim, chk, ini)
+        why = check_case(sim, chk, ini, os.path.join(out, f"series-{seed}-{done}"))
         if why is None:
             os.remove(ini)
         else:
@@ -290,8 +312,8 @@ def main(argv):
     print(f"sim_random: {done - failed} passed, {failed} failed "
           f"(seed {seed}, {time.monotonic() - t0:.0f} s; failing scenarios kept in {out})")
     if failed:
-        print(f"  to run a kept scenario again: {chk} FILE --no-progress --digest --step-all, "
-              f"then {sim} FILE --no-progress --digest [--threads N]")
+        print(f"  to run a kept scenario again: {chk} FILE --no-progress --digest --csv DIR1 "
+              f"--step-all, then {sim} FILE --no-progress --digest --csv DIR2 [--threads N]")
     return 1 if failed else 0
 
 
